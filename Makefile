@@ -1,0 +1,62 @@
+# cachescope: build, serve and test.
+#
+#   make setup   install what is missing (fast when nothing is)
+#   make build   release build of the browser app into dist/
+#   make serve   build and serve it on http://127.0.0.1:8080/
+#   make test    native tests, wasm tests in headless Chromium, release build, e2e tests
+#   make bench   the simulation benchmark (native, optimised for speed)
+#   make clean   remove dist/ and cargo's target/
+
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+# The stages of `test` run in order, even under `make -j`.
+.NOTPARALLEL:
+
+# npm's wasm-opt 132 must come before Debian's /usr/bin/wasm-opt (108), which
+# builds a page that dies in WebAssembly.Table.set(). Trunk finds tools on PATH.
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+# Trunk's update check calls crates.io's web API, which these machines cannot reach.
+export TRUNK_SKIP_VERSION_CHECK := true
+
+WASM_TARGET := wasm32-unknown-unknown
+
+.PHONY: help setup build serve test test-native test-wasm trunk-build test-e2e bench clean
+
+help:
+	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
+
+setup:
+	scripts/setup.sh
+
+build: setup trunk-build
+
+serve: setup
+	trunk serve --release --address 127.0.0.1 --port 8080
+
+# Each stage stops the make on failure; .NOTPARALLEL keeps them in this order.
+test: setup test-native test-wasm trunk-build test-e2e
+
+# The simulation, the scenarios and the runner, natively.
+test-native:
+	cargo test
+
+# UI components, mounted in headless Chromium by wasm-bindgen-test-runner
+# (the runner comes from .cargo/config.toml).
+test-wasm:
+	cargo test --target $(WASM_TARGET) --lib --test web
+
+trunk-build:
+	trunk build --release
+
+# The built page, served from a deep sub-path and driven by playwright-core.
+# Needs dist/ from `make build`.
+test-e2e:
+	node --test --test-reporter=spec tests/e2e/
+
+bench:
+	cargo run --profile bench-native --bin cachescope -- bench
+
+clean:
+	rm -rf dist test-results
+	cargo clean
