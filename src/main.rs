@@ -1,0 +1,24 @@
+//! The browser app: installs the panic hook and mounts the Leptos [`App`]
+//! (`cachescope::ui::App`) on `<body>`.
+//!
+//! Trunk builds this binary for wasm32 (`index.html` names it with `data-bin`).
+//! A native build exists only so that `cargo build` and `cargo test` on the
+//! host stay green; it points the reader at the right command and exits.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    // Turn Rust panics into readable `console.error` messages instead of an
+    // opaque "unreachable executed".
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(cachescope::ui::App);
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!(
+        "cachescope-web is the browser app; it runs only as WebAssembly.\n\
+         Build and open it with `make serve` (then http://127.0.0.1:8080/).\n\
+         The command-line runner is `cachescope` (`cargo run --bin cachescope -- --help`)."
+    );
+    std::process::exit(2);
+}
