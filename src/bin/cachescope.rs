@@ -1,0 +1,130 @@
+//! `cachescope`: the headless runner. It plays the same scenarios as the page
+//! and prints JSON, for tests, course authors and CI.
+//!
+//! Exit codes: 0 success, 2 bad input (a message on stderr names the field and
+//! the value), never a panic on input.
+
+use cachescope::report::{Report, TraceHasher};
+use cachescope::scenario::{self, Scenario, ScenarioError};
+use cachescope::sim::world::World;
+use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "cachescope", version, about = "See what a Kubernetes controller sees: play a scenario headless.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(clap::Args)]
+struct Target {
+    /// A preset name (see `cachescope presets`) or a scenario file (`*.json`).
+    scenario: String,
+    /// Override the scenario's seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Set any scenario field by its dotted path, e.g. `--set controller.naming=generate`.
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    set: Vec<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a scenario to its end and print one JSON summary.
+    Run(Target),
+    /// Print one JSON line per frame: time, kind, caption, touched objects.
+    Trace(Target),
+    /// List the built-in presets.
+    Presets,
+    /// Print the scenario JSON Schema.
+    Schema,
+    /// Print benchmark figures, one `name: value unit` per line.
+    Bench,
+}
+
+fn load(t: &Target) -> Result<Scenario, ScenarioError> {
+    let base = if t.scenario.ends_with(".json") || std::path::Path::new(&t.scenario).is_file() {
+        let text = std::fs::read_to_string(&t.scenario)
+            .map_err(|e| ScenarioError::new("scenario", Some(format!("{:?}", t.scenario)), format!("cannot read {}: {e}", t.scenario)))?;
+        Scenario::from_json(&text).map_err(|mut e| {
+            e.message = format!("{} ({})", e.message, t.scenario);
+            e
+        })?
+    } else {
+        scenario::preset(&t.scenario)?
+    };
+    let mut edits = Vec::new();
+    for s in &t.set {
+        let Some((path, value)) = s.split_once('=') else {
+            return Err(ScenarioError::new("--set", Some(format!("{s:?}")), "expected PATH=VALUE, for example controller.naming=generate"));
+        };
+        edits.push((path, value));
+    }
+    let mut scenario = base.with_settings(edits)?;
+    if let Some(seed) = t.seed {
+        scenario.seed = seed;
+    }
+    Ok(scenario)
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Command::Run(t) => load(&t).map(|s| {
+            let report = Report::run(&s);
+            println!("{}", serde_json::to_string(&report).expect("reports serialize"));
+        }),
+        Command::Trace(t) => load(&t).map(|s| trace(&s)),
+        Command::Presets => {
+            for s in scenario::presets() {
+                let first = s.description.split(". ").nth(1).unwrap_or(&s.description);
+                println!("{:<22} {}", s.name, first.trim_end_matches('.'));
+            }
+            Ok(())
+        }
+        Command::Schema => {
+            let schema = schemars::schema_for!(Scenario);
+            println!("{}", serde_json::to_string_pretty(&schema).expect("schemas serialize"));
+            Ok(())
+        }
+        Command::Bench => {
+            cachescope::bench::run(&mut std::io::stdout());
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cachescope: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn trace(s: &Scenario) {
+    let mut world = World::new(s.world_init());
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut hasher = TraceHasher::default();
+    while let Some(frame) = world.step() {
+        hasher.add(&frame);
+        let line = serde_json::json!({
+            "n": frame.n,
+            "at_ms": frame.at_ms,
+            "kind": frame.event.name(),
+            "caption": cachescope::sim::caption::caption(&frame),
+            "touched": frame.event.touched(),
+        });
+        if writeln!(out, "{line}").is_err() {
+            return; // a closed pipe (| head) is not an error
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! A run's summary: what the runner prints and the tests assert on.
+
+use crate::scenario::Scenario;
+use crate::sim::frame::Frame;
+use crate::sim::world::World;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+
+/// FNV-1a, 64 bits: a stable hash of bytes, the same on every platform.
+#[derive(Debug, Clone)]
+pub struct Fnv64(u64);
+
+impl Default for Fnv64 {
+    fn default() -> Self {
+        Fnv64(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv64 {
+    pub fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Write for Fnv64 {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        for b in buf {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Hashes the frame sequence: each frame's JSON, in order.
+#[derive(Debug, Clone, Default)]
+pub struct TraceHasher(Fnv64);
+
+impl TraceHasher {
+    pub fn add(&mut self, frame: &Frame) {
+        serde_json::to_writer(&mut self.0, frame).expect("frames serialize");
+        self.0.write_all(b"\n").expect("hashing cannot fail");
+    }
+
+    /// 16 hex digits.
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.0.finish())
+    }
+}
+
+/// One invariant's outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InvariantOutcome {
+    pub held: bool,
+    pub first_broken_frame: Option<u64>,
+}
+
+/// The runner's one JSON object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Report {
+    pub scenario: String,
+    pub seed: u64,
+    pub sim_time_ms: u64,
+    pub frames: u64,
+    pub trace_hash: String,
+    /// Live objects by kind at the end.
+    pub live: BTreeMap<String, u64>,
+    /// The most objects of each kind alive at any instant.
+    pub peak_live: BTreeMap<String, u64>,
+    /// The audit log: verb -> HTTP status -> requests.
+    pub api: BTreeMap<String, BTreeMap<String, u64>>,
+    pub invariants: BTreeMap<String, InvariantOutcome>,
+}
+
+impl Report {
+    /// Run a scenario to its end and summarise it.
+    pub fn run(scenario: &Scenario) -> Report {
+        let mut world = World::new(scenario.world_init());
+        let mut hasher = TraceHasher::default();
+        while let Some(frame) = world.step() {
+            hasher.add(&frame);
+        }
+        Report::of(&scenario.name, &world, &hasher)
+    }
+
+    /// Summarise a world that has run.
+    pub fn of(name: &str, world: &World, hasher: &TraceHasher) -> Report {
+        let kinds = |m: &BTreeMap<crate::sim::object::Kind, u64>| m.iter().map(|(k, n)| (k.to_string(), *n)).collect();
+        Report {
+            scenario: name.to_string(),
+            seed: world.seed,
+            sim_time_ms: world.now_ms(),
+            frames: world.frames(),
+            trace_hash: hasher.hex(),
+            live: kinds(world.api.live()),
+            peak_live: kinds(world.api.peak_live()),
+            api: world
+                .api_counts()
+                .iter()
+                .map(|(verb, by)| (verb.as_str().to_string(), by.iter().map(|(code, n)| (code.to_string(), *n)).collect()))
+                .collect(),
+            invariants: world
+                .invariants
+                .list
+                .iter()
+                .map(|i| (i.name.to_string(), InvariantOutcome { held: i.held(), first_broken_frame: i.first_broken_frame }))
+                .collect(),
+        }
+    }
+
+    /// Requests of `verb` answered with `status`.
+    pub fn api_count(&self, verb: &str, status: u16) -> u64 {
+        self.api.get(verb).and_then(|m| m.get(&status.to_string())).copied().unwrap_or(0)
+    }
+
+    /// Live objects of `kind` at the end.
+    pub fn live(&self, kind: &str) -> u64 {
+        self.live.get(kind).copied().unwrap_or(0)
+    }
+}

@@ -1,0 +1,598 @@
+//! Scenario documents: what a course author writes, what a preset is, and what
+//! the URL and the runner's `--set` change. A scenario is parsed strictly
+//! (unknown fields are errors), validated (every range checked), and resolved
+//! into the world's [`WorldInit`]. Every error names the field and the value.
+
+mod path;
+mod presets;
+
+pub use path::{set_path, split_path};
+pub use presets::{preset, preset_names, presets, PRESETS};
+
+use crate::sim::apiserver::{ControllerKind, EventType};
+use crate::sim::controllers::{ControllerSettings, Naming};
+use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, Spec, ENSEMBLE_LABEL, REPLICASET_LABEL};
+use crate::sim::world::{Action, ActionKind, ClusterSettings, WorldInit};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+#[cfg(not(target_arch = "wasm32"))]
+use schemars::JsonSchema;
+
+/// A complete scenario document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// A short identifier, shown in the page and the report.
+    pub name: String,
+    /// What the scenario shows and what the lab expects, in a few sentences.
+    #[serde(default)]
+    pub description: String,
+    /// The real incident this scenario mirrors.
+    #[serde(default)]
+    pub incident: Option<Incident>,
+    /// Seeds the one RNG: generated names, jitter, which pod gets deleted.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Simulated time at which the run stops (it stops earlier if nothing is left to happen).
+    #[serde(default = "default_until_ms")]
+    pub until_ms: u64,
+    #[serde(default)]
+    pub cluster: ClusterSection,
+    pub controller: ControllerSection,
+    /// Objects that exist before the run starts.
+    #[serde(default)]
+    pub objects: Vec<ObjectSpec>,
+    /// What happens during the run, by time.
+    #[serde(default)]
+    pub actions: Vec<ActionSpec>,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+
+fn default_until_ms() -> u64 {
+    60_000
+}
+
+/// A real incident, for the "this happened" note.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Incident {
+    pub title: String,
+    pub url: String,
+}
+
+/// The cluster's timing. Every field has a default.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields, default)]
+pub struct ClusterSection {
+    /// Commit to handler on the controller's watch (default 1000, max 600000).
+    pub watch_lag_ms: u64,
+    /// Extra seeded delay per event, up to this (default 0). Order is kept.
+    pub watch_jitter_ms: u64,
+    /// Latency of every API request (default 20, max 60000).
+    pub api_latency_ms: u64,
+    /// From an informer's LIST to its items in the store (default 500).
+    pub initial_list_ms: u64,
+    /// `ExpectationsTimeout` (default 300000, five minutes as upstream).
+    pub expectations_timeout_ms: u64,
+    /// The garbage collector's watch lag (default: the same as `watch_lag_ms`).
+    pub gc_watch_lag_ms: Option<u64>,
+    /// How long children may outlive a deleted owner before `no_orphans` breaks (default 60000).
+    pub orphan_grace_ms: u64,
+}
+
+impl Default for ClusterSection {
+    fn default() -> Self {
+        let d = ClusterSettings::default();
+        ClusterSection {
+            watch_lag_ms: d.watch_lag_ms,
+            watch_jitter_ms: d.watch_jitter_ms,
+            api_latency_ms: d.api_latency_ms,
+            initial_list_ms: d.initial_list_ms,
+            expectations_timeout_ms: d.expectations_timeout_ms,
+            gc_watch_lag_ms: None,
+            orphan_grace_ms: d.orphan_grace_ms,
+        }
+    }
+}
+
+/// The controller under study and its switches.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ControllerSection {
+    pub kind: ControllerKind,
+    /// The namespace it works in (default `academy-lab`).
+    #[serde(default = "default_namespace")]
+    pub namespace: String,
+    /// Child names: `deterministic` (`beta-voice-0`) or `generate` (`generateName`). Default deterministic.
+    #[serde(default = "default_naming")]
+    pub naming: Naming,
+    /// Re-add the key once after each successful reconcile (default false).
+    #[serde(default)]
+    pub double_enqueue: bool,
+    /// Use ControllerExpectations (default: true for `replicaset`, false otherwise).
+    #[serde(default)]
+    pub expectations: Option<bool>,
+    /// Delete children beyond the desired count (default false).
+    #[serde(default)]
+    pub delete_surplus: bool,
+    /// Give children an ownerReference to their owner (default true).
+    #[serde(default = "default_true")]
+    pub owner_references: bool,
+    /// Start workers only after `WaitForCacheSync` (default true).
+    #[serde(default = "default_true")]
+    pub wait_for_cache_sync: bool,
+    /// Pruner: create `seed-99`, re-read it from the cache, create again if absent (default false).
+    #[serde(default)]
+    pub reread_after_create: bool,
+    /// Worker goroutines (default: 5 for `replicaset` as upstream, 1 otherwise; max 64).
+    #[serde(default)]
+    pub workers: Option<u32>,
+    /// Time between a reconcile's cache read and its first request (default 50).
+    #[serde(default = "default_reconcile_ms")]
+    pub reconcile_ms: u64,
+    /// `burstReplicas` (default 500, as upstream).
+    #[serde(default = "default_burst")]
+    pub burst_replicas: u32,
+}
+
+fn default_namespace() -> String {
+    "academy-lab".to_string()
+}
+fn default_naming() -> Naming {
+    Naming::Deterministic
+}
+fn default_true() -> bool {
+    true
+}
+fn default_reconcile_ms() -> u64 {
+    50
+}
+fn default_burst() -> u32 {
+    500
+}
+
+/// An object: its kind, name and, for owners, the desired count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ObjectSpec {
+    pub kind: Kind,
+    /// The name; with `count`, `{i}` in it runs from 1 to `count` (`seed-{i}`).
+    pub name: String,
+    /// Default: the controller's namespace.
+    #[serde(default)]
+    pub namespace: Option<String>,
+    /// Make this many objects, `{i}` = 1..=count (default 1).
+    #[serde(default)]
+    pub count: Option<u32>,
+    /// Ensemble only: `spec.voices`.
+    #[serde(default)]
+    pub voices: Option<u32>,
+    /// ReplicaSet only: `spec.replicas`.
+    #[serde(default)]
+    pub replicas: Option<u32>,
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+}
+
+/// A reference to an existing object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct TargetSpec {
+    pub kind: Kind,
+    pub name: String,
+    #[serde(default)]
+    pub namespace: Option<String>,
+}
+
+/// `kubectl scale`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ScaleSpec {
+    pub kind: Kind,
+    pub name: String,
+    #[serde(default)]
+    pub namespace: Option<String>,
+    /// The new `voices` or `replicas`.
+    pub to: u32,
+}
+
+/// Delete pods of a ReplicaSet, chosen by the seeded RNG, one every `interval_ms`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct DeletePodsSpec {
+    /// The ReplicaSet's name.
+    pub owner: String,
+    pub count: u32,
+    pub interval_ms: u64,
+}
+
+/// Drop the next event on the controller's watch of `kind` (of `type`, if given).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct DropSpec {
+    pub kind: Kind,
+    #[serde(rename = "type", default)]
+    pub event_type: Option<EventType>,
+}
+
+/// A watch to expire.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct KindSpec {
+    pub kind: Kind,
+}
+
+/// Nothing to say: `{}`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Empty {}
+
+/// One timeline entry: `at_ms` and exactly one of the action fields.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ActionSpec {
+    pub at_ms: u64,
+    /// `kubectl apply`: create, or update if it exists.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub apply: Option<ObjectSpec>,
+    /// `kubectl delete`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delete: Option<TargetSpec>,
+    /// `kubectl scale`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<ScaleSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delete_pods: Option<DeletePodsSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drop_next_event: Option<DropSpec>,
+    /// Kill and restart the controller process.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_controller: Option<Empty>,
+    /// The controller's watch of `kind` expires (410 Gone) and its informer re-lists.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relist: Option<KindSpec>,
+}
+
+/// A bad scenario: which field, what value, what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// The dotted path of the field (`controller.naming`, `actions[2].at_ms`), or
+    /// what was looked up (`preset`).
+    pub field: String,
+    /// The offending value as written, when there is one.
+    pub value: Option<String>,
+    pub message: String,
+    /// Where in the JSON text, when the error came from parsing it.
+    pub line_col: Option<(usize, usize)>,
+}
+
+impl ScenarioError {
+    pub fn new(field: impl Into<String>, value: Option<String>, message: impl Into<String>) -> Self {
+        ScenarioError { field: field.into(), value, message: message.into(), line_col: None }
+    }
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}", self.message)?;
+        } else {
+            write!(f, "{}: {}", self.field, self.message)?;
+        }
+        if let Some(v) = &self.value {
+            if !self.message.contains(v.as_str()) {
+                write!(f, " (got {v})")?;
+            }
+        }
+        if let Some((line, col)) = self.line_col {
+            write!(f, " at line {line}, column {col}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+/// Turn a serde_path_to_error failure into a field-naming error.
+fn from_path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError {
+    let path = e.path().to_string();
+    let inner = e.into_inner();
+    let line_col = if inner.line() > 0 { Some((inner.line(), inner.column())) } else { None };
+    // serde_json appends " at line L column C"; we print that ourselves.
+    let mut message = inner.to_string();
+    if let Some(i) = message.rfind(" at line ") {
+        message.truncate(i);
+    }
+    let field = if path == "." { String::new() } else { path };
+    ScenarioError { field, value: None, message, line_col }
+}
+
+impl Scenario {
+    /// Parse and validate a scenario from JSON text.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(from_path_error)?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// Build and validate a scenario from a JSON value (after `--set` edits).
+    pub fn from_value(value: serde_json::Value) -> Result<Scenario, ScenarioError> {
+        let scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
+            let path = e.path().to_string();
+            ScenarioError { field: if path == "." { String::new() } else { path }, value: None, message: e.into_inner().to_string(), line_col: None }
+        })?;
+        scenario.validate()?;
+        Ok(scenario)
+    }
+
+    /// The scenario as a JSON value with every field present (defaults filled in).
+    pub fn to_value(&self) -> serde_json::Value {
+        serde_json::to_value(self).expect("a scenario always serializes")
+    }
+
+    /// Apply `path=value` edits, as the runner's `--set` and the page's URL do.
+    pub fn with_settings<'a>(&self, edits: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Scenario, ScenarioError> {
+        let mut value = self.to_value();
+        for (path, raw) in edits {
+            set_path(&mut value, path, raw)?;
+        }
+        Scenario::from_value(value)
+    }
+
+    /// Expectations on or off, with the per-controller default resolved.
+    pub fn expectations(&self) -> bool {
+        self.controller.expectations.unwrap_or(self.controller.kind == ControllerKind::ReplicaSet)
+    }
+
+    /// Worker count, with the per-controller default resolved.
+    pub fn workers(&self) -> u32 {
+        self.controller.workers.unwrap_or(if self.controller.kind == ControllerKind::ReplicaSet { 5 } else { 1 })
+    }
+
+    /// Check every range and cross-field rule.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        let c = &self.cluster;
+        range("until_ms", self.until_ms, 1, 86_400_000)?;
+        range("cluster.watch_lag_ms", c.watch_lag_ms, 0, 600_000)?;
+        range("cluster.watch_jitter_ms", c.watch_jitter_ms, 0, 600_000)?;
+        range("cluster.api_latency_ms", c.api_latency_ms, 0, 60_000)?;
+        range("cluster.initial_list_ms", c.initial_list_ms, 0, 600_000)?;
+        range("cluster.expectations_timeout_ms", c.expectations_timeout_ms, 1, 86_400_000)?;
+        if let Some(v) = c.gc_watch_lag_ms {
+            range("cluster.gc_watch_lag_ms", v, 0, 600_000)?;
+        }
+        range("cluster.orphan_grace_ms", c.orphan_grace_ms, 1, 86_400_000)?;
+        let k = &self.controller;
+        dns_name("controller.namespace", &k.namespace)?;
+        if let Some(w) = k.workers {
+            range("controller.workers", u64::from(w), 1, 64)?;
+        }
+        range("controller.reconcile_ms", k.reconcile_ms, 0, 600_000)?;
+        range("controller.burst_replicas", u64::from(k.burst_replicas), 1, 10_000)?;
+        if self.name.trim().is_empty() {
+            return Err(ScenarioError::new("name", Some("\"\"".into()), "must not be empty"));
+        }
+        let mut total = 0u64;
+        for (i, o) in self.objects.iter().enumerate() {
+            total += u64::from(o.count.unwrap_or(1));
+            o.validate(&format!("objects[{i}]"))?;
+        }
+        if total > 20_000 {
+            return Err(ScenarioError::new("objects", Some(total.to_string()), "more than 20000 objects in all"));
+        }
+        for (i, a) in self.actions.iter().enumerate() {
+            self.validate_action(&format!("actions[{i}]"), a)?;
+        }
+        Ok(())
+    }
+
+    fn validate_action(&self, at: &str, a: &ActionSpec) -> Result<(), ScenarioError> {
+        let set = [
+            a.apply.is_some(),
+            a.delete.is_some(),
+            a.scale.is_some(),
+            a.delete_pods.is_some(),
+            a.drop_next_event.is_some(),
+            a.restart_controller.is_some(),
+            a.relist.is_some(),
+        ]
+        .iter()
+        .filter(|b| **b)
+        .count();
+        if set != 1 {
+            return Err(ScenarioError::new(
+                at,
+                Some(format!("{set} actions")),
+                "needs exactly one of apply, delete, scale, delete_pods, drop_next_event, restart_controller, relist",
+            ));
+        }
+        if a.at_ms > self.until_ms {
+            return Err(ScenarioError::new(format!("{at}.at_ms"), Some(a.at_ms.to_string()), format!("{} is after until_ms {}", a.at_ms, self.until_ms)));
+        }
+        if let Some(o) = &a.apply {
+            o.validate(&format!("{at}.apply"))?;
+            if o.count.is_some_and(|n| n != 1) {
+                return Err(ScenarioError::new(format!("{at}.apply.count"), o.count.map(|n| n.to_string()), "apply takes one object"));
+            }
+        }
+        if let Some(t) = &a.delete {
+            dns_name(&format!("{at}.delete.name"), &t.name)?;
+        }
+        if let Some(s) = &a.scale {
+            if !matches!(s.kind, Kind::Ensemble | Kind::ReplicaSet) {
+                return Err(ScenarioError::new(format!("{at}.scale.kind"), Some(s.kind.to_string()), format!("{} cannot be scaled: only Ensemble and ReplicaSet", s.kind)));
+            }
+            range(&format!("{at}.scale.to"), u64::from(s.to), 0, 10_000)?;
+        }
+        if let Some(d) = &a.delete_pods {
+            range(&format!("{at}.delete_pods.count"), u64::from(d.count), 1, 100_000)?;
+            range(&format!("{at}.delete_pods.interval_ms"), d.interval_ms, 1, 86_400_000)?;
+        }
+        let watched = crate::sim::controllers::watched_kinds(self.controller.kind);
+        for (field, kind) in [("drop_next_event", a.drop_next_event.as_ref().map(|d| d.kind)), ("relist", a.relist.as_ref().map(|r| r.kind))] {
+            if let Some(kind) = kind {
+                if !watched.contains(&kind) {
+                    return Err(ScenarioError::new(
+                        format!("{at}.{field}.kind"),
+                        Some(kind.to_string()),
+                        format!("the {} controller does not watch {kind}", self.controller.kind.actor_name()),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Resolve into what the world is built from.
+    pub fn world_init(&self) -> WorldInit {
+        let c = &self.cluster;
+        let cluster = ClusterSettings {
+            watch_lag_ms: c.watch_lag_ms,
+            watch_jitter_ms: c.watch_jitter_ms,
+            api_latency_ms: c.api_latency_ms,
+            initial_list_ms: c.initial_list_ms,
+            expectations_timeout_ms: c.expectations_timeout_ms,
+            gc_watch_lag_ms: c.gc_watch_lag_ms.unwrap_or(c.watch_lag_ms),
+            orphan_grace_ms: c.orphan_grace_ms,
+        };
+        let k = &self.controller;
+        let controller = ControllerSettings {
+            kind: k.kind,
+            namespace: k.namespace.clone(),
+            naming: k.naming,
+            double_enqueue: k.double_enqueue,
+            expectations: self.expectations(),
+            delete_surplus: k.delete_surplus,
+            owner_references: k.owner_references,
+            wait_for_cache_sync: k.wait_for_cache_sync,
+            reread_after_create: k.reread_after_create,
+            workers: self.workers(),
+            reconcile_ms: k.reconcile_ms,
+            burst_replicas: k.burst_replicas,
+        };
+        let ns = &k.namespace;
+        let objects = self.objects.iter().flat_map(|o| o.templates(ns)).collect();
+        let key = |namespace: &Option<String>, name: &str| ObjectKey::new(namespace.clone().unwrap_or_else(|| ns.clone()), name);
+        let actions = self
+            .actions
+            .iter()
+            .map(|a| {
+                let kind = if let Some(o) = &a.apply {
+                    ActionKind::Apply(o.templates(ns).remove(0))
+                } else if let Some(t) = &a.delete {
+                    ActionKind::Delete { kind: t.kind, key: key(&t.namespace, &t.name) }
+                } else if let Some(s) = &a.scale {
+                    ActionKind::Scale { kind: s.kind, key: key(&s.namespace, &s.name), to: s.to }
+                } else if let Some(d) = &a.delete_pods {
+                    ActionKind::DeletePods { owner: ObjectKey::new(ns.clone(), d.owner.clone()), count: d.count, interval_ms: d.interval_ms }
+                } else if let Some(d) = &a.drop_next_event {
+                    ActionKind::DropNextEvent { kind: d.kind, event_type: d.event_type }
+                } else if let Some(r) = &a.relist {
+                    ActionKind::Relist { kind: r.kind }
+                } else {
+                    ActionKind::RestartController
+                };
+                Action { at_ms: a.at_ms, kind }
+            })
+            .collect();
+        WorldInit { seed: self.seed, until_ms: self.until_ms, cluster, controller, objects, actions }
+    }
+}
+
+impl ObjectSpec {
+    fn validate(&self, at: &str) -> Result<(), ScenarioError> {
+        if let Some(ns) = &self.namespace {
+            dns_name(&format!("{at}.namespace"), ns)?;
+        }
+        let count = self.count.unwrap_or(1);
+        range(&format!("{at}.count"), u64::from(count), 1, 20_000)?;
+        if count > 1 && !self.name.contains("{i}") {
+            return Err(ScenarioError::new(format!("{at}.name"), Some(format!("{:?}", self.name)), "with count > 1 the name needs {i} (for example \"seed-{i}\")"));
+        }
+        dns_name(&format!("{at}.name"), &self.name.replace("{i}", "1"))?;
+        match (self.kind, self.voices, self.replicas) {
+            (Kind::Ensemble, None, _) => return Err(ScenarioError::new(format!("{at}.voices"), None, "an Ensemble needs voices")),
+            (Kind::ReplicaSet, _, None) => return Err(ScenarioError::new(format!("{at}.replicas"), None, "a ReplicaSet needs replicas")),
+            (k, Some(v), _) if k != Kind::Ensemble => {
+                return Err(ScenarioError::new(format!("{at}.voices"), Some(v.to_string()), format!("only an Ensemble has voices, not a {k}")))
+            }
+            (k, _, Some(r)) if k != Kind::ReplicaSet => {
+                return Err(ScenarioError::new(format!("{at}.replicas"), Some(r.to_string()), format!("only a ReplicaSet has replicas, not a {k}")))
+            }
+            _ => {}
+        }
+        if let Some(v) = self.voices {
+            range(&format!("{at}.voices"), u64::from(v), 0, 1_000)?;
+        }
+        if let Some(r) = self.replicas {
+            range(&format!("{at}.replicas"), u64::from(r), 0, 10_000)?;
+        }
+        if self.kind == Kind::Pod {
+            return Err(ScenarioError::new(format!("{at}.kind"), Some("Pod".into()), "pods are made by a ReplicaSet, not listed as objects"));
+        }
+        Ok(())
+    }
+
+    fn templates(&self, default_ns: &str) -> Vec<ObjectTemplate> {
+        let namespace = self.namespace.clone().unwrap_or_else(|| default_ns.to_string());
+        let spec = match self.kind {
+            Kind::Ensemble => Spec::Ensemble { voices: self.voices.unwrap_or(0) },
+            Kind::ReplicaSet => Spec::ReplicaSet { replicas: self.replicas.unwrap_or(0) },
+            Kind::ConfigMap => Spec::ConfigMap,
+            Kind::Pod => Spec::Pod,
+        };
+        let count = self.count.unwrap_or(1);
+        (1..=count)
+            .map(|i| ObjectTemplate {
+                namespace: namespace.clone(),
+                name: Some(if count > 1 || self.name.contains("{i}") { self.name.replace("{i}", &i.to_string()) } else { self.name.clone() }),
+                generate_name: None,
+                labels: self.labels.clone(),
+                owner_references: Vec::new(),
+                spec: spec.clone(),
+            })
+            .collect()
+    }
+}
+
+fn range(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), ScenarioError> {
+    if v < lo || v > hi {
+        return Err(ScenarioError::new(field, Some(v.to_string()), format!("{v} is out of range {lo}..={hi}")));
+    }
+    Ok(())
+}
+
+/// A DNS-1123 label, as Kubernetes requires of names and namespaces (simplified: 63 characters).
+fn dns_name(field: &str, name: &str) -> Result<(), ScenarioError> {
+    let ok = !name.is_empty()
+        && name.len() <= 63
+        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
+        && name.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+        && name.bytes().last().is_some_and(|b| b.is_ascii_alphanumeric());
+    if ok {
+        Ok(())
+    } else {
+        Err(ScenarioError::new(field, Some(format!("{name:?}")), format!("{name:?} is not a valid name (lower-case letters, digits and '-', at most 63)")))
+    }
+}
+
+/// The labels that tie children to owners, re-exported for views.
+pub const CHILD_LABELS: [&str; 2] = [ENSEMBLE_LABEL, REPLICASET_LABEL];

@@ -1,0 +1,192 @@
+//! One plain sentence per frame, present tense, naming the object and the
+//! number that matters. Pure functions of the frame, so the page, the runner's
+//! trace and the tests all say the same thing.
+
+use super::apiserver::{Actor, Verb};
+use super::controllers::{MissAction, Note, Plan};
+use super::frame::{Event, Frame, Requeue, Watcher};
+
+fn secs(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
+
+fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn who(w: Watcher) -> &'static str {
+    match w {
+        Watcher::Controller => "the controller's cache",
+        Watcher::GarbageCollector => "the garbage collector's cache",
+    }
+}
+
+/// The caption of one frame.
+pub fn caption(frame: &Frame) -> String {
+    match &frame.event {
+        Event::ControllerStarted { restart, wait_for_cache_sync } => {
+            let start = if *restart { "The controller restarts with an empty cache" } else { "The controller starts with an empty cache" };
+            if *wait_for_cache_sync {
+                format!("{start}; its informers LIST, and WaitForCacheSync holds the workers until HasSynced.")
+            } else {
+                format!("{start}; its informers LIST, and it does not wait for the cache: the workers run now.")
+            }
+        }
+        Event::FaultArmed { kind, event_type } => match event_type {
+            Some(t) => format!("A fault is armed: the next {t} event for a {kind} on the controller's watch will be lost.", t = t.as_str()),
+            None => format!("A fault is armed: the next event for a {kind} on the controller's watch will be lost."),
+        },
+        Event::RelistStarted { kind } => {
+            format!("The controller's {kind} watch expires (410 Gone): the informer re-lists, and keys the new list lacks become tombstones.")
+        }
+        Event::ApiRequest { entry, .. } => {
+            let name = if entry.name.is_empty() { String::new() } else { format!(" {}", entry.name) };
+            let generated = match &entry.generate_name {
+                Some(p) if entry.status.is_success() => format!(" (generateName {p}: the server picked the name)"),
+                _ => String::new(),
+            };
+            let what = match entry.verb {
+                Verb::List => format!("lists {}s in {}", entry.kind, if entry.namespace.is_empty() { "all namespaces" } else { &entry.namespace }),
+                v => format!("{} {}{}", v.as_str(), entry.kind, name),
+            };
+            let outcome = match (entry.verb, entry.status.code) {
+                (Verb::List, _) => format!(": {} at resourceVersion {}.", plural(entry.items.unwrap_or(0), "item", "items"), entry.resource_version.unwrap_or(0)),
+                (_, 409) => format!(": 409 AlreadyExists, {}.", entry.message()),
+                (_, 404) => format!(": 404 NotFound, {}.", entry.message()),
+                (Verb::Delete, _) if entry.actor == Actor::Kubectl => ": 200 OK.".to_string(),
+                (Verb::Delete, _) => ": 200 OK. To the apiserver this is an ordinary, intentional delete.".to_string(),
+                _ => format!(": {}{} at resourceVersion {}.", entry.status.label(), generated, entry.resource_version.unwrap_or(0)),
+            };
+            format!("{} {what}{outcome}", capitalise(&entry.actor.to_string()))
+        }
+        Event::CacheFilled { watcher, kind, n_objects, first_sync, tombstones, effects } => {
+            let mut s = format!("The {kind} LIST reaches {}: {} in the store", who(*watcher), plural(*n_objects, "object", "objects"));
+            if *first_sync {
+                s.push_str(", and HasSynced turns true");
+            }
+            if !tombstones.is_empty() {
+                s.push_str(&format!("; {} handed to the delete handler as DeletedFinalStateUnknown", plural(tombstones.len() as u64, "tombstone", "tombstones")));
+            }
+            if !effects.enqueued.is_empty() {
+                s.push_str(&format!("; {} queued", effects.enqueued.join(", ")));
+            }
+            s.push('.');
+            s
+        }
+        Event::WatchDelivered { watcher, event_type, object, sent_at_ms, effects, .. } => {
+            let mut s = format!(
+                "{} {} {} reaches {} after {}",
+                event_type.as_str(),
+                object.kind,
+                object.name,
+                who(*watcher),
+                secs(frame.at_ms.saturating_sub(*sent_at_ms))
+            );
+            for (key, which) in &effects.observed {
+                s.push_str(&format!("; the {which} expectation of {key} drops by one"));
+            }
+            if !effects.enqueued.is_empty() {
+                s.push_str(&format!("; {} queued", effects.enqueued.join(", ")));
+            }
+            if !effects.attempt_to_delete.is_empty() {
+                s.push_str(&format!("; {} sent to attemptToDelete", plural(effects.attempt_to_delete.len() as u64, "dependent", "dependents")));
+            }
+            s.push('.');
+            s
+        }
+        Event::WatchDropped { event_type, object, .. } => format!(
+            "{} {} {} is lost on the wire: the cache will never see it, and nothing will observe it.",
+            event_type.as_str(),
+            object.kind,
+            object.name
+        ),
+        Event::WorkersStarted { waited_for_sync, waited_ms } => {
+            if *waited_for_sync {
+                format!("WaitForCacheSync returns after {}: every informer has synced, the workers start.", secs(*waited_ms))
+            } else {
+                "The workers start.".to_string()
+            }
+        }
+        Event::Requeued { keys } => format!("The rate-limit delay is over: {} back on the queue.", keys.join(", ")),
+        Event::ReconcileStarted { worker, key, n, double_enqueued } => {
+            let why = if *double_enqueued { " (the double-enqueue re-add)" } else { "" };
+            format!("Worker {worker} takes {key} off the queue: reconcile {n}{why}.")
+        }
+        Event::Reconcile { n, note, .. } => note_caption(*n, note),
+        Event::ReconcileFinished { key, n, error, requeue, .. } => {
+            let how = match (error, requeue) {
+                (Some(e), Requeue::RateLimited { delay_ms }) => format!("fails ({e}) and is requeued in {}", secs(*delay_ms)),
+                (_, Requeue::DoubleEnqueue) => "succeeds, and --double-enqueue adds the key again at once".to_string(),
+                (Some(e), _) => format!("fails ({e})"),
+                (None, _) => "succeeds".to_string(),
+            };
+            format!("Reconcile {n} of {key} {how}.")
+        }
+        Event::ControllerExited { code, error, deleted } => match error {
+            Some(e) => format!("The program exits with status {code}: {e}. It deleted {}.", plural(*deleted, "ConfigMap", "ConfigMaps")),
+            None => format!("The program exits with status {code}, no error anywhere. It deleted {}.", plural(*deleted, "ConfigMap", "ConfigMaps")),
+        },
+        Event::OrphansRemain { owner, children, since_ms } => format!(
+            "{} {} was deleted {} ago and {} naming it remain: orphans nothing will collect.",
+            owner.kind,
+            owner.name,
+            secs(frame.at_ms.saturating_sub(*since_ms)),
+            plural(*children, "child", "children")
+        ),
+    }
+}
+
+fn note_caption(n: u64, note: &Note) -> String {
+    match note {
+        Note::OwnerNotInCache { owner } => format!("Reconcile {n} finds no {owner} in the cache: it forgets its expectations and returns."),
+        Note::ExpectationsPending { owner, add, del, age_ms } => format!(
+            "Reconcile {n}: expectations for {owner} are not satisfied (add {add}, del {del}, set {} ago), so it skips every create and delete and waits for its own events.",
+            secs(*age_ms)
+        ),
+        Note::ExpectationsExpired { owner, age_ms } => format!(
+            "Reconcile {n}: the expectations for {owner} are {} old, past the timeout, so they count as satisfied and it acts on its cache.",
+            secs(*age_ms)
+        ),
+        Note::Counted { in_cache, desired, unseen, plan, child_kind, expect, .. } => {
+            let kinds = format!("{child_kind}s");
+            let mut s = format!("Reconcile {n} reads the cache: {in_cache} of {desired} {kinds}");
+            if *unseen > 0 {
+                s.push_str(&format!(" ({} still on the wire)", plural(*unseen, "ADDED event", "ADDED events")));
+            }
+            let expect_s = if *expect { ", setting its expectations first" } else { "" };
+            s.push_str(&match plan {
+                Plan::Nothing => ". Nothing to do.".to_string(),
+                Plan::Create(k) => format!(". It creates {k}{expect_s}."),
+                Plan::Delete(k) => format!(". It deletes {k}{expect_s}."),
+            });
+            s
+        }
+        Note::CacheMiss { name, event, eta_ms, then, .. } => {
+            let why = match (event, eta_ms) {
+                (Some(t), Some(eta)) => format!("its {} event is still {} away", t.as_str(), secs(*eta)),
+                _ => "the cache has not listed it".to_string(),
+            };
+            match then {
+                MissAction::Delete => format!("The lister has no {name} ({why}), so the pruner deletes it."),
+                MissAction::CreateAgain => format!("The cache does not contain {name} yet: {why}. The reconcile concludes its create did not happen and creates it again."),
+            }
+        }
+        Note::CacheHit { name, .. } => format!("The lister has {name}: nothing to do."),
+        Note::LiveListed { n_live, n_cached, .. } => {
+            format!("The pruner has {} live from the apiserver; its cache holds {n_cached}. Every one the cache lacks will be deleted.", plural(*n_live, "ConfigMap", "ConfigMaps"))
+        }
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}

@@ -1,0 +1,249 @@
+//! The lab's operator: an `Ensemble` with `spec.voices` ConfigMap children.
+//!
+//! The reconcile has the shape most operators have: read the owner from the
+//! cache, count its children in the cache, create the missing ones (or delete
+//! the surplus), return. It counts in a cache it has just written to, which is
+//! the whole of lab 1. With `expectations` on it guards the count the way the
+//! ReplicaSet controller does.
+//!
+//! Pseudo-code lines (the Reconcile panel lights the current one):
+//! 0 get the Ensemble from the cache, 1 check expectations, 2 list children
+//! from the cache, 3 count and compare, 4 create, 5 delete surplus, 6 return.
+
+use super::{count_children, split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan};
+use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
+use crate::sim::expectations::Satisfied;
+use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Spec, ENSEMBLE_LABEL};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// The pseudo-code the Reconcile panel shows.
+pub const PSEUDO_CODE: &[&str] = &[
+    "ensemble := cache.Get(key)            // gone? forget expectations, return",
+    "if !expectations.Satisfied(key) { return }",
+    "children := cache.List(configmaps, ensemble=key)",
+    "diff := spec.voices - len(children)",
+    "create diff children (names or generateName)",
+    "delete surplus children (if --delete-surplus)",
+    "return nil                            // --double-enqueue: queue.Add(key)",
+];
+
+const ACTOR: Actor = Actor::Controller(ControllerKind::Ensemble);
+
+/// One Ensemble reconcile in progress.
+#[derive(Debug, Clone)]
+pub struct Reconcile {
+    key: String,
+    owner: ObjectKey,
+    stage: Stage,
+}
+
+#[derive(Debug, Clone)]
+enum Stage {
+    /// The owner is gone; return next.
+    Returning,
+    /// Expectations expired: count next.
+    Count,
+    /// Counted; act on the plan next.
+    Act { plan: Plan, owner: ObjectRc, present: BTreeSet<String> },
+    /// Sending creates one at a time, as a Go loop does.
+    Creating { todo: VecDeque<ObjectTemplate> },
+    /// Sending deletes one at a time.
+    Deleting { todo: VecDeque<ObjectKey> },
+}
+
+impl Reconcile {
+    pub fn start(key: &str, cx: &mut Cx) -> (Reconcile, Beat) {
+        let owner = split_key(key);
+        let mut r = Reconcile { key: key.to_string(), owner, stage: Stage::Returning };
+        let Some(_) = cx.caches.get(Kind::Ensemble, &r.owner) else {
+            cx.expectations.delete(key);
+            let beat = Beat::Note { note: Note::OwnerNotInCache { owner: key.to_string() }, then_ms: 0 };
+            return (r, beat);
+        };
+        if cx.settings.expectations {
+            match cx.expectations.satisfied(key, cx.now_ms) {
+                Satisfied::Pending { add, del } => {
+                    let age_ms = cx.expectations.get(key).map(|rec| cx.now_ms - rec.timestamp_ms).unwrap_or(0);
+                    let note = Note::ExpectationsPending { owner: key.to_string(), add, del, age_ms };
+                    return (r, Beat::Note { note, then_ms: 0 });
+                }
+                Satisfied::Expired { age_ms } => {
+                    r.stage = Stage::Count;
+                    let note = Note::ExpectationsExpired { owner: key.to_string(), age_ms };
+                    return (r, Beat::Note { note, then_ms: 0 });
+                }
+                Satisfied::NoRecord | Satisfied::Fulfilled => {}
+            }
+        }
+        let beat = r.count(cx);
+        (r, beat)
+    }
+
+    fn count(&mut self, cx: &mut Cx) -> Beat {
+        let Some(owner) = cx.caches.get(Kind::Ensemble, &self.owner).cloned() else {
+            self.stage = Stage::Returning;
+            return Beat::Note { note: Note::OwnerNotInCache { owner: self.key.clone() }, then_ms: 0 };
+        };
+        let desired = owner.spec.desired().unwrap_or(0);
+        let informer = cx.caches.informer(Kind::ConfigMap).expect("the Ensemble controller watches ConfigMaps");
+        let (children, unseen) = count_children(informer, ENSEMBLE_LABEL, &self.owner, cx.lag_ms);
+        let in_cache = children.len() as u32;
+        let plan = if in_cache < desired {
+            Plan::Create(desired - in_cache)
+        } else if in_cache > desired && cx.settings.delete_surplus {
+            Plan::Delete(in_cache - desired)
+        } else {
+            Plan::Nothing
+        };
+        let present = children.iter().map(|c| c.name.clone()).collect();
+        let note = Note::Counted {
+            owner: self.key.clone(),
+            child_kind: Kind::ConfigMap,
+            in_cache,
+            desired,
+            unseen,
+            plan,
+            expect: cx.settings.expectations && plan != Plan::Nothing,
+        };
+        // Surplus victims are chosen now, from what this reconcile read: newest first.
+        if let Plan::Delete(n) = plan {
+            let mut victims: Vec<&ObjectRc> = children.iter().collect();
+            victims.sort_by(|a, b| b.creation_rv.cmp(&a.creation_rv).then(a.name.cmp(&b.name)));
+            let todo: VecDeque<ObjectKey> = victims.iter().take(n as usize).map(|o| o.key()).collect();
+            self.stage = Stage::Deleting { todo };
+            if cx.settings.expectations {
+                if let Stage::Deleting { todo } = &self.stage {
+                    let keys = todo.iter().map(|k| k.to_string()).collect();
+                    cx.expectations.expect_deletions(&self.key, keys, cx.now_ms);
+                }
+            }
+        } else {
+            self.stage = Stage::Act { plan, owner, present };
+        }
+        Beat::Note { note, then_ms: cx.settings.reconcile_ms }
+    }
+
+    fn templates(&self, owner: &ObjectRc, n: u32, present: &BTreeSet<String>, cx: &Cx) -> VecDeque<ObjectTemplate> {
+        let labels: BTreeMap<String, String> = [(ENSEMBLE_LABEL.to_string(), owner.name.clone())].into();
+        let owner_references = if cx.settings.owner_references {
+            vec![OwnerReference { kind: Kind::Ensemble, name: owner.name.clone(), uid: owner.uid, controller: true }]
+        } else {
+            Vec::new()
+        };
+        let prefix = format!("{}-voice-", owner.name);
+        let template = |name: Option<String>, generate_name: Option<String>| ObjectTemplate {
+            namespace: owner.namespace.clone(),
+            name,
+            generate_name,
+            labels: labels.clone(),
+            owner_references: owner_references.clone(),
+            spec: Spec::ConfigMap,
+        };
+        match cx.settings.naming {
+            super::Naming::Deterministic => {
+                // The names this reconcile believes are missing: beta-voice-i not in its cache.
+                let desired = owner.spec.desired().unwrap_or(0);
+                (0..desired)
+                    .map(|i| format!("{prefix}{i}"))
+                    .filter(|name| !present.contains(name))
+                    .take(n as usize)
+                    .map(|name| template(Some(name), None))
+                    .collect()
+            }
+            super::Naming::Generate => (0..n).map(|_| template(None, Some(prefix.clone()))).collect(),
+        }
+    }
+
+    pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
+        match std::mem::replace(&mut self.stage, Stage::Returning) {
+            Stage::Returning => Beat::Return(Ok(())),
+            Stage::Count => self.count(cx),
+            Stage::Act { plan: Plan::Create(n), owner, present } => {
+                if cx.settings.expectations {
+                    cx.expectations.expect_creations(&self.key, n, cx.now_ms);
+                }
+                let todo = self.templates(&owner, n, &present, cx);
+                self.next_create(todo)
+            }
+            Stage::Act { .. } => Beat::Return(Ok(())),
+            Stage::Creating { todo } => {
+                let Input::Responses(rs) = input else { return Beat::Return(Ok(())) };
+                let (response, audit) = &rs[0];
+                if response.status == Status::CREATED {
+                    return self.next_create(todo);
+                }
+                if cx.settings.expectations {
+                    // The failed create and the ones never sent will produce no event.
+                    cx.expectations.lower(&self.key, 1 + todo.len() as i64, 0);
+                }
+                Beat::Return(Err(audit.message()))
+            }
+            Stage::Deleting { todo } => {
+                if let Input::Responses(rs) = input {
+                    let (response, audit) = &rs[0];
+                    if !response.status.is_success() {
+                        if cx.settings.expectations {
+                            let key = ObjectKey::new(audit.namespace.clone(), audit.name.clone());
+                            cx.expectations.deletion_observed(&self.key, &key.to_string());
+                        }
+                        // client.IgnoreNotFound: someone else already deleted it.
+                        if response.status != Status::NOT_FOUND {
+                            return Beat::Return(Err(audit.message()));
+                        }
+                    }
+                }
+                self.next_delete(todo)
+            }
+        }
+    }
+
+    fn next_create(&mut self, mut todo: VecDeque<ObjectTemplate>) -> Beat {
+        match todo.pop_front() {
+            None => Beat::Return(Ok(())),
+            Some(t) => {
+                self.stage = Stage::Creating { todo };
+                Beat::Call { requests: vec![Request::create(ACTOR, t)], line: 4 }
+            }
+        }
+    }
+
+    fn next_delete(&mut self, mut todo: VecDeque<ObjectKey>) -> Beat {
+        match todo.pop_front() {
+            None => Beat::Return(Ok(())),
+            Some(k) => {
+                self.stage = Stage::Deleting { todo };
+                Beat::Call { requests: vec![Request::delete(ACTOR, Kind::ConfigMap, &k)], line: 5 }
+            }
+        }
+    }
+}
+
+/// The handlers: `For(Ensemble)` enqueues the Ensemble; ConfigMaps map to their
+/// Ensemble by the `academy.k3ii.dev/ensemble` label (so it works with
+/// ownerReferences off too) and lower its expectations.
+pub fn handle(informer_kind: Kind, ev: &HandlerEvent, expectations: &mut crate::sim::expectations::Expectations) -> HandlerEffects {
+    let mut fx = HandlerEffects::default();
+    match informer_kind {
+        Kind::Ensemble => fx.enqueued.push(super::queue_key(&ev.object.namespace, &ev.object.name)),
+        Kind::ConfigMap => {
+            let Some(owner) = ev.object.labels.get(ENSEMBLE_LABEL) else { return fx };
+            let key = super::queue_key(&ev.object.namespace, owner);
+            match ev.event_type {
+                EventType::Added => {
+                    if expectations.creation_observed(&key) {
+                        fx.observed.push((key.clone(), "add"));
+                    }
+                }
+                EventType::Deleted => {
+                    if expectations.deletion_observed(&key, &ev.object.key().to_string()) {
+                        fx.observed.push((key.clone(), "del"));
+                    }
+                }
+                EventType::Modified => {}
+            }
+            fx.enqueued.push(key);
+        }
+        Kind::ReplicaSet | Kind::Pod => {}
+    }
+    fx
+}

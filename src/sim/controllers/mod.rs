@@ -1,0 +1,306 @@
+//! The three controllers, each a small state machine that reads its caches and
+//! returns the API requests it wants (effects as data). The world sends the
+//! requests with latency and resumes the reconcile with the responses.
+//!
+//! A reconcile is written as `start` then `resume` calls, each returning one
+//! [`Beat`]: a [`Note`] (something it read or decided, shown as a frame), a
+//! batch of requests to send concurrently, or its return value.
+
+pub mod ensemble;
+pub mod pruner;
+pub mod replicaset;
+
+use super::apiserver::{AuditEntry, ControllerKind, EventType, Request, Response};
+use super::expectations::Expectations;
+use super::informer::Informer;
+use super::object::{Kind, ObjectKey, ObjectRc};
+use serde::{Deserialize, Serialize};
+
+/// How a controller names the children it creates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Naming {
+    /// `beta-voice-0 .. beta-voice-N-1`: a second create is a harmless 409.
+    Deterministic,
+    /// `generateName: beta-voice-`: the server picks a name, so a second create is a second child.
+    Generate,
+}
+
+/// Every knob of the controller under study. Defaults are documented per field.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ControllerSettings {
+    pub kind: ControllerKind,
+    pub namespace: String,
+    pub naming: Naming,
+    pub double_enqueue: bool,
+    pub expectations: bool,
+    pub delete_surplus: bool,
+    pub owner_references: bool,
+    pub wait_for_cache_sync: bool,
+    pub reread_after_create: bool,
+    pub workers: u32,
+    /// Time a reconcile spends between reading its cache and sending its first request.
+    pub reconcile_ms: u64,
+    /// `burstReplicas`: the most creates or deletes one ReplicaSet sync issues.
+    pub burst_replicas: u32,
+}
+
+/// The caches a controller reads: one informer per watched kind.
+#[derive(Debug, Clone)]
+pub struct Caches {
+    pub informers: Vec<Informer>,
+}
+
+impl Caches {
+    pub fn new(kinds: &[Kind]) -> Self {
+        Caches { informers: kinds.iter().map(|k| Informer::new(*k)).collect() }
+    }
+
+    pub fn informer(&self, kind: Kind) -> Option<&Informer> {
+        self.informers.iter().find(|i| i.kind == kind)
+    }
+
+    pub fn informer_mut(&mut self, kind: Kind) -> Option<&mut Informer> {
+        self.informers.iter_mut().find(|i| i.kind == kind)
+    }
+
+    /// The lister: `Get(key)` on the cache of `kind`.
+    pub fn get(&self, kind: Kind, key: &ObjectKey) -> Option<&ObjectRc> {
+        self.informer(kind).and_then(|i| i.get(key))
+    }
+
+    /// `HasSynced` of every informer.
+    pub fn all_synced(&self) -> bool {
+        self.informers.iter().all(|i| i.has_synced())
+    }
+}
+
+/// What a reconcile sees: its caches, its expectations, the clock and its settings.
+pub struct Cx<'a> {
+    pub now_ms: u64,
+    pub settings: &'a ControllerSettings,
+    pub caches: &'a Caches,
+    pub expectations: &'a mut Expectations,
+    /// The watch lag, so a note can say how far away a missing event is.
+    pub lag_ms: u64,
+}
+
+impl Cx<'_> {
+    /// How far the next event for `key` is from reaching the cache, if one is on the wire.
+    pub fn eta(&self, kind: Kind, key: &ObjectKey) -> Option<(EventType, u64)> {
+        self.caches
+            .informer(kind)?
+            .pending_for(key, self.lag_ms)
+            .map(|(t, at)| (t, at.saturating_sub(self.now_ms)))
+    }
+}
+
+/// What a reconcile resumes with.
+#[derive(Debug, Clone)]
+pub enum Input {
+    /// Carry on after a note.
+    Resume,
+    /// The answers to the last batch of requests, in the order they were sent.
+    Responses(Vec<(Response, AuditEntry)>),
+}
+
+/// What a reconcile does next.
+#[derive(Debug, Clone)]
+pub enum Beat {
+    /// Something it read or decided: one frame. It resumes `then_ms` later.
+    Note { note: Note, then_ms: u64 },
+    /// Send these requests at once; resume when the last has answered.
+    Call { requests: Vec<Request>, line: u8 },
+    /// Return from `Reconcile`: `Ok` forgets the key's failures, `Err` requeues it rate-limited.
+    Return(Result<(), String>),
+}
+
+/// What to do about surplus or missing children.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "plan", content = "n")]
+pub enum Plan {
+    Nothing,
+    Create(u32),
+    Delete(u32),
+}
+
+/// The closed set of things a reconcile reports. Each becomes one frame, has a
+/// pseudo-code line, a caption, and (some) a log line the controller prints.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "note")]
+pub enum Note {
+    /// The owner is not in the cache: forget its expectations and return.
+    OwnerNotInCache { owner: String },
+    /// `SatisfiedExpectations` is false: skip creates and deletes, return.
+    ExpectationsPending { owner: String, add: i64, del: i64, age_ms: u64 },
+    /// The record is older than the timeout: counted as satisfied, with a log line.
+    ExpectationsExpired { owner: String, age_ms: u64 },
+    /// The children counted in the cache, and the plan.
+    Counted { owner: String, child_kind: Kind, in_cache: u32, desired: u32, unseen: u32, plan: Plan, expect: bool },
+    /// A lister `Get` for `name` found nothing; `eta_ms` is when its event arrives, if one is on the wire.
+    CacheMiss { name: String, kind: Kind, event: Option<EventType>, eta_ms: Option<u64>, then: MissAction },
+    /// A lister `Get` found the object.
+    CacheHit { name: String, kind: Kind },
+    /// The live list from the apiserver arrived.
+    LiveListed { kind: Kind, n_live: u32, n_cached: u32 },
+}
+
+/// What a reconcile does after a cache miss.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissAction {
+    /// The pruner: absent from the cache means absent from the cluster; delete it.
+    Delete,
+    /// Read-your-write: the create "did not happen"; create it again.
+    CreateAgain,
+}
+
+impl Note {
+    /// The controller's own log line, as it would print it (the Timeline's right column).
+    pub fn log_line(&self) -> Option<String> {
+        match self {
+            Note::ExpectationsExpired { owner, age_ms } => Some(format!(
+                "Controller expectations fulfilled: expired {owner} after {:.1}s",
+                *age_ms as f64 / 1000.0
+            )),
+            Note::CacheMiss { name, then: MissAction::Delete, .. } => Some(format!("DELETE (not in cache) {name}")),
+            Note::CacheMiss { name, then: MissAction::CreateAgain, .. } => Some(format!("{name} not in cache after create: creating again")),
+            Note::Counted { owner, plan: Plan::Create(n), .. } => Some(format!("{owner}: creating {n}")),
+            Note::Counted { owner, plan: Plan::Delete(n), .. } => Some(format!("{owner}: deleting {n} surplus")),
+            _ => None,
+        }
+    }
+}
+
+/// An event as a handler sees it, after the store took it.
+#[derive(Debug, Clone)]
+pub struct HandlerEvent<'a> {
+    pub event_type: EventType,
+    pub object: &'a ObjectRc,
+    pub old: Option<&'a ObjectRc>,
+    /// The delete came from a relist: `DeletedFinalStateUnknown`.
+    pub tombstone: bool,
+}
+
+/// What handlers did to the controller's in-memory state, for the frame.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct HandlerEffects {
+    /// Keys added to the workqueue.
+    pub enqueued: Vec<String>,
+    /// Expectation counters lowered: (controller key, "add" | "del").
+    pub observed: Vec<(String, &'static str)>,
+    /// Dependents the garbage collector will check (`attemptToDelete`).
+    pub attempt_to_delete: Vec<String>,
+}
+
+/// The pseudo-code line a note belongs to, for the Reconcile panel.
+pub fn note_line(kind: ControllerKind, note: &Note) -> u8 {
+    match (kind, note) {
+        (_, Note::OwnerNotInCache { .. }) => 0,
+        (_, Note::ExpectationsPending { .. } | Note::ExpectationsExpired { .. }) => 1,
+        (ControllerKind::Pruner, Note::LiveListed { .. }) => 0,
+        (ControllerKind::Pruner, Note::CacheMiss { then: MissAction::Delete, .. }) => 1,
+        (ControllerKind::Pruner, Note::CacheMiss { then: MissAction::CreateAgain, .. } | Note::CacheHit { .. }) => 4,
+        (_, Note::Counted { .. }) => 3,
+        (_, Note::LiveListed { .. } | Note::CacheMiss { .. } | Note::CacheHit { .. }) => 2,
+    }
+}
+
+/// The pseudo-code of a controller.
+pub fn pseudo_code(kind: ControllerKind) -> &'static [&'static str] {
+    match kind {
+        ControllerKind::Ensemble => ensemble::PSEUDO_CODE,
+        ControllerKind::ReplicaSet => replicaset::PSEUDO_CODE,
+        ControllerKind::Pruner => pruner::PSEUDO_CODE,
+    }
+}
+
+/// The kinds each controller watches, in the order its informers start.
+pub fn watched_kinds(kind: ControllerKind) -> &'static [Kind] {
+    match kind {
+        ControllerKind::Ensemble => &[Kind::Ensemble, Kind::ConfigMap],
+        ControllerKind::ReplicaSet => &[Kind::ReplicaSet, Kind::Pod],
+        ControllerKind::Pruner => &[Kind::ConfigMap],
+    }
+}
+
+/// A reconcile in progress, per controller.
+#[derive(Debug, Clone)]
+pub enum Reconcile {
+    Ensemble(ensemble::Reconcile),
+    ReplicaSet(replicaset::Reconcile),
+    Pruner(pruner::Reconcile),
+}
+
+impl Reconcile {
+    /// Begin reconciling `key`.
+    pub fn start(key: &str, cx: &mut Cx) -> (Reconcile, Beat) {
+        match cx.settings.kind {
+            ControllerKind::Ensemble => {
+                let (r, b) = ensemble::Reconcile::start(key, cx);
+                (Reconcile::Ensemble(r), b)
+            }
+            ControllerKind::ReplicaSet => {
+                let (r, b) = replicaset::Reconcile::start(key, cx);
+                (Reconcile::ReplicaSet(r), b)
+            }
+            ControllerKind::Pruner => {
+                let (r, b) = pruner::Reconcile::start(key, cx);
+                (Reconcile::Pruner(r), b)
+            }
+        }
+    }
+
+    pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
+        match self {
+            Reconcile::Ensemble(r) => r.resume(input, cx),
+            Reconcile::ReplicaSet(r) => r.resume(input, cx),
+            Reconcile::Pruner(r) => r.resume(input, cx),
+        }
+    }
+}
+
+/// Run the controller's event handlers for one delivered event.
+pub fn handle(kind: ControllerKind, informer_kind: Kind, ev: &HandlerEvent, expectations: &mut Expectations) -> HandlerEffects {
+    match kind {
+        ControllerKind::Ensemble => ensemble::handle(informer_kind, ev, expectations),
+        ControllerKind::ReplicaSet => replicaset::handle(informer_kind, ev, expectations),
+        // The pruner is a one-shot program: its informer only fills its lister.
+        ControllerKind::Pruner => HandlerEffects::default(),
+    }
+}
+
+/// `ns/name`, the workqueue key.
+pub fn queue_key(namespace: &str, name: &str) -> String {
+    format!("{namespace}/{name}")
+}
+
+/// Split a workqueue key back into namespace and name.
+pub fn split_key(key: &str) -> ObjectKey {
+    match key.split_once('/') {
+        Some((ns, name)) => ObjectKey::new(ns, name),
+        None => ObjectKey::new("", key),
+    }
+}
+
+/// Children of `owner` (by its child label) in a cache, and how many of their
+/// events are still on the wire to it.
+pub fn count_children(informer: &Informer, label: &str, owner: &ObjectKey, lag_ms: u64) -> (Vec<ObjectRc>, u32) {
+    let children: Vec<ObjectRc> = informer
+        .list()
+        .filter(|o| o.namespace == owner.namespace && o.labels.get(label).map(String::as_str) == Some(owner.name.as_str()))
+        .cloned()
+        .collect();
+    let unseen = informer
+        .in_flight(lag_ms)
+        .iter()
+        .filter(|(e, _)| {
+            !e.dropped
+                && e.event_type == EventType::Added
+                && e.object.namespace == owner.namespace
+                && e.object.labels.get(label).map(String::as_str) == Some(owner.name.as_str())
+        })
+        .count() as u32;
+    (children, unseen)
+}

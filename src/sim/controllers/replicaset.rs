@@ -1,0 +1,325 @@
+//! The ReplicaSet controller's `syncReplicaSet` and `manageReplicas`
+//! (`pkg/controller/replicaset/replica_set.go`, v1.28.0), as a state machine.
+//!
+//! Faithful points: expectations are read *before* the pods are listed (l.693);
+//! `ExpectCreations` is set before any create (l.584) and `ExpectDeletions`
+//! before any delete; creates go out in slow-start batches 1, 2, 4, ... clamped
+//! to `burstReplicas`; creates that never happened are `CreationObserved` at
+//! once (l.610-615); a failed delete is `DeletionObserved` at once; pods have
+//! generated names and a controllerRef. With `expectations` off, the check is
+//! skipped and nothing is expected: the switch that shows what they prevent.
+//!
+//! Simplifications: no adoption or release of orphans (pods are matched by
+//! controllerRef), every pod is Running and ready (so victims are simply the
+//! newest), and status writes are omitted (they change no pod count).
+
+use super::{split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan};
+use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
+use crate::sim::expectations::{Expectations, Satisfied};
+use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Spec, REPLICASET_LABEL};
+use std::collections::BTreeMap;
+
+/// The pseudo-code the Reconcile panel shows.
+pub const PSEUDO_CODE: &[&str] = &[
+    "rs := rsLister.Get(key)              // gone? DeleteExpectations, return",
+    "rsNeedsSync := expectations.SatisfiedExpectations(key)",
+    "pods := podLister.List(selector)      // active, owned by rs",
+    "diff := len(pods) - spec.replicas; if !rsNeedsSync { return }",
+    "ExpectCreations(key, n); slowStartBatch(n, 1, create)",
+    "ExpectDeletions(key, victims); delete victims",
+    "return err                            // nil: Forget; error: AddRateLimited",
+];
+
+/// `controller.SlowStartInitialBatchSize`.
+pub const SLOW_START_INITIAL_BATCH: u32 = 1;
+
+const ACTOR: Actor = Actor::Controller(ControllerKind::ReplicaSet);
+
+/// The size of the next slow-start batch: `min(2 * previous, remaining)`.
+pub fn next_batch(previous: u32, remaining: u32) -> u32 {
+    if previous == 0 {
+        SLOW_START_INITIAL_BATCH.min(remaining)
+    } else {
+        (2 * previous).min(remaining)
+    }
+}
+
+/// `slowStartBatch(count, initialBatchSize, fn)`: call `f` in batches of
+/// 1, 2, 4, ... and stop after the first batch with a failure. Returns the
+/// successes. The reconcile runs the same batches asynchronously; this
+/// synchronous form is the reference the upstream test pins.
+pub fn slow_start_batch(count: u32, initial: u32, mut f: impl FnMut() -> Result<(), String>) -> (u32, Option<String>) {
+    let mut remaining = count;
+    let mut successes = 0;
+    let mut batch = initial.min(remaining);
+    while batch > 0 {
+        let mut first_error = None;
+        for _ in 0..batch {
+            match f() {
+                Ok(()) => successes += 1,
+                Err(e) => {
+                    first_error.get_or_insert(e);
+                }
+            }
+        }
+        if first_error.is_some() {
+            return (successes, first_error);
+        }
+        remaining -= batch;
+        batch = (2 * batch).min(remaining);
+    }
+    (successes, None)
+}
+
+/// One `syncReplicaSet` in progress.
+#[derive(Debug, Clone)]
+pub struct Reconcile {
+    key: String,
+    owner: ObjectKey,
+    stage: Stage,
+}
+
+#[derive(Debug, Clone)]
+enum Stage {
+    Returning,
+    /// Expectations expired (logged); count next.
+    Count { needs_sync: bool },
+    /// Counted; act next.
+    Act { plan: Plan, rs: ObjectRc, victims: Vec<ObjectKey> },
+    /// Slow-start creates: `remaining` not yet sent, the last batch was `batch` big.
+    Creating { rs: ObjectRc, total: u32, remaining: u32, batch: u32, successes: u32 },
+    /// Deletes sent concurrently; waiting for all.
+    Deleting,
+}
+
+impl Reconcile {
+    pub fn start(key: &str, cx: &mut Cx) -> (Reconcile, Beat) {
+        let owner = split_key(key);
+        let mut r = Reconcile { key: key.to_string(), owner, stage: Stage::Returning };
+        if cx.caches.get(Kind::ReplicaSet, &r.owner).is_none() {
+            cx.expectations.delete(key);
+            return (r, Beat::Note { note: Note::OwnerNotInCache { owner: key.to_string() }, then_ms: 0 });
+        }
+        // l.693: read expectations before listing pods.
+        let satisfied = if cx.settings.expectations { cx.expectations.satisfied(key, cx.now_ms) } else { Satisfied::NoRecord };
+        if let Satisfied::Expired { age_ms } = satisfied {
+            r.stage = Stage::Count { needs_sync: true };
+            return (r, Beat::Note { note: Note::ExpectationsExpired { owner: key.to_string(), age_ms }, then_ms: 0 });
+        }
+        if let Satisfied::Pending { add, del } = satisfied {
+            let age_ms = cx.expectations.get(key).map(|rec| cx.now_ms - rec.timestamp_ms).unwrap_or(0);
+            return (r, Beat::Note { note: Note::ExpectationsPending { owner: key.to_string(), add, del, age_ms }, then_ms: 0 });
+        }
+        let beat = r.count(true, cx);
+        (r, beat)
+    }
+
+    fn count(&mut self, needs_sync: bool, cx: &mut Cx) -> Beat {
+        let Some(rs) = cx.caches.get(Kind::ReplicaSet, &self.owner).cloned() else {
+            self.stage = Stage::Returning;
+            return Beat::Note { note: Note::OwnerNotInCache { owner: self.key.clone() }, then_ms: 0 };
+        };
+        let informer = cx.caches.informer(Kind::Pod).expect("the ReplicaSet controller watches pods");
+        let pods: Vec<&ObjectRc> = informer
+            .list()
+            .filter(|p| p.namespace == rs.namespace && p.controller_ref().is_some_and(|r| r.uid == rs.uid))
+            .collect();
+        let unseen = informer
+            .in_flight(cx.lag_ms)
+            .iter()
+            .filter(|(e, _)| !e.dropped && e.event_type == EventType::Added && e.object.controller_ref().is_some_and(|r| r.uid == rs.uid))
+            .count() as u32;
+        let desired = rs.spec.desired().unwrap_or(0);
+        let active = pods.len() as u32;
+        let burst = cx.settings.burst_replicas.max(1);
+        let plan = if !needs_sync || active == desired {
+            Plan::Nothing
+        } else if active < desired {
+            Plan::Create((desired - active).min(burst))
+        } else {
+            Plan::Delete((active - desired).min(burst))
+        };
+        // getPodsToDelete: with every pod Running and ready, the newest go first.
+        let victims = if let Plan::Delete(n) = plan {
+            let mut sorted = pods.clone();
+            sorted.sort_by(|a, b| b.creation_rv.cmp(&a.creation_rv).then(a.name.cmp(&b.name)));
+            sorted.iter().take(n as usize).map(|p| p.key()).collect()
+        } else {
+            Vec::new()
+        };
+        let note = Note::Counted {
+            owner: self.key.clone(),
+            child_kind: Kind::Pod,
+            in_cache: active,
+            desired,
+            unseen,
+            plan,
+            expect: cx.settings.expectations && plan != Plan::Nothing,
+        };
+        self.stage = Stage::Act { plan, rs, victims };
+        Beat::Note { note, then_ms: cx.settings.reconcile_ms }
+    }
+
+    fn template(&self, rs: &ObjectRc) -> ObjectTemplate {
+        let labels: BTreeMap<String, String> = [(REPLICASET_LABEL.to_string(), rs.name.clone())].into();
+        ObjectTemplate {
+            namespace: rs.namespace.clone(),
+            name: None,
+            generate_name: Some(format!("{}-", rs.name)),
+            labels,
+            owner_references: vec![OwnerReference { kind: Kind::ReplicaSet, name: rs.name.clone(), uid: rs.uid, controller: true }],
+            spec: Spec::Pod,
+        }
+    }
+
+    fn send_batch(&mut self, rs: ObjectRc, total: u32, remaining: u32, previous: u32, successes: u32) -> Beat {
+        let batch = next_batch(previous, remaining);
+        if batch == 0 {
+            return Beat::Return(Ok(()));
+        }
+        let requests = (0..batch).map(|_| Request::create(ACTOR, self.template(&rs))).collect();
+        self.stage = Stage::Creating { rs, total, remaining: remaining - batch, batch, successes };
+        Beat::Call { requests, line: 4 }
+    }
+
+    pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
+        match std::mem::replace(&mut self.stage, Stage::Returning) {
+            Stage::Returning => Beat::Return(Ok(())),
+            Stage::Count { needs_sync } => self.count(needs_sync, cx),
+            Stage::Act { plan: Plan::Nothing, .. } => Beat::Return(Ok(())),
+            Stage::Act { plan: Plan::Create(n), rs, .. } => {
+                if cx.settings.expectations {
+                    // l.584: before any API call.
+                    cx.expectations.expect_creations(&self.key, n, cx.now_ms);
+                }
+                self.send_batch(rs, n, n, 0, 0)
+            }
+            Stage::Act { plan: Plan::Delete(_), victims, .. } => {
+                if cx.settings.expectations {
+                    let keys = victims.iter().map(|k| k.to_string()).collect();
+                    cx.expectations.expect_deletions(&self.key, keys, cx.now_ms);
+                }
+                self.stage = Stage::Deleting;
+                let requests = victims.iter().map(|k| Request::delete(ACTOR, Kind::Pod, k)).collect();
+                Beat::Call { requests, line: 5 }
+            }
+            Stage::Creating { rs, total, remaining, batch, successes } => {
+                let Input::Responses(rs_) = input else { return Beat::Return(Ok(())) };
+                let ok = rs_.iter().filter(|(r, _)| r.status == Status::CREATED).count() as u32;
+                let successes = successes + ok;
+                if ok == batch {
+                    return self.send_batch(rs, total, remaining, batch, successes);
+                }
+                // l.610-615: the creates that failed or were never sent produce no event.
+                let skipped = total - successes;
+                if cx.settings.expectations {
+                    for _ in 0..skipped {
+                        cx.expectations.creation_observed(&self.key);
+                    }
+                }
+                let err = rs_.iter().find(|(r, _)| r.status != Status::CREATED).map(|(_, a)| a.message()).unwrap_or_default();
+                Beat::Return(Err(err))
+            }
+            Stage::Deleting => {
+                let Input::Responses(rs_) = input else { return Beat::Return(Ok(())) };
+                let mut err = None;
+                for (response, audit) in &rs_ {
+                    if !response.status.is_success() {
+                        if cx.settings.expectations {
+                            let key = ObjectKey::new(audit.namespace.clone(), audit.name.clone()).to_string();
+                            cx.expectations.deletion_observed(&self.key, &key);
+                        }
+                        if response.status != Status::NOT_FOUND {
+                            err.get_or_insert(audit.message());
+                        }
+                    }
+                }
+                Beat::Return(err.map_or(Ok(()), Err))
+            }
+        }
+    }
+}
+
+/// `addRS`/`updateRS`/`deleteRS` and `addPod`/`updatePod`/`deletePod`.
+pub fn handle(informer_kind: Kind, ev: &HandlerEvent, expectations: &mut Expectations) -> HandlerEffects {
+    let mut fx = HandlerEffects::default();
+    match informer_kind {
+        Kind::ReplicaSet => {
+            let key = super::queue_key(&ev.object.namespace, &ev.object.name);
+            if ev.event_type == EventType::Deleted {
+                expectations.delete(&key);
+            }
+            fx.enqueued.push(key);
+        }
+        Kind::Pod => {
+            let Some(owner) = ev.object.controller_ref().filter(|r| r.kind == Kind::ReplicaSet) else {
+                // An orphan would enqueue matching ReplicaSets for adoption; none are modelled.
+                return fx;
+            };
+            let key = super::queue_key(&ev.object.namespace, &owner.name);
+            match ev.event_type {
+                EventType::Added => {
+                    if expectations.creation_observed(&key) {
+                        fx.observed.push((key.clone(), "add"));
+                    }
+                }
+                EventType::Modified => {
+                    // A resync (same resourceVersion) is ignored.
+                    if ev.old.is_some_and(|o| o.resource_version == ev.object.resource_version) {
+                        return fx;
+                    }
+                }
+                EventType::Deleted => {
+                    // Tombstones are unwrapped to the last known pod; same handling.
+                    if expectations.deletion_observed(&key, &ev.object.key().to_string()) {
+                        fx.observed.push((key.clone(), "del"));
+                    }
+                }
+            }
+            fx.enqueued.push(key);
+        }
+        Kind::Ensemble | Kind::ConfigMap => {}
+    }
+    fx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `TestSlowStartBatch` (controller_utils_test.go), count 10, initial batch 1.
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestSlowStartBatch() {
+        let run = |fail_after: Option<u32>| {
+            let mut calls = 0;
+            let (ok, err) = slow_start_batch(10, 1, || {
+                calls += 1;
+                match fail_after {
+                    Some(n) if calls > n => Err("fake error".to_string()),
+                    _ => Ok(()),
+                }
+            });
+            (ok, calls, err.is_some())
+        };
+        assert_eq!(run(Some(0)), (0, 1, true), "everything fails: one call");
+        assert_eq!(run(None), (10, 10, false), "nothing fails");
+        assert_eq!(run(Some(5)), (5, 7, true), "fails after 5: batches 1, 2, 4");
+    }
+
+    #[test]
+    fn batches_double_and_clamp() {
+        let mut sizes = Vec::new();
+        let (mut prev, mut remaining) = (0, 10);
+        loop {
+            let b = next_batch(prev, remaining);
+            if b == 0 {
+                break;
+            }
+            sizes.push(b);
+            remaining -= b;
+            prev = b;
+        }
+        assert_eq!(sizes, vec![1, 2, 4, 3]);
+    }
+}

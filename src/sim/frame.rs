@@ -1,0 +1,117 @@
+//! Frames: every change in the world is one value of the closed [`Event`] enum,
+//! stamped with its number and simulated time. The UI steps frame by frame and
+//! captions each one; the runner prints them; the trace hash covers them.
+
+use super::apiserver::{AuditEntry, EventType};
+use super::controllers::{HandlerEffects, Note};
+use super::object::{Kind, ObjectRef};
+use serde::Serialize;
+
+/// Whose watch delivered an event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Watcher {
+    /// The controller under study.
+    Controller,
+    /// The garbage collector's own informers.
+    GarbageCollector,
+}
+
+/// What happens to a key after its reconcile returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "requeue")]
+pub enum Requeue {
+    /// `Forget` and `Done`: nothing more unless an event adds it.
+    No,
+    /// `--double-enqueue`: added again at once, as a second event arriving during the reconcile would.
+    DoubleEnqueue,
+    /// The reconcile failed: `AddRateLimited`, ready after `delay_ms`.
+    RateLimited { delay_ms: u64 },
+}
+
+/// One change. Variants are listed in roughly the order a request travels.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum Event {
+    /// The controller process starts (or restarts): empty cache, informers LIST.
+    ControllerStarted { restart: bool, wait_for_cache_sync: bool },
+    /// A scenario action armed a fault: the next matching event on the controller's watch is dropped.
+    FaultArmed { kind: Kind, event_type: Option<EventType> },
+    /// The controller's watch of `kind` expired (410 Gone): the informer re-lists.
+    RelistStarted { kind: Kind },
+    /// The apiserver handled a request (the audit log's line).
+    ApiRequest { entry: AuditEntry, line: Option<u8> },
+    /// A LIST reached an informer's store (`Replace`): handlers ran, tombstones for vanished keys.
+    CacheFilled { watcher: Watcher, kind: Kind, n_objects: u32, first_sync: bool, tombstones: Vec<String>, effects: HandlerEffects },
+    /// A watch event reached an informer: the store took it, then the handlers ran.
+    WatchDelivered { watcher: Watcher, event_type: EventType, object: ObjectRef, resource_version: u64, sent_at_ms: u64, effects: HandlerEffects },
+    /// A watch event was lost on the wire: the store never sees it.
+    WatchDropped { watcher: Watcher, event_type: EventType, object: ObjectRef, resource_version: u64 },
+    /// `WaitForCacheSync` returned (or was skipped): the workers start.
+    WorkersStarted { waited_for_sync: bool, waited_ms: u64 },
+    /// Rate-limited keys whose delay is over went back on the queue.
+    Requeued { keys: Vec<String> },
+    /// A worker took a key off the queue.
+    ReconcileStarted { worker: u32, key: String, n: u64, double_enqueued: bool },
+    /// The reconcile read or decided something.
+    Reconcile { worker: u32, key: String, n: u64, note: Note, line: u8 },
+    /// The reconcile returned.
+    ReconcileFinished { worker: u32, key: String, n: u64, error: Option<String>, requeue: Requeue },
+    /// The one-shot program ended with this exit code.
+    ControllerExited { code: i32, error: Option<String>, deleted: u32 },
+    /// An owner has been gone for the grace period and children that name it remain.
+    OrphansRemain { owner: ObjectRef, children: u32, since_ms: u64 },
+}
+
+/// One step of the world.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Frame {
+    /// 1-based: frame 0 is the initial state, before anything happened.
+    pub n: u64,
+    pub at_ms: u64,
+    pub event: Event,
+}
+
+impl Event {
+    /// A short machine name for the kind of frame (the trace's `kind`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Event::ControllerStarted { .. } => "controller_started",
+            Event::FaultArmed { .. } => "fault_armed",
+            Event::RelistStarted { .. } => "relist_started",
+            Event::ApiRequest { .. } => "api_request",
+            Event::CacheFilled { .. } => "cache_filled",
+            Event::WatchDelivered { .. } => "watch_delivered",
+            Event::WatchDropped { .. } => "watch_dropped",
+            Event::WorkersStarted { .. } => "workers_started",
+            Event::Requeued { .. } => "requeued",
+            Event::ReconcileStarted { .. } => "reconcile_started",
+            Event::Reconcile { .. } => "reconcile",
+            Event::ReconcileFinished { .. } => "reconcile_finished",
+            Event::ControllerExited { .. } => "controller_exited",
+            Event::OrphansRemain { .. } => "orphans_remain",
+        }
+    }
+
+    /// The objects this frame touched, as `Kind ns/name`.
+    pub fn touched(&self) -> Vec<String> {
+        match self {
+            Event::ApiRequest { entry, .. } if !entry.name.is_empty() => {
+                vec![format!("{} {}/{}", entry.kind, entry.namespace, entry.name)]
+            }
+            Event::WatchDelivered { object, .. } | Event::WatchDropped { object, .. } => vec![object.to_string()],
+            Event::OrphansRemain { owner, .. } => vec![owner.to_string()],
+            Event::CacheFilled { kind, tombstones, .. } => tombstones.iter().map(|t| format!("{kind} {t}")).collect(),
+            Event::Reconcile { note: Note::CacheMiss { name, kind, .. } | Note::CacheHit { name, kind }, key, .. } => {
+                let ns = key.split('/').next().unwrap_or_default();
+                vec![format!("{kind} {ns}/{name}")]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Does this frame begin a reconcile (the UI's "Step to next reconcile")?
+    pub fn is_reconcile_start(&self) -> bool {
+        matches!(self, Event::ReconcileStarted { .. })
+    }
+}

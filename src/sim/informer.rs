@@ -1,0 +1,383 @@
+//! An informer: a reflector's LIST then WATCH, the events in flight on its
+//! watch, and the store (the cache) that listers read.
+//!
+//! Faithful points (`client-go/tools/cache`): the store is updated before any
+//! handler runs; `HasSynced` turns true only once the first LIST is in the store;
+//! a relist replaces the store and hands a `DeletedFinalStateUnknown` tombstone
+//! to the delete handler for every key the new list lacks; events on one watch
+//! are delivered in order, never reordered.
+//!
+//! A simplification of the real DeltaFIFO: the whole LIST is popped in one step
+//! (one frame) rather than item by item, so `HasSynced` flips at that frame.
+
+use super::apiserver::{EventType, WatchEvent};
+use super::object::{Kind, ObjectKey, ObjectRc};
+use serde::Serialize;
+use std::collections::{BTreeMap, VecDeque};
+
+/// An event on the wire from the apiserver to this informer.
+#[derive(Debug, Clone)]
+pub struct InFlight {
+    pub event_type: EventType,
+    pub object: ObjectRc,
+    pub sent_at_ms: u64,
+    /// Extra seeded delay for this event on top of the lag.
+    pub jitter_ms: u64,
+    /// A fault dropped it: it will arrive nowhere.
+    pub dropped: bool,
+}
+
+/// Where the reflector is.
+#[derive(Debug, Clone)]
+pub enum ListState {
+    /// Not started (a controller that is not running).
+    Idle,
+    /// The LIST is in flight; events committed meanwhile will be in its snapshot.
+    Requested { started_at_ms: u64 },
+    /// The apiserver answered; the items reach the store at `fill_at_ms`.
+    Listed { items: Vec<ObjectRc>, list_rv: u64, fill_at_ms: u64 },
+    /// The store holds a list; the watch delivers events after its resourceVersion.
+    Watching { list_rv: u64 },
+}
+
+/// What the store did when a list was popped into it, for the handlers.
+#[derive(Debug, Clone, Default)]
+pub struct Replaced {
+    pub added: Vec<ObjectRc>,
+    /// (old, new): same resourceVersion means nothing changed (a resync).
+    pub updated: Vec<(ObjectRc, ObjectRc)>,
+    /// `DeletedFinalStateUnknown{key, lastKnownObj}` for each vanished key.
+    pub tombstones: Vec<ObjectRc>,
+    /// This replace made `HasSynced` true.
+    pub first_sync: bool,
+}
+
+/// A watch event handed to the handlers, after the store took it.
+#[derive(Debug, Clone)]
+pub struct Delivered {
+    pub event: InFlight,
+    /// The store's previous version of the object, if it had one.
+    pub old: Option<ObjectRc>,
+}
+
+/// One informer for one kind, across all namespaces.
+#[derive(Debug, Clone)]
+pub struct Informer {
+    pub kind: Kind,
+    store: BTreeMap<ObjectKey, ObjectRc>,
+    in_flight: VecDeque<InFlight>,
+    state: ListState,
+    has_synced: bool,
+    last_delivered_at_ms: u64,
+    /// A fault is armed: drop the next event (of this type, if given).
+    drop_next: Option<Option<EventType>>,
+}
+
+impl Informer {
+    pub fn new(kind: Kind) -> Self {
+        Informer {
+            kind,
+            store: BTreeMap::new(),
+            in_flight: VecDeque::new(),
+            state: ListState::Idle,
+            has_synced: false,
+            last_delivered_at_ms: 0,
+            drop_next: None,
+        }
+    }
+
+    /// `HasSynced`: the first LIST is in the store and its handlers have run.
+    pub fn has_synced(&self) -> bool {
+        self.has_synced
+    }
+
+    pub fn state(&self) -> &ListState {
+        &self.state
+    }
+
+    /// The lister: `Get(key)`.
+    pub fn get(&self, key: &ObjectKey) -> Option<&ObjectRc> {
+        self.store.get(key)
+    }
+
+    /// The lister: every cached object, by key.
+    pub fn list(&self) -> impl Iterator<Item = &ObjectRc> {
+        self.store.values()
+    }
+
+    pub fn len(&self) -> usize {
+        self.store.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.store.is_empty()
+    }
+
+    /// Start the reflector: the caller sends the LIST and calls [`Informer::listed`] with the answer.
+    pub fn start_list(&mut self, now_ms: u64) {
+        self.state = ListState::Requested { started_at_ms: now_ms };
+        // The old watch is gone; what it carried is in the new list.
+        self.in_flight.clear();
+    }
+
+    /// The LIST was answered at `now_ms`. The items reach the store no earlier
+    /// than `initial_list_ms` after the LIST started: decoding and popping a big
+    /// list is the slow part.
+    pub fn listed(&mut self, items: Vec<ObjectRc>, list_rv: u64, now_ms: u64, initial_list_ms: u64) {
+        let started = match self.state {
+            ListState::Requested { started_at_ms } => started_at_ms,
+            _ => now_ms,
+        };
+        let fill_at_ms = now_ms.max(started + initial_list_ms);
+        self.state = ListState::Listed { items, list_rv, fill_at_ms };
+    }
+
+    /// A committed change. It joins the wire if the watch covers it.
+    pub fn offer(&mut self, event: &WatchEvent, now_ms: u64, jitter_ms: u64) {
+        let list_rv = match &self.state {
+            ListState::Listed { list_rv, .. } | ListState::Watching { list_rv } => *list_rv,
+            ListState::Idle | ListState::Requested { .. } => return,
+        };
+        if event.object.resource_version <= list_rv {
+            return;
+        }
+        let dropped = match self.drop_next {
+            Some(None) => true,
+            Some(Some(t)) => t == event.event_type,
+            None => false,
+        };
+        if dropped {
+            self.drop_next = None;
+        }
+        self.in_flight.push_back(InFlight {
+            event_type: event.event_type,
+            object: event.object.clone(),
+            sent_at_ms: now_ms,
+            jitter_ms,
+            dropped,
+        });
+    }
+
+    /// Arm a fault: the next event (of `event_type`, if given) is dropped on the wire.
+    pub fn drop_next(&mut self, event_type: Option<EventType>) {
+        self.drop_next = Some(event_type);
+    }
+
+    pub fn drop_armed(&self) -> bool {
+        self.drop_next.is_some()
+    }
+
+    /// When the next thing happens to this informer, under a watch lag of `lag_ms`.
+    pub fn next_due(&self, lag_ms: u64) -> Option<u64> {
+        match &self.state {
+            ListState::Listed { fill_at_ms, .. } => Some(*fill_at_ms),
+            ListState::Watching { .. } => self.in_flight.front().map(|e| self.deliver_at(e, lag_ms, self.last_delivered_at_ms)),
+            ListState::Idle | ListState::Requested { .. } => None,
+        }
+    }
+
+    fn deliver_at(&self, e: &InFlight, lag_ms: u64, previous_ms: u64) -> u64 {
+        // In order: never before the event ahead of it.
+        (e.sent_at_ms + lag_ms + e.jitter_ms).max(previous_ms)
+    }
+
+    /// The events on the wire with their delivery times under `lag_ms`, head first.
+    /// A changed lag moves events already in flight too.
+    pub fn in_flight(&self, lag_ms: u64) -> Vec<(&InFlight, u64)> {
+        let mut previous = self.last_delivered_at_ms;
+        let mut out = Vec::with_capacity(self.in_flight.len());
+        if !matches!(self.state, ListState::Watching { .. } | ListState::Listed { .. }) {
+            return out;
+        }
+        if let ListState::Listed { fill_at_ms, .. } = self.state {
+            previous = previous.max(fill_at_ms);
+        }
+        for e in &self.in_flight {
+            let at = self.deliver_at(e, lag_ms, previous);
+            previous = at;
+            out.push((e, at));
+        }
+        out
+    }
+
+    /// The in-flight event for `key`, if any: the newest one.
+    pub fn pending_for(&self, key: &ObjectKey, lag_ms: u64) -> Option<(EventType, u64)> {
+        self.in_flight(lag_ms)
+            .into_iter()
+            .rev()
+            .find(|(e, _)| !e.dropped && e.object.namespace == key.namespace && e.object.name == key.name)
+            .map(|(e, at)| (e.event_type, at))
+    }
+
+    /// Pop the listed items into the store: `Replace`.
+    pub fn fill(&mut self, now_ms: u64) -> Replaced {
+        let ListState::Listed { items, list_rv, .. } = std::mem::replace(&mut self.state, ListState::Idle) else {
+            panic!("fill called when no list is waiting");
+        };
+        let mut new_store = BTreeMap::new();
+        let mut out = Replaced::default();
+        for item in items {
+            let key = item.key();
+            match self.store.get(&key) {
+                None => out.added.push(item.clone()),
+                Some(old) => out.updated.push((old.clone(), item.clone())),
+            }
+            new_store.insert(key, item);
+        }
+        for (key, old) in &self.store {
+            if !new_store.contains_key(key) {
+                out.tombstones.push(old.clone());
+            }
+        }
+        self.store = new_store;
+        self.state = ListState::Watching { list_rv };
+        self.last_delivered_at_ms = now_ms;
+        out.first_sync = !self.has_synced;
+        self.has_synced = true;
+        out
+    }
+
+    /// Deliver the head of the wire: update the store, then hand the event to the handlers.
+    pub fn deliver(&mut self, now_ms: u64) -> Delivered {
+        let event = self.in_flight.pop_front().expect("deliver called with nothing in flight");
+        self.last_delivered_at_ms = now_ms;
+        if event.dropped {
+            return Delivered { event, old: None };
+        }
+        let key = event.object.key();
+        let old = match event.event_type {
+            EventType::Added | EventType::Modified => self.store.insert(key, event.object.clone()),
+            EventType::Deleted => self.store.remove(&key),
+        };
+        Delivered { event, old }
+    }
+
+    /// A restarted process: an empty cache, no watch, not synced.
+    pub fn reset(&mut self) {
+        *self = Informer::new(self.kind);
+    }
+}
+
+/// The informer's condition as the Cache panel shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Idle,
+    Listing,
+    Synced,
+}
+
+impl Informer {
+    pub fn phase(&self) -> Phase {
+        match (&self.state, self.has_synced) {
+            (ListState::Idle, false) => Phase::Idle,
+            (_, true) => Phase::Synced,
+            (_, false) => Phase::Listing,
+        }
+    }
+}
+
+/// Ported from client-go `delta_fifo_test.go` and `reflector` behaviour.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::object::{Object, Spec};
+    use std::rc::Rc;
+
+    fn cm(name: &str, rv: u64) -> ObjectRc {
+        Rc::new(Object {
+            namespace: "ns".into(),
+            name: name.into(),
+            uid: rv,
+            resource_version: rv,
+            creation_rv: rv,
+            generate_name: None,
+            labels: Default::default(),
+            owner_references: vec![],
+            spec: Spec::ConfigMap,
+        })
+    }
+
+    /// DeltaFIFO `HasSynced`: false until the whole first list is popped.
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestDeltaFIFO_HasSynced() {
+        let mut inf = Informer::new(Kind::ConfigMap);
+        assert!(!inf.has_synced());
+        inf.start_list(0);
+        assert!(!inf.has_synced(), "a LIST in flight is not a sync");
+        inf.listed(vec![cm("a", 1), cm("b", 2)], 2, 10, 100);
+        assert!(!inf.has_synced(), "listed but not yet popped");
+        assert_eq!(inf.next_due(0), Some(100));
+        let r = inf.fill(100);
+        assert!(r.first_sync);
+        assert!(inf.has_synced());
+        assert_eq!(inf.len(), 2);
+    }
+
+    #[test]
+    fn store_is_updated_before_handlers_and_events_arrive_in_order_after_the_lag() {
+        let mut inf = Informer::new(Kind::ConfigMap);
+        inf.start_list(0);
+        inf.listed(vec![], 0, 0, 0);
+        inf.fill(0);
+        let a = WatchEvent { event_type: EventType::Added, object: cm("a", 1) };
+        let b = WatchEvent { event_type: EventType::Added, object: cm("b", 2) };
+        inf.offer(&a, 10, 50); // jitter pushes a later than b's own time
+        inf.offer(&b, 20, 0);
+        let times: Vec<u64> = inf.in_flight(100).iter().map(|(_, at)| *at).collect();
+        assert_eq!(times, vec![160, 160], "b waits for a: never reordered");
+        assert_eq!(inf.next_due(100), Some(160));
+        assert!(inf.get(&ObjectKey::new("ns", "a")).is_none(), "not in the cache while in flight");
+        let d = inf.deliver(160);
+        assert_eq!(d.event.object.name, "a");
+        assert!(inf.get(&ObjectKey::new("ns", "a")).is_some());
+        // A longer lag moves events already on the wire.
+        assert_eq!(inf.next_due(1000), Some(1020));
+    }
+
+    #[test]
+    fn events_covered_by_the_list_are_not_delivered_twice() {
+        let mut inf = Informer::new(Kind::ConfigMap);
+        inf.start_list(0);
+        inf.offer(&WatchEvent { event_type: EventType::Added, object: cm("a", 1) }, 0, 0);
+        inf.listed(vec![cm("a", 1)], 1, 5, 0);
+        inf.offer(&WatchEvent { event_type: EventType::Added, object: cm("a", 1) }, 5, 0);
+        assert!(inf.in_flight(0).is_empty());
+        inf.offer(&WatchEvent { event_type: EventType::Added, object: cm("b", 2) }, 6, 0);
+        assert_eq!(inf.in_flight(0).len(), 1);
+    }
+
+    #[test]
+    fn relist_hands_tombstones_for_vanished_keys() {
+        let mut inf = Informer::new(Kind::ConfigMap);
+        inf.start_list(0);
+        inf.listed(vec![cm("a", 1), cm("b", 2)], 2, 0, 0);
+        inf.fill(0);
+        inf.start_list(50);
+        inf.listed(vec![cm("b", 2), cm("c", 4)], 4, 60, 0);
+        let r = inf.fill(60);
+        assert!(!r.first_sync);
+        assert_eq!(r.tombstones.iter().map(|o| o.name.as_str()).collect::<Vec<_>>(), vec!["a"]);
+        assert_eq!(r.added.len(), 1);
+        assert_eq!(r.updated.len(), 1);
+        assert!(inf.get(&ObjectKey::new("ns", "a")).is_none());
+    }
+
+    #[test]
+    fn a_dropped_event_never_reaches_the_store() {
+        let mut inf = Informer::new(Kind::Pod);
+        inf.start_list(0);
+        inf.listed(vec![], 0, 0, 0);
+        inf.fill(0);
+        inf.drop_next(Some(EventType::Added));
+        inf.offer(&WatchEvent { event_type: EventType::Added, object: cm("a", 1) }, 0, 0);
+        inf.offer(&WatchEvent { event_type: EventType::Added, object: cm("b", 2) }, 0, 0);
+        let d = inf.deliver(0);
+        assert!(d.event.dropped);
+        assert!(inf.get(&ObjectKey::new("ns", "a")).is_none());
+        let d = inf.deliver(0);
+        assert!(!d.event.dropped, "only the next one is dropped");
+        assert!(inf.get(&ObjectKey::new("ns", "b")).is_some());
+    }
+}

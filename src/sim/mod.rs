@@ -1,0 +1,18 @@
+//! The simulation core: a discrete-event model of the apiserver, watch streams,
+//! informer caches, workqueues, ControllerExpectations, the garbage collector
+//! and three controllers, in integer milliseconds with one seeded RNG.
+//!
+//! Invariant: nothing here imports a web crate or reads a clock; the same
+//! scenario and seed give the same frames on every platform.
+
+pub mod object;
+pub mod rng;
+pub mod expectations;
+pub mod workqueue;
+pub mod apiserver;
+pub mod informer;
+pub mod controllers;
+pub mod frame;
+pub mod invariants;
+pub mod world;
+pub mod caption;

@@ -1,0 +1,228 @@
+//! Kubernetes objects as the simulated apiserver stores them.
+//!
+//! Only what the three labs need is modelled: kind, namespace, name, uid,
+//! resourceVersion, labels, ownerReferences and a kind-specific spec. An object
+//! is immutable once committed; every write commits a new version, so stores
+//! share versions behind an `Rc` and cloning a store for a checkpoint is cheap.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::rc::Rc;
+
+/// The kinds the simulator knows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub enum Kind {
+    /// The lab's custom resource: `spec.voices` ConfigMap children.
+    Ensemble,
+    ConfigMap,
+    ReplicaSet,
+    Pod,
+}
+
+impl Kind {
+    /// All kinds, in display order.
+    pub const ALL: [Kind; 4] = [Kind::Ensemble, Kind::ConfigMap, Kind::ReplicaSet, Kind::Pod];
+
+    /// The lower-case plural resource name, as the apiserver's messages use it.
+    pub fn resource(self) -> &'static str {
+        match self {
+            Kind::Ensemble => "ensembles.academy.k3ii.dev",
+            Kind::ConfigMap => "configmaps",
+            Kind::ReplicaSet => "replicasets.apps",
+            Kind::Pod => "pods",
+        }
+    }
+
+    /// The `apiVersion` an ownerReference to this kind carries.
+    pub fn api_version(self) -> &'static str {
+        match self {
+            Kind::Ensemble => "academy.k3ii.dev/v1alpha1",
+            Kind::ConfigMap | Kind::Pod => "v1",
+            Kind::ReplicaSet => "apps/v1",
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Ensemble => "Ensemble",
+            Kind::ConfigMap => "ConfigMap",
+            Kind::ReplicaSet => "ReplicaSet",
+            Kind::Pod => "Pod",
+        }
+    }
+}
+
+impl fmt::Display for Kind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// `namespace/name`, the key client-go's `MetaNamespaceKeyFunc` produces.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ObjectKey {
+    pub namespace: String,
+    pub name: String,
+}
+
+impl ObjectKey {
+    pub fn new(namespace: impl Into<String>, name: impl Into<String>) -> Self {
+        ObjectKey { namespace: namespace.into(), name: name.into() }
+    }
+}
+
+impl fmt::Display for ObjectKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.namespace, self.name)
+    }
+}
+
+/// A kind and a key: enough to name any object in a caption or a trace.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ObjectRef {
+    pub kind: Kind,
+    pub namespace: String,
+    pub name: String,
+}
+
+impl ObjectRef {
+    pub fn key(&self) -> ObjectKey {
+        ObjectKey::new(self.namespace.clone(), self.name.clone())
+    }
+}
+
+impl fmt::Display for ObjectRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}/{}", self.kind, self.namespace, self.name)
+    }
+}
+
+/// A `metadata.ownerReferences` entry. `controller: true` makes it the controllerRef.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OwnerReference {
+    pub kind: Kind,
+    pub name: String,
+    pub uid: u64,
+    pub controller: bool,
+}
+
+/// What differs between kinds. ConfigMaps and Pods carry nothing the labs need.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Spec {
+    Ensemble { voices: u32 },
+    ReplicaSet { replicas: u32 },
+    ConfigMap,
+    Pod,
+}
+
+impl Spec {
+    pub fn kind(&self) -> Kind {
+        match self {
+            Spec::Ensemble { .. } => Kind::Ensemble,
+            Spec::ReplicaSet { .. } => Kind::ReplicaSet,
+            Spec::ConfigMap => Kind::ConfigMap,
+            Spec::Pod => Kind::Pod,
+        }
+    }
+
+    /// The number of children the object asks for, if it is an owner kind.
+    pub fn desired(&self) -> Option<u32> {
+        match *self {
+            Spec::Ensemble { voices } => Some(voices),
+            Spec::ReplicaSet { replicas } => Some(replicas),
+            Spec::ConfigMap | Spec::Pod => None,
+        }
+    }
+}
+
+/// One committed version of an object.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Object {
+    pub namespace: String,
+    pub name: String,
+    /// Set by the apiserver at creation; a re-created object gets a new one.
+    pub uid: u64,
+    /// The etcd revision of this version. Compared for equality only.
+    pub resource_version: u64,
+    /// The resourceVersion at creation, which orders objects by age.
+    pub creation_rv: u64,
+    /// The `generateName` prefix the client sent, if the server picked the name.
+    pub generate_name: Option<String>,
+    pub labels: BTreeMap<String, String>,
+    pub owner_references: Vec<OwnerReference>,
+    pub spec: Spec,
+}
+
+/// Objects are shared between the apiserver, informers and checkpoints.
+pub type ObjectRc = Rc<Object>;
+
+impl Object {
+    pub fn kind(&self) -> Kind {
+        self.spec.kind()
+    }
+
+    pub fn key(&self) -> ObjectKey {
+        ObjectKey::new(self.namespace.clone(), self.name.clone())
+    }
+
+    pub fn object_ref(&self) -> ObjectRef {
+        ObjectRef { kind: self.kind(), namespace: self.namespace.clone(), name: self.name.clone() }
+    }
+
+    /// The ownerReference with `controller: true`, as `metav1.GetControllerOf` finds it.
+    pub fn controller_ref(&self) -> Option<&OwnerReference> {
+        self.owner_references.iter().find(|r| r.controller)
+    }
+}
+
+/// What a client sends to create an object: a name or a `generateName` prefix.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObjectTemplate {
+    pub namespace: String,
+    pub name: Option<String>,
+    pub generate_name: Option<String>,
+    pub labels: BTreeMap<String, String>,
+    pub owner_references: Vec<OwnerReference>,
+    pub spec: Spec,
+}
+
+impl ObjectTemplate {
+    pub fn kind(&self) -> Kind {
+        self.spec.kind()
+    }
+
+    /// The name, or `prefix*` while the server has not picked one yet.
+    pub fn display_name(&self) -> String {
+        match (&self.name, &self.generate_name) {
+            (Some(n), _) => n.clone(),
+            (None, Some(p)) => format!("{p}*"),
+            (None, None) => "<unnamed>".to_string(),
+        }
+    }
+}
+
+/// The label the Ensemble controller puts on its children (the lab's teardown selects on it).
+pub const ENSEMBLE_LABEL: &str = "academy.k3ii.dev/ensemble";
+/// The label a ReplicaSet's selector matches on its pods.
+pub const REPLICASET_LABEL: &str = "app";
+
+/// The label that ties a child of `owner_kind` to its owner, for counting and invariants.
+pub fn child_label(owner_kind: Kind) -> Option<&'static str> {
+    match owner_kind {
+        Kind::Ensemble => Some(ENSEMBLE_LABEL),
+        Kind::ReplicaSet => Some(REPLICASET_LABEL),
+        Kind::ConfigMap | Kind::Pod => None,
+    }
+}
+
+/// The kind of children an owner kind has.
+pub fn child_kind(owner_kind: Kind) -> Option<Kind> {
+    match owner_kind {
+        Kind::Ensemble => Some(Kind::ConfigMap),
+        Kind::ReplicaSet => Some(Kind::Pod),
+        Kind::ConfigMap | Kind::Pod => None,
+    }
+}

@@ -1,0 +1,450 @@
+//! client-go's workqueue: the FIFO with `dirty` and `processing` sets, the
+//! delaying queue's `AddAfter`, and the default controller rate limiter, all in
+//! simulated milliseconds.
+//!
+//! The rules (`util/workqueue/queue.go`): a key is never handed to two workers at
+//! once, and any number of `add`s while it is processed collapse into exactly one
+//! more hand-out after `done`.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// The FIFO, dirty and processing structures of `workqueue.Type`, plus the
+/// waiting set of the delaying queue and the controller rate limiter.
+#[derive(Debug, Clone)]
+pub struct WorkQueue<T: Ord + Clone> {
+    queue: VecDeque<T>,
+    dirty: BTreeSet<T>,
+    processing: BTreeSet<T>,
+    /// Delayed adds: item -> when it is ready. A second `add_after` keeps the earliest.
+    waiting: BTreeMap<T, u64>,
+    /// The same entries ordered by time, then by insertion order, for `next_ready_at`.
+    waiting_by_time: BTreeSet<(u64, u64, T)>,
+    waiting_seq: u64,
+    limiter: ControllerRateLimiter<T>,
+}
+
+impl<T: Ord + Clone> Default for WorkQueue<T> {
+    fn default() -> Self {
+        Self::new(ControllerRateLimiter::default())
+    }
+}
+
+impl<T: Ord + Clone> WorkQueue<T> {
+    pub fn new(limiter: ControllerRateLimiter<T>) -> Self {
+        WorkQueue {
+            queue: VecDeque::new(),
+            dirty: BTreeSet::new(),
+            processing: BTreeSet::new(),
+            waiting: BTreeMap::new(),
+            waiting_by_time: BTreeSet::new(),
+            waiting_seq: 0,
+            limiter,
+        }
+    }
+
+    /// `Add`: ignored if the item is already dirty; marked dirty and, unless it is
+    /// being processed, pushed to the tail. Returns true if the item was pushed.
+    pub fn add(&mut self, item: T) -> bool {
+        if self.dirty.contains(&item) {
+            return false;
+        }
+        self.dirty.insert(item.clone());
+        if self.processing.contains(&item) {
+            return false;
+        }
+        self.queue.push_back(item);
+        true
+    }
+
+    /// `Get`: pop the head, move it to processing and out of dirty.
+    pub fn get(&mut self) -> Option<T> {
+        let item = self.queue.pop_front()?;
+        self.processing.insert(item.clone());
+        self.dirty.remove(&item);
+        Some(item)
+    }
+
+    /// `Done`: the worker finished; if the item became dirty meanwhile, push it now.
+    pub fn done(&mut self, item: &T) {
+        self.processing.remove(item);
+        if self.dirty.contains(item) {
+            self.queue.push_back(item.clone());
+        }
+    }
+
+    /// `Len`: the FIFO only, not the processing or waiting items.
+    pub fn len(&self) -> usize {
+        self.queue.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queue.is_empty()
+    }
+
+    /// `AddAfter(item, delay)` at simulated time `now_ms`: a delay of 0 is an
+    /// immediate `add`; otherwise the item waits, keeping the earliest ready time.
+    pub fn add_after(&mut self, item: T, delay_ms: u64, now_ms: u64) {
+        if delay_ms == 0 {
+            self.add(item);
+            return;
+        }
+        let ready_at = now_ms + delay_ms;
+        if let Some(&existing) = self.waiting.get(&item) {
+            if existing <= ready_at {
+                return;
+            }
+            self.waiting_by_time.retain(|(_, _, t)| t != &item);
+        }
+        self.waiting.insert(item.clone(), ready_at);
+        self.waiting_seq += 1;
+        self.waiting_by_time.insert((ready_at, self.waiting_seq, item));
+    }
+
+    /// `AddRateLimited`: `add_after(item, limiter.when(item))`. Returns the delay.
+    pub fn add_rate_limited(&mut self, item: T, now_ms: u64) -> u64 {
+        let delay_ms = self.limiter.when(&item, now_ms);
+        self.add_after(item, delay_ms, now_ms);
+        delay_ms
+    }
+
+    /// `Forget`: reset the item's failure count.
+    pub fn forget(&mut self, item: &T) {
+        self.limiter.forget(item);
+    }
+
+    /// `NumRequeues`.
+    pub fn num_requeues(&self, item: &T) -> u32 {
+        self.limiter.num_requeues(item)
+    }
+
+    /// When the earliest waiting item becomes ready, if any.
+    pub fn next_ready_at(&self) -> Option<u64> {
+        self.waiting_by_time.iter().next().map(|(at, _, _)| *at)
+    }
+
+    /// Move every waiting item whose time has come into the queue. Returns them.
+    pub fn promote_ready(&mut self, now_ms: u64) -> Vec<T> {
+        let mut ready = Vec::new();
+        while let Some((at, _, _)) = self.waiting_by_time.iter().next() {
+            if *at > now_ms {
+                break;
+            }
+            let (_, _, item) = self.waiting_by_time.pop_first().expect("non-empty");
+            self.waiting.remove(&item);
+            self.add(item.clone());
+            ready.push(item);
+        }
+        ready
+    }
+
+    /// The queued items, head first.
+    pub fn queued(&self) -> impl Iterator<Item = &T> {
+        self.queue.iter()
+    }
+
+    /// Items being processed by a worker.
+    pub fn processing(&self) -> impl Iterator<Item = &T> {
+        self.processing.iter()
+    }
+
+    /// Items being processed that were added again meanwhile: they go back on
+    /// the queue at `done`.
+    pub fn dirty_while_processing(&self) -> impl Iterator<Item = &T> {
+        self.processing.iter().filter(|t| self.dirty.contains(*t))
+    }
+
+    /// Delayed items and when each becomes ready.
+    pub fn waiting(&self) -> impl Iterator<Item = (&T, u64)> {
+        self.waiting_by_time.iter().map(|(at, _, t)| (t, *at))
+    }
+
+    /// Drop everything: a restarted process starts with an empty queue.
+    pub fn clear(&mut self) {
+        *self = WorkQueue::new(self.limiter.reset());
+    }
+}
+
+/// `ItemExponentialFailureRateLimiter`: `base * 2^failures`, capped.
+#[derive(Debug, Clone)]
+pub struct ItemExponentialFailureRateLimiter<T: Ord> {
+    pub base_ms: u64,
+    pub max_ms: u64,
+    failures: BTreeMap<T, u32>,
+}
+
+impl<T: Ord + Clone> ItemExponentialFailureRateLimiter<T> {
+    pub fn new(base_ms: u64, max_ms: u64) -> Self {
+        ItemExponentialFailureRateLimiter { base_ms, max_ms, failures: BTreeMap::new() }
+    }
+
+    /// `When`: the delay for this failure, then count it.
+    pub fn when(&mut self, item: &T) -> u64 {
+        let exp = self.failures.get(item).copied().unwrap_or(0);
+        self.failures.insert(item.clone(), exp + 1);
+        // 2^exp overflows long before the cap matters; saturate instead.
+        let factor = 1u64.checked_shl(exp).unwrap_or(u64::MAX);
+        self.base_ms.saturating_mul(factor).min(self.max_ms)
+    }
+
+    pub fn forget(&mut self, item: &T) {
+        self.failures.remove(item);
+    }
+
+    pub fn num_requeues(&self, item: &T) -> u32 {
+        self.failures.get(item).copied().unwrap_or(0)
+    }
+}
+
+/// `BucketRateLimiter` over `rate.NewLimiter(qps, burst)`, shared by all items.
+///
+/// Tokens are counted in thousandths so simulated time stays in integers.
+#[derive(Debug, Clone)]
+pub struct BucketRateLimiter {
+    pub qps: u64,
+    pub burst: u64,
+    milli_tokens: i64,
+    last_ms: u64,
+}
+
+impl BucketRateLimiter {
+    pub fn new(qps: u64, burst: u64) -> Self {
+        BucketRateLimiter { qps, burst, milli_tokens: (burst * 1000) as i64, last_ms: 0 }
+    }
+
+    /// `Reserve().Delay()`: take one token, and say how long until it is really there.
+    pub fn when(&mut self, now_ms: u64) -> u64 {
+        let elapsed_ms = now_ms.saturating_sub(self.last_ms);
+        let cap = (self.burst * 1000) as i64;
+        // qps tokens per second = qps milli-tokens per millisecond.
+        self.milli_tokens = (self.milli_tokens + (elapsed_ms * self.qps) as i64).min(cap);
+        self.last_ms = self.last_ms.max(now_ms);
+        self.milli_tokens -= 1000;
+        if self.milli_tokens >= 0 {
+            0
+        } else {
+            let short = (-self.milli_tokens) as u64;
+            short.div_ceil(self.qps.max(1))
+        }
+    }
+}
+
+/// `DefaultControllerRateLimiter`: the max of a per-item exponential backoff
+/// (5 ms doubling to 1000 s) and a shared bucket (10 qps, burst 100)
+/// (`default_rate_limiters.go:50-56`).
+#[derive(Debug, Clone)]
+pub struct ControllerRateLimiter<T: Ord> {
+    pub item: ItemExponentialFailureRateLimiter<T>,
+    pub bucket: BucketRateLimiter,
+}
+
+impl<T: Ord + Clone> Default for ControllerRateLimiter<T> {
+    fn default() -> Self {
+        ControllerRateLimiter {
+            item: ItemExponentialFailureRateLimiter::new(5, 1_000_000),
+            bucket: BucketRateLimiter::new(10, 100),
+        }
+    }
+}
+
+impl<T: Ord + Clone> ControllerRateLimiter<T> {
+    pub fn when(&mut self, item: &T, now_ms: u64) -> u64 {
+        let a = self.item.when(item);
+        let b = self.bucket.when(now_ms);
+        a.max(b)
+    }
+
+    pub fn forget(&mut self, item: &T) {
+        self.item.forget(item);
+    }
+
+    pub fn num_requeues(&self, item: &T) -> u32 {
+        self.item.num_requeues(item)
+    }
+
+    /// A fresh limiter with the same settings.
+    fn reset(&self) -> Self {
+        ControllerRateLimiter {
+            item: ItemExponentialFailureRateLimiter::new(self.item.base_ms, self.item.max_ms),
+            bucket: BucketRateLimiter::new(self.bucket.qps, self.bucket.burst),
+        }
+    }
+}
+
+/// Ported from client-go `util/workqueue` tests, under their original names.
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q() -> WorkQueue<&'static str> {
+        WorkQueue::default()
+    }
+
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestLen() {
+        let mut q = q();
+        q.add("foo");
+        assert_eq!(q.len(), 1);
+        q.add("bar");
+        assert_eq!(q.len(), 2);
+        q.add("foo"); // already dirty
+        assert_eq!(q.len(), 2);
+    }
+
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestReinsert() {
+        let mut q = q();
+        q.add("foo");
+        let i = q.get().unwrap();
+        assert_eq!(i, "foo");
+        q.add(i);
+        q.done(&i);
+        let j = q.get().unwrap();
+        assert_eq!(j, "foo");
+        q.done(&j);
+        assert_eq!(q.len(), 0);
+        assert!(q.get().is_none());
+    }
+
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestCollapse() {
+        let mut q = q();
+        q.add("bar");
+        q.add("bar");
+        let i = q.get().unwrap();
+        assert_eq!(i, "bar");
+        q.done(&i);
+        assert_eq!(q.len(), 0);
+        assert!(q.get().is_none());
+    }
+
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestCollapseWhileProcessing() {
+        let mut q = q();
+        q.add("foo");
+        let i = q.get().unwrap();
+        q.add("foo");
+        q.add("foo");
+        // Not handed out again while still processing.
+        assert!(q.get().is_none());
+        assert_eq!(q.dirty_while_processing().count(), 1);
+        q.done(&i);
+        assert_eq!(q.get(), Some("foo"));
+        q.done(&"foo");
+        assert!(q.get().is_none(), "handed out exactly once more");
+    }
+
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestAddWhileProcessing() {
+        let mut q: WorkQueue<u32> = WorkQueue::default();
+        for i in 0..50 {
+            q.add(i);
+        }
+        let mut readded = BTreeSet::new();
+        let mut handed = 0;
+        while let Some(i) = q.get() {
+            handed += 1;
+            if readded.insert(i) {
+                q.add(i);
+            }
+            q.done(&i);
+        }
+        assert_eq!(handed, 100, "each item once, then once more");
+        assert_eq!(q.len(), 0);
+    }
+
+    #[test]
+    fn never_two_workers_on_one_key() {
+        let mut q = q();
+        q.add("a");
+        q.add("b");
+        let first = q.get().unwrap();
+        q.add(first);
+        let second = q.get().unwrap();
+        assert_ne!(first, second);
+        assert!(q.get().is_none());
+    }
+
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestDeduping() {
+        let mut q = q();
+        q.add_after("foo", 50, 0);
+        q.add_after("foo", 70, 0);
+        assert_eq!(q.next_ready_at(), Some(50));
+        assert!(q.promote_ready(49).is_empty());
+        assert_eq!(q.promote_ready(50), vec!["foo"]);
+        assert_eq!(q.len(), 1);
+        assert_eq!(q.next_ready_at(), None, "fires once");
+
+        let mut q = self::q();
+        q.add_after("foo", 50, 0);
+        q.add_after("foo", 30, 0);
+        assert_eq!(q.next_ready_at(), Some(30));
+        assert_eq!(q.promote_ready(30), vec!["foo"]);
+        assert_eq!(q.next_ready_at(), None);
+    }
+
+    #[test]
+    fn add_after_zero_is_immediate() {
+        let mut q = q();
+        q.add_after("foo", 0, 10);
+        assert_eq!(q.len(), 1);
+    }
+
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestItemExponentialFailureRateLimiter() {
+        let mut l = ItemExponentialFailureRateLimiter::new(1, 1000);
+        let got: Vec<u64> = (0..5).map(|_| l.when(&"one")).collect();
+        assert_eq!(got, vec![1, 2, 4, 8, 16]);
+        assert_eq!(l.num_requeues(&"one"), 5);
+        // Another item is independent.
+        assert_eq!(l.when(&"two"), 1);
+        assert_eq!(l.when(&"two"), 2);
+        l.forget(&"one");
+        assert_eq!(l.num_requeues(&"one"), 0);
+        assert_eq!(l.when(&"one"), 1);
+        // The cap holds.
+        for _ in 0..40 {
+            l.when(&"three");
+        }
+        assert_eq!(l.when(&"three"), 1000);
+    }
+
+    #[test]
+    fn bucket_allows_burst_then_paces_at_qps() {
+        let mut b = BucketRateLimiter::new(10, 100);
+        for _ in 0..100 {
+            assert_eq!(b.when(0), 0);
+        }
+        assert_eq!(b.when(0), 100, "the 101st token is 1/10 s away");
+        assert_eq!(b.when(0), 200);
+        // After a quiet second the bucket has refilled ten tokens, minus the two owed.
+        assert_eq!(b.when(1200), 0);
+    }
+
+    #[test]
+    fn default_controller_limiter_is_max_of_both() {
+        let mut l: ControllerRateLimiter<&str> = ControllerRateLimiter::default();
+        assert_eq!(l.when(&"a", 0), 5);
+        assert_eq!(l.when(&"a", 0), 10);
+        assert_eq!(l.when(&"a", 0), 20);
+        l.forget(&"a");
+        assert_eq!(l.when(&"a", 0), 5);
+    }
+
+    #[test]
+    fn rate_limited_requeue_waits_then_fires() {
+        let mut q = q();
+        assert_eq!(q.add_rate_limited("k", 100), 5);
+        assert_eq!(q.len(), 0);
+        assert_eq!(q.next_ready_at(), Some(105));
+        q.promote_ready(105);
+        assert_eq!(q.get(), Some("k"));
+    }
+}

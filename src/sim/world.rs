@@ -1,0 +1,807 @@
+//! The world: the apiserver, the controller under study (its informers,
+//! workqueue, expectations and workers), the garbage collector, the scenario's
+//! actions and the invariants, advanced by one [`World::step`] that produces
+//! exactly one [`Frame`] per change.
+//!
+//! Time is an integer of milliseconds. Everything that will happen is either a
+//! timer (ordered by time, then by the order it was set) or computed from state
+//! (the head of a watch, a ready key on the queue, an idle worker). When several
+//! things are due at the same millisecond they run in a fixed order: timers,
+//! then watch deliveries (controller first, then the garbage collector), then
+//! queue promotions, then idle workers. That order, the one seeded RNG and
+//! ordered maps make a run a pure function of its inputs.
+
+use super::apiserver::{Actor, ApiServer, AuditEntry, ControllerKind, EventType, Request, Response, Verb};
+use super::controllers::{self, Beat, Caches, ControllerSettings, Cx, HandlerEffects, HandlerEvent, Input, Reconcile};
+use super::expectations::Expectations;
+use super::frame::{Event, Frame, Requeue, Watcher};
+use super::informer::Informer;
+use super::invariants::Invariants;
+use super::object::{child_kind, child_label, Kind, ObjectKey, ObjectRc, ObjectRef, ObjectTemplate, Spec};
+use super::rng::Rng;
+use super::workqueue::WorkQueue;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+/// The cluster's timing. Every field is a knob; defaults are the presets' baseline.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClusterSettings {
+    /// Commit to handler on the controller's watch. Changing it moves events already in flight.
+    pub watch_lag_ms: u64,
+    /// Up to this much extra, seeded, per event (order is still kept).
+    pub watch_jitter_ms: u64,
+    /// Request to commit (and response), per API call.
+    pub api_latency_ms: u64,
+    /// From an informer's LIST to its items being in the store.
+    pub initial_list_ms: u64,
+    /// `ExpectationsTimeout`: 5 minutes upstream.
+    pub expectations_timeout_ms: u64,
+    /// The garbage collector's own watch lag.
+    pub gc_watch_lag_ms: u64,
+    /// How long an owner may be gone while children naming it remain before
+    /// the `no_orphans` invariant breaks.
+    pub orphan_grace_ms: u64,
+}
+
+impl Default for ClusterSettings {
+    fn default() -> Self {
+        ClusterSettings {
+            watch_lag_ms: 1000,
+            watch_jitter_ms: 0,
+            api_latency_ms: 20,
+            initial_list_ms: 500,
+            expectations_timeout_ms: super::expectations::DEFAULT_TIMEOUT_MS,
+            gc_watch_lag_ms: 1000,
+            orphan_grace_ms: 60_000,
+        }
+    }
+}
+
+/// A scenario action, resolved to what the world does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ActionKind {
+    /// `kubectl apply`: create, or update if it exists.
+    Apply(ObjectTemplate),
+    /// `kubectl delete`.
+    Delete { kind: Kind, key: ObjectKey },
+    /// `kubectl scale`.
+    Scale { kind: Kind, key: ObjectKey, to: u32 },
+    /// Delete `count` pods of a ReplicaSet, one every `interval_ms`, chosen by the seeded RNG.
+    DeletePods { owner: ObjectKey, count: u32, interval_ms: u64 },
+    /// Drop the next event (of `event_type`, if given) on the controller's watch of `kind`.
+    DropNextEvent { kind: Kind, event_type: Option<EventType> },
+    /// Kill the controller: its cache, queue and expectations are lost; it starts again.
+    RestartController,
+    /// The controller's watch of `kind` expires (410): the informer re-lists.
+    Relist { kind: Kind },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Action {
+    pub at_ms: u64,
+    pub kind: ActionKind,
+}
+
+/// Everything a world is built from.
+#[derive(Debug, Clone)]
+pub struct WorldInit {
+    pub seed: u64,
+    pub until_ms: u64,
+    pub cluster: ClusterSettings,
+    pub controller: ControllerSettings,
+    /// Objects that exist before the scenario starts (no requests, no events).
+    pub objects: Vec<ObjectTemplate>,
+    pub actions: Vec<Action>,
+}
+
+#[derive(Debug, Clone)]
+enum Timer {
+    /// The controller process starts.
+    Start { restart: bool },
+    /// A request reaches the apiserver.
+    Request(u64),
+    /// A worker's reconcile carries on.
+    Resume { worker: usize, epoch: u32 },
+    /// A scenario action fires.
+    Action(usize),
+    /// The next pod deletion of a `DeletePods` action.
+    DeletePod { action: usize, left: u32 },
+    /// `WaitForCacheSync` polls `HasSynced` every 100 ms.
+    SyncPoll { epoch: u32, since_ms: u64 },
+    /// An owner's grace period for its children ends.
+    OrphanDeadline { owner: ObjectRef, uid: u64, deleted_at_ms: u64 },
+}
+
+/// Who waits for a response.
+#[derive(Debug, Clone, Copy)]
+enum Origin {
+    Kubectl,
+    Worker { worker: usize, epoch: u32, slot: usize },
+    Informer { kind: Kind, epoch: u32 },
+    GcGet { job: u64 },
+    GcDelete,
+}
+
+/// A request on its way to the apiserver.
+#[derive(Debug, Clone)]
+pub struct InFlightRequest {
+    pub request: Request,
+    pub sent_at_ms: u64,
+    pub arrives_at_ms: u64,
+    origin: Origin,
+    /// The sender's caches had synced when it sent this.
+    pub synced_at_send: bool,
+}
+
+/// A worker and the reconcile it runs, if any.
+#[derive(Debug, Clone, Default)]
+pub struct Worker {
+    pub busy: Option<Busy>,
+}
+
+/// A reconcile in progress on a worker.
+#[derive(Debug, Clone)]
+pub struct Busy {
+    pub key: String,
+    pub n: u64,
+    /// The pseudo-code line it is on.
+    pub line: u8,
+    double_enqueued: bool,
+    reconcile: Option<Reconcile>,
+    responses: Vec<Option<(Response, AuditEntry)>>,
+    awaiting: usize,
+}
+
+/// The controller process: caches, queue, expectations, workers.
+#[derive(Debug, Clone)]
+pub struct Runtime {
+    pub kind: ControllerKind,
+    pub caches: Caches,
+    pub queue: WorkQueue<String>,
+    pub expectations: Expectations,
+    pub workers: Vec<Worker>,
+    /// Bumped by a restart: responses and timers of the old process are ignored.
+    epoch: u32,
+    /// The workers run (after `WaitForCacheSync`, or at once without it).
+    pub running: bool,
+    /// The one-shot program exited with this code.
+    pub exited: Option<i32>,
+    /// Keys whose queued reconcile was caused by `--double-enqueue`.
+    double_enqueued: BTreeSet<String>,
+    pub reconciles: u64,
+}
+
+/// The garbage collector: its informers over every kind and its attemptToDelete jobs.
+#[derive(Debug, Clone)]
+pub struct GarbageCollector {
+    pub caches: Caches,
+    jobs: BTreeMap<u64, ObjectRc>,
+    next_job: u64,
+}
+
+/// The simulated cluster and controller.
+#[derive(Debug, Clone)]
+pub struct World {
+    pub cluster: ClusterSettings,
+    pub controller: ControllerSettings,
+    pub seed: u64,
+    pub until_ms: u64,
+    now_ms: u64,
+    frames: u64,
+    rng: Rng,
+    pub api: ApiServer,
+    pub ctl: Runtime,
+    pub gc: GarbageCollector,
+    timers: BTreeMap<(u64, u64), Timer>,
+    timer_seq: u64,
+    requests: BTreeMap<u64, InFlightRequest>,
+    next_request: u64,
+    actions: Rc<Vec<Action>>,
+    api_counts: BTreeMap<Verb, BTreeMap<u16, u64>>,
+    pub invariants: Invariants,
+}
+
+/// The run key of the one-shot pruner: its namespace.
+fn pruner_key(namespace: &str) -> String {
+    namespace.to_string()
+}
+
+impl World {
+    pub fn new(init: WorldInit) -> World {
+        let kind = init.controller.kind;
+        let mut world = World {
+            seed: init.seed,
+            until_ms: init.until_ms,
+            now_ms: 0,
+            frames: 0,
+            rng: Rng::new(init.seed),
+            api: ApiServer::new(),
+            ctl: Runtime {
+                kind,
+                caches: Caches::new(controllers::watched_kinds(kind)),
+                queue: WorkQueue::default(),
+                expectations: Expectations::new(init.cluster.expectations_timeout_ms),
+                workers: vec![Worker::default(); init.controller.workers.max(1) as usize],
+                epoch: 0,
+                running: false,
+                exited: None,
+                double_enqueued: BTreeSet::new(),
+                reconciles: 0,
+            },
+            gc: GarbageCollector { caches: Caches::new(&Kind::ALL), jobs: BTreeMap::new(), next_job: 0 },
+            timers: BTreeMap::new(),
+            timer_seq: 0,
+            requests: BTreeMap::new(),
+            next_request: 0,
+            actions: Rc::new(init.actions),
+            api_counts: BTreeMap::new(),
+            invariants: Invariants::new(),
+            cluster: init.cluster,
+            controller: init.controller,
+        };
+        // The objects that were there before: committed silently.
+        for t in &init.objects {
+            world.api.handle(&Request::create(Actor::Kubectl, t.clone()), 0, &mut world.rng);
+        }
+        // The garbage collector has been running all along: its caches are synced.
+        for inf in &mut world.gc.caches.informers {
+            inf.start_list(0);
+            inf.listed(world.api.list_all(inf.kind), world.api.resource_version(), 0, 0);
+            inf.fill(0);
+        }
+        world.set_timer(0, Timer::Start { restart: false });
+        for (i, a) in world.actions.clone().iter().enumerate() {
+            world.set_timer(a.at_ms, Timer::Action(i));
+        }
+        world
+    }
+
+    /// Simulated time now.
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    /// Frames produced so far.
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// Audit log counts: verb -> HTTP status -> requests.
+    pub fn api_counts(&self) -> &BTreeMap<Verb, BTreeMap<u16, u64>> {
+        &self.api_counts
+    }
+
+    /// Requests on their way to the apiserver.
+    pub fn requests_in_flight(&self) -> impl Iterator<Item = &InFlightRequest> {
+        self.requests.values()
+    }
+
+    fn set_timer(&mut self, at_ms: u64, timer: Timer) {
+        self.timer_seq += 1;
+        self.timers.insert((at_ms, self.timer_seq), timer);
+    }
+
+    fn send(&mut self, request: Request, origin: Origin, synced_at_send: bool) {
+        self.next_request += 1;
+        let id = self.next_request;
+        let arrives_at_ms = self.now_ms + self.cluster.api_latency_ms;
+        self.requests.insert(id, InFlightRequest { request, sent_at_ms: self.now_ms, arrives_at_ms, origin, synced_at_send });
+        self.set_timer(arrives_at_ms, Timer::Request(id));
+    }
+
+    /// When the next change is due, and what it is.
+    fn next_due(&self) -> Option<(u64, Source)> {
+        let mut best: Option<(u64, Source)> = None;
+        let mut consider = |at: u64, s: Source| {
+            if best.as_ref().is_none_or(|(b, _)| at < *b) {
+                best = Some((at, s));
+            }
+        };
+        if let Some(((at, _), _)) = self.timers.iter().next() {
+            consider(*at, Source::Timer);
+        }
+        for (i, inf) in self.ctl.caches.informers.iter().enumerate() {
+            if let Some(at) = inf.next_due(self.cluster.watch_lag_ms) {
+                consider(at, Source::Informer(Watcher::Controller, i));
+            }
+        }
+        for (i, inf) in self.gc.caches.informers.iter().enumerate() {
+            if let Some(at) = inf.next_due(self.cluster.gc_watch_lag_ms) {
+                consider(at, Source::Informer(Watcher::GarbageCollector, i));
+            }
+        }
+        if let Some(at) = self.ctl.queue.next_ready_at() {
+            consider(at.max(self.now_ms), Source::QueueReady);
+        }
+        if self.ctl.running && !self.ctl.queue.is_empty() {
+            if let Some(w) = self.ctl.workers.iter().position(|w| w.busy.is_none()) {
+                consider(self.now_ms, Source::Worker(w));
+            }
+        }
+        best
+    }
+
+    /// Advance to the next change and return its frame, or `None` when nothing
+    /// is left to happen before `until_ms`.
+    pub fn step(&mut self) -> Option<Frame> {
+        loop {
+            let (at, source) = self.next_due()?;
+            if at > self.until_ms {
+                return None;
+            }
+            self.now_ms = self.now_ms.max(at);
+            if let Some(event) = self.run(source) {
+                self.frames += 1;
+                let frame = Frame { n: self.frames, at_ms: self.now_ms, event };
+                self.invariants.check_frame(&frame, &self.api, &self.controller);
+                return Some(frame);
+            }
+        }
+    }
+
+    fn run(&mut self, source: Source) -> Option<Event> {
+        match source {
+            Source::Timer => {
+                let (_, timer) = self.timers.pop_first().expect("a due timer");
+                self.fire(timer)
+            }
+            Source::Informer(watcher, i) => Some(self.deliver(watcher, i)),
+            Source::QueueReady => {
+                let keys = self.ctl.queue.promote_ready(self.now_ms);
+                Some(Event::Requeued { keys })
+            }
+            Source::Worker(w) => Some(self.pick_up(w)),
+        }
+    }
+
+    fn fire(&mut self, timer: Timer) -> Option<Event> {
+        match timer {
+            Timer::Start { restart } => Some(self.start_controller(restart)),
+            Timer::Request(id) => self.arrive(id),
+            Timer::Resume { worker, epoch } => {
+                if epoch != self.ctl.epoch {
+                    return None;
+                }
+                self.resume(worker)
+            }
+            Timer::Action(i) => self.act(i),
+            Timer::DeletePod { action, left } => {
+                self.delete_random_pod(action, left);
+                None
+            }
+            Timer::SyncPoll { epoch, since_ms } => {
+                if epoch != self.ctl.epoch {
+                    return None;
+                }
+                if self.ctl.caches.all_synced() {
+                    self.ctl.running = true;
+                    Some(Event::WorkersStarted { waited_for_sync: true, waited_ms: self.now_ms - since_ms })
+                } else {
+                    self.set_timer(self.now_ms + 100, Timer::SyncPoll { epoch, since_ms });
+                    None
+                }
+            }
+            Timer::OrphanDeadline { owner, uid, deleted_at_ms } => {
+                let recreated = self.api.get(owner.kind, &owner.key()).is_some_and(|o| o.uid != uid);
+                let label = child_label(owner.kind)?;
+                let kind = child_kind(owner.kind)?;
+                let children = self.api.count_labelled(kind, &owner.namespace, label, &owner.name);
+                if recreated || children == 0 {
+                    return None;
+                }
+                Some(Event::OrphansRemain { owner, children, since_ms: deleted_at_ms })
+            }
+        }
+    }
+
+    fn start_controller(&mut self, restart: bool) -> Event {
+        let ctl = &mut self.ctl;
+        ctl.epoch += 1;
+        for inf in &mut ctl.caches.informers {
+            inf.reset();
+        }
+        ctl.queue.clear();
+        ctl.expectations.clear();
+        for w in &mut ctl.workers {
+            w.busy = None;
+        }
+        ctl.running = false;
+        ctl.exited = None;
+        ctl.double_enqueued.clear();
+        let epoch = ctl.epoch;
+        let kinds: Vec<Kind> = ctl.caches.informers.iter().map(|i| i.kind).collect();
+        for kind in kinds {
+            self.ctl.caches.informer_mut(kind).expect("watched kind").start_list(self.now_ms);
+            let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
+            self.send(req, Origin::Informer { kind, epoch }, false);
+        }
+        if self.ctl.kind == ControllerKind::Pruner {
+            self.ctl.queue.add(pruner_key(&self.controller.namespace));
+        }
+        let wait = self.controller.wait_for_cache_sync;
+        if wait {
+            // PollImmediateUntil: check now, then every 100 ms.
+            self.set_timer(self.now_ms, Timer::SyncPoll { epoch, since_ms: self.now_ms });
+        } else {
+            self.ctl.running = true;
+        }
+        Event::ControllerStarted { restart, wait_for_cache_sync: wait }
+    }
+
+    /// A request reaches the apiserver: commit, audit, fan the event out, answer.
+    fn arrive(&mut self, id: u64) -> Option<Event> {
+        let inflight = self.requests.remove(&id).expect("a request in flight");
+        let outcome = self.api.handle(&inflight.request, self.now_ms, &mut self.rng);
+        *self.api_counts.entry(inflight.request.verb).or_default().entry(outcome.audit.status.code).or_insert(0) += 1;
+        if let Some(ev) = &outcome.event {
+            let lag_jitter = self.cluster.watch_jitter_ms;
+            for inf in &mut self.ctl.caches.informers {
+                if inf.kind == ev.object.kind() {
+                    let jitter = if lag_jitter > 0 { self.rng.up_to(lag_jitter) } else { 0 };
+                    inf.offer(ev, self.now_ms, jitter);
+                }
+            }
+            for inf in &mut self.gc.caches.informers {
+                if inf.kind == ev.object.kind() {
+                    inf.offer(ev, self.now_ms, 0);
+                }
+            }
+            // Owners that go away start their children's grace period.
+            if ev.event_type == EventType::Deleted && child_kind(ev.object.kind()).is_some() {
+                let at = self.now_ms + self.cluster.orphan_grace_ms;
+                let timer = Timer::OrphanDeadline { owner: ev.object.object_ref(), uid: ev.object.uid, deleted_at_ms: self.now_ms };
+                self.set_timer(at, timer);
+            }
+        }
+        let mut line = None;
+        match inflight.origin {
+            Origin::Kubectl | Origin::GcDelete => {}
+            Origin::Worker { worker, epoch, slot } => {
+                if epoch == self.ctl.epoch {
+                    if let Some(busy) = self.ctl.workers[worker].busy.as_mut() {
+                        line = Some(busy.line);
+                        busy.responses[slot] = Some((outcome.response.clone(), outcome.audit.clone()));
+                        busy.awaiting -= 1;
+                        if busy.awaiting == 0 {
+                            self.set_timer(self.now_ms, Timer::Resume { worker, epoch });
+                        }
+                    }
+                }
+            }
+            Origin::Informer { kind, epoch } => {
+                if epoch == self.ctl.epoch {
+                    let initial_list_ms = self.cluster.initial_list_ms;
+                    if let Some(inf) = self.ctl.caches.informer_mut(kind) {
+                        inf.listed(outcome.response.items.clone(), outcome.response.list_rv, self.now_ms, initial_list_ms);
+                    }
+                }
+            }
+            Origin::GcGet { job } => {
+                let dependent = self.gc.jobs.remove(&job);
+                if let Some(dep) = dependent {
+                    let owner_gone = match &outcome.response.object {
+                        None => true,
+                        Some(o) => dep.owner_references.iter().all(|r| r.uid != o.uid),
+                    };
+                    if owner_gone {
+                        let req = Request::delete(Actor::GarbageCollector, dep.kind(), &dep.key());
+                        self.send(req, Origin::GcDelete, true);
+                    }
+                }
+            }
+        }
+        self.invariants.check_request(&inflight, &outcome.audit, &self.api, self.frames + 1);
+        Some(Event::ApiRequest { entry: outcome.audit, line })
+    }
+
+    /// The head of a watch (or a waiting LIST) reaches an informer.
+    fn deliver(&mut self, watcher: Watcher, i: usize) -> Event {
+        let now = self.now_ms;
+        let ctl_kind = self.ctl.kind;
+        let filling = {
+            let inf = match watcher {
+                Watcher::Controller => &self.ctl.caches.informers[i],
+                Watcher::GarbageCollector => &self.gc.caches.informers[i],
+            };
+            matches!(inf.state(), super::informer::ListState::Listed { .. })
+        };
+        if filling {
+            let (kind, replaced, n_objects) = {
+                let inf = match watcher {
+                    Watcher::Controller => &mut self.ctl.caches.informers[i],
+                    Watcher::GarbageCollector => &mut self.gc.caches.informers[i],
+                };
+                let r = inf.fill(now);
+                (inf.kind, r, inf.len() as u32)
+            };
+            let mut effects = HandlerEffects::default();
+            for o in &replaced.added {
+                let ev = HandlerEvent { event_type: EventType::Added, object: o, old: None, tombstone: false };
+                merge(&mut effects, self.handle(watcher, kind, &ev));
+            }
+            for (old, new) in &replaced.updated {
+                let ev = HandlerEvent { event_type: EventType::Modified, object: new, old: Some(old), tombstone: false };
+                merge(&mut effects, self.handle(watcher, kind, &ev));
+            }
+            for o in &replaced.tombstones {
+                let ev = HandlerEvent { event_type: EventType::Deleted, object: o, old: Some(o), tombstone: true };
+                merge(&mut effects, self.handle(watcher, kind, &ev));
+            }
+            let tombstones = replaced.tombstones.iter().map(|o| o.key().to_string()).collect();
+            return Event::CacheFilled { watcher, kind, n_objects, first_sync: replaced.first_sync, tombstones, effects };
+        }
+        let (kind, delivered) = {
+            let inf = match watcher {
+                Watcher::Controller => &mut self.ctl.caches.informers[i],
+                Watcher::GarbageCollector => &mut self.gc.caches.informers[i],
+            };
+            (inf.kind, inf.deliver(now))
+        };
+        let e = &delivered.event;
+        if e.dropped {
+            return Event::WatchDropped { watcher, event_type: e.event_type, object: e.object.object_ref(), resource_version: e.object.resource_version };
+        }
+        let ev = HandlerEvent { event_type: e.event_type, object: &e.object, old: delivered.old.as_ref(), tombstone: false };
+        let effects = self.handle(watcher, kind, &ev);
+        let _ = ctl_kind;
+        Event::WatchDelivered {
+            watcher,
+            event_type: e.event_type,
+            object: e.object.object_ref(),
+            resource_version: e.object.resource_version,
+            sent_at_ms: e.sent_at_ms,
+            effects,
+        }
+    }
+
+    /// Run the handlers of `watcher` for one event and apply their effects.
+    fn handle(&mut self, watcher: Watcher, kind: Kind, ev: &HandlerEvent) -> HandlerEffects {
+        match watcher {
+            Watcher::Controller => {
+                let fx = controllers::handle(self.ctl.kind, kind, ev, &mut self.ctl.expectations);
+                for key in &fx.enqueued {
+                    self.ctl.queue.add(key.clone());
+                }
+                fx
+            }
+            Watcher::GarbageCollector => self.gc_handle(ev),
+        }
+    }
+
+    /// The garbage collector's graph: an owner's DELETED sends each dependent to
+    /// `attemptToDelete`; so does a dependent whose owner the graph has never seen.
+    fn gc_handle(&mut self, ev: &HandlerEvent) -> HandlerEffects {
+        let mut fx = HandlerEffects::default();
+        let mut dependents: Vec<ObjectRc> = Vec::new();
+        match ev.event_type {
+            EventType::Deleted => {
+                let uid = ev.object.uid;
+                if child_kind(ev.object.kind()).is_some() {
+                    for inf in &self.gc.caches.informers {
+                        dependents.extend(inf.list().filter(|o| o.owner_references.iter().any(|r| r.uid == uid)).cloned());
+                    }
+                }
+            }
+            EventType::Added | EventType::Modified => {
+                let owner_missing = ev.object.owner_references.iter().any(|r| {
+                    let key = ObjectKey::new(ev.object.namespace.clone(), r.name.clone());
+                    self.gc.caches.get(r.kind, &key).is_none_or(|o| o.uid != r.uid)
+                });
+                if owner_missing {
+                    dependents.push(ev.object.clone());
+                }
+            }
+        }
+        for dep in dependents {
+            fx.attempt_to_delete.push(dep.key().to_string());
+            let Some(owner) = dep.owner_references.first() else { continue };
+            let req = Request::get(Actor::GarbageCollector, owner.kind, &ObjectKey::new(dep.namespace.clone(), owner.name.clone()));
+            self.gc.next_job += 1;
+            let job = self.gc.next_job;
+            self.gc.jobs.insert(job, dep.clone());
+            self.send(req, Origin::GcGet { job }, true);
+        }
+        fx
+    }
+
+    fn pick_up(&mut self, w: usize) -> Event {
+        let key = self.ctl.queue.get().expect("a queued key");
+        self.ctl.reconciles += 1;
+        let n = self.ctl.reconciles;
+        let double_enqueued = self.ctl.double_enqueued.remove(&key);
+        self.ctl.workers[w].busy = Some(Busy { key: key.clone(), n, line: 0, double_enqueued, reconcile: None, responses: Vec::new(), awaiting: 0 });
+        self.set_timer(self.now_ms, Timer::Resume { worker: w, epoch: self.ctl.epoch });
+        Event::ReconcileStarted { worker: w as u32, key, n, double_enqueued }
+    }
+
+    /// Run a worker's reconcile up to its next beat.
+    fn resume(&mut self, w: usize) -> Option<Event> {
+        let now = self.now_ms;
+        let lag_ms = self.cluster.watch_lag_ms;
+        let synced = self.ctl.caches.all_synced();
+        let ctl = &mut self.ctl;
+        let busy = ctl.workers[w].busy.as_mut()?;
+        let mut cx = Cx { now_ms: now, settings: &self.controller, caches: &ctl.caches, expectations: &mut ctl.expectations, lag_ms };
+        let beat = match busy.reconcile.as_mut() {
+            None => {
+                let (r, beat) = Reconcile::start(&busy.key, &mut cx);
+                busy.reconcile = Some(r);
+                beat
+            }
+            Some(r) => {
+                let input = if busy.responses.is_empty() {
+                    Input::Resume
+                } else {
+                    Input::Responses(std::mem::take(&mut busy.responses).into_iter().map(|r| r.expect("every response in")).collect())
+                };
+                r.resume(input, &mut cx)
+            }
+        };
+        let (key, n) = (busy.key.clone(), busy.n);
+        match beat {
+            Beat::Note { note, then_ms } => {
+                let line = controllers::note_line(ctl.kind, &note);
+                busy.line = line;
+                let epoch = ctl.epoch;
+                self.set_timer(now + then_ms, Timer::Resume { worker: w, epoch });
+                Some(Event::Reconcile { worker: w as u32, key, n, note, line })
+            }
+            Beat::Call { requests, line } => {
+                busy.line = line;
+                busy.awaiting = requests.len();
+                busy.responses = vec![None; requests.len()];
+                let epoch = ctl.epoch;
+                if requests.is_empty() {
+                    self.set_timer(now, Timer::Resume { worker: w, epoch });
+                }
+                for (slot, req) in requests.into_iter().enumerate() {
+                    self.send(req, Origin::Worker { worker: w, epoch, slot }, synced);
+                }
+                None
+            }
+            Beat::Return(result) => Some(self.finish(w, result)),
+        }
+    }
+
+    fn finish(&mut self, w: usize, result: Result<(), String>) -> Event {
+        let busy = self.ctl.workers[w].busy.take().expect("a busy worker");
+        let key = busy.key;
+        if self.ctl.kind == ControllerKind::Pruner {
+            // A one-shot program: it exits, nothing requeues.
+            self.ctl.queue.done(&key);
+            self.ctl.running = false;
+            let code = if result.is_ok() { 0 } else { 1 };
+            self.ctl.exited = Some(code);
+            let deleted = match busy.reconcile {
+                Some(Reconcile::Pruner(r)) => r.deleted(),
+                _ => 0,
+            };
+            return Event::ControllerExited { code, error: result.err(), deleted };
+        }
+        let requeue = match &result {
+            Ok(()) => {
+                self.ctl.queue.forget(&key);
+                if self.controller.double_enqueue && !busy.double_enqueued {
+                    self.ctl.queue.add(key.clone());
+                    self.ctl.double_enqueued.insert(key.clone());
+                    Requeue::DoubleEnqueue
+                } else {
+                    Requeue::No
+                }
+            }
+            Err(_) => {
+                let delay_ms = self.ctl.queue.add_rate_limited(key.clone(), self.now_ms);
+                Requeue::RateLimited { delay_ms }
+            }
+        };
+        self.ctl.queue.done(&key);
+        Event::ReconcileFinished { worker: w as u32, key, n: busy.n, error: result.err(), requeue }
+    }
+
+    fn act(&mut self, i: usize) -> Option<Event> {
+        let action = self.actions[i].kind.clone();
+        match action {
+            ActionKind::Apply(t) => {
+                let exists = t.name.as_ref().is_some_and(|n| self.api.get(t.kind(), &ObjectKey::new(t.namespace.clone(), n.clone())).is_some());
+                let req = if exists { Request::update(Actor::Kubectl, t) } else { Request::create(Actor::Kubectl, t) };
+                self.send(req, Origin::Kubectl, true);
+                None
+            }
+            ActionKind::Delete { kind, key } => {
+                self.send(Request::delete(Actor::Kubectl, kind, &key), Origin::Kubectl, true);
+                None
+            }
+            ActionKind::Scale { kind, key, to } => {
+                let current = self.api.get(kind, &key).cloned();
+                let body = match current {
+                    Some(o) => {
+                        let spec = match o.spec {
+                            Spec::Ensemble { .. } => Spec::Ensemble { voices: to },
+                            Spec::ReplicaSet { .. } => Spec::ReplicaSet { replicas: to },
+                            ref s => s.clone(),
+                        };
+                        ObjectTemplate { namespace: o.namespace.clone(), name: Some(o.name.clone()), generate_name: None, labels: o.labels.clone(), owner_references: o.owner_references.clone(), spec }
+                    }
+                    // Scaling something that is not there is a 404, as kubectl gets.
+                    None => ObjectTemplate { namespace: key.namespace.clone(), name: Some(key.name.clone()), generate_name: None, labels: Default::default(), owner_references: vec![], spec: Spec::ReplicaSet { replicas: to } },
+                };
+                let mut req = Request::update(Actor::Kubectl, body);
+                req.kind = kind;
+                self.send(req, Origin::Kubectl, true);
+                None
+            }
+            ActionKind::DeletePods { count, .. } => {
+                self.delete_random_pod(i, count);
+                None
+            }
+            ActionKind::DropNextEvent { kind, event_type } => {
+                let inf = self.ctl.caches.informer_mut(kind)?;
+                inf.drop_next(event_type);
+                Some(Event::FaultArmed { kind, event_type })
+            }
+            ActionKind::RestartController => Some(self.start_controller(true)),
+            ActionKind::Relist { kind } => {
+                let epoch = self.ctl.epoch;
+                let inf = self.ctl.caches.informer_mut(kind)?;
+                inf.start_list(self.now_ms);
+                let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
+                self.send(req, Origin::Informer { kind, epoch }, true);
+                Some(Event::RelistStarted { kind })
+            }
+        }
+    }
+
+    fn delete_random_pod(&mut self, action: usize, left: u32) {
+        if left == 0 {
+            return;
+        }
+        let ActionKind::DeletePods { owner, interval_ms, .. } = self.actions[action].kind.clone() else { return };
+        let pods: Vec<ObjectRc> = self
+            .api
+            .list(Kind::Pod, &owner.namespace)
+            .into_iter()
+            .filter(|p| p.controller_ref().is_some_and(|r| r.name == owner.name))
+            .collect();
+        if !pods.is_empty() {
+            let victim = &pods[self.rng.below(pods.len() as u64) as usize];
+            self.send(Request::delete(Actor::Kubectl, Kind::Pod, &victim.key()), Origin::Kubectl, true);
+        }
+        if left > 1 {
+            self.set_timer(self.now_ms + interval_ms.max(1), Timer::DeletePod { action, left: left - 1 });
+        }
+    }
+
+    /// Change the watch lag now; events already on the wire move with it.
+    pub fn set_watch_lag_ms(&mut self, lag_ms: u64) {
+        self.cluster.watch_lag_ms = lag_ms;
+    }
+
+    /// Whether every informer of the controller has synced.
+    pub fn controller_synced(&self) -> bool {
+        self.ctl.caches.all_synced()
+    }
+
+    /// The controller's informer for `kind`.
+    pub fn controller_informer(&self, kind: Kind) -> Option<&Informer> {
+        self.ctl.caches.informer(kind)
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Source {
+    Timer,
+    Informer(Watcher, usize),
+    QueueReady,
+    Worker(usize),
+}
+
+fn merge(into: &mut HandlerEffects, from: HandlerEffects) {
+    for k in from.enqueued {
+        if !into.enqueued.contains(&k) {
+            into.enqueued.push(k);
+        }
+    }
+    into.observed.extend(from.observed);
+    into.attempt_to_delete.extend(from.attempt_to_delete);
+}
