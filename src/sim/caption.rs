@@ -50,9 +50,16 @@ pub fn caption(frame: &Frame) -> String {
                 Some(p) if entry.status.is_success() => format!(" (generateName {p}: the server picked the name)"),
                 _ => String::new(),
             };
+            let verb = match entry.verb {
+                Verb::Create => "creates",
+                Verb::Get => "gets",
+                Verb::List => "lists",
+                Verb::Update => "updates",
+                Verb::Delete => "deletes",
+            };
             let what = match entry.verb {
                 Verb::List => format!("lists {}s in {}", entry.kind, if entry.namespace.is_empty() { "all namespaces" } else { &entry.namespace }),
-                v => format!("{} {}{}", v.as_str(), entry.kind, name),
+                _ => format!("{verb} {}{}", entry.kind, name),
             };
             let outcome = match (entry.verb, entry.status.code) {
                 (Verb::List, _) => format!(": {} at resourceVersion {}.", plural(entry.items.unwrap_or(0), "item", "items"), entry.resource_version.unwrap_or(0)),
@@ -62,7 +69,8 @@ pub fn caption(frame: &Frame) -> String {
                 (Verb::Delete, _) => ": 200 OK. To the apiserver this is an ordinary, intentional delete.".to_string(),
                 _ => format!(": {}{} at resourceVersion {}.", entry.status.label(), generated, entry.resource_version.unwrap_or(0)),
             };
-            format!("{} {what}{outcome}", capitalise(&entry.actor.to_string()))
+            // Actor names are identifiers (kubectl, pruner): kept lower-case, as logs print them.
+            format!("{} {what}{outcome}", entry.actor)
         }
         Event::CacheFilled { watcher, kind, n_objects, first_sync, tombstones, effects } => {
             let mut s = format!("The {kind} LIST reaches {}: {} in the store", who(*watcher), plural(*n_objects, "object", "objects"));
@@ -180,13 +188,5 @@ fn note_caption(n: u64, note: &Note) -> String {
         Note::LiveListed { n_live, n_cached, .. } => {
             format!("The pruner has {} live from the apiserver; its cache holds {n_cached}. Every one the cache lacks will be deleted.", plural(*n_live, "ConfigMap", "ConfigMaps"))
         }
-    }
-}
-
-fn capitalise(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
-        None => String::new(),
     }
 }

@@ -16,3 +16,4 @@ pub mod frame;
 pub mod invariants;
 pub mod world;
 pub mod caption;
+pub mod history;

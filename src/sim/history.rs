@@ -1,0 +1,265 @@
+//! Time travel that knows nothing of Kubernetes: seek to any frame, step back,
+//! and fork the future after a change in the past.
+//!
+//! A model is anything `Clone` with a deterministic `step`. The history keeps
+//! every frame and a checkpoint (a clone of the model) every `interval` frames;
+//! seeking back restores the nearest checkpoint at or before the target and
+//! replays at most `interval - 1` frames, so stepping back from frame 100,000
+//! costs the same as from frame 10. Objects are shared behind `Rc`, so a
+//! checkpoint costs the maps' nodes, not copies of every object.
+//!
+//! A fork (a change made at some position) is a checkpoint too, and a marked
+//! one: replaying through that position swaps in the changed model, so the
+//! change holds however the learner travels back and forth.
+
+/// A deterministic state machine.
+pub trait Model: Clone {
+    type Frame: Clone + PartialEq + std::fmt::Debug;
+    /// The next frame, or `None` when nothing is left to happen.
+    fn step(&mut self) -> Option<Self::Frame>;
+}
+
+impl Model for super::world::World {
+    type Frame = super::frame::Frame;
+    fn step(&mut self) -> Option<Self::Frame> {
+        super::world::World::step(self)
+    }
+}
+
+/// The default distance between checkpoints.
+pub const DEFAULT_INTERVAL: usize = 512;
+
+/// Frames seen so far, checkpoints, and the model at the current position.
+#[derive(Debug, Clone)]
+pub struct History<M: Model> {
+    interval: usize,
+    /// The model after `k` frames, for `k` a multiple of `interval` or a fork position.
+    checkpoints: BTreeMap<usize, M>,
+    /// Positions where the model was changed.
+    forks: BTreeSet<usize>,
+    frames: Vec<M::Frame>,
+    current: M,
+    /// How many frames `current` has taken.
+    position: usize,
+    /// The model has said it has nothing more, at `frames.len()`.
+    ended: bool,
+}
+
+impl<M: Model> History<M> {
+    pub fn new(model: M) -> Self {
+        Self::with_interval(model, DEFAULT_INTERVAL)
+    }
+
+    pub fn with_interval(model: M, interval: usize) -> Self {
+        let interval = interval.max(1);
+        History {
+            interval,
+            checkpoints: BTreeMap::from([(0, model.clone())]),
+            forks: BTreeSet::new(),
+            frames: Vec::new(),
+            current: model,
+            position: 0,
+            ended: false,
+        }
+    }
+
+    /// The model as it is after `position()` frames.
+    pub fn current(&self) -> &M {
+        &self.current
+    }
+
+    /// Frames taken to reach the current state (0 = the initial state).
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// Every frame computed so far (the future beyond `position` included).
+    pub fn frames(&self) -> &[M::Frame] {
+        &self.frames
+    }
+
+    /// The frame that led to the current state, if any.
+    pub fn last_frame(&self) -> Option<&M::Frame> {
+        self.position.checked_sub(1).and_then(|i| self.frames.get(i))
+    }
+
+    /// The model has nothing more to do after its last known frame.
+    pub fn ended(&self) -> bool {
+        self.ended
+    }
+
+    /// At the last frame there will ever be.
+    pub fn at_end(&self) -> bool {
+        self.ended && self.position == self.frames.len()
+    }
+
+    /// One frame forward. `None` at the end.
+    pub fn step_forward(&mut self) -> Option<&M::Frame> {
+        if self.position < self.frames.len() {
+            let frame = self.current.step();
+            debug_assert_eq!(frame.as_ref(), Some(&self.frames[self.position]), "replay must be deterministic");
+            self.position += 1;
+        } else {
+            if self.ended {
+                return None;
+            }
+            match self.current.step() {
+                None => {
+                    self.ended = true;
+                    return None;
+                }
+                Some(frame) => {
+                    self.frames.push(frame);
+                    self.position += 1;
+                }
+            }
+        }
+        if self.forks.contains(&self.position) {
+            // The model was changed here: continue from the changed one.
+            self.current = self.checkpoints[&self.position].clone();
+        } else if self.position % self.interval == 0 && !self.checkpoints.contains_key(&self.position) {
+            self.checkpoints.insert(self.position, self.current.clone());
+        }
+        self.frames.get(self.position - 1)
+    }
+
+    /// One frame back. `false` at the start.
+    pub fn step_back(&mut self) -> bool {
+        if self.position == 0 {
+            return false;
+        }
+        self.seek(self.position - 1);
+        true
+    }
+
+    /// Go to the state after `target` frames (clamped to the end, if the model ends first).
+    pub fn seek(&mut self, target: usize) -> usize {
+        if target < self.position {
+            let (at, model) = self.checkpoints.range(..=target).next_back().expect("a checkpoint at 0");
+            self.current = model.clone();
+            self.position = *at;
+        }
+        while self.position < target {
+            if self.step_forward().is_none() {
+                break;
+            }
+        }
+        self.position
+    }
+
+    /// Step forward until `pred` holds for a frame (inclusive), or the end.
+    pub fn step_until(&mut self, mut pred: impl FnMut(&M::Frame) -> bool) -> Option<&M::Frame> {
+        loop {
+            let hit = match self.step_forward() {
+                None => return None,
+                Some(f) => pred(f),
+            };
+            if hit {
+                return self.last_frame();
+            }
+        }
+    }
+
+    /// Change the present and drop the future it invalidates: the frames after
+    /// `position` are recomputed from the changed model.
+    pub fn fork(&mut self, edit: impl FnOnce(&mut M)) {
+        self.frames.truncate(self.position);
+        self.ended = false;
+        self.checkpoints.retain(|at, _| *at < self.position);
+        self.forks.retain(|at| *at < self.position);
+        edit(&mut self.current);
+        // Kept even at 0, replacing the initial state: the change holds from there on.
+        self.checkpoints.insert(self.position, self.current.clone());
+        self.forks.insert(self.position);
+    }
+
+    /// Run until the model ends or `max_frames` frames exist.
+    pub fn run_to_end(&mut self, max_frames: usize) {
+        while self.frames.len() < max_frames && self.step_forward().is_some() {}
+    }
+}
+
+use std::collections::{BTreeMap, BTreeSet};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A toy model: a counter whose frames are its values, ending at `stop`.
+    #[derive(Debug, Clone)]
+    struct Counter {
+        value: u64,
+        inc: u64,
+        stop: u64,
+    }
+
+    impl Model for Counter {
+        type Frame = u64;
+        fn step(&mut self) -> Option<u64> {
+            if self.value >= self.stop {
+                return None;
+            }
+            self.value += self.inc;
+            Some(self.value)
+        }
+    }
+
+    #[test]
+    fn seek_back_and_forth_reproduces_states() {
+        let mut h = History::with_interval(Counter { value: 0, inc: 1, stop: 1000 }, 16);
+        h.seek(500);
+        assert_eq!(h.current().value, 500);
+        assert!(h.step_back());
+        assert_eq!((h.position(), h.current().value), (499, 499));
+        h.seek(17);
+        assert_eq!(h.current().value, 17);
+        h.seek(2000);
+        assert_eq!(h.position(), 1000, "clamped at the end");
+        assert!(h.at_end());
+        assert!(h.step_forward().is_none());
+        h.seek(0);
+        assert_eq!(h.current().value, 0);
+        assert!(!h.step_back());
+    }
+
+    #[test]
+    fn fork_recomputes_the_future() {
+        let mut h = History::with_interval(Counter { value: 0, inc: 1, stop: 100 }, 8);
+        h.seek(50);
+        h.seek(20);
+        assert_eq!(h.frames().len(), 50);
+        h.fork(|c| c.inc = 10);
+        assert_eq!(h.frames().len(), 20, "the old future is gone");
+        h.step_forward();
+        assert_eq!(h.current().value, 30);
+        // Seeking back before the fork and forward again follows the new future.
+        h.seek(3);
+        assert_eq!(h.current().value, 3);
+        h.seek(21);
+        assert_eq!(h.current().value, 30);
+        // Stepping one frame at a time through the fork position keeps the change too.
+        h.seek(19);
+        h.step_forward();
+        h.step_forward();
+        assert_eq!(h.current().value, 30);
+    }
+
+    #[test]
+    fn fork_exactly_on_a_checkpoint_replaces_it() {
+        let mut h = History::with_interval(Counter { value: 0, inc: 1, stop: 100 }, 8);
+        h.seek(16);
+        h.fork(|c| c.inc = 5);
+        h.seek(20);
+        h.seek(16);
+        assert_eq!(h.current().value, 16);
+        assert_eq!(h.current().inc, 5, "the checkpoint at 16 carries the edit");
+    }
+
+    #[test]
+    fn step_until_finds_the_next_match() {
+        let mut h = History::new(Counter { value: 0, inc: 1, stop: 100 });
+        assert_eq!(h.step_until(|f| f % 10 == 0), Some(&10));
+        assert_eq!(h.step_until(|f| *f == 1000), None);
+        assert!(h.at_end());
+    }
+}
