@@ -67,7 +67,7 @@ pub fn App() -> impl IntoView {
 /// the end (per kind), and the trace hash that pins the run's determinism.
 #[component]
 fn RunSummary(report: Report) -> impl IntoView {
-    let Report { scenario, seed, frames, trace_hash, live } = report;
+    let Report { scenario, seed, frames, trace_hash, live, .. } = report;
     view! {
         <section class="summary" aria-label="Run summary">
             <h2>"Run summary"</h2>
