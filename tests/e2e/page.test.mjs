@@ -52,6 +52,13 @@ test('the page loads from a deep sub-path, quietly, and shows a run summary', as
     assert.ok((await table.locator('tbody tr').count()) >= 1, 'the table has a body row');
     assert.equal(await page.getByRole('alert').count(), 0, 'no error is shown');
 
+    // Choosing another preset reruns the summary for it.
+    const values = await scenario.locator('option').evaluateAll((os) => os.map((o) => o.value));
+    const other = values.at(-1);
+    await scenario.selectOption(other);
+    await summary.getByText(other, { exact: true }).waitFor({ timeout: 5_000 });
+    assert.equal(await page.getByRole('alert').count(), 0, `no error is shown for ${other}`);
+
     assert.equal(await page.title(), 'cachescope: see what a Kubernetes controller sees');
     assert.equal(await page.locator('html').getAttribute('lang'), 'en');
 
