@@ -310,6 +310,13 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+/// serde_path_to_error writes `.` for the root and `?` where a syntax error
+/// stopped it; keep the known part of the path.
+fn clean_path(path: &str) -> String {
+    let known: Vec<&str> = path.split('.').take_while(|s| *s != "?").filter(|s| !s.is_empty()).collect();
+    known.join(".")
+}
+
 /// Turn a serde_path_to_error failure into a field-naming error.
 fn from_path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError {
     let path = e.path().to_string();
@@ -320,8 +327,7 @@ fn from_path_error(e: serde_path_to_error::Error<serde_json::Error>) -> Scenario
     if let Some(i) = message.rfind(" at line ") {
         message.truncate(i);
     }
-    let field = if path == "." { String::new() } else { path };
-    ScenarioError { field, value: None, message, line_col }
+    ScenarioError { field: clean_path(&path), value: None, message, line_col }
 }
 
 impl Scenario {
@@ -337,7 +343,7 @@ impl Scenario {
     pub fn from_value(value: serde_json::Value) -> Result<Scenario, ScenarioError> {
         let scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
-            ScenarioError { field: if path == "." { String::new() } else { path }, value: None, message: e.into_inner().to_string(), line_col: None }
+            ScenarioError { field: clean_path(&path), value: None, message: e.into_inner().to_string(), line_col: None }
         })?;
         scenario.validate()?;
         Ok(scenario)
@@ -532,10 +538,10 @@ impl ObjectSpec {
             (Kind::Ensemble, None, _) => return Err(ScenarioError::new(format!("{at}.voices"), None, "an Ensemble needs voices")),
             (Kind::ReplicaSet, _, None) => return Err(ScenarioError::new(format!("{at}.replicas"), None, "a ReplicaSet needs replicas")),
             (k, Some(v), _) if k != Kind::Ensemble => {
-                return Err(ScenarioError::new(format!("{at}.voices"), Some(v.to_string()), format!("only an Ensemble has voices, not a {k}")))
+                return Err(ScenarioError::new(format!("{at}.voices"), Some(v.to_string()), format!("only an Ensemble has voices; this object's kind is {k}")))
             }
             (k, _, Some(r)) if k != Kind::ReplicaSet => {
-                return Err(ScenarioError::new(format!("{at}.replicas"), Some(r.to_string()), format!("only a ReplicaSet has replicas, not a {k}")))
+                return Err(ScenarioError::new(format!("{at}.replicas"), Some(r.to_string()), format!("only a ReplicaSet has replicas; this object's kind is {k}")))
             }
             _ => {}
         }

@@ -310,9 +310,14 @@ impl ApiServer {
             .collect()
     }
 
+    /// Live objects of one kind, without cloning anything.
+    pub fn objects_of(&self, kind: Kind) -> impl Iterator<Item = &ObjectRc> {
+        self.objects.range((kind, ObjectKey::new("", ""))..).take_while(move |((k, _), _)| *k == kind).map(|(_, o)| o)
+    }
+
     /// Live objects of one kind in every namespace.
     pub fn list_all(&self, kind: Kind) -> Vec<ObjectRc> {
-        self.objects.iter().filter(|((k, _), _)| *k == kind).map(|(_, o)| o.clone()).collect()
+        self.objects_of(kind).cloned().collect()
     }
 
     pub fn live(&self) -> &BTreeMap<Kind, u64> {

@@ -756,16 +756,15 @@ impl World {
         if left == 0 {
             return;
         }
-        let ActionKind::DeletePods { owner, interval_ms, .. } = self.actions[action].kind.clone() else { return };
-        let pods: Vec<ObjectRc> = self
-            .api
-            .list(Kind::Pod, &owner.namespace)
-            .into_iter()
-            .filter(|p| p.controller_ref().is_some_and(|r| r.name == owner.name))
-            .collect();
-        if !pods.is_empty() {
-            let victim = &pods[self.rng.below(pods.len() as u64) as usize];
-            self.send(Request::delete(Actor::Kubectl, Kind::Pod, &victim.key()), Origin::Kubectl, true);
+        let ActionKind::DeletePods { owner, interval_ms, .. } = &self.actions[action].kind else { return };
+        let interval_ms = *interval_ms;
+        // Compare uids, not names: this runs every interval over every pod.
+        let victim = self.api.get(Kind::ReplicaSet, owner).map(|rs| rs.uid).and_then(|uid| {
+            let pods: Vec<&ObjectRc> = self.api.objects_of(Kind::Pod).filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid)).collect();
+            (!pods.is_empty()).then(|| pods[self.rng.below(pods.len() as u64) as usize].key())
+        });
+        if let Some(key) = victim {
+            self.send(Request::delete(Actor::Kubectl, Kind::Pod, &key), Origin::Kubectl, true);
         }
         if left > 1 {
             self.set_timer(self.now_ms + interval_ms.max(1), Timer::DeletePod { action, left: left - 1 });

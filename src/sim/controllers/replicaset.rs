@@ -122,7 +122,7 @@ impl Reconcile {
         let informer = cx.caches.informer(Kind::Pod).expect("the ReplicaSet controller watches pods");
         let pods: Vec<&ObjectRc> = informer
             .list()
-            .filter(|p| p.namespace == rs.namespace && p.controller_ref().is_some_and(|r| r.uid == rs.uid))
+            .filter(|p| p.controller_ref().is_some_and(|r| r.uid == rs.uid))
             .collect();
         let unseen = informer
             .in_flight(cx.lag_ms)
