@@ -1,0 +1,165 @@
+//! The command-line runner, as an author uses it: output shapes, and bad input
+//! answered with exit code 2 and one message naming the field and the value.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::process::{Command, Output};
+
+fn cachescope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cachescope")).args(args).output().expect("the runner starts")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn bad(args: &[&str]) -> String {
+    let o = cachescope(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?} should exit 2; stderr: {}", stderr(&o));
+    assert!(o.stdout.is_empty(), "nothing on stdout for bad input");
+    let e = stderr(&o);
+    assert!(!e.contains("panicked"), "{e}");
+    assert_eq!(e.trim().lines().count(), 1, "one message: {e}");
+    e
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cachescope-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn run_prints_one_json_object_with_every_field() {
+    let o = cachescope(&["run", "over-create"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(text.trim().lines().count(), 1);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["api", "frames", "invariants", "live", "peak_live", "scenario", "seed", "sim_time_ms", "trace_hash"]);
+    assert_eq!(v["scenario"], "over-create");
+    assert_eq!(v["live"]["ConfigMap"], 4);
+    assert!(v["api"]["create"]["409"].as_u64().unwrap() >= 1);
+    assert_eq!(v["invariants"]["children_within_desired"], serde_json::json!({"held": true, "first_broken_frame": null}));
+    assert_eq!(v["trace_hash"].as_str().unwrap().len(), 16);
+}
+
+#[test]
+fn set_and_seed_change_the_run() {
+    let o = cachescope(&["run", "over-create", "--set", "controller.naming=generate", "--set", "cluster.watch_lag_ms=2000", "--seed", "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["seed"], 5);
+    assert!(v["live"]["ConfigMap"].as_u64().unwrap() >= 8);
+}
+
+#[test]
+fn a_scenario_file_runs_like_a_preset() {
+    let p = temp_file("mine.json", include_str!("../scenarios/empty-cache.json"));
+    let o = cachescope(&["run", p.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["live"]["ConfigMap"], 0);
+    assert_eq!(v["api"]["delete"]["200"], 50);
+}
+
+#[test]
+fn trace_prints_one_json_line_per_frame() {
+    let o = cachescope(&["trace", "read-your-write"]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let run: serde_json::Value = serde_json::from_slice(&cachescope(&["run", "read-your-write"]).stdout).unwrap();
+    assert_eq!(lines.len() as u64, run["frames"].as_u64().unwrap());
+    for (i, l) in lines.iter().enumerate() {
+        assert_eq!(l["n"], i as u64 + 1);
+        assert!(l["at_ms"].is_u64() && l["kind"].is_string() && l["touched"].is_array());
+        assert!(l["caption"].as_str().unwrap().ends_with('.'), "{l}");
+    }
+    assert!(lines.iter().any(|l| l["caption"].as_str().unwrap().contains("409 AlreadyExists, configmaps \"seed-99\" already exists")));
+}
+
+#[test]
+fn presets_lists_every_preset_with_a_line() {
+    let o = cachescope(&["presets"]);
+    assert!(o.status.success());
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(text.lines().count(), 7);
+    for name in ["over-create", "over-create-surplus", "replicaset-pressure", "expectations-timeout", "empty-cache", "read-your-write", "teardown"] {
+        assert!(text.lines().any(|l| l.starts_with(name) && l.len() > name.len() + 10), "{name} in {text}");
+    }
+}
+
+#[test]
+fn the_committed_schema_is_the_generated_one() {
+    let o = cachescope(&["schema"]);
+    assert!(o.status.success());
+    let committed = include_str!("../docs/scenario.schema.json");
+    assert_eq!(String::from_utf8(o.stdout).unwrap().trim(), committed.trim(), "run `cargo run -q -- schema > docs/scenario.schema.json`");
+}
+
+#[test]
+fn unknown_preset_names_it_and_lists_the_choices() {
+    let e = bad(&["run", "over-creat"]);
+    assert!(e.contains("\"over-creat\"") && e.contains("over-create, over-create-surplus"), "{e}");
+}
+
+#[test]
+fn malformed_json_gives_line_and_column() {
+    let p = temp_file("broken.json", "{\n  \"name\": \"x\",\n  \"controller\": {\"kind\": \"ensemble\",}\n}\n");
+    let e = bad(&["run", p.to_str().unwrap()]);
+    assert!(e.contains("line 3"), "{e}");
+    assert!(e.contains("column"), "{e}");
+}
+
+#[test]
+fn unknown_field_in_a_file_is_named() {
+    let p = temp_file("unknown.json", r#"{"name": "x", "controller": {"kind": "ensemble", "nameing": "generate"}}"#);
+    let e = bad(&["run", p.to_str().unwrap()]);
+    assert!(e.contains("controller") && e.contains("nameing"), "{e}");
+}
+
+#[test]
+fn wrong_variant_names_the_field_and_the_value() {
+    let e = bad(&["run", "over-create", "--set", "controller.naming=gen"]);
+    assert!(e.contains("controller.naming") && e.contains("gen"), "{e}");
+}
+
+#[test]
+fn wrong_type_names_the_field_and_the_value() {
+    let e = bad(&["run", "over-create", "--set", "cluster.watch_lag_ms=slow"]);
+    assert!(e.contains("cluster.watch_lag_ms") && e.contains("slow"), "{e}");
+}
+
+#[test]
+fn out_of_range_names_the_field_and_the_value() {
+    let e = bad(&["run", "over-create", "--set", "cluster.watch_lag_ms=9999999"]);
+    assert!(e.contains("cluster.watch_lag_ms") && e.contains("9999999"), "{e}");
+    let e = bad(&["run", "over-create", "--set", "controller.workers=0"]);
+    assert!(e.contains("controller.workers") && e.contains('0'), "{e}");
+}
+
+#[test]
+fn unknown_set_path_is_named() {
+    let e = bad(&["run", "over-create", "--set", "cluster.lag=5"]);
+    assert!(e.contains("cluster.lag") && e.contains("watch_lag_ms"), "{e}");
+    let e = bad(&["run", "over-create", "--set", "controller.naming"]);
+    assert!(e.contains("PATH=VALUE"), "{e}");
+}
+
+#[test]
+fn cross_field_rules_are_named() {
+    let e = bad(&["run", "over-create", "--set", "actions.0.apply.replicas=3"]);
+    assert!(e.contains("actions[0].apply.replicas") && e.contains("Ensemble"), "{e}");
+    let e = bad(&["run", "over-create", "--set", "actions.0.at_ms=999999"]);
+    assert!(e.contains("actions[0].at_ms") && e.contains("999999"), "{e}");
+}
+
+#[test]
+fn missing_file_and_bad_usage_exit_2() {
+    bad(&["run", "/nonexistent/scenario.json"]);
+    let o = cachescope(&["frobnicate"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -1,0 +1,220 @@
+//! The labs' numbers, reproduced by the presets (issue: "What it must show").
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use cachescope::sim::apiserver::{Actor, ControllerKind};
+use cachescope::sim::controllers::Note;
+use cachescope::sim::frame::Event;
+use cachescope::sim::invariants::{CHILDREN_WITHIN_DESIRED, NO_DELETE_BEFORE_SYNC, NO_ORPHANS};
+use cachescope::sim::object::{Kind, ObjectKey};
+use support::check;
+
+#[test]
+fn over_create_with_deterministic_names_makes_exactly_four_and_409s() {
+    let run = check("over-create", &[]);
+    assert_eq!(run.report.live("ConfigMap"), 4, "{:?}", run.report);
+    assert_eq!(run.report.peak_live["ConfigMap"], 4);
+    assert!(run.report.api_count("create", 409) >= 1, "{:?}", run.report.api);
+    assert!(run.report.invariants[CHILDREN_WITHIN_DESIRED].held);
+}
+
+#[test]
+fn over_create_with_generated_names_makes_eight_or_more() {
+    let run = check("over-create", &[("controller.naming", "generate")]);
+    assert!(run.report.live("ConfigMap") >= 8, "{:?}", run.report);
+    assert_eq!(run.report.api_count("create", 409), 0, "generated names never collide here");
+    let broken = run.report.invariants[CHILDREN_WITHIN_DESIRED].first_broken_frame.expect("over-creation is flagged");
+    // The frame that broke it is a controller's 201 create.
+    let f = &run.frames[broken as usize - 1];
+    assert!(matches!(&f.event, Event::ApiRequest { entry, .. } if entry.status.code == 201 && entry.actor == Actor::Controller(ControllerKind::Ensemble)));
+}
+
+#[test]
+fn over_create_at_lag_zero_makes_four_in_both_schemes() {
+    for naming in ["deterministic", "generate"] {
+        let run = check("over-create", &[("controller.naming", naming), ("cluster.watch_lag_ms", "0")]);
+        assert_eq!(run.report.live("ConfigMap"), 4, "{naming}: {:?}", run.report);
+        assert_eq!(run.report.peak_live["ConfigMap"], 4, "{naming}");
+    }
+}
+
+#[test]
+fn the_second_reconcile_reads_a_cache_without_its_own_creates() {
+    let run = check("over-create", &[("controller.naming", "generate")]);
+    let counted: Vec<(u32, u32)> = run
+        .frames
+        .iter()
+        .filter_map(|f| match &f.event {
+            Event::Reconcile { note: Note::Counted { in_cache, unseen, .. }, .. } => Some((*in_cache, *unseen)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(counted[0], (0, 0), "reconcile 1 sees nothing, nothing is on the wire");
+    assert_eq!(counted[1], (0, 4), "reconcile 2 sees nothing while its 4 ADDED events are on the wire");
+}
+
+#[test]
+fn over_create_surplus_oscillates_and_ends_at_the_desired_count() {
+    let run = check("over-create-surplus", &[]);
+    assert!(run.report.peak_live["ConfigMap"] > 4, "{:?}", run.report);
+    assert!(run.report.api_count("delete", 200) >= 1, "surplus is deleted: {:?}", run.report.api);
+    assert_eq!(run.report.live("ConfigMap"), 4, "{:?}", run.report);
+}
+
+#[test]
+fn empty_cache_without_the_wait_deletes_all_fifty_and_exits_zero() {
+    let run = check("empty-cache", &[]);
+    assert_eq!(run.report.live("ConfigMap"), 0);
+    assert_eq!(run.report.api_count("delete", 200), 50);
+    // No error anywhere: every request succeeded.
+    for (verb, by) in &run.report.api {
+        for code in by.keys() {
+            assert!(code.starts_with('2'), "{verb} answered {code}");
+        }
+    }
+    let exit = run.frames.iter().find_map(|f| match &f.event {
+        Event::ControllerExited { code, error, deleted } => Some((*code, error.clone(), *deleted)),
+        _ => None,
+    });
+    assert_eq!(exit, Some((0, None, 50)));
+    assert!(!run.report.invariants[NO_DELETE_BEFORE_SYNC].held, "the invariant names what went wrong");
+}
+
+#[test]
+fn empty_cache_with_the_wait_deletes_none() {
+    let run = check("empty-cache", &[("controller.wait_for_cache_sync", "true")]);
+    assert_eq!(run.report.live("ConfigMap"), 50);
+    assert_eq!(run.report.api_count("delete", 200), 0);
+    assert!(run.report.invariants[NO_DELETE_BEFORE_SYNC].held);
+}
+
+#[test]
+fn read_your_write_gets_exactly_one_409_and_one_seed_99() {
+    let run = check("read-your-write", &[]);
+    assert_eq!(run.report.api_count("create", 409), 1, "{:?}", run.report.api);
+    assert_eq!(run.report.api_count("create", 201), 1);
+    assert!(run.world.api.get(Kind::ConfigMap, &ObjectKey::new("academy-lab", "seed-99")).is_some());
+    let seed_99s = run.world.api.list(Kind::ConfigMap, "academy-lab").iter().filter(|o| o.name.starts_with("seed-99")).count();
+    assert_eq!(seed_99s, 1);
+    assert_eq!(run.report.live("ConfigMap"), 51, "no seed deleted");
+    let miss = run.frames.iter().find_map(|f| match &f.event {
+        Event::Reconcile { note: Note::CacheMiss { name, eta_ms, .. }, .. } => Some((name.clone(), *eta_ms)),
+        _ => None,
+    });
+    let (name, eta) = miss.expect("the re-read misses");
+    assert_eq!(name, "seed-99");
+    assert!(eta.is_some_and(|ms| ms > 0), "its ADDED event is still on the wire");
+}
+
+#[test]
+fn read_your_write_with_generated_names_makes_a_duplicate() {
+    let run = check("read-your-write", &[("controller.naming", "generate")]);
+    assert_eq!(run.report.api_count("create", 201), 2);
+    assert_eq!(run.report.api_count("create", 409), 0);
+    assert_eq!(run.report.live("ConfigMap"), 52);
+}
+
+#[test]
+fn replicaset_pressure_never_exceeds_ten_with_expectations() {
+    let run = check("replicaset-pressure", &[]);
+    assert!(run.report.peak_live["Pod"] <= 10, "{:?}", run.report);
+    assert!(run.report.api_count("delete", 200) >= 20, "the pressure really deleted pods: {:?}", run.report.api);
+    assert!(run.report.api_count("create", 201) > 10, "and the controller really replaced them");
+    assert!(run.report.invariants[CHILDREN_WITHIN_DESIRED].held);
+    // Expectations really gated syncs.
+    assert!(run.frames.iter().any(|f| matches!(f.event, Event::Reconcile { note: Note::ExpectationsPending { .. }, .. })));
+}
+
+#[test]
+fn replicaset_pressure_over_creates_without_expectations() {
+    let run = check("replicaset-pressure", &[("controller.expectations", "false")]);
+    assert!(run.report.peak_live["Pod"] > 10, "{:?}", run.report);
+    assert!(!run.report.invariants[CHILDREN_WITHIN_DESIRED].held);
+}
+
+#[test]
+fn expectations_timeout_wedges_the_replicaset_until_the_timeout() {
+    let run = check("expectations-timeout", &[]);
+    let dropped = run.frames.iter().find(|f| matches!(f.event, Event::WatchDropped { .. })).expect("the ADDED event is dropped");
+    let expired = run
+        .frames
+        .iter()
+        .find(|f| matches!(f.event, Event::Reconcile { note: Note::ExpectationsExpired { .. }, .. }))
+        .expect("the timeout unwedges it");
+    assert!(expired.at_ms >= 300_000, "not before five minutes: {}", expired.at_ms);
+    let pending = run
+        .frames
+        .iter()
+        .filter(|f| f.n > dropped.n && f.n < expired.n && matches!(f.event, Event::Reconcile { note: Note::ExpectationsPending { .. }, .. }))
+        .count();
+    assert!(pending >= 1, "syncs in between were skipped");
+    // Between the drop and the expiry the controller created nothing more.
+    let creates_between = run
+        .frames
+        .iter()
+        .filter(|f| f.n > dropped.n && f.n < expired.n)
+        .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == cachescope::sim::apiserver::Verb::Create && entry.at_ms > dropped.at_ms + 1000))
+        .count();
+    assert_eq!(creates_between, 0);
+    let creates_after = run
+        .frames
+        .iter()
+        .filter(|f| f.n > expired.n)
+        .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == cachescope::sim::apiserver::Verb::Create && entry.status.code == 201))
+        .count();
+    assert!(creates_after >= 1, "after the timeout it acts");
+}
+
+#[test]
+fn teardown_collects_every_child() {
+    let run = check("teardown", &[]);
+    assert!(run.report.peak_live["ConfigMap"] >= 8, "over-created first: {:?}", run.report);
+    assert_eq!(run.report.live("ConfigMap"), 0);
+    assert_eq!(run.report.live("Ensemble"), 0);
+    assert!(run.report.invariants[NO_ORPHANS].held);
+    let gc_deletes = run
+        .frames
+        .iter()
+        .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.actor == Actor::GarbageCollector && entry.verb == cachescope::sim::apiserver::Verb::Delete && entry.status.code == 200))
+        .count() as u64;
+    assert_eq!(gc_deletes, run.report.peak_live["ConfigMap"], "the garbage collector deleted each one");
+}
+
+#[test]
+fn teardown_without_owner_references_leaves_orphans() {
+    let run = check("teardown", &[("controller.owner_references", "false")]);
+    assert!(run.report.live("ConfigMap") >= 8, "{:?}", run.report);
+    assert!(!run.report.invariants[NO_ORPHANS].held);
+}
+
+#[test]
+fn a_restart_empties_the_cache_and_relists() {
+    let mut s = cachescope::scenario::preset("over-create").unwrap();
+    s.actions.push(cachescope::scenario::ActionSpec { at_ms: 10_000, restart_controller: Some(Default::default()), ..Default::default() });
+    let run = support::run_scenario(s);
+    let restart = run.frames.iter().position(|f| matches!(f.event, Event::ControllerStarted { restart: true, .. })).expect("restarted");
+    let refill = run.frames[restart..].iter().find(|f| matches!(&f.event, Event::CacheFilled { kind: Kind::ConfigMap, first_sync: true, .. }));
+    assert!(refill.is_some(), "the new process lists again and syncs again");
+    assert_eq!(run.report.live("ConfigMap"), 4);
+}
+
+#[test]
+fn a_relist_hands_tombstones_for_what_vanished_meanwhile() {
+    // Drop the DELETED of one pod, then expire the watch: the relist finds it gone.
+    let mut s = cachescope::scenario::preset("replicaset-pressure").unwrap();
+    s.actions = serde_json::from_str(
+        r#"[{"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 3}},
+            {"at_ms": 3000, "drop_next_event": {"kind": "Pod", "type": "DELETED"}},
+            {"at_ms": 4000, "delete_pods": {"owner": "web", "count": 1, "interval_ms": 1}},
+            {"at_ms": 8000, "relist": {"kind": "Pod"}}]"#,
+    )
+    .unwrap();
+    let run = support::run_scenario(s);
+    let tombstones = run.frames.iter().find_map(|f| match &f.event {
+        Event::CacheFilled { kind: Kind::Pod, first_sync: false, tombstones, .. } => Some(tombstones.clone()),
+        _ => None,
+    });
+    assert_eq!(tombstones.map(|t| t.len()), Some(1));
+    assert_eq!(run.report.live("Pod"), 3, "the tombstone woke the controller, which replaced the pod");
+}
