@@ -218,3 +218,25 @@ fn a_relist_hands_tombstones_for_what_vanished_meanwhile() {
     assert_eq!(tombstones.map(|t| t.len()), Some(1));
     assert_eq!(run.report.live("Pod"), 3, "the tombstone woke the controller, which replaced the pod");
 }
+
+#[test]
+fn a_key_is_never_reconciled_by_two_workers_at_once() {
+    for (preset, sets) in [("replicaset-pressure", vec![("controller.workers", "8")]), ("over-create", vec![("controller.workers", "4")])] {
+        let run = check(preset, &sets);
+        let mut busy: std::collections::BTreeMap<String, u32> = Default::default();
+        let mut workers_seen = std::collections::BTreeSet::new();
+        for f in &run.frames {
+            match &f.event {
+                Event::ReconcileStarted { key, worker, .. } => {
+                    assert!(busy.insert(key.clone(), *worker).is_none(), "{preset}: {key} taken by worker {worker} while busy, frame {}", f.n);
+                    workers_seen.insert(*worker);
+                }
+                Event::ReconcileFinished { key, .. } => {
+                    busy.remove(key);
+                }
+                _ => {}
+            }
+        }
+        assert!(!workers_seen.is_empty());
+    }
+}
