@@ -10,6 +10,7 @@ pub mod bench;
 pub mod report;
 pub mod scenario;
 pub mod sim;
+pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

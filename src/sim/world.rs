@@ -58,6 +58,20 @@ impl Default for ClusterSettings {
     }
 }
 
+/// A setting that can change while the world runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Knob {
+    WatchLagMs(u64),
+    WatchJitterMs(u64),
+    ApiLatencyMs(u64),
+    Naming(super::controllers::Naming),
+    DoubleEnqueue(bool),
+    Expectations(bool),
+    DeleteSurplus(bool),
+    WaitForCacheSync(bool),
+    ReconcileMs(u64),
+}
+
 /// A scenario action, resolved to what the world does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ActionKind {
@@ -771,9 +785,39 @@ impl World {
         }
     }
 
-    /// Change the watch lag now; events already on the wire move with it.
-    pub fn set_watch_lag_ms(&mut self, lag_ms: u64) {
-        self.cluster.watch_lag_ms = lag_ms;
+    /// Change a knob now. The watch lag moves events already on the wire too;
+    /// the controller's switches apply from its next reconcile; the
+    /// start-time ones (`wait_for_cache_sync`) from its next (re)start.
+    pub fn set_knob(&mut self, knob: Knob) {
+        match knob {
+            Knob::WatchLagMs(v) => self.cluster.watch_lag_ms = v,
+            Knob::WatchJitterMs(v) => self.cluster.watch_jitter_ms = v,
+            Knob::ApiLatencyMs(v) => self.cluster.api_latency_ms = v,
+            Knob::Naming(v) => self.controller.naming = v,
+            Knob::DoubleEnqueue(v) => self.controller.double_enqueue = v,
+            Knob::Expectations(v) => self.controller.expectations = v,
+            Knob::DeleteSurplus(v) => self.controller.delete_surplus = v,
+            Knob::WaitForCacheSync(v) => self.controller.wait_for_cache_sync = v,
+            Knob::ReconcileMs(v) => self.controller.reconcile_ms = v,
+        }
+    }
+
+    /// Do an action now (the page's buttons): it fires as the next thing at this millisecond.
+    pub fn inject(&mut self, kind: ActionKind) {
+        let actions = Rc::make_mut(&mut self.actions);
+        actions.push(Action { at_ms: self.now_ms, kind });
+        let i = actions.len() - 1;
+        self.set_timer(self.now_ms, Timer::Action(i));
+    }
+
+    /// The scenario's actions, including injected ones.
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+
+    /// When the next change is due, if anything is left before `until_ms`.
+    pub fn next_at_ms(&self) -> Option<u64> {
+        self.next_due().map(|(at, _)| at).filter(|at| *at <= self.until_ms)
     }
 
     /// Whether every informer of the controller has synced.

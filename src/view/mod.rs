@@ -1,0 +1,5 @@
+//! Plain view structs computed from a session: what each panel shows. No web
+//! crate here, so every view is tested natively; the Leptos components in
+//! `ui` only lay these out.
+
+pub mod session;

@@ -1,0 +1,395 @@
+//! A learner's session: the scenario, its history, the changes made along the
+//! way, and the children-count series for the plot. The page keeps one
+//! `Session` in one signal; everything it draws is computed from it.
+
+use crate::scenario::{Scenario, ScenarioError};
+use crate::sim::apiserver::ControllerKind;
+use crate::sim::controllers::Naming;
+use crate::sim::frame::Frame;
+use crate::sim::history::History;
+use crate::sim::object::{Kind, ObjectKey};
+use crate::sim::world::{ActionKind, Knob, World};
+use std::fmt;
+
+/// A button's action, done at the current frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UiAction {
+    /// Delete one pod of the ReplicaSet, chosen by the seeded RNG.
+    DeletePod,
+    /// Delete the owner (the Ensemble or the ReplicaSet).
+    DeleteOwner,
+    /// Drop the next event on the controller's watch of its children.
+    DropNextEvent,
+    RestartController,
+    /// Set the owner's voices or replicas.
+    Scale(u32),
+}
+
+/// A change made at some frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Change {
+    Knob(Knob),
+    Action(UiAction),
+}
+
+/// A change and the frame it was made at (0 = before anything happened).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Edit {
+    pub frame: usize,
+    pub change: Change,
+}
+
+impl fmt::Display for Edit {
+    /// The URL form: `37:cluster.watch_lag_ms=800`, `40:do=delete_pod`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.frame;
+        match self.change {
+            Change::Knob(k) => match k {
+                Knob::WatchLagMs(v) => write!(f, "{n}:cluster.watch_lag_ms={v}"),
+                Knob::WatchJitterMs(v) => write!(f, "{n}:cluster.watch_jitter_ms={v}"),
+                Knob::ApiLatencyMs(v) => write!(f, "{n}:cluster.api_latency_ms={v}"),
+                Knob::Naming(Naming::Deterministic) => write!(f, "{n}:controller.naming=deterministic"),
+                Knob::Naming(Naming::Generate) => write!(f, "{n}:controller.naming=generate"),
+                Knob::DoubleEnqueue(v) => write!(f, "{n}:controller.double_enqueue={v}"),
+                Knob::Expectations(v) => write!(f, "{n}:controller.expectations={v}"),
+                Knob::DeleteSurplus(v) => write!(f, "{n}:controller.delete_surplus={v}"),
+                Knob::WaitForCacheSync(v) => write!(f, "{n}:controller.wait_for_cache_sync={v}"),
+                Knob::ReconcileMs(v) => write!(f, "{n}:controller.reconcile_ms={v}"),
+            },
+            Change::Action(a) => match a {
+                UiAction::DeletePod => write!(f, "{n}:do=delete_pod"),
+                UiAction::DeleteOwner => write!(f, "{n}:do=delete_owner"),
+                UiAction::DropNextEvent => write!(f, "{n}:do=drop_next_event"),
+                UiAction::RestartController => write!(f, "{n}:do=restart_controller"),
+                UiAction::Scale(to) => write!(f, "{n}:do=scale:{to}"),
+            },
+        }
+    }
+}
+
+impl Edit {
+    /// Parse the URL form; errors name the edit and what is wrong with it.
+    pub fn parse(text: &str) -> Result<Edit, ScenarioError> {
+        let err = |msg: &str| ScenarioError::new("edit", Some(format!("{text:?}")), format!("{msg} (expected FRAME:PATH=VALUE, like 37:cluster.watch_lag_ms=800)"));
+        let (frame, rest) = text.split_once(':').ok_or_else(|| err("no frame number"))?;
+        let frame: usize = frame.parse().map_err(|_| err("the frame is not a number"))?;
+        let (path, value) = rest.split_once('=').ok_or_else(|| err("no '='"))?;
+        let num = || value.parse::<u64>().map_err(|_| err("the value is not a whole number"));
+        let flag = || match value {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            _ => Err(err("the value is not true or false")),
+        };
+        let change = match path {
+            "cluster.watch_lag_ms" => Change::Knob(Knob::WatchLagMs(bounded(num()?, 600_000, &err)?)),
+            "cluster.watch_jitter_ms" => Change::Knob(Knob::WatchJitterMs(bounded(num()?, 600_000, &err)?)),
+            "cluster.api_latency_ms" => Change::Knob(Knob::ApiLatencyMs(bounded(num()?, 60_000, &err)?)),
+            "controller.reconcile_ms" => Change::Knob(Knob::ReconcileMs(bounded(num()?, 600_000, &err)?)),
+            "controller.naming" => Change::Knob(Knob::Naming(match value {
+                "deterministic" => Naming::Deterministic,
+                "generate" => Naming::Generate,
+                _ => return Err(err("naming is deterministic or generate")),
+            })),
+            "controller.double_enqueue" => Change::Knob(Knob::DoubleEnqueue(flag()?)),
+            "controller.expectations" => Change::Knob(Knob::Expectations(flag()?)),
+            "controller.delete_surplus" => Change::Knob(Knob::DeleteSurplus(flag()?)),
+            "controller.wait_for_cache_sync" => Change::Knob(Knob::WaitForCacheSync(flag()?)),
+            "do" => Change::Action(match value.split_once(':') {
+                None if value == "delete_pod" => UiAction::DeletePod,
+                None if value == "delete_owner" => UiAction::DeleteOwner,
+                None if value == "drop_next_event" => UiAction::DropNextEvent,
+                None if value == "restart_controller" => UiAction::RestartController,
+                Some(("scale", n)) => UiAction::Scale(n.parse::<u32>().ok().filter(|n| *n <= 10_000).ok_or_else(|| err("scale takes 0 to 10000"))?),
+                _ => return Err(err("unknown action; known: delete_pod, delete_owner, drop_next_event, restart_controller, scale:N")),
+            }),
+            _ => return Err(err("this setting cannot change during a run")),
+        };
+        Ok(Edit { frame, change })
+    }
+}
+
+fn bounded(v: u64, max: u64, err: &dyn Fn(&str) -> ScenarioError) -> Result<u64, ScenarioError> {
+    if v > max {
+        return Err(err(&format!("out of range 0..={max}")));
+    }
+    Ok(v)
+}
+
+/// Children counted at one frame, for the plot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sample {
+    pub at_ms: u64,
+    pub cluster: u32,
+    pub cache: u32,
+}
+
+/// The most frames a session computes, so a runaway scenario cannot hang the page.
+pub const MAX_FRAMES: usize = 200_000;
+
+/// A scenario being explored.
+#[derive(Debug, Clone)]
+pub struct Session {
+    scenario: Scenario,
+    history: History<World>,
+    edits: Vec<Edit>,
+    /// `samples[n]` is the state after frame n (0 = the initial state).
+    samples: Vec<Sample>,
+}
+
+impl Session {
+    pub fn new(scenario: Scenario) -> Session {
+        let world = World::new(scenario.world_init());
+        let first = sample(&world);
+        Session { scenario, history: History::new(world), edits: Vec::new(), samples: vec![first] }
+    }
+
+    /// Build a session and replay `edits` (from a URL) in frame order.
+    pub fn with_edits(scenario: Scenario, edits: &[Edit]) -> Session {
+        let mut s = Session::new(scenario);
+        let mut sorted = edits.to_vec();
+        sorted.sort_by_key(|e| e.frame);
+        for e in sorted {
+            s.seek(e.frame);
+            s.apply(e.change);
+        }
+        s.seek(0);
+        s
+    }
+
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn world(&self) -> &World {
+        self.history.current()
+    }
+
+    pub fn position(&self) -> usize {
+        self.history.position()
+    }
+
+    /// Frames computed so far (the future beyond `position` included).
+    pub fn frames(&self) -> &[Frame] {
+        self.history.frames()
+    }
+
+    /// The frame that led here.
+    pub fn last_frame(&self) -> Option<&Frame> {
+        self.history.last_frame()
+    }
+
+    pub fn edits(&self) -> &[Edit] {
+        &self.edits
+    }
+
+    pub fn samples(&self) -> &[Sample] {
+        &self.samples[..=self.position().min(self.samples.len() - 1)]
+    }
+
+    /// Nothing more will ever happen after this frame.
+    pub fn at_end(&self) -> bool {
+        self.history.at_end() || self.history.position() >= MAX_FRAMES
+    }
+
+    fn record(&mut self) {
+        let n = self.history.position();
+        if n == self.samples.len() {
+            self.samples.push(sample(self.history.current()));
+        }
+    }
+
+    /// One frame forward; false at the end.
+    pub fn step_forward(&mut self) -> bool {
+        if self.at_end() {
+            return false;
+        }
+        let moved = self.history.step_forward().is_some();
+        if moved {
+            self.record();
+        }
+        moved
+    }
+
+    pub fn step_back(&mut self) -> bool {
+        self.history.step_back()
+    }
+
+    /// Forward to the start of the next reconcile (inclusive); false if none comes.
+    pub fn step_to_next_reconcile(&mut self) -> bool {
+        while self.step_forward() {
+            if self.last_frame().is_some_and(|f| f.event.is_reconcile_start()) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Forward until simulated time reaches `t_ms` or the next frame would pass it.
+    pub fn advance_to_ms(&mut self, t_ms: u64) {
+        while !self.at_end() {
+            match self.world().next_at_ms() {
+                Some(at) if at <= t_ms => {
+                    if !self.step_forward() {
+                        break;
+                    }
+                }
+                _ => break,
+            }
+        }
+    }
+
+    /// Go to frame `n` (clamped to the end).
+    pub fn seek(&mut self, n: usize) -> usize {
+        let target = n.min(MAX_FRAMES);
+        let known = self.history.frames().len();
+        self.history.seek(target.min(known));
+        // Beyond what is known, step so each new frame gets its sample.
+        while self.position() < target && self.step_forward() {}
+        self.position()
+    }
+
+    /// Make a change at the current frame: the future after it is recomputed.
+    pub fn apply(&mut self, change: Change) {
+        let frame = self.position();
+        let owner = self.owner_key();
+        let kind = self.scenario.controller.kind;
+        self.history.fork(|w| match change {
+            Change::Knob(k) => w.set_knob(k),
+            Change::Action(a) => {
+                if let Some(action) = resolve(a, kind, owner) {
+                    w.inject(action);
+                }
+            }
+        });
+        self.edits.retain(|e| e.frame < frame);
+        self.edits.push(Edit { frame, change });
+        self.samples.truncate(frame + 1);
+    }
+
+    /// The owner the buttons act on: the scenario's first Ensemble or ReplicaSet.
+    pub fn owner_key(&self) -> Option<(Kind, ObjectKey)> {
+        let ns = &self.scenario.controller.namespace;
+        let from_objects = self.scenario.objects.iter().map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
+        let from_actions = self.scenario.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
+        from_objects
+            .chain(from_actions)
+            .find(|(k, _, _)| matches!(k, Kind::Ensemble | Kind::ReplicaSet))
+            .map(|(k, n, name)| (k, ObjectKey::new(n.unwrap_or_else(|| ns.clone()), name)))
+    }
+
+    /// Which buttons make sense for this controller.
+    pub fn supports(&self, a: UiAction) -> bool {
+        let kind = self.scenario.controller.kind;
+        match a {
+            UiAction::DeletePod => kind == ControllerKind::ReplicaSet,
+            UiAction::DeleteOwner | UiAction::Scale(_) => self.owner_key().is_some(),
+            UiAction::DropNextEvent | UiAction::RestartController => true,
+        }
+    }
+}
+
+/// The kind a controller's children are, for counts and the Drop button.
+pub fn tracked_kind(kind: ControllerKind) -> Kind {
+    match kind {
+        ControllerKind::ReplicaSet => Kind::Pod,
+        ControllerKind::Ensemble | ControllerKind::Pruner => Kind::ConfigMap,
+    }
+}
+
+fn resolve(a: UiAction, kind: ControllerKind, owner: Option<(Kind, ObjectKey)>) -> Option<ActionKind> {
+    Some(match a {
+        UiAction::DeletePod => ActionKind::DeletePods { owner: owner?.1, count: 1, interval_ms: 1 },
+        UiAction::DeleteOwner => {
+            let (k, key) = owner?;
+            ActionKind::Delete { kind: k, key }
+        }
+        UiAction::Scale(to) => {
+            let (k, key) = owner?;
+            ActionKind::Scale { kind: k, key, to }
+        }
+        UiAction::DropNextEvent => ActionKind::DropNextEvent { kind: tracked_kind(kind), event_type: None },
+        UiAction::RestartController => ActionKind::RestartController,
+    })
+}
+
+fn sample(world: &World) -> Sample {
+    let kind = tracked_kind(world.controller.kind);
+    let cluster = world.api.live().get(&kind).copied().unwrap_or(0) as u32;
+    let cache = world.controller_informer(kind).map_or(0, |i| i.len()) as u32;
+    Sample { at_ms: world.now_ms(), cluster, cache }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::preset;
+
+    #[test]
+    fn edits_round_trip_through_their_url_form() {
+        for text in ["37:cluster.watch_lag_ms=800", "0:controller.naming=generate", "5:controller.expectations=false", "40:do=delete_pod", "41:do=scale:6"] {
+            assert_eq!(Edit::parse(text).unwrap().to_string(), text);
+        }
+        for bad in ["x:cluster.watch_lag_ms=1", "3:cluster.watch_lag_ms=fast", "3:controller.workers=2", "3:do=explode", "3:cluster.watch_lag_ms=9999999", "nothing"] {
+            let e = Edit::parse(bad).unwrap_err();
+            assert_eq!(e.field, "edit");
+            assert!(e.to_string().contains(bad), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_change_in_the_past_forks_the_future() {
+        let mut s = Session::new(preset("over-create").unwrap());
+        s.seek(usize::MAX);
+        let end_default = s.world().api.live()[&Kind::ConfigMap];
+        assert_eq!(end_default, 4);
+        // Go back to just after the Ensemble exists, switch to generateName.
+        s.seek(8);
+        s.apply(Change::Knob(Knob::Naming(Naming::Generate)));
+        assert_eq!(s.frames().len(), 8, "the old future is gone");
+        s.seek(usize::MAX);
+        assert!(s.world().api.live()[&Kind::ConfigMap] >= 8);
+        // Stepping back across the edit and forward again keeps it.
+        s.seek(3);
+        s.seek(usize::MAX);
+        assert!(s.world().api.live()[&Kind::ConfigMap] >= 8);
+        // The same edits from a URL give the same frames.
+        let replay = Session::with_edits(preset("over-create").unwrap(), s.edits());
+        let mut replay = replay;
+        replay.seek(usize::MAX);
+        assert_eq!(replay.frames(), s.frames());
+    }
+
+    #[test]
+    fn step_back_returns_exactly_to_the_previous_frame() {
+        let mut s = Session::new(preset("replicaset-pressure").unwrap());
+        s.seek(120);
+        let before = (s.position(), s.world().now_ms(), s.world().api.live().clone());
+        s.step_forward();
+        s.step_back();
+        assert_eq!((s.position(), s.world().now_ms(), s.world().api.live().clone()), before);
+    }
+
+    #[test]
+    fn buttons_act_at_the_current_frame() {
+        let mut s = Session::new(preset("replicaset-pressure").unwrap());
+        s.seek(60);
+        let t = s.world().now_ms();
+        s.apply(Change::Action(UiAction::RestartController));
+        s.step_forward();
+        assert!(matches!(s.last_frame().unwrap().event, crate::sim::frame::Event::ControllerStarted { restart: true, .. }));
+        assert_eq!(s.last_frame().unwrap().at_ms, t);
+        assert!(s.supports(UiAction::DeletePod));
+        assert!(!Session::new(preset("over-create").unwrap()).supports(UiAction::DeletePod));
+    }
+
+    #[test]
+    fn samples_follow_the_position() {
+        let mut s = Session::new(preset("empty-cache").unwrap());
+        s.seek(usize::MAX);
+        let last = *s.samples().last().unwrap();
+        assert_eq!(last.cluster, 0);
+        s.seek(0);
+        assert_eq!(s.samples().len(), 1);
+        assert_eq!(s.samples()[0].cluster, 50);
+    }
+}
