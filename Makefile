@@ -41,10 +41,12 @@ test: setup test-native test-wasm trunk-build test-e2e
 test-native:
 	cargo test
 
-# UI components, mounted in headless Chromium by wasm-bindgen-test-runner
-# (the runner comes from .cargo/config.toml).
+# Every integration test that uses wasm_bindgen_test (tests/web.rs: the UI
+# components; tests/determinism.rs: the same trace hashes as native), run in
+# headless Chromium by wasm-bindgen-test-runner (see .cargo/config.toml).
+WASM_TESTS := $(patsubst tests/%.rs,--test %,$(shell grep -l wasm_bindgen_test tests/*.rs))
 test-wasm:
-	cargo test --target $(WASM_TARGET) --lib --test web
+	cargo test --target $(WASM_TARGET) --lib $(WASM_TESTS)
 
 trunk-build:
 	trunk build --release
