@@ -2,4 +2,5 @@
 //! crate here, so every view is tested natively; the Leptos components in
 //! `ui` only lay these out.
 
+pub mod panels;
 pub mod session;

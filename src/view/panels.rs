@@ -1,0 +1,483 @@
+//! What each panel shows, as plain values computed from the world and the
+//! frames so far. Cluster and Cache share one row list, so the two panels line
+//! up row for row and the eye compares them.
+
+use crate::sim::apiserver::{Actor, AuditEntry, EventType, Status, Verb};
+use crate::sim::controllers::{self, Note};
+use crate::sim::expectations::Satisfied;
+use crate::sim::frame::{Event, Frame, Watcher};
+use crate::sim::informer::ListState;
+use crate::sim::object::{child_label, Kind, ObjectRc};
+use crate::sim::world::World;
+use std::collections::BTreeMap;
+
+/// How an object's row stands between the cluster and the cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowState {
+    /// The cache has the version the cluster has.
+    Synced,
+    /// In the cluster, not yet in the cache: a dashed ghost in the Cache panel.
+    NotInCache,
+    /// Gone from the cluster, still in the cache: struck through in the Cluster panel.
+    GoneFromCluster,
+    /// Both have it, at different resourceVersions.
+    Stale,
+}
+
+/// One object, as both panels show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// Stable across frames: `Kind/namespace/name`.
+    pub id: String,
+    pub kind: Kind,
+    pub name: String,
+    /// The server picked the name (`generateName`).
+    pub generated: bool,
+    pub cluster_rv: Option<u64>,
+    pub cache_rv: Option<u64>,
+    /// The event on its way to the cache for this object, and how far away it is.
+    pub pending: Option<(EventType, u64)>,
+    /// 0 for owners and loose objects, 1 for children listed under their owner.
+    pub depth: u8,
+}
+
+impl Row {
+    pub fn state(&self) -> RowState {
+        match (self.cluster_rv, self.cache_rv) {
+            (Some(a), Some(b)) if a == b => RowState::Synced,
+            (Some(_), Some(_)) => RowState::Stale,
+            (Some(_), None) => RowState::NotInCache,
+            (None, _) => RowState::GoneFromCluster,
+        }
+    }
+}
+
+/// The union of what the cluster and the controller's cache hold, grouped by owner.
+pub fn object_rows(world: &World) -> Vec<Row> {
+    let lag = world.cluster.watch_lag_ms;
+    let now = world.now_ms();
+    // id -> (cluster version, cache version)
+    let mut all: BTreeMap<(Kind, String, String), (Option<ObjectRc>, Option<ObjectRc>)> = BTreeMap::new();
+    for o in world.api.objects() {
+        all.entry((o.kind(), o.namespace.clone(), o.name.clone())).or_default().0 = Some(o.clone());
+    }
+    for inf in &world.ctl.caches.informers {
+        for o in inf.list() {
+            all.entry((o.kind(), o.namespace.clone(), o.name.clone())).or_default().1 = Some(o.clone());
+        }
+    }
+    let make = |(kind, ns, name): &(Kind, String, String), (c, k): &(Option<ObjectRc>, Option<ObjectRc>), depth: u8| {
+        let any = c.as_ref().or(k.as_ref()).expect("one side has it");
+        let pending = world
+            .controller_informer(*kind)
+            .and_then(|i| i.pending_for(&any.key(), lag))
+            .map(|(t, at)| (t, at.saturating_sub(now)));
+        Row {
+            id: format!("{kind}/{ns}/{name}"),
+            kind: *kind,
+            name: name.clone(),
+            generated: any.generate_name.is_some(),
+            cluster_rv: c.as_ref().map(|o| o.resource_version),
+            cache_rv: k.as_ref().map(|o| o.resource_version),
+            pending,
+            depth,
+        }
+    };
+    let age = |v: &(Option<ObjectRc>, Option<ObjectRc>)| v.0.as_ref().or(v.1.as_ref()).map_or(0, |o| o.creation_rv);
+    let mut entries: Vec<_> = all.into_iter().collect();
+    entries.sort_by_key(|(id, v)| (age(v), id.clone()));
+    // Children: objects whose child label names an owner of the right kind.
+    let owner_of = |kind: Kind, v: &(Option<ObjectRc>, Option<ObjectRc>)| -> Option<(Kind, String)> {
+        let o = v.0.as_ref().or(v.1.as_ref())?;
+        [Kind::Ensemble, Kind::ReplicaSet].into_iter().find_map(|owner_kind| {
+            (crate::sim::object::child_kind(owner_kind) == Some(kind))
+                .then(|| child_label(owner_kind).and_then(|l| o.labels.get(l)).map(|n| (owner_kind, n.clone())))
+                .flatten()
+        })
+    };
+    let mut children: BTreeMap<(Kind, String), Vec<Row>> = BTreeMap::new();
+    let mut top = Vec::new();
+    for (id, v) in &entries {
+        match owner_of(id.0, v) {
+            Some(owner) => children.entry(owner).or_default().push(make(id, v, 1)),
+            None => top.push((id.clone(), make(id, v, 0))),
+        }
+    }
+    let mut rows = Vec::new();
+    for (id, row) in top {
+        let own = children.remove(&(id.0, id.2.clone()));
+        rows.push(row);
+        rows.extend(own.into_iter().flatten());
+    }
+    // Children whose owner is gone from both sides: still shown, at the end.
+    rows.extend(children.into_values().flatten());
+    rows
+}
+
+/// An event on the wire, placed along the Watch lane.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Wire {
+    /// Stable across frames.
+    pub id: String,
+    pub watcher: Watcher,
+    pub label: String,
+    pub kind: Kind,
+    pub name: String,
+    pub sent_at_ms: u64,
+    pub deliver_at_ms: u64,
+    /// 0 at the apiserver, 1 at the cache.
+    pub progress: f64,
+    pub dropped: bool,
+}
+
+/// Everything on the controller's wires (watch events and pending LISTs), head first.
+pub fn wires(world: &World, include_gc: bool) -> Vec<Wire> {
+    let now = world.now_ms();
+    let mut out = Vec::new();
+    let mut add = |watcher: Watcher, inf: &crate::sim::informer::Informer, lag: u64| {
+        if let ListState::Listed { items, fill_at_ms, .. } = inf.state() {
+            out.push(Wire {
+                id: format!("{watcher:?}/LIST/{}", inf.kind),
+                watcher,
+                label: "LIST".into(),
+                kind: inf.kind,
+                name: format!("{} items", items.len()),
+                sent_at_ms: now,
+                deliver_at_ms: *fill_at_ms,
+                progress: 0.5,
+                dropped: false,
+            });
+        }
+        for (e, at) in inf.in_flight(lag) {
+            let span = at.saturating_sub(e.sent_at_ms).max(1) as f64;
+            out.push(Wire {
+                id: format!("{watcher:?}/{}/{}/{}/{}", e.event_type.as_str(), inf.kind, e.object.name, e.object.resource_version),
+                watcher,
+                label: e.event_type.as_str().into(),
+                kind: inf.kind,
+                name: e.object.name.clone(),
+                sent_at_ms: e.sent_at_ms,
+                deliver_at_ms: at,
+                progress: (now.saturating_sub(e.sent_at_ms) as f64 / span).clamp(0.0, 1.0),
+                dropped: e.dropped,
+            });
+        }
+    };
+    for inf in &world.ctl.caches.informers {
+        add(Watcher::Controller, inf, world.cluster.watch_lag_ms);
+    }
+    if include_gc {
+        for inf in &world.gc.caches.informers {
+            add(Watcher::GarbageCollector, inf, world.cluster.gc_watch_lag_ms);
+        }
+    }
+    out.sort_by(|a, b| a.deliver_at_ms.cmp(&b.deliver_at_ms).then(a.id.cmp(&b.id)));
+    out
+}
+
+/// A worker and what it is doing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkerView {
+    pub worker: u32,
+    /// The key and the reconcile's number, if busy.
+    pub busy: Option<(String, u64)>,
+}
+
+/// The workqueue's three structures and the waiting room.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueueView {
+    pub queued: Vec<String>,
+    pub workers: Vec<WorkerView>,
+    pub dirty_while_processing: Vec<String>,
+    /// Rate-limited keys and when each is ready.
+    pub waiting: Vec<(String, u64)>,
+    pub running: bool,
+}
+
+pub fn queue(world: &World) -> QueueView {
+    let q = &world.ctl.queue;
+    QueueView {
+        queued: q.queued().cloned().collect(),
+        workers: world
+            .ctl
+            .workers
+            .iter()
+            .enumerate()
+            .map(|(i, w)| WorkerView { worker: i as u32, busy: w.busy.as_ref().map(|b| (b.key.clone(), b.n)) })
+            .collect(),
+        dirty_while_processing: q.dirty_while_processing().cloned().collect(),
+        waiting: q.waiting().map(|(k, at)| (k.clone(), at)).collect(),
+        running: world.ctl.running,
+    }
+}
+
+/// One expectations record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpectationView {
+    pub key: String,
+    pub add: i64,
+    pub del: i64,
+    pub age_ms: u64,
+    pub timeout_ms: u64,
+    /// 1 when just set, 0 at the timeout.
+    pub fraction_left: f64,
+    pub satisfied: bool,
+    pub why: Satisfied,
+}
+
+/// The Expectations panel: records, or why there are none.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpectationsView {
+    pub enabled: bool,
+    pub records: Vec<ExpectationView>,
+}
+
+pub fn expectations(world: &World) -> ExpectationsView {
+    let now = world.now_ms();
+    let e = &world.ctl.expectations;
+    ExpectationsView {
+        enabled: world.controller.expectations,
+        records: e
+            .records()
+            .map(|(key, r)| {
+                let age_ms = now.saturating_sub(r.timestamp_ms);
+                let why = e.satisfied(key, now);
+                ExpectationView {
+                    key: key.clone(),
+                    add: r.add,
+                    del: r.del,
+                    age_ms,
+                    timeout_ms: e.timeout_ms,
+                    fraction_left: 1.0 - (age_ms as f64 / e.timeout_ms.max(1) as f64).min(1.0),
+                    satisfied: why.is_satisfied(),
+                    why,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// The Reconcile panel: the pseudo-code and the line each busy worker is on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReconcileView {
+    pub lines: &'static [&'static str],
+    /// (worker, line) for every busy worker.
+    pub active: Vec<(u32, u8)>,
+}
+
+pub fn reconcile(world: &World) -> ReconcileView {
+    ReconcileView {
+        lines: controllers::pseudo_code(world.controller.kind),
+        active: world.ctl.workers.iter().enumerate().filter_map(|(i, w)| w.busy.as_ref().map(|b| (i as u32, b.line))).collect(),
+    }
+}
+
+/// One line of the Timeline: an audit entry or a controller log line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TimelineEntry {
+    Audit { frame: u64, entry: AuditEntry },
+    Log { frame: u64, at_ms: u64, text: String },
+}
+
+/// The last `limit` audit entries and log lines up to the current frame, newest last.
+pub fn timeline(frames: &[Frame], limit: usize) -> (Vec<TimelineEntry>, Vec<TimelineEntry>) {
+    let mut audit = Vec::new();
+    let mut logs = Vec::new();
+    for f in frames.iter().rev() {
+        if audit.len() >= limit && logs.len() >= limit {
+            break;
+        }
+        match &f.event {
+            Event::ApiRequest { entry, .. } if audit.len() < limit => audit.push(TimelineEntry::Audit { frame: f.n, entry: entry.clone() }),
+            Event::Reconcile { note, .. } if logs.len() < limit => {
+                if let Some(text) = note.log_line() {
+                    logs.push(TimelineEntry::Log { frame: f.n, at_ms: f.at_ms, text });
+                }
+            }
+            Event::ReconcileFinished { key, error: Some(e), .. } if logs.len() < limit => {
+                logs.push(TimelineEntry::Log { frame: f.n, at_ms: f.at_ms, text: format!("error reconciling {key}: {e}") })
+            }
+            Event::ControllerExited { code, error, .. } if logs.len() < limit => logs.push(TimelineEntry::Log {
+                frame: f.n,
+                at_ms: f.at_ms,
+                text: match error {
+                    Some(e) => format!("{e}\nexit status {code}"),
+                    None => format!("exit status {code}"),
+                },
+            }),
+            _ => {}
+        }
+    }
+    audit.reverse();
+    logs.reverse();
+    (audit, logs)
+}
+
+/// The observations strip: the lab's "Observe" numbers, live.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Observations {
+    pub kind: Kind,
+    pub in_cluster: u64,
+    pub in_cache: u64,
+    pub peak_in_cluster: u64,
+    /// verb -> status -> count, for create and delete, up to this frame.
+    pub creates: BTreeMap<u16, u64>,
+    pub deletes: BTreeMap<u16, u64>,
+}
+
+pub fn observations(world: &World, frames: &[Frame]) -> Observations {
+    let kind = super::session::tracked_kind(world.controller.kind);
+    let mut creates = BTreeMap::new();
+    let mut deletes = BTreeMap::new();
+    for f in frames {
+        if let Event::ApiRequest { entry, .. } = &f.event {
+            if entry.kind != kind || entry.actor == Actor::Kubectl && entry.verb == Verb::Create {
+                continue;
+            }
+            match entry.verb {
+                Verb::Create => *creates.entry(entry.status.code).or_insert(0) += 1,
+                Verb::Delete => *deletes.entry(entry.status.code).or_insert(0) += 1,
+                _ => {}
+            }
+        }
+    }
+    Observations {
+        kind,
+        in_cluster: world.api.live().get(&kind).copied().unwrap_or(0),
+        in_cache: world.controller_informer(kind).map_or(0, |i| i.len() as u64),
+        peak_in_cluster: world.api.peak_live().get(&kind).copied().unwrap_or(0),
+        creates,
+        deletes,
+    }
+}
+
+/// The caption for the current position (frame 0 has its own).
+pub fn current_caption(frame: Option<&Frame>) -> String {
+    match frame {
+        None => "Nothing has happened yet. Press Play, or → to step one frame.".to_string(),
+        Some(f) => crate::sim::caption::caption(f),
+    }
+}
+
+/// A short label for an HTTP status, as kubectl users read it.
+pub fn status_label(code: u16) -> &'static str {
+    match code {
+        200 => Status::OK.label(),
+        201 => Status::CREATED.label(),
+        404 => Status::NOT_FOUND.label(),
+        409 => Status::ALREADY_EXISTS.label(),
+        _ => "error",
+    }
+}
+
+/// Is this frame's note one of the stale reads the learner should notice?
+pub fn is_stale_read(frame: &Frame) -> bool {
+    matches!(&frame.event, Event::Reconcile { note: Note::Counted { unseen, .. }, .. } if *unseen > 0)
+        || matches!(&frame.event, Event::Reconcile { note: Note::CacheMiss { .. }, .. })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::preset;
+    use crate::view::session::Session;
+
+    fn at_reconcile_2(naming: &str) -> Session {
+        let s = preset("over-create").unwrap().with_settings([("controller.naming", naming)]).unwrap();
+        let mut session = Session::new(s);
+        let mut starts = 0;
+        while session.step_forward() {
+            if let Some(Frame { event: Event::Reconcile { note: Note::Counted { .. }, .. }, .. }) = session.last_frame() {
+                starts += 1;
+                if starts == 2 {
+                    break;
+                }
+            }
+        }
+        session
+    }
+
+    #[test]
+    fn cluster_and_cache_rows_line_up_and_show_the_gap() {
+        let s = at_reconcile_2("generate");
+        let rows = object_rows(s.world());
+        assert_eq!(rows[0].kind, Kind::Ensemble);
+        assert_eq!(rows[0].state(), RowState::Synced);
+        let children: Vec<&Row> = rows.iter().filter(|r| r.depth == 1).collect();
+        assert_eq!(children.len(), 4, "four in the cluster, under their owner");
+        for c in &children {
+            assert_eq!(c.state(), RowState::NotInCache);
+            assert!(c.generated);
+            let (t, eta) = c.pending.expect("its ADDED is on the wire");
+            assert_eq!(t, EventType::Added);
+            assert!(eta > 0 && eta <= 2000);
+        }
+    }
+
+    #[test]
+    fn wires_carry_their_progress() {
+        let s = at_reconcile_2("generate");
+        let w = wires(s.world(), false);
+        assert_eq!(w.len(), 4);
+        assert!(w.iter().all(|w| w.label == "ADDED" && w.progress < 1.0));
+        assert!(w[0].progress > 0.0, "the first create's event has been travelling");
+        assert_eq!(w[3].progress, 0.0, "the last was sent this very millisecond");
+        assert!(w.windows(2).all(|p| p[0].deliver_at_ms <= p[1].deliver_at_ms));
+        // A longer lag moves them back along the lane.
+        let mut world = s.world().clone();
+        world.set_knob(crate::sim::world::Knob::WatchLagMs(5000));
+        let slower = wires(&world, false);
+        assert!(slower[0].progress < w[0].progress);
+    }
+
+    #[test]
+    fn queue_view_shows_the_key_being_processed() {
+        let s = at_reconcile_2("deterministic");
+        let q = queue(s.world());
+        assert!(q.running);
+        assert_eq!(q.workers[0].busy.as_ref().map(|b| b.0.as_str()), Some("academy-lab/beta"));
+    }
+
+    #[test]
+    fn expectations_view_counts_and_shrinks() {
+        let mut s = Session::new(preset("replicaset-pressure").unwrap());
+        let mut seen_pending = false;
+        while s.step_forward() {
+            let e = expectations(s.world());
+            assert!(e.enabled);
+            if let Some(r) = e.records.first() {
+                if r.add > 0 {
+                    seen_pending = true;
+                    assert!(!r.satisfied);
+                    assert!(r.fraction_left > 0.99);
+                    break;
+                }
+            }
+        }
+        assert!(seen_pending);
+        let off = Session::new(preset("over-create").unwrap());
+        assert!(!expectations(off.world()).enabled);
+    }
+
+    #[test]
+    fn timeline_has_audit_and_logs() {
+        let mut s = Session::new(preset("empty-cache").unwrap());
+        s.seek(usize::MAX);
+        let (audit, logs) = timeline(&s.frames()[..s.position()], 10);
+        assert_eq!(audit.len(), 10);
+        assert!(matches!(&audit[9], TimelineEntry::Audit { entry, .. } if entry.verb == Verb::Delete && entry.status.code == 200));
+        assert!(logs.iter().any(|l| matches!(l, TimelineEntry::Log { text, .. } if text.starts_with("DELETE (not in cache)"))));
+        assert!(matches!(logs.last(), Some(TimelineEntry::Log { text, .. }) if text == "exit status 0"));
+        let o = observations(s.world(), &s.frames()[..s.position()]);
+        assert_eq!((o.in_cluster, o.peak_in_cluster), (0, 50));
+        assert_eq!(o.deletes.get(&200), Some(&50));
+    }
+
+    #[test]
+    fn reconcile_view_lights_the_line() {
+        let s = at_reconcile_2("deterministic");
+        let r = reconcile(s.world());
+        assert_eq!(r.active, vec![(0, 3)]);
+        assert!(r.lines[3].contains("diff"));
+    }
+}
