@@ -1,3 +1,5 @@
+#![cfg_attr(target_arch = "wasm32", no_main)]
+#![cfg(not(target_arch = "wasm32"))]
 //! `cachescope`: the headless runner. It plays the same scenarios as the page
 //! and prints JSON, for tests, course authors and CI.
 //!
