@@ -213,6 +213,8 @@ pub struct World {
     next_request: u64,
     actions: Rc<Vec<Action>>,
     api_counts: BTreeMap<Verb, BTreeMap<u16, u64>>,
+    /// The same, by kind and actor class (controller or not), for the observations strip.
+    kind_counts: BTreeMap<(Kind, Verb, u16, bool), u64>,
     pub invariants: Invariants,
 }
 
@@ -250,6 +252,7 @@ impl World {
             next_request: 0,
             actions: Rc::new(init.actions),
             api_counts: BTreeMap::new(),
+            kind_counts: BTreeMap::new(),
             invariants: Invariants::new(),
             cluster: init.cluster,
             controller: init.controller,
@@ -284,6 +287,16 @@ impl World {
     /// Audit log counts: verb -> HTTP status -> requests.
     pub fn api_counts(&self) -> &BTreeMap<Verb, BTreeMap<u16, u64>> {
         &self.api_counts
+    }
+
+    /// Requests for `kind` with `verb`, by status; `by_controller` picks the
+    /// controller's own requests or everyone else's.
+    pub fn kind_counts(&self, kind: Kind, verb: Verb, by_controller: bool) -> BTreeMap<u16, u64> {
+        self.kind_counts
+            .iter()
+            .filter(|((k, v, _, c), _)| *k == kind && *v == verb && *c == by_controller)
+            .map(|((_, _, code, _), n)| (*code, *n))
+            .collect()
     }
 
     /// Requests on their way to the apiserver.
@@ -448,6 +461,8 @@ impl World {
         let inflight = self.requests.remove(&id).expect("a request in flight");
         let outcome = self.api.handle(&inflight.request, self.now_ms, &mut self.rng);
         *self.api_counts.entry(inflight.request.verb).or_default().entry(outcome.audit.status.code).or_insert(0) += 1;
+        let by_controller = matches!(inflight.request.actor, Actor::Controller(_));
+        *self.kind_counts.entry((inflight.request.kind, inflight.request.verb, outcome.audit.status.code, by_controller)).or_insert(0) += 1;
         if let Some(ev) = &outcome.event {
             let lag_jitter = self.cluster.watch_jitter_ms;
             for inf in &mut self.ctl.caches.informers {

@@ -4,3 +4,4 @@
 
 pub mod panels;
 pub mod session;
+pub mod url;

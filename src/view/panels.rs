@@ -2,7 +2,7 @@
 //! frames so far. Cluster and Cache share one row list, so the two panels line
 //! up row for row and the eye compares them.
 
-use crate::sim::apiserver::{Actor, AuditEntry, EventType, Status, Verb};
+use crate::sim::apiserver::{AuditEntry, EventType, Status, Verb};
 use crate::sim::controllers::{self, Note};
 use crate::sim::expectations::Satisfied;
 use crate::sim::frame::{Event, Frame, Watcher};
@@ -130,9 +130,11 @@ pub struct Wire {
     pub dropped: bool,
 }
 
-/// Everything on the controller's wires (watch events and pending LISTs), head first.
-pub fn wires(world: &World, include_gc: bool) -> Vec<Wire> {
-    let now = world.now_ms();
+/// Everything on the controller's wires (watch events and pending LISTs), head
+/// first, placed as they are at `at_ms` (the animation clock, which runs ahead
+/// of the last frame while playing; never behind it).
+pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
+    let now = at_ms.max(world.now_ms());
     let mut out = Vec::new();
     let mut add = |watcher: Watcher, inf: &crate::sim::informer::Informer, lag: u64| {
         if let ListState::Listed { items, fill_at_ms, .. } = inf.state() {
@@ -320,33 +322,24 @@ pub struct Observations {
     pub in_cluster: u64,
     pub in_cache: u64,
     pub peak_in_cluster: u64,
-    /// verb -> status -> count, for create and delete, up to this frame.
+    /// Status -> count: the controller's creates, and every delete, up to this frame.
     pub creates: BTreeMap<u16, u64>,
     pub deletes: BTreeMap<u16, u64>,
 }
 
-pub fn observations(world: &World, frames: &[Frame]) -> Observations {
+pub fn observations(world: &World) -> Observations {
     let kind = super::session::tracked_kind(world.controller.kind);
-    let mut creates = BTreeMap::new();
-    let mut deletes = BTreeMap::new();
-    for f in frames {
-        if let Event::ApiRequest { entry, .. } = &f.event {
-            if entry.kind != kind || entry.actor == Actor::Kubectl && entry.verb == Verb::Create {
-                continue;
-            }
-            match entry.verb {
-                Verb::Create => *creates.entry(entry.status.code).or_insert(0) += 1,
-                Verb::Delete => *deletes.entry(entry.status.code).or_insert(0) += 1,
-                _ => {}
-            }
-        }
+    // Deletes count whoever sent them (the pruner, kubectl's pressure, the GC); creates, the controller's.
+    let mut deletes = world.kind_counts(kind, Verb::Delete, true);
+    for (code, n) in world.kind_counts(kind, Verb::Delete, false) {
+        *deletes.entry(code).or_insert(0) += n;
     }
     Observations {
         kind,
         in_cluster: world.api.live().get(&kind).copied().unwrap_or(0),
         in_cache: world.controller_informer(kind).map_or(0, |i| i.len() as u64),
         peak_in_cluster: world.api.peak_live().get(&kind).copied().unwrap_or(0),
-        creates,
+        creates: world.kind_counts(kind, Verb::Create, true),
         deletes,
     }
 }
@@ -417,7 +410,7 @@ mod tests {
     #[test]
     fn wires_carry_their_progress() {
         let s = at_reconcile_2("generate");
-        let w = wires(s.world(), false);
+        let w = wires(s.world(), false, 0);
         assert_eq!(w.len(), 4);
         assert!(w.iter().all(|w| w.label == "ADDED" && w.progress < 1.0));
         assert!(w[0].progress > 0.0, "the first create's event has been travelling");
@@ -426,8 +419,11 @@ mod tests {
         // A longer lag moves them back along the lane.
         let mut world = s.world().clone();
         world.set_knob(crate::sim::world::Knob::WatchLagMs(5000));
-        let slower = wires(&world, false);
+        let slower = wires(&world, false, 0);
         assert!(slower[0].progress < w[0].progress);
+        // The animation clock slides them along between frames.
+        let later = wires(s.world(), false, s.world().now_ms() + 500);
+        assert!(later[0].progress > w[0].progress);
     }
 
     #[test]
@@ -468,7 +464,7 @@ mod tests {
         assert!(matches!(&audit[9], TimelineEntry::Audit { entry, .. } if entry.verb == Verb::Delete && entry.status.code == 200));
         assert!(logs.iter().any(|l| matches!(l, TimelineEntry::Log { text, .. } if text.starts_with("DELETE (not in cache)"))));
         assert!(matches!(logs.last(), Some(TimelineEntry::Log { text, .. }) if text == "exit status 0"));
-        let o = observations(s.world(), &s.frames()[..s.position()]);
+        let o = observations(s.world());
         assert_eq!((o.in_cluster, o.peak_in_cluster), (0, 50));
         assert_eq!(o.deletes.get(&200), Some(&50));
     }
