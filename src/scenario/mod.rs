@@ -33,6 +33,9 @@ pub struct Scenario {
     /// The real incident this scenario mirrors.
     #[serde(default)]
     pub incident: Option<Incident>,
+    /// The lab's expected figure, shown beside the measured one (`"4 ConfigMaps; 8 or more with generateName"`).
+    #[serde(default)]
+    pub expect: Option<String>,
     /// Seeds the one RNG: generated names, jitter, which pod gets deleted.
     #[serde(default = "default_seed")]
     pub seed: u64,
