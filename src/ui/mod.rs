@@ -1,130 +1,555 @@
 //! The Leptos face of cachescope (wasm32 only).
 //!
-//! For now the page lets a reader pick a preset scenario, runs it to the end
-//! with [`Report::run`], and shows the run summary. The UI keeps one signal
-//! over plain data (the chosen preset's outcome) and renders from it; the
-//! simulation types carry no signals.
+//! One signal holds the [`Session`] (a plain model: the scenario, its history
+//! and the changes made along the way); every panel renders plain view values
+//! computed from it by [`crate::view`]. Playback is a `requestAnimationFrame`
+//! loop that moves an animation clock forward and steps the session up to it;
+//! events on the wire are drawn at that clock, so a longer lag is visibly a
+//! longer trip. The page's whole state is mirrored into its URL.
 
-use std::collections::BTreeMap;
+mod controls;
+mod panels;
 
+use crate::scenario::{preset, Scenario};
+use crate::view::panels as pv;
+use crate::view::session::{Change, Session};
+use crate::view::url::{self, PageState};
+use leptos::ev;
 use leptos::prelude::*;
 
-use crate::report::Report;
-use crate::scenario::{preset, preset_names};
+pub use controls::{Controls, Transport};
+pub use panels::{CachePanel, ClusterPanel, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, TimelinePanel, WatchPanel, WorkqueuePanel};
 
-/// Runs the preset called `name` to the end, or says why it could not.
-///
-/// The error is the [`ScenarioError`](crate::scenario::ScenarioError)'s
-/// message, shown to the reader in an alert rather than a panic.
-fn run_preset(name: &str) -> Result<Report, String> {
-    preset(name)
-        .map(|scenario| Report::run(&scenario))
-        .map_err(|err| err.to_string())
+/// The preset a bare URL opens.
+pub const DEFAULT_PRESET: &str = "over-create";
+
+/// Frames computed ahead of the position in the background, so the scrubber
+/// covers the run; bigger runs extend as they play.
+const LOOKAHEAD_FRAMES: usize = 50_000;
+
+/// The page's reactive state: a few signals over plain values. `Copy`, so
+/// every handler and component can hold it.
+#[derive(Clone, Copy)]
+pub struct Ui {
+    /// The model. Local storage: it shares objects behind `Rc`, which is not `Send`.
+    pub session: RwSignal<Session, LocalStorage>,
+    /// The preset's name, or `None` for a scenario given whole.
+    pub preset: RwSignal<Option<String>>,
+    /// `scenario=` JSON, for a custom scenario.
+    pub custom: StoredValue<Option<String>>,
+    /// Settings from frame 0, as the URL carries them.
+    pub settings: RwSignal<Vec<(String, String)>>,
+    pub playing: RwSignal<bool>,
+    /// log10 of the speed (simulated seconds per real second).
+    pub speed_log: RwSignal<f64>,
+    /// The animation clock: never behind the current frame's time.
+    pub display_ms: RwSignal<u64>,
+    /// Frames known (the scrubber's range).
+    pub known: RwSignal<usize>,
+    /// The run has no more frames after `known`.
+    pub ended: RwSignal<bool>,
+    /// What the last change did, for the notice under the controls.
+    pub notice: RwSignal<Option<String>>,
+    /// The live region's text: the caption of each manual step.
+    pub narration: RwSignal<String>,
+    pub help_open: RwSignal<bool>,
+    pub embed: RwSignal<bool>,
+    pub reduced_motion: StoredValue<bool>,
+    last_tick: StoredValue<Option<f64>>,
 }
 
-/// The whole page: a title, a scenario picker and the chosen run's summary.
+/// The `Ui` provided by the explorer.
+pub fn use_ui() -> Ui {
+    expect_context::<Ui>()
+}
+
+impl Ui {
+    pub fn new(state: PageState) -> Ui {
+        let mut session = Session::with_edits(state.scenario.clone(), &state.edits);
+        session.seek(state.frame);
+        let display = session.world().now_ms();
+        let known = session.frames().len();
+        let reduced = window()
+            .match_media("(prefers-reduced-motion: reduce)")
+            .ok()
+            .flatten()
+            .is_some_and(|m| m.matches());
+        Ui {
+            session: RwSignal::new_local(session),
+            preset: RwSignal::new(state.preset),
+            custom: StoredValue::new(state.custom),
+            settings: RwSignal::new(state.settings),
+            playing: RwSignal::new(false),
+            speed_log: RwSignal::new(state.speed.log10()),
+            display_ms: RwSignal::new(display),
+            known: RwSignal::new(known),
+            ended: RwSignal::new(false),
+            notice: RwSignal::new(None),
+            narration: RwSignal::new(String::new()),
+            help_open: RwSignal::new(false),
+            embed: RwSignal::new(state.embed),
+            reduced_motion: StoredValue::new(reduced),
+            last_tick: StoredValue::new(None),
+        }
+    }
+
+    pub fn speed(&self) -> f64 {
+        10f64.powf(self.speed_log.get_untracked())
+    }
+
+    /// The speed is at the top of the slider: draw the latest frame, no animation.
+    pub fn at_top_speed(&self) -> bool {
+        self.speed_log.get_untracked() >= url::MAX_SPEED.log10() - 1e-9
+    }
+
+    /// After any move by hand: the clock snaps to the frame and the caption is narrated.
+    fn settle(&self) {
+        let (now, caption, known) =
+            self.session.with_untracked(|s| (s.world().now_ms(), pv::current_caption(s.last_frame()), s.frames().len()));
+        self.display_ms.set(now);
+        self.known.update(|k| *k = (*k).max(known));
+        self.narration.set(caption);
+    }
+
+    pub fn pause(&self) {
+        self.playing.set(false);
+    }
+
+    pub fn step_forward(&self) {
+        self.pause();
+        let mut moved = false;
+        self.session.update(|s| moved = s.step_forward());
+        if !moved {
+            self.ended.set(true);
+        }
+        self.settle();
+    }
+
+    pub fn step_back(&self) {
+        self.pause();
+        self.session.update(|s| {
+            s.step_back();
+        });
+        self.settle();
+    }
+
+    pub fn step_to_next_reconcile(&self) {
+        self.pause();
+        self.session.update(|s| {
+            s.step_to_next_reconcile();
+        });
+        self.settle();
+    }
+
+    pub fn reset(&self) {
+        self.pause();
+        self.session.update(|s| {
+            s.seek(0);
+        });
+        self.notice.set(None);
+        self.settle();
+    }
+
+    pub fn seek(&self, n: usize) {
+        self.pause();
+        self.session.update(|s| {
+            s.seek(n);
+        });
+        self.settle();
+    }
+
+    pub fn toggle_play(&self) {
+        if self.playing.get_untracked() {
+            self.pause();
+            self.settle();
+        } else {
+            if self.session.with_untracked(|s| s.at_end()) {
+                self.session.update(|s| {
+                    s.seek(0);
+                });
+                self.settle();
+            }
+            self.last_tick.set_value(None);
+            self.playing.set(true);
+            self.schedule_tick();
+        }
+    }
+
+    /// Make a change at the current frame; the frames after it are recomputed.
+    pub fn apply(&self, change: Change, what: &str) {
+        let frame = self.session.with_untracked(|s| s.position());
+        let had_future = self.session.with_untracked(|s| s.frames().len() > s.position());
+        self.session.update(|s| s.apply(change));
+        self.known.set(self.session.with_untracked(|s| s.frames().len()));
+        self.ended.set(false);
+        let note = if had_future {
+            format!("{what} at frame {frame}: the frames after it are recomputed from here.")
+        } else {
+            format!("{what} at frame {frame}.")
+        };
+        self.notice.set(Some(note));
+        self.settle();
+        self.look_ahead();
+    }
+
+    /// A setting that only matters when the controller starts: the run is
+    /// rebuilt from frame 0 with it.
+    pub fn restart_with(&self, path: &str, value: &str, what: &str) {
+        self.pause();
+        let base = self.session.with_untracked(|s| s.scenario().clone());
+        match base.with_settings([(path, value)]) {
+            Ok(scenario) => {
+                self.settings.update(|v| {
+                    v.retain(|(k, _)| k != path);
+                    v.push((path.to_string(), value.to_string()));
+                });
+                let edits = self.session.with_untracked(|s| s.edits().to_vec());
+                self.session.set(Session::with_edits(scenario, &edits));
+                self.known.set(0);
+                self.ended.set(false);
+                self.notice.set(Some(format!("{what}: this matters when the controller starts, so the run was recomputed from frame 0.")));
+            }
+            Err(e) => self.notice.set(Some(e.to_string())),
+        }
+        self.settle();
+        self.look_ahead();
+    }
+
+    /// Open another scenario from the start.
+    pub fn load(&self, scenario: Scenario, preset_name: Option<String>) {
+        self.pause();
+        self.preset.set(preset_name);
+        self.custom.set_value(None);
+        self.settings.set(Vec::new());
+        self.session.set(Session::new(scenario));
+        self.known.set(0);
+        self.ended.set(false);
+        self.notice.set(None);
+        self.settle();
+        self.look_ahead();
+    }
+
+    pub fn load_preset(&self, name: &str) {
+        match preset(name) {
+            Ok(s) => self.load(s, Some(name.to_string())),
+            Err(e) => self.notice.set(Some(e.to_string())),
+        }
+    }
+
+    /// Compute frames ahead of the position in small slices, so the scrubber
+    /// covers the run without delaying the first paint or the input.
+    pub fn look_ahead(&self) {
+        let ui = *self;
+        set_timeout(
+            move || {
+                if ui.playing.get_untracked() {
+                    return;
+                }
+                let (known, ended) = ui.session.with_untracked(|s| (s.frames().len(), s.at_end()));
+                if ended || known >= LOOKAHEAD_FRAMES {
+                    ui.known.set(known);
+                    ui.ended.set(ended);
+                    return;
+                }
+                let mut now_known = known;
+                let mut now_ended = false;
+                ui.session.update_untracked(|s| {
+                    let pos = s.position();
+                    s.seek(known + 2_000);
+                    now_known = s.frames().len();
+                    now_ended = s.at_end();
+                    s.seek(pos);
+                });
+                ui.known.set(now_known);
+                ui.ended.set(now_ended);
+                if !now_ended {
+                    ui.look_ahead();
+                }
+            },
+            std::time::Duration::from_millis(0),
+        );
+    }
+
+    fn schedule_tick(&self) {
+        let ui = *self;
+        request_animation_frame(move || ui.tick());
+    }
+
+    /// One animation frame of playback.
+    fn tick(&self) {
+        if !self.playing.get_untracked() {
+            return;
+        }
+        let now = window().performance().map_or(0.0, |p| p.now());
+        let dt = self.last_tick.get_value().map_or(0.0, |t| (now - t).clamp(0.0, 100.0));
+        self.last_tick.set_value(Some(now));
+        let speed = self.speed();
+        let mut target = self.display_ms.get_untracked() as f64 + dt * speed;
+        // Quiet stretches (nothing in flight, nothing running) are skipped.
+        let (quiet, next_at) = self.session.with_untracked(|s| {
+            let w = s.world();
+            let quiet = pv::wires(w, false, w.now_ms()).is_empty()
+                && w.requests_in_flight().next().is_none()
+                && w.ctl.workers.iter().all(|wk| wk.busy.is_none());
+            (quiet, w.next_at_ms())
+        });
+        if let Some(at) = next_at {
+            if quiet && (at as f64) > target + 300.0 {
+                target = at as f64;
+            }
+        }
+        let target_ms = target as u64;
+        let mut ended = false;
+        let budget_start = now;
+        self.session.update(|s| {
+            // Keep the frame responsive at top speed: at most ~8 ms of stepping.
+            let mut steps = 0u32;
+            while s.world().next_at_ms().is_some_and(|at| at <= target_ms) {
+                if !s.step_forward() {
+                    break;
+                }
+                steps += 1;
+                if steps % 64 == 0 && window().performance().map_or(0.0, |p| p.now()) - budget_start > 8.0 {
+                    break;
+                }
+            }
+            ended = s.at_end() || s.world().next_at_ms().is_none();
+        });
+        let frame_now = self.session.with_untracked(|s| s.world().now_ms());
+        let shown = if self.at_top_speed() || self.reduced_motion.get_value() { frame_now } else { target_ms.max(frame_now) };
+        self.display_ms.set(shown);
+        self.known.update(|k| *k = (*k).max(self.session.with_untracked(|s| s.frames().len())));
+        if ended {
+            self.ended.set(true);
+            self.pause();
+            self.settle();
+            return;
+        }
+        self.schedule_tick();
+    }
+
+    /// The URL that reproduces the current state.
+    pub fn query(&self) -> String {
+        let (scenario, edits, frame) = self.session.with_untracked(|s| (s.scenario().clone(), s.edits().to_vec(), s.position()));
+        url::encode(&PageState {
+            preset: self.preset.get_untracked(),
+            scenario,
+            custom: self.custom.get_value(),
+            settings: self.settings.get_untracked(),
+            edits,
+            frame,
+            speed: self.speed(),
+            embed: self.embed.get_untracked(),
+        })
+    }
+}
+
+/// The page: the explorer, or a clear error if the URL is bad.
 #[component]
 pub fn App() -> impl IntoView {
-    let names = preset_names();
-    let outcome = RwSignal::new(match names.first() {
-        Some(first) => run_preset(first),
-        None => Err("No preset scenarios are built in.".to_string()),
-    });
+    let query = window().location().search().unwrap_or_default();
+    match url::parse_query(&query, DEFAULT_PRESET) {
+        Ok(state) => view! { <Explorer state /> }.into_any(),
+        Err(e) => view! { <ErrorPage message=e.to_string() /> }.into_any(),
+    }
+}
 
-    let options = names
-        .iter()
-        .map(|name| view! { <option value=*name>{*name}</option> })
-        .collect_view();
-
+/// A URL the page cannot honour: say which parameter and why.
+#[component]
+pub fn ErrorPage(message: String) -> impl IntoView {
     view! {
-        <main class="app">
-            <header class="app-header">
-                <h1>"cachescope"</h1>
-                <p class="lede">
-                    "See what a Kubernetes controller sees: its informer cache lags behind the "
-                    "cluster, and a reconcile that trusts a stale cache creates too much."
-                </p>
-            </header>
-            <div class="controls">
-                <label for="scenario">"Scenario"</label>
-                <select
-                    id="scenario"
-                    aria-label="Scenario"
-                    on:change=move |ev| outcome.set(run_preset(&event_target_value(&ev)))
-                >
-                    {options}
-                </select>
+        <main class="app error-page">
+            <h1>"cachescope"</h1>
+            <div class="alert" role="alert">
+                <h2>"This link cannot be opened"</h2>
+                <p class="mono">{message}</p>
             </div>
-            {move || match outcome.get() {
-                Ok(report) => view! { <RunSummary report /> }.into_any(),
-                Err(message) => view! { <p class="alert" role="alert">{message}</p> }.into_any(),
-            }}
+            <p>
+                <a href="?">"Open the default scenario"</a>
+            </p>
         </main>
     }
 }
 
-/// The summary of one finished run: its identity, the objects still live at
-/// the end (per kind), and the trace hash that pins the run's determinism.
+/// The explorer: controls, panels, caption, transport and timeline.
 #[component]
-fn RunSummary(report: Report) -> impl IntoView {
-    let Report { scenario, seed, frames, trace_hash, live, .. } = report;
+pub fn Explorer(state: PageState) -> impl IntoView {
+    let ui = Ui::new(state);
+    provide_context(ui);
+    ui.narration.set(ui.session.with_untracked(|s| pv::current_caption(s.last_frame())));
+
+    // Keyboard: Space, ←/→, Shift+→, R, ? and Escape, except while typing in a field.
+    let keys = window_event_listener(ev::keydown, move |e| {
+        let typing = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON" | "A" | "SUMMARY"));
+        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+            return;
+        }
+        let key = e.key();
+        if key == "Escape" {
+            ui.help_open.set(false);
+            return;
+        }
+        if typing && key != "?" {
+            return;
+        }
+        let handled = match key.as_str() {
+            " " => {
+                ui.toggle_play();
+                true
+            }
+            "ArrowRight" if e.shift_key() => {
+                ui.step_to_next_reconcile();
+                true
+            }
+            "ArrowRight" => {
+                ui.step_forward();
+                true
+            }
+            "ArrowLeft" => {
+                ui.step_back();
+                true
+            }
+            "r" | "R" => {
+                ui.reset();
+                true
+            }
+            "?" => {
+                ui.help_open.update(|h| *h = !*h);
+                true
+            }
+            _ => false,
+        };
+        if handled {
+            e.prevent_default();
+        }
+    });
+    on_cleanup(move || keys.remove());
+
+    // Playback pauses itself when the tab is hidden.
+    let hidden = window_event_listener_untyped("visibilitychange", move |_| {
+        if document().hidden() {
+            ui.pause();
+        }
+    });
+    on_cleanup(move || hidden.remove());
+
+    // Mirror the state into the URL whenever it settles (not on every played frame).
+    Effect::new(move |_| {
+        let playing = ui.playing.get();
+        ui.session.track();
+        ui.speed_log.track();
+        ui.preset.track();
+        if playing {
+            return;
+        }
+        let q = ui.query();
+        if let Ok(h) = window().history() {
+            let path = window().location().pathname().unwrap_or_default();
+            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{q}")));
+        }
+    });
+
+    // Mark the first drawn frame for the page benchmark, then compute ahead.
+    request_animation_frame(move || {
+        if let Some(p) = window().performance() {
+            let _ = p.mark("cachescope:first-frame");
+        }
+        ui.look_ahead();
+    });
+
+    let embed = ui.embed;
     view! {
-        <section class="summary" aria-label="Run summary">
-            <h2>"Run summary"</h2>
-            <dl class="facts">
-                <dt>"Scenario"</dt>
-                <dd>
-                    <code>{scenario}</code>
-                </dd>
-                <dt>"Seed"</dt>
-                <dd class="num-inline">{seed}</dd>
-                <dt>"Frames"</dt>
-                <dd class="num-inline">{frames}</dd>
-                <dt>"Trace hash"</dt>
-                <dd>
-                    <code class="trace-hash">{trace_hash}</code>
-                </dd>
-            </dl>
-            <LiveTable live />
+        <main class="app" class:embed=move || embed.get()>
+            <Show when=move || !embed.get()>
+                <header class="app-header">
+                    <h1>"cachescope"</h1>
+                    <p class="lede">"See what a Kubernetes controller sees: its cache lags the cluster."</p>
+                    <button class="help-button" aria-label="Help" aria-keyshortcuts="?" on:click=move |_| ui.help_open.set(true)>
+                        "?"
+                    </button>
+                </header>
+                <Controls />
+            </Show>
+            <div class="grid">
+                <ClusterPanel />
+                <WatchPanel />
+                <CachePanel />
+                <ExpectationsPanel />
+                <Show when=move || !embed.get()>
+                    <WorkqueuePanel />
+                    <ReconcilePanel />
+                    <Observations />
+                </Show>
+            </div>
+            <Caption />
+            <Transport />
+            <Show when=move || !embed.get()>
+                <InvariantsPanel />
+                <TimelinePanel />
+            </Show>
+            <div class="sr-only" aria-live="polite" aria-atomic="true">
+                {move || ui.narration.get()}
+            </div>
+            <Show when=move || ui.help_open.get()>
+                <Help />
+            </Show>
+        </main>
+    }
+}
+
+/// The caption of the current frame, and the change notice.
+#[component]
+fn Caption() -> impl IntoView {
+    let ui = use_ui();
+    let caption = Memo::new(move |_| ui.session.with(|s| pv::current_caption(s.last_frame())));
+    let stale = Memo::new(move |_| ui.session.with(|s| s.last_frame().is_some_and(pv::is_stale_read)));
+    view! {
+        <section class="caption-bar" aria-label="Caption">
+            <p class="caption" class:stale=move || stale.get()>
+                {move || caption.get()}
+            </p>
+            {move || ui.notice.get().map(|n| view! { <p class="notice" role="status">{n}</p> })}
         </section>
     }
 }
 
-/// Live objects per kind at the end of the run, one row each.
+/// The help overlay: every key, and what the simulation simplifies.
 #[component]
-fn LiveTable(live: BTreeMap<String, u64>) -> impl IntoView {
-    let rows = if live.is_empty() {
-        view! {
-            <tr class="empty">
-                <td colspan="2">"No live objects."</td>
-            </tr>
+fn Help() -> impl IntoView {
+    let ui = use_ui();
+    let close = NodeRef::<leptos::html::Button>::new();
+    Effect::new(move |_| {
+        if let Some(b) = close.get() {
+            let _ = b.focus();
         }
-        .into_any()
-    } else {
-        live.into_iter()
-            .map(|(kind, count)| {
-                view! {
-                    <tr>
-                        <th scope="row">
-                            <code>{kind}</code>
-                        </th>
-                        <td class="num">{count}</td>
-                    </tr>
-                }
-            })
-            .collect_view()
-            .into_any()
-    };
+    });
     view! {
-        <table class="live">
-            <caption>"Live objects at the end of the run"</caption>
-            <thead>
-                <tr>
-                    <th scope="col">"Kind"</th>
-                    <th scope="col" class="num">"Count"</th>
-                </tr>
-            </thead>
-            <tbody>{rows}</tbody>
-        </table>
+        <div class="overlay" on:click=move |_| ui.help_open.set(false)>
+            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" on:click=|e| e.stop_propagation()>
+                <h2 id="help-title">"Keys"</h2>
+                <dl class="keys">
+                    <dt><kbd>"Space"</kbd></dt><dd>"Play / pause"</dd>
+                    <dt><kbd>"→"</kbd></dt><dd>"Step forward one frame"</dd>
+                    <dt><kbd>"Shift"</kbd>" + "<kbd>"→"</kbd></dt><dd>"Step to the next reconcile"</dd>
+                    <dt><kbd>"←"</kbd></dt><dd>"Step back one frame"</dd>
+                    <dt><kbd>"R"</kbd></dt><dd>"Reset to frame 0"</dd>
+                    <dt><kbd>"?"</kbd></dt><dd>"This help"</dd>
+                    <dt><kbd>"Esc"</kbd></dt><dd>"Close it"</dd>
+                </dl>
+                <h2>"What is simplified"</h2>
+                <ul class="simplifications">
+                    <li>"Deletes are immediate: no graceful deletion, no finalizers."</li>
+                    <li>"An informer's LIST reaches its store in one step, so HasSynced turns true at one frame."</li>
+                    <li>"ReplicaSet status writes and orphan adoption are left out; every pod is Running and ready."</li>
+                    <li>"The garbage collector checks a dependent's first ownerReference only."</li>
+                    <li>"A watch never expires on its own; the relist action makes it. Dropped events are a fault you inject."</li>
+                    <li>"While playing, quiet stretches with nothing in flight are skipped."</li>
+                </ul>
+                <button node_ref=close on:click=move |_| ui.help_open.set(false)>"Close"</button>
+            </div>
+        </div>
     }
 }

@@ -1,0 +1,250 @@
+//! The header controls (scenario, lag, naming, switches, actions) and the
+//! transport (play, step, scrubber, speed). Every control has the accessible
+//! name the end-to-end tests and screen readers use.
+
+use super::{use_ui, Ui};
+use crate::scenario::preset_names;
+use crate::sim::apiserver::ControllerKind;
+use crate::sim::controllers::Naming;
+use crate::sim::world::Knob;
+use crate::view::session::{Change, UiAction};
+use crate::view::url;
+use leptos::prelude::*;
+
+/// The watch lag slider's top, in ms.
+pub const MAX_LAG_MS: u64 = 5_000;
+
+#[component]
+pub fn Controls() -> impl IntoView {
+    let ui = use_ui();
+    let kind = Memo::new(move |_| ui.session.with(|s| s.scenario().controller.kind));
+    let lag = Memo::new(move |_| ui.session.with(|s| s.world().cluster.watch_lag_ms));
+    let naming = Memo::new(move |_| ui.session.with(|s| s.world().controller.naming));
+    let flag = move |f: fn(&crate::sim::controllers::ControllerSettings) -> bool| Memo::new(move |_| ui.session.with(|s| f(&s.world().controller)));
+    let double_enqueue = flag(|c| c.double_enqueue);
+    let expectations = flag(|c| c.expectations);
+    let wait = flag(|c| c.wait_for_cache_sync);
+    let surplus = flag(|c| c.delete_surplus);
+    let desired = Memo::new(move |_| {
+        ui.session.with(|s| {
+            let (k, key) = s.owner_key()?;
+            let w = s.world();
+            let live = w.api.get(k, &key).and_then(|o| o.spec.desired());
+            // Before the owner exists, the value it will be applied with.
+            live.or_else(|| {
+                s.scenario().actions.iter().filter_map(|a| a.apply.as_ref()).find(|o| o.name == key.name).and_then(|o| o.voices.or(o.replicas))
+            })
+        })
+    });
+    let desired_label = move || if kind.get() == ControllerKind::ReplicaSet { "Replicas" } else { "Voices" };
+    let desired_error = RwSignal::new(None::<String>);
+    let incident = Memo::new(move |_| ui.session.with(|s| s.scenario().incident.clone()));
+    let description = Memo::new(move |_| ui.session.with(|s| s.scenario().description.clone()));
+
+    let on_lag = move |ev| {
+        if let Ok(v) = event_target_value(&ev).parse::<u64>() {
+            ui.apply(Change::Knob(Knob::WatchLagMs(v.min(MAX_LAG_MS))), &format!("Watch lag set to {v} ms"));
+        }
+    };
+    let set_naming = move |n: Naming| {
+        let what = match n {
+            Naming::Deterministic => "Deterministic names chosen",
+            Naming::Generate => "GenerateName chosen",
+        };
+        ui.apply(Change::Knob(Knob::Naming(n)), what);
+    };
+    let on_desired = move |ev| {
+        let raw = event_target_value(&ev);
+        let max = if kind.get_untracked() == ControllerKind::ReplicaSet { 10_000 } else { 1_000 };
+        match raw.trim().parse::<u32>() {
+            Ok(n) if n <= max => {
+                desired_error.set(None);
+                ui.apply(Change::Action(UiAction::Scale(n)), &format!("Scaled to {n}"));
+            }
+            _ => desired_error.set(Some(format!("{}: {raw:?} is not a whole number from 0 to {max}", desired_label()))),
+        }
+    };
+    let supports = move |a: UiAction| ui.session.with(|s| s.supports(a));
+
+    view! {
+        <section class="controls" aria-label="Controls">
+            <div class="control scenario">
+                <label for="scenario-select">"Scenario"</label>
+                <select
+                    id="scenario-select"
+                    on:change=move |ev| ui.load_preset(&event_target_value(&ev))
+                    prop:value=move || ui.preset.get().unwrap_or_default()
+                >
+                    {move || ui.preset.get().is_none().then(|| view! { <option value="">"(custom scenario)"</option> })}
+                    {preset_names().into_iter().map(|n| view! { <option value=n>{n}</option> }).collect_view()}
+                </select>
+            </div>
+            <div class="control lag">
+                <label for="lag">"Watch lag"</label>
+                <input
+                    id="lag"
+                    type="range"
+                    min="0"
+                    max=MAX_LAG_MS
+                    step="100"
+                    prop:value=move || lag.get().to_string()
+                    aria-valuetext=move || format!("{} milliseconds", lag.get())
+                    on:change=on_lag
+                />
+                <output for="lag" class="mono">{move || format!("{} ms", lag.get())}</output>
+            </div>
+            <fieldset class="control naming" role="radiogroup">
+                <legend>"Naming scheme"</legend>
+                <label>
+                    <input
+                        type="radio"
+                        name="naming"
+                        prop:checked=move || naming.get() == Naming::Deterministic
+                        on:change=move |_| set_naming(Naming::Deterministic)
+                    />
+                    "Deterministic names"
+                </label>
+                <label>
+                    <input
+                        type="radio"
+                        name="naming"
+                        prop:checked=move || naming.get() == Naming::Generate
+                        on:change=move |_| set_naming(Naming::Generate)
+                    />
+                    "GenerateName"
+                </label>
+            </fieldset>
+            <fieldset class="control switches">
+                <legend>"Controller"</legend>
+                <Switch label="Double enqueue" checked=double_enqueue on_toggle=move |v| ui.apply(Change::Knob(Knob::DoubleEnqueue(v)), if v { "Double enqueue on" } else { "Double enqueue off" }) />
+                <Switch label="Expectations" checked=expectations on_toggle=move |v| ui.apply(Change::Knob(Knob::Expectations(v)), if v { "Expectations on" } else { "Expectations off" }) />
+                <Switch label="Wait for cache sync" checked=wait on_toggle=move |v| restart_wait(ui, v) />
+                <Switch label="Delete surplus" checked=surplus on_toggle=move |v| ui.apply(Change::Knob(Knob::DeleteSurplus(v)), if v { "Delete surplus on" } else { "Delete surplus off" }) />
+            </fieldset>
+            <Show when=move || desired.get().is_some()>
+                <div class="control desired">
+                    <label for="desired">{desired_label}</label>
+                    <input
+                        id="desired"
+                        type="number"
+                        min="0"
+                        inputmode="numeric"
+                        prop:value=move || desired.get().unwrap_or(0).to_string()
+                        aria-invalid=move || desired_error.get().is_some().to_string()
+                        aria-describedby="desired-error"
+                        on:change=on_desired
+                    />
+                    <span id="desired-error" class="field-error" role="alert">{move || desired_error.get()}</span>
+                </div>
+            </Show>
+            <div class="control actions" role="group" aria-label="Actions">
+                <Show when=move || supports(UiAction::DeletePod)>
+                    <button on:click=move |_| ui.apply(Change::Action(UiAction::DeletePod), "A pod deleted")>"Delete a pod"</button>
+                </Show>
+                <Show when=move || supports(UiAction::DeleteOwner)>
+                    <button on:click=move |_| ui.apply(Change::Action(UiAction::DeleteOwner), "Owner deleted")>
+                        {move || if kind.get() == ControllerKind::ReplicaSet { "Delete the ReplicaSet" } else { "Delete the Ensemble" }}
+                    </button>
+                </Show>
+                <button on:click=move |_| ui.apply(Change::Action(UiAction::DropNextEvent), "Next watch event will be dropped")>"Drop next watch event"</button>
+                <button on:click=move |_| ui.apply(Change::Action(UiAction::RestartController), "Controller restarted")>"Restart controller"</button>
+            </div>
+            <details class="about">
+                <summary>"About this scenario"</summary>
+                <p>{move || description.get()}</p>
+                {move || incident.get().map(|i| view! {
+                    <p>"This happened: " <a href=i.url.clone() target="_blank" rel="noopener noreferrer">{i.title.clone()}</a></p>
+                })}
+            </details>
+        </section>
+    }
+}
+
+fn restart_wait(ui: Ui, v: bool) {
+    ui.restart_with("controller.wait_for_cache_sync", if v { "true" } else { "false" }, if v { "Wait for cache sync on" } else { "Wait for cache sync off" });
+}
+
+/// A labelled checkbox bound to a flag of the current world.
+#[component]
+fn Switch(label: &'static str, checked: Memo<bool>, on_toggle: impl Fn(bool) + 'static) -> impl IntoView {
+    view! {
+        <label class="switch">
+            <input type="checkbox" prop:checked=move || checked.get() on:change=move |ev| on_toggle(event_target_checked(&ev)) />
+            {label}
+        </label>
+    }
+}
+
+/// Play, step, reset, speed and the scrubber, with the frame counter and the clock.
+#[component]
+pub fn Transport() -> impl IntoView {
+    let ui = use_ui();
+    let position = Memo::new(move |_| ui.session.with(|s| s.position()));
+    let now_ms = Memo::new(move |_| ui.session.with(|s| s.world().now_ms()));
+    let forks = Memo::new(move |_| ui.session.with(|s| s.edits().iter().map(|e| e.frame).collect::<Vec<_>>()));
+    let at_end = Memo::new(move |_| ui.ended.get() && position.get() >= ui.known.get());
+    let speed_label = move || format!("×{}", url::format_speed(10f64.powf(ui.speed_log.get())));
+    view! {
+        <section class="transport" aria-label="Transport">
+            <div class="buttons">
+                <button on:click=move |_| ui.reset() aria-keyshortcuts="R" title="Reset (R)">"Reset"</button>
+                <button on:click=move |_| ui.step_back() aria-keyshortcuts="ArrowLeft" title="Step back (←)" aria-label="Step back">"◀"</button>
+                <button class="play" on:click=move |_| ui.toggle_play() aria-keyshortcuts="Space" title="Play / pause (Space)">
+                    {move || if ui.playing.get() { "Pause" } else { "Play" }}
+                </button>
+                <button on:click=move |_| ui.step_forward() aria-keyshortcuts="ArrowRight" title="Step forward (→)" aria-label="Step forward">"▶"</button>
+                <button on:click=move |_| ui.step_to_next_reconcile() aria-keyshortcuts="Shift+ArrowRight" title="Step to next reconcile (Shift+→)" aria-label="Step to next reconcile">"⏭"</button>
+            </div>
+            <div class="clock">
+                <span class="frame mono">{move || format!("Frame {}", position.get())}</span>
+                <span class="time mono">{move || format!("t = {:.3} s", now_ms.get() as f64 / 1000.0)}</span>
+                <Show when=move || at_end.get()>
+                    <span class="end">"End of run"</span>
+                </Show>
+            </div>
+            <div class="scrub">
+                <input
+                    type="range"
+                    aria-label="Timeline scrubber"
+                    min="0"
+                    max=move || ui.known.get().max(1).to_string()
+                    prop:value=move || position.get().to_string()
+                    aria-valuetext=move || format!("frame {} of {}", position.get(), ui.known.get())
+                    on:input=move |ev| {
+                        if let Ok(n) = event_target_value(&ev).parse::<usize>() {
+                            ui.seek(n);
+                        }
+                    }
+                />
+                <div class="forks" aria-hidden="true">
+                    {move || {
+                        let known = ui.known.get().max(1) as f64;
+                        forks
+                            .get()
+                            .into_iter()
+                            .map(|f| view! { <span class="fork" style:left=format!("{:.2}%", 100.0 * f as f64 / known)></span> })
+                            .collect_view()
+                    }}
+                </div>
+            </div>
+            <div class="speed">
+                <label for="speed">"Speed"</label>
+                <input
+                    id="speed"
+                    type="range"
+                    min=url::MIN_SPEED.log10()
+                    max=url::MAX_SPEED.log10()
+                    step="0.05"
+                    prop:value=move || ui.speed_log.get().to_string()
+                    aria-valuetext=speed_label
+                    on:input=move |ev| {
+                        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
+                            ui.speed_log.set(v);
+                        }
+                    }
+                />
+                <output for="speed" class="mono">{speed_label}</output>
+            </div>
+        </section>
+    }
+}
