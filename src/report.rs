@@ -97,8 +97,8 @@ impl Report {
             sim_time_ms: world.now_ms(),
             frames: world.frames(),
             trace_hash: hasher.hex(),
-            live: kinds(world.api.live()),
-            peak_live: kinds(world.api.peak_live()),
+            live: kinds(&world.api.live()),
+            peak_live: kinds(&world.api.peak_live()),
             api: world
                 .api_counts()
                 .iter()

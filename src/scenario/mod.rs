@@ -343,13 +343,16 @@ impl Scenario {
     }
 
     /// Build and validate a scenario from a JSON value (after `--set` edits).
+    ///
+    /// It goes through the JSON text rather than deserializing the value
+    /// directly: one deserializer instantiation for the whole scenario tree
+    /// instead of two, which is a sizeable share of the page's wasm.
     pub fn from_value(value: serde_json::Value) -> Result<Scenario, ScenarioError> {
-        let scenario: Scenario = serde_path_to_error::deserialize(value).map_err(|e| {
-            let path = e.path().to_string();
-            ScenarioError { field: clean_path(&path), value: None, message: e.into_inner().to_string(), line_col: None }
-        })?;
-        scenario.validate()?;
-        Ok(scenario)
+        Scenario::from_json(&value.to_string()).map_err(|mut e| {
+            // A position in generated text means nothing to the author.
+            e.line_col = None;
+            e
+        })
     }
 
     /// The scenario as a JSON value with every field present (defaults filled in).

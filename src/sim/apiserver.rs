@@ -262,15 +262,24 @@ pub fn generate_name(prefix: &str, rng: &mut Rng) -> String {
 }
 
 /// The store, its resourceVersion counter, and the counts the report needs.
+///
+/// One map per kind, keyed like an informer's store (fewer distinct map types
+/// is less code in the page's wasm).
 #[derive(Debug, Clone, Default)]
 pub struct ApiServer {
-    objects: BTreeMap<(Kind, ObjectKey), ObjectRc>,
+    objects: [BTreeMap<ObjectKey, ObjectRc>; 4],
     resource_version: u64,
     next_uid: u64,
-    live: BTreeMap<Kind, u64>,
-    peak_live: BTreeMap<Kind, u64>,
-    /// (kind, namespace, label key, label value) -> live objects carrying it.
-    label_counts: BTreeMap<(Kind, String, String, String), u32>,
+    live: [u64; 4],
+    peak_live: [u64; 4],
+    /// Kinds that have ever had an object (the report lists those).
+    seen: [bool; 4],
+    /// "kind/namespace/label=value" -> live objects carrying it.
+    label_counts: BTreeMap<String, u32>,
+}
+
+fn label_key(kind: Kind, namespace: &str, label: &str, value: &str) -> String {
+    format!("{kind}/{namespace}/{label}={value}")
 }
 
 /// What one request did.
@@ -292,27 +301,26 @@ impl ApiServer {
     }
 
     pub fn get(&self, kind: Kind, key: &ObjectKey) -> Option<&ObjectRc> {
-        self.objects.get(&(kind, key.clone()))
+        self.objects[kind.index()].get(key)
     }
 
     /// Every live object, by kind then key.
     pub fn objects(&self) -> impl Iterator<Item = &ObjectRc> {
-        self.objects.values()
+        self.objects.iter().flat_map(|m| m.values())
     }
 
     /// Live objects of one kind in one namespace, by name.
     pub fn list(&self, kind: Kind, namespace: &str) -> Vec<ObjectRc> {
-        let lo = (kind, ObjectKey::new(namespace, ""));
-        self.objects
-            .range(lo..)
-            .take_while(|((k, key), _)| *k == kind && key.namespace == namespace)
+        self.objects[kind.index()]
+            .range(ObjectKey::new(namespace, "")..)
+            .take_while(|(key, _)| key.namespace == namespace)
             .map(|(_, o)| o.clone())
             .collect()
     }
 
     /// Live objects of one kind, without cloning anything.
     pub fn objects_of(&self, kind: Kind) -> impl Iterator<Item = &ObjectRc> {
-        self.objects.range((kind, ObjectKey::new("", ""))..).take_while(move |((k, _), _)| *k == kind).map(|(_, o)| o)
+        self.objects[kind.index()].values()
     }
 
     /// Live objects of one kind in every namespace.
@@ -320,20 +328,29 @@ impl ApiServer {
         self.objects_of(kind).cloned().collect()
     }
 
-    pub fn live(&self) -> &BTreeMap<Kind, u64> {
-        &self.live
+    /// Live objects of `kind` now.
+    pub fn live_count(&self, kind: Kind) -> u64 {
+        self.live[kind.index()]
     }
 
-    pub fn peak_live(&self) -> &BTreeMap<Kind, u64> {
-        &self.peak_live
+    /// The most objects of `kind` alive at any instant so far.
+    pub fn peak_count(&self, kind: Kind) -> u64 {
+        self.peak_live[kind.index()]
+    }
+
+    /// Live counts of every kind that ever had an object.
+    pub fn live(&self) -> BTreeMap<Kind, u64> {
+        Kind::ALL.into_iter().filter(|k| self.seen[k.index()]).map(|k| (k, self.live_count(k))).collect()
+    }
+
+    /// Peak counts of every kind that ever had an object.
+    pub fn peak_live(&self) -> BTreeMap<Kind, u64> {
+        Kind::ALL.into_iter().filter(|k| self.seen[k.index()]).map(|k| (k, self.peak_count(k))).collect()
     }
 
     /// How many live objects of `kind` in `namespace` carry `label=value`.
     pub fn count_labelled(&self, kind: Kind, namespace: &str, label: &str, value: &str) -> u32 {
-        self.label_counts
-            .get(&(kind, namespace.to_string(), label.to_string(), value.to_string()))
-            .copied()
-            .unwrap_or(0)
+        self.label_counts.get(&label_key(kind, namespace, label, value)).copied().unwrap_or(0)
     }
 
     /// Handle one request at `now_ms`.
@@ -378,7 +395,7 @@ impl ApiServer {
                 // Since 1.32 the server retries a colliding generated name itself.
                 let mut name = generate_name(prefix, rng);
                 for _ in 1..GENERATE_NAME_ATTEMPTS {
-                    if !self.objects.contains_key(&(body.kind(), ObjectKey::new(body.namespace.clone(), name.clone()))) {
+                    if self.get(body.kind(), &ObjectKey::new(body.namespace.clone(), name.clone())).is_none() {
                         break;
                     }
                     name = generate_name(prefix, rng);
@@ -388,7 +405,7 @@ impl ApiServer {
             (None, None) => (String::new(), None),
         };
         let key = ObjectKey::new(body.namespace.clone(), name.clone());
-        if self.objects.contains_key(&(body.kind(), key.clone())) {
+        if self.get(body.kind(), &key).is_some() {
             let mut out = self.failed(req, now_ms, name, Status::ALREADY_EXISTS);
             out.audit.generate_name = generated;
             return out;
@@ -493,21 +510,20 @@ impl ApiServer {
     fn insert(&mut self, object: ObjectRc) {
         let kind = object.kind();
         for (k, v) in &object.labels {
-            *self.label_counts.entry((kind, object.namespace.clone(), k.clone(), v.clone())).or_insert(0) += 1;
+            *self.label_counts.entry(label_key(kind, &object.namespace, k, v)).or_insert(0) += 1;
         }
-        let previous = self.objects.insert((kind, object.key()), object);
-        if previous.is_none() {
-            let n = self.live.entry(kind).or_insert(0);
-            *n += 1;
-            let peak = self.peak_live.entry(kind).or_insert(0);
-            *peak = (*peak).max(*n);
+        let i = kind.index();
+        if self.objects[i].insert(object.key(), object).is_none() {
+            self.live[i] += 1;
+            self.peak_live[i] = self.peak_live[i].max(self.live[i]);
+            self.seen[i] = true;
         }
     }
 
     fn remove(&mut self, object: &Object) {
         let kind = object.kind();
         for (k, v) in &object.labels {
-            let lk = (kind, object.namespace.clone(), k.clone(), v.clone());
+            let lk = label_key(kind, &object.namespace, k, v);
             if let Some(n) = self.label_counts.get_mut(&lk) {
                 *n -= 1;
                 if *n == 0 {
@@ -515,10 +531,8 @@ impl ApiServer {
                 }
             }
         }
-        if self.objects.remove(&(kind, object.key())).is_some() {
-            if let Some(n) = self.live.get_mut(&kind) {
-                *n -= 1;
-            }
+        if self.objects[kind.index()].remove(&object.key()).is_some() {
+            self.live[kind.index()] -= 1;
         }
     }
 }

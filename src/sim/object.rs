@@ -25,6 +25,16 @@ impl Kind {
     /// All kinds, in display order.
     pub const ALL: [Kind; 4] = [Kind::Ensemble, Kind::ConfigMap, Kind::ReplicaSet, Kind::Pod];
 
+    /// A dense index, for per-kind arrays.
+    pub fn index(self) -> usize {
+        match self {
+            Kind::Ensemble => 0,
+            Kind::ConfigMap => 1,
+            Kind::ReplicaSet => 2,
+            Kind::Pod => 3,
+        }
+    }
+
     /// The lower-case plural resource name, as the apiserver's messages use it.
     pub fn resource(self) -> &'static str {
         match self {

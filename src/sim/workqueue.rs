@@ -15,9 +15,9 @@ pub struct WorkQueue<T: Ord + Clone> {
     queue: VecDeque<T>,
     dirty: BTreeSet<T>,
     processing: BTreeSet<T>,
-    /// Delayed adds: item -> when it is ready. A second `add_after` keeps the earliest.
-    waiting: BTreeMap<T, u64>,
-    /// The same entries ordered by time, then by insertion order, for `next_ready_at`.
+    /// Delayed adds, ordered by ready time then insertion order. A second
+    /// `add_after` of an item keeps the earliest time (the set is small: a
+    /// linear search finds an item's entry).
     waiting_by_time: BTreeSet<(u64, u64, T)>,
     waiting_seq: u64,
     limiter: ControllerRateLimiter<T>,
@@ -35,7 +35,6 @@ impl<T: Ord + Clone> WorkQueue<T> {
             queue: VecDeque::new(),
             dirty: BTreeSet::new(),
             processing: BTreeSet::new(),
-            waiting: BTreeMap::new(),
             waiting_by_time: BTreeSet::new(),
             waiting_seq: 0,
             limiter,
@@ -89,13 +88,12 @@ impl<T: Ord + Clone> WorkQueue<T> {
             return;
         }
         let ready_at = now_ms + delay_ms;
-        if let Some(&existing) = self.waiting.get(&item) {
-            if existing <= ready_at {
+        if let Some(existing) = self.waiting_by_time.iter().find(|(_, _, t)| t == &item).cloned() {
+            if existing.0 <= ready_at {
                 return;
             }
-            self.waiting_by_time.retain(|(_, _, t)| t != &item);
+            self.waiting_by_time.remove(&existing);
         }
-        self.waiting.insert(item.clone(), ready_at);
         self.waiting_seq += 1;
         self.waiting_by_time.insert((ready_at, self.waiting_seq, item));
     }
@@ -130,7 +128,6 @@ impl<T: Ord + Clone> WorkQueue<T> {
                 break;
             }
             let (_, _, item) = self.waiting_by_time.pop_first().expect("non-empty");
-            self.waiting.remove(&item);
             self.add(item.clone());
             ready.push(item);
         }

@@ -128,12 +128,12 @@ enum Timer {
 }
 
 /// Who waits for a response.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Origin {
     Kubectl,
     Worker { worker: usize, epoch: u32, slot: usize },
     Informer { kind: Kind, epoch: u32 },
-    GcGet { job: u64 },
+    GcGet { dependent: ObjectRc },
     GcDelete,
 }
 
@@ -190,8 +190,6 @@ pub struct Runtime {
 #[derive(Debug, Clone)]
 pub struct GarbageCollector {
     pub caches: Caches,
-    jobs: BTreeMap<u64, ObjectRc>,
-    next_job: u64,
 }
 
 /// The simulated cluster and controller.
@@ -212,9 +210,8 @@ pub struct World {
     requests: BTreeMap<u64, InFlightRequest>,
     next_request: u64,
     actions: Rc<Vec<Action>>,
-    api_counts: BTreeMap<Verb, BTreeMap<u16, u64>>,
-    /// The same, by kind and actor class (controller or not), for the observations strip.
-    kind_counts: BTreeMap<(Kind, Verb, u16, bool), u64>,
+    /// Requests by (kind, verb, status, sent by the controller): a short list, searched linearly.
+    counts: Vec<((Kind, Verb, u16, bool), u64)>,
     pub invariants: Invariants,
 }
 
@@ -245,14 +242,13 @@ impl World {
                 double_enqueued: BTreeSet::new(),
                 reconciles: 0,
             },
-            gc: GarbageCollector { caches: Caches::new(&Kind::ALL), jobs: BTreeMap::new(), next_job: 0 },
+            gc: GarbageCollector { caches: Caches::new(&Kind::ALL) },
             timers: BTreeMap::new(),
             timer_seq: 0,
             requests: BTreeMap::new(),
             next_request: 0,
             actions: Rc::new(init.actions),
-            api_counts: BTreeMap::new(),
-            kind_counts: BTreeMap::new(),
+            counts: Vec::new(),
             invariants: Invariants::new(),
             cluster: init.cluster,
             controller: init.controller,
@@ -285,18 +281,25 @@ impl World {
     }
 
     /// Audit log counts: verb -> HTTP status -> requests.
-    pub fn api_counts(&self) -> &BTreeMap<Verb, BTreeMap<u16, u64>> {
-        &self.api_counts
+    pub fn api_counts(&self) -> BTreeMap<Verb, BTreeMap<u16, u64>> {
+        let mut out: BTreeMap<Verb, BTreeMap<u16, u64>> = BTreeMap::new();
+        for ((_, verb, code, _), n) in &self.counts {
+            *out.entry(*verb).or_default().entry(*code).or_insert(0) += n;
+        }
+        out
     }
 
     /// Requests for `kind` with `verb`, by status; `by_controller` picks the
     /// controller's own requests or everyone else's.
-    pub fn kind_counts(&self, kind: Kind, verb: Verb, by_controller: bool) -> BTreeMap<u16, u64> {
-        self.kind_counts
+    pub fn kind_counts(&self, kind: Kind, verb: Verb, by_controller: bool) -> Vec<(u16, u64)> {
+        let mut out: Vec<(u16, u64)> = self
+            .counts
             .iter()
             .filter(|((k, v, _, c), _)| *k == kind && *v == verb && *c == by_controller)
             .map(|((_, _, code, _), n)| (*code, *n))
-            .collect()
+            .collect();
+        out.sort_unstable();
+        out
     }
 
     /// Requests on their way to the apiserver.
@@ -459,10 +462,14 @@ impl World {
     /// A request reaches the apiserver: commit, audit, fan the event out, answer.
     fn arrive(&mut self, id: u64) -> Option<Event> {
         let inflight = self.requests.remove(&id).expect("a request in flight");
+        let origin = inflight.origin.clone();
         let outcome = self.api.handle(&inflight.request, self.now_ms, &mut self.rng);
-        *self.api_counts.entry(inflight.request.verb).or_default().entry(outcome.audit.status.code).or_insert(0) += 1;
         let by_controller = matches!(inflight.request.actor, Actor::Controller(_));
-        *self.kind_counts.entry((inflight.request.kind, inflight.request.verb, outcome.audit.status.code, by_controller)).or_insert(0) += 1;
+        let key = (inflight.request.kind, inflight.request.verb, outcome.audit.status.code, by_controller);
+        match self.counts.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, n)) => *n += 1,
+            None => self.counts.push((key, 1)),
+        }
         if let Some(ev) = &outcome.event {
             let lag_jitter = self.cluster.watch_jitter_ms;
             for inf in &mut self.ctl.caches.informers {
@@ -484,7 +491,7 @@ impl World {
             }
         }
         let mut line = None;
-        match inflight.origin {
+        match origin {
             Origin::Kubectl | Origin::GcDelete => {}
             Origin::Worker { worker, epoch, slot } => {
                 if epoch == self.ctl.epoch {
@@ -506,17 +513,14 @@ impl World {
                     }
                 }
             }
-            Origin::GcGet { job } => {
-                let dependent = self.gc.jobs.remove(&job);
-                if let Some(dep) = dependent {
-                    let owner_gone = match &outcome.response.object {
-                        None => true,
-                        Some(o) => dep.owner_references.iter().all(|r| r.uid != o.uid),
-                    };
-                    if owner_gone {
-                        let req = Request::delete(Actor::GarbageCollector, dep.kind(), &dep.key());
-                        self.send(req, Origin::GcDelete, true);
-                    }
+            Origin::GcGet { dependent: dep } => {
+                let owner_gone = match &outcome.response.object {
+                    None => true,
+                    Some(o) => dep.owner_references.iter().all(|r| r.uid != o.uid),
+                };
+                if owner_gone {
+                    let req = Request::delete(Actor::GarbageCollector, dep.kind(), &dep.key());
+                    self.send(req, Origin::GcDelete, true);
                 }
             }
         }
@@ -626,10 +630,7 @@ impl World {
             fx.attempt_to_delete.push(dep.key().to_string());
             let Some(owner) = dep.owner_references.first() else { continue };
             let req = Request::get(Actor::GarbageCollector, owner.kind, &ObjectKey::new(dep.namespace.clone(), owner.name.clone()));
-            self.gc.next_job += 1;
-            let job = self.gc.next_job;
-            self.gc.jobs.insert(job, dep.clone());
-            self.send(req, Origin::GcGet { job }, true);
+            self.send(req, Origin::GcGet { dependent: dep.clone() }, true);
         }
         fx
     }

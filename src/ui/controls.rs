@@ -17,29 +17,14 @@ pub const MAX_LAG_MS: u64 = 5_000;
 #[component]
 pub fn Controls() -> impl IntoView {
     let ui = use_ui();
-    let kind = Memo::new(move |_| ui.session.with(|s| s.scenario().controller.kind));
-    let lag = Memo::new(move |_| ui.session.with(|s| s.world().cluster.watch_lag_ms));
-    let naming = Memo::new(move |_| ui.session.with(|s| s.world().controller.naming));
-    let flag = move |f: fn(&crate::sim::controllers::ControllerSettings) -> bool| Memo::new(move |_| ui.session.with(|s| f(&s.world().controller)));
-    let double_enqueue = flag(|c| c.double_enqueue);
-    let expectations = flag(|c| c.expectations);
-    let wait = flag(|c| c.wait_for_cache_sync);
-    let surplus = flag(|c| c.delete_surplus);
-    let desired = Memo::new(move |_| {
-        ui.session.with(|s| {
-            let (k, key) = s.owner_key()?;
-            let w = s.world();
-            let live = w.api.get(k, &key).and_then(|o| o.spec.desired());
-            // Before the owner exists, the value it will be applied with.
-            live.or_else(|| {
-                s.scenario().actions.iter().filter_map(|a| a.apply.as_ref()).find(|o| o.name == key.name).and_then(|o| o.voices.or(o.replicas))
-            })
-        })
-    });
-    let desired_label = move || if kind.get() == ControllerKind::ReplicaSet { "Replicas" } else { "Voices" };
+    let snap = ui.snap;
+    let c = move || snap.with(|s| s.controls.clone());
+    let kind = move || snap.with(|s| s.controls.kind);
+    let lag = move || snap.with(|s| s.controls.lag_ms);
+    let naming = move || snap.with(|s| s.controls.naming);
+    let desired = move || snap.with(|s| s.controls.desired);
+    let desired_label = move || if kind() == ControllerKind::ReplicaSet { "Replicas" } else { "Voices" };
     let desired_error = RwSignal::new(None::<String>);
-    let incident = Memo::new(move |_| ui.session.with(|s| s.scenario().incident.clone()));
-    let description = Memo::new(move |_| ui.session.with(|s| s.scenario().description.clone()));
 
     let on_lag = move |ev| {
         if let Ok(v) = event_target_value(&ev).parse::<u64>() {
@@ -55,7 +40,7 @@ pub fn Controls() -> impl IntoView {
     };
     let on_desired = move |ev| {
         let raw = event_target_value(&ev);
-        let max = if kind.get_untracked() == ControllerKind::ReplicaSet { 10_000 } else { 1_000 };
+        let max = if snap.with_untracked(|s| s.controls.kind) == ControllerKind::ReplicaSet { 10_000 } else { 1_000 };
         match raw.trim().parse::<u32>() {
             Ok(n) if n <= max => {
                 desired_error.set(None);
@@ -64,7 +49,6 @@ pub fn Controls() -> impl IntoView {
             _ => desired_error.set(Some(format!("{}: {raw:?} is not a whole number from 0 to {max}", desired_label()))),
         }
     };
-    let supports = move |a: UiAction| ui.session.with(|s| s.supports(a));
 
     view! {
         <section class="controls" aria-label="Controls">
@@ -87,11 +71,11 @@ pub fn Controls() -> impl IntoView {
                     min="0"
                     max=MAX_LAG_MS
                     step="100"
-                    prop:value=move || lag.get().to_string()
-                    aria-valuetext=move || format!("{} milliseconds", lag.get())
+                    prop:value=move || lag().to_string()
+                    aria-valuetext=move || format!("{} milliseconds", lag())
                     on:change=on_lag
                 />
-                <output for="lag" class="mono">{move || format!("{} ms", lag.get())}</output>
+                <output for="lag" class="mono">{move || format!("{} ms", lag())}</output>
             </div>
             <fieldset class="control naming" role="radiogroup">
                 <legend>"Naming scheme"</legend>
@@ -99,7 +83,7 @@ pub fn Controls() -> impl IntoView {
                     <input
                         type="radio"
                         name="naming"
-                        prop:checked=move || naming.get() == Naming::Deterministic
+                        prop:checked=move || naming() == Naming::Deterministic
                         on:change=move |_| set_naming(Naming::Deterministic)
                     />
                     "Deterministic names"
@@ -108,7 +92,7 @@ pub fn Controls() -> impl IntoView {
                     <input
                         type="radio"
                         name="naming"
-                        prop:checked=move || naming.get() == Naming::Generate
+                        prop:checked=move || naming() == Naming::Generate
                         on:change=move |_| set_naming(Naming::Generate)
                     />
                     "GenerateName"
@@ -116,12 +100,12 @@ pub fn Controls() -> impl IntoView {
             </fieldset>
             <fieldset class="control switches">
                 <legend>"Controller"</legend>
-                <Switch label="Double enqueue" checked=double_enqueue on_toggle=move |v| ui.apply(Change::Knob(Knob::DoubleEnqueue(v)), if v { "Double enqueue on" } else { "Double enqueue off" }) />
-                <Switch label="Expectations" checked=expectations on_toggle=move |v| ui.apply(Change::Knob(Knob::Expectations(v)), if v { "Expectations on" } else { "Expectations off" }) />
-                <Switch label="Wait for cache sync" checked=wait on_toggle=move |v| restart_wait(ui, v) />
-                <Switch label="Delete surplus" checked=surplus on_toggle=move |v| ui.apply(Change::Knob(Knob::DeleteSurplus(v)), if v { "Delete surplus on" } else { "Delete surplus off" }) />
+                <Switch label="Double enqueue" checked=Signal::derive(move || c().double_enqueue) on_toggle=move |v| ui.apply(Change::Knob(Knob::DoubleEnqueue(v)), if v { "Double enqueue on" } else { "Double enqueue off" }) />
+                <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=move |v| ui.apply(Change::Knob(Knob::Expectations(v)), if v { "Expectations on" } else { "Expectations off" }) />
+                <Switch label="Wait for cache sync" checked=Signal::derive(move || c().wait_for_cache_sync) on_toggle=move |v| restart_wait(ui, v) />
+                <Switch label="Delete surplus" checked=Signal::derive(move || c().delete_surplus) on_toggle=move |v| ui.apply(Change::Knob(Knob::DeleteSurplus(v)), if v { "Delete surplus on" } else { "Delete surplus off" }) />
             </fieldset>
-            <Show when=move || desired.get().is_some()>
+            {move || desired().is_some().then(|| view! {
                 <div class="control desired">
                     <label for="desired">{desired_label}</label>
                     <input
@@ -129,31 +113,31 @@ pub fn Controls() -> impl IntoView {
                         type="number"
                         min="0"
                         inputmode="numeric"
-                        prop:value=move || desired.get().unwrap_or(0).to_string()
+                        prop:value=move || desired().unwrap_or(0).to_string()
                         aria-invalid=move || desired_error.get().is_some().to_string()
                         aria-describedby="desired-error"
                         on:change=on_desired
                     />
                     <span id="desired-error" class="field-error" role="alert">{move || desired_error.get()}</span>
                 </div>
-            </Show>
+            })}
             <div class="control actions" role="group" aria-label="Actions">
-                <Show when=move || supports(UiAction::DeletePod)>
+                {move || c().can_delete_pod.then(|| view! {
                     <button on:click=move |_| ui.apply(Change::Action(UiAction::DeletePod), "A pod deleted")>"Delete a pod"</button>
-                </Show>
-                <Show when=move || supports(UiAction::DeleteOwner)>
+                })}
+                {move || c().can_delete_owner.then(|| view! {
                     <button on:click=move |_| ui.apply(Change::Action(UiAction::DeleteOwner), "Owner deleted")>
-                        {move || if kind.get() == ControllerKind::ReplicaSet { "Delete the ReplicaSet" } else { "Delete the Ensemble" }}
+                        {if kind() == ControllerKind::ReplicaSet { "Delete the ReplicaSet" } else { "Delete the Ensemble" }}
                     </button>
-                </Show>
+                })}
                 <button on:click=move |_| ui.apply(Change::Action(UiAction::DropNextEvent), "Next watch event will be dropped")>"Drop next watch event"</button>
                 <button on:click=move |_| ui.apply(Change::Action(UiAction::RestartController), "Controller restarted")>"Restart controller"</button>
             </div>
             <details class="about">
                 <summary>"About this scenario"</summary>
-                <p>{move || description.get()}</p>
-                {move || incident.get().map(|i| view! {
-                    <p>"This happened: " <a href=i.url.clone() target="_blank" rel="noopener noreferrer">{i.title.clone()}</a></p>
+                <p>{move || c().description}</p>
+                {move || c().incident.map(|(title, url)| view! {
+                    <p>"This happened: " <a href=url target="_blank" rel="noopener noreferrer">{title}</a></p>
                 })}
             </details>
         </section>
@@ -166,7 +150,7 @@ fn restart_wait(ui: Ui, v: bool) {
 
 /// A labelled checkbox bound to a flag of the current world.
 #[component]
-fn Switch(label: &'static str, checked: Memo<bool>, on_toggle: impl Fn(bool) + 'static) -> impl IntoView {
+fn Switch(label: &'static str, checked: Signal<bool>, on_toggle: impl Fn(bool) + 'static) -> impl IntoView {
     view! {
         <label class="switch">
             <input type="checkbox" prop:checked=move || checked.get() on:change=move |ev| on_toggle(event_target_checked(&ev)) />
@@ -179,10 +163,10 @@ fn Switch(label: &'static str, checked: Memo<bool>, on_toggle: impl Fn(bool) + '
 #[component]
 pub fn Transport() -> impl IntoView {
     let ui = use_ui();
-    let position = Memo::new(move |_| ui.session.with(|s| s.position()));
-    let now_ms = Memo::new(move |_| ui.session.with(|s| s.world().now_ms()));
-    let forks = Memo::new(move |_| ui.session.with(|s| s.edits().iter().map(|e| e.frame).collect::<Vec<_>>()));
-    let at_end = Memo::new(move |_| ui.ended.get() && position.get() >= ui.known.get());
+    let snap = ui.snap;
+    let position = move || snap.with(|s| s.position);
+    let now_ms = move || snap.with(|s| s.now_ms);
+    let at_end = move || ui.ended.get() && position() >= ui.known.get();
     let speed_label = move || format!("×{}", url::format_speed(10f64.powf(ui.speed_log.get())));
     view! {
         <section class="transport" aria-label="Transport">
@@ -193,14 +177,12 @@ pub fn Transport() -> impl IntoView {
                     {move || if ui.playing.get() { "Pause" } else { "Play" }}
                 </button>
                 <button on:click=move |_| ui.step_forward() aria-keyshortcuts="ArrowRight" title="Step forward (→)" aria-label="Step forward">"▶"</button>
-                <button on:click=move |_| ui.step_to_next_reconcile() aria-keyshortcuts="Shift+ArrowRight" title="Step to next reconcile (Shift+→)" aria-label="Step to next reconcile">"⏭"</button>
+                <button on:click=move |_| ui.step_to_next_reconcile() aria-keyshortcuts="Shift+ArrowRight" title="Step to next reconcile (Shift+→)" aria-label="Step to next reconcile">"▶▶"</button>
             </div>
             <div class="clock">
-                <span class="frame mono">{move || format!("Frame {}", position.get())}</span>
-                <span class="time mono">{move || format!("t = {:.3} s", now_ms.get() as f64 / 1000.0)}</span>
-                <Show when=move || at_end.get()>
-                    <span class="end">"End of run"</span>
-                </Show>
+                <span class="frame mono">{move || format!("Frame {}", position())}</span>
+                <span class="time mono">{move || format!("t = {:.3} s", now_ms() as f64 / 1000.0)}</span>
+                {move || at_end().then(|| view! { <span class="end">"End of run"</span> })}
             </div>
             <div class="scrub">
                 <input
@@ -208,8 +190,8 @@ pub fn Transport() -> impl IntoView {
                     aria-label="Timeline scrubber"
                     min="0"
                     max=move || ui.known.get().max(1).to_string()
-                    prop:value=move || position.get().to_string()
-                    aria-valuetext=move || format!("frame {} of {}", position.get(), ui.known.get())
+                    prop:value=move || position().to_string()
+                    aria-valuetext=move || format!("frame {} of {}", position(), ui.known.get())
                     on:input=move |ev| {
                         if let Ok(n) = event_target_value(&ev).parse::<usize>() {
                             ui.seek(n);
@@ -219,8 +201,7 @@ pub fn Transport() -> impl IntoView {
                 <div class="forks" aria-hidden="true">
                     {move || {
                         let known = ui.known.get().max(1) as f64;
-                        forks
-                            .get()
+                        snap.with(|s| s.forks.clone())
                             .into_iter()
                             .map(|f| view! { <span class="fork" style:left=format!("{:.2}%", 100.0 * f as f64 / known)></span> })
                             .collect_view()

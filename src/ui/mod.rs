@@ -13,6 +13,7 @@ mod panels;
 use crate::scenario::{preset, Scenario};
 use crate::view::panels as pv;
 use crate::view::session::{Change, Session};
+use crate::view::snapshot::{snapshot, Snapshot};
 use crate::view::url::{self, PageState};
 use leptos::ev;
 use leptos::prelude::*;
@@ -56,6 +57,10 @@ pub struct Ui {
     pub embed: RwSignal<bool>,
     pub reduced_motion: StoredValue<bool>,
     last_tick: StoredValue<Option<f64>>,
+    /// Everything the panels draw for the current frame: one memo for all of them.
+    pub snap: Memo<Snapshot>,
+    /// The wires at the animation clock.
+    pub wires: Memo<Vec<pv::Wire>>,
 }
 
 /// The `Ui` provided by the explorer.
@@ -69,19 +74,26 @@ impl Ui {
         session.seek(state.frame);
         let display = session.world().now_ms();
         let known = session.frames().len();
+        let session = RwSignal::new_local(session);
+        let display_ms = RwSignal::new(display);
+        let snap = Memo::new(move |_| session.with(snapshot));
+        let wires = Memo::new(move |_| {
+            let at = display_ms.get();
+            session.with(|s| pv::wires(s.world(), false, at))
+        });
         let reduced = window()
             .match_media("(prefers-reduced-motion: reduce)")
             .ok()
             .flatten()
             .is_some_and(|m| m.matches());
         Ui {
-            session: RwSignal::new_local(session),
+            session,
             preset: RwSignal::new(state.preset),
             custom: StoredValue::new(state.custom),
             settings: RwSignal::new(state.settings),
             playing: RwSignal::new(false),
             speed_log: RwSignal::new(state.speed.log10()),
-            display_ms: RwSignal::new(display),
+            display_ms,
             known: RwSignal::new(known),
             ended: RwSignal::new(false),
             notice: RwSignal::new(None),
@@ -90,6 +102,8 @@ impl Ui {
             embed: RwSignal::new(state.embed),
             reduced_motion: StoredValue::new(reduced),
             last_tick: StoredValue::new(None),
+            snap,
+            wires,
         }
     }
 
@@ -463,7 +477,7 @@ pub fn Explorer(state: PageState) -> impl IntoView {
     let embed = ui.embed;
     view! {
         <main class="app" class:embed=move || embed.get()>
-            <Show when=move || !embed.get()>
+            {(!embed.get_untracked()).then(|| view! {
                 <header class="app-header">
                     <h1>"cachescope"</h1>
                     <p class="lede">"See what a Kubernetes controller sees: its cache lags the cluster."</p>
@@ -472,30 +486,28 @@ pub fn Explorer(state: PageState) -> impl IntoView {
                     </button>
                 </header>
                 <Controls />
-            </Show>
+            })}
             <div class="grid">
                 <ClusterPanel />
                 <WatchPanel />
                 <CachePanel />
                 <ExpectationsPanel />
-                <Show when=move || !embed.get()>
+                {(!embed.get_untracked()).then(|| view! {
                     <WorkqueuePanel />
                     <ReconcilePanel />
                     <Observations />
-                </Show>
+                })}
             </div>
             <Caption />
             <Transport />
-            <Show when=move || !embed.get()>
+            {(!embed.get_untracked()).then(|| view! {
                 <InvariantsPanel />
                 <TimelinePanel />
-            </Show>
+            })}
             <div class="sr-only" aria-live="polite" aria-atomic="true">
                 {move || ui.narration.get()}
             </div>
-            <Show when=move || ui.help_open.get()>
-                <Help />
-            </Show>
+            {move || ui.help_open.get().then(|| view! { <Help /> })}
         </main>
     }
 }
@@ -504,12 +516,11 @@ pub fn Explorer(state: PageState) -> impl IntoView {
 #[component]
 fn Caption() -> impl IntoView {
     let ui = use_ui();
-    let caption = Memo::new(move |_| ui.session.with(|s| pv::current_caption(s.last_frame())));
-    let stale = Memo::new(move |_| ui.session.with(|s| s.last_frame().is_some_and(pv::is_stale_read)));
+    let snap = ui.snap;
     view! {
         <section class="caption-bar" aria-label="Caption">
-            <p class="caption" class:stale=move || stale.get()>
-                {move || caption.get()}
+            <p class="caption" class:stale=move || snap.with(|s| s.stale)>
+                {move || snap.with(|s| s.caption.clone())}
             </p>
             {move || ui.notice.get().map(|n| view! { <p class="notice" role="status">{n}</p> })}
         </section>

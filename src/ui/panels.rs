@@ -23,12 +23,6 @@ fn secs(ms: u64) -> String {
     format!("{:.1} s", ms as f64 / 1000.0)
 }
 
-/// The shared rows of Cluster and Cache, recomputed when the session moves.
-fn rows_memo() -> Memo<Vec<Row>> {
-    let ui = use_ui();
-    Memo::new(move |_| ui.session.with(|s| pv::object_rows(s.world())))
-}
-
 /// A key that changes whenever what a row shows changes, so `For` redraws it.
 fn row_key(r: &Row) -> String {
     let pending = r.pending.map(|(t, eta)| format!("{}{}", t.as_str(), eta / 100)).unwrap_or_default();
@@ -46,12 +40,12 @@ fn name_view(r: &Row) -> AnyView {
 }
 
 /// Cluster or Cache: the same rows, seen from one side.
-fn objects_list(rows: Memo<Vec<Row>>, cache_side: bool) -> impl IntoView {
-    let dense = Memo::new(move |_| rows.with(|r| r.len() > 60));
+fn objects_list(cache_side: bool) -> impl IntoView {
+    let snap = use_ui().snap;
     view! {
-        <ul class="rows" class:dense=move || dense.get() role="list">
+        <ul class="rows" class:dense=move || snap.with(|s| s.rows.len() > 60) role="list">
             <For
-                each=move || rows.get()
+                each=move || snap.with(|s| s.rows.clone())
                 key=row_key
                 children=move |r: Row| {
                     let state = r.state();
@@ -88,36 +82,33 @@ fn objects_list(rows: Memo<Vec<Row>>, cache_side: bool) -> impl IntoView {
 
 #[component]
 pub fn ClusterPanel() -> impl IntoView {
-    let rows = rows_memo();
-    let ui = use_ui();
-    let rv = Memo::new(move |_| ui.session.with(|s| s.world().api.resource_version()));
+    let snap = use_ui().snap;
     view! {
         <section class="panel cluster" aria-label="Cluster">
             <header>
                 <h2>"Cluster"</h2>
                 <span class="sub">"the apiserver's truth"</span>
-                <span class="badge mono">{move || format!("rv {}", rv.get())}</span>
+                <span class="badge mono">{move || format!("rv {}", snap.with(|s| s.resource_version))}</span>
             </header>
-            {objects_list(rows, false)}
+            {objects_list(false)}
         </section>
     }
 }
 
 #[component]
 pub fn CachePanel() -> impl IntoView {
-    let rows = rows_memo();
-    let ui = use_ui();
-    let synced = Memo::new(move |_| ui.session.with(|s| s.world().controller_synced()));
+    let snap = use_ui().snap;
+    let synced = move || snap.with(|s| s.synced);
     view! {
         <section class="panel cache" aria-label="Cache">
             <header>
                 <h2>"Cache"</h2>
                 <span class="sub">"what the controller sees"</span>
-                <span class="badge synced" class:no=move || !synced.get()>
-                    {move || if synced.get() { "HasSynced ✓" } else { "HasSynced ✗" }}
+                <span class="badge synced" class:no=move || !synced()>
+                    {move || if synced() { "HasSynced ✓" } else { "HasSynced ✗" }}
                 </span>
             </header>
-            {objects_list(rows, true)}
+            {objects_list(true)}
         </section>
     }
 }
@@ -125,18 +116,14 @@ pub fn CachePanel() -> impl IntoView {
 #[component]
 pub fn WatchPanel() -> impl IntoView {
     let ui = use_ui();
-    let wires = Memo::new(move |_| {
-        let at = ui.display_ms.get();
-        ui.session.with(|s| pv::wires(s.world(), false, at))
-    });
-    let lag = Memo::new(move |_| ui.session.with(|s| s.world().cluster.watch_lag_ms));
-    let shown = Memo::new(move |_| wires.with(|w| w.iter().take(MAX_WIRES).map(|w| (w.id.clone(), w.label.clone(), w.kind, w.name.clone(), w.dropped)).collect::<Vec<_>>()));
+    let wires = ui.wires;
+    let snap = ui.snap;
     let more = move || wires.with(|w| w.len().saturating_sub(MAX_WIRES));
     view! {
         <section class="panel watch" aria-label="Watch">
             <header>
                 <h2>"Watch"</h2>
-                <span class="sub">{move || format!("events in flight · lag {} ms", lag.get())}</span>
+                <span class="sub">{move || format!("events in flight · lag {} ms", snap.with(|s| s.controls.lag_ms))}</span>
             </header>
             <div class="lane-ends" aria-hidden="true">
                 <span>"apiserver"</span>
@@ -144,7 +131,7 @@ pub fn WatchPanel() -> impl IntoView {
             </div>
             <ul class="wires" role="list">
                 <For
-                    each=move || shown.get()
+                    each=move || wires.with(|w| w.iter().take(MAX_WIRES).map(|w| (w.id.clone(), w.label.clone(), w.kind, w.name.clone(), w.dropped)).collect::<Vec<_>>())
                     key=|w| w.0.clone()
                     children=move |(id, label, kind, name, dropped)| {
                         let pos_id = id.clone();
@@ -172,20 +159,16 @@ pub fn WatchPanel() -> impl IntoView {
                     }
                 />
             </ul>
-            <Show when=move || wires.with(|w| w.is_empty())>
-                <p class="empty">"Nothing on the wire: the cache has every change."</p>
-            </Show>
-            <Show when=move || { more() > 0 }>
-                <p class="more">{move || format!("+{} more in flight", more())}</p>
-            </Show>
+            {move || wires.with(|w| w.is_empty()).then(|| view! { <p class="empty">"Nothing on the wire: the cache has every change."</p> })}
+            {move || (more() > 0).then(|| view! { <p class="more">{format!("+{} more in flight", more())}</p> })}
         </section>
     }
 }
 
 #[component]
 pub fn WorkqueuePanel() -> impl IntoView {
-    let ui = use_ui();
-    let q = Memo::new(move |_| ui.session.with(|s| pv::queue(s.world())));
+    let snap = use_ui().snap;
+    let q = Signal::derive(move || snap.with(|s| s.queue.clone()));
     view! {
         <section class="panel workqueue" aria-label="Workqueue">
             <header>
@@ -219,7 +202,7 @@ pub fn WorkqueuePanel() -> impl IntoView {
                 <dt>"waiting"</dt>
                 <dd class="mono">
                     {move || {
-                        let now = ui.session.with(|s| s.world().now_ms());
+                        let now = snap.with(|s| s.now_ms);
                         let w = q.with(|q| q.waiting.clone());
                         if w.is_empty() { "none".to_string() } else { w.into_iter().map(|(k, at)| format!("{k} in {} ms", at.saturating_sub(now))).collect::<Vec<_>>().join(", ") }
                     }}
@@ -231,23 +214,24 @@ pub fn WorkqueuePanel() -> impl IntoView {
 
 #[component]
 pub fn ExpectationsPanel() -> impl IntoView {
-    let ui = use_ui();
-    let e = Memo::new(move |_| ui.session.with(|s| pv::expectations(s.world())));
+    let snap = use_ui().snap;
+    let e = Signal::derive(move || snap.with(|s| s.expectations.clone()));
     view! {
         <section class="panel expectations" aria-label="Expectations">
             <header>
                 <h2>"Expectations"</h2>
                 <span class="sub">"ControllerExpectations"</span>
             </header>
-            <Show
-                when=move || e.with(|e| e.enabled || !e.records.is_empty())
-                fallback=|| view! {
-                    <p class="empty">"This controller keeps no expectations: nothing stops a second reconcile from counting a cache that has not seen its own creates."</p>
+            {move || {
+                let (enabled, none) = e.with(|e| (e.enabled, e.records.is_empty()));
+                match (enabled, none) {
+                    (false, true) => Some(view! {
+                        <p class="empty">"This controller keeps no expectations: nothing stops a second reconcile from counting a cache that has not seen its own creates."</p>
+                    }.into_any()),
+                    (true, true) => Some(view! { <p class="empty">"No records yet: SatisfiedExpectations is true for a key without one."</p> }.into_any()),
+                    _ => None,
                 }
-            >
-                <Show when=move || e.with(|e| e.records.is_empty())>
-                    <p class="empty">"No records yet: SatisfiedExpectations is true for a key without one."</p>
-                </Show>
+            }}
                 <ul class="records" role="list">
                     {move || e.get().records.into_iter().map(|r| {
                         let pct = (r.fraction_left * 100.0).round();
@@ -269,15 +253,13 @@ pub fn ExpectationsPanel() -> impl IntoView {
                         }
                     }).collect_view()}
                 </ul>
-            </Show>
         </section>
     }
 }
 
 #[component]
 pub fn ReconcilePanel() -> impl IntoView {
-    let ui = use_ui();
-    let r = Memo::new(move |_| ui.session.with(|s| pv::reconcile(s.world())));
+    let snap = use_ui().snap;
     view! {
         <section class="panel reconcile" aria-label="Reconcile">
             <header>
@@ -286,7 +268,7 @@ pub fn ReconcilePanel() -> impl IntoView {
             </header>
             <ol class="code mono">
                 {move || {
-                    let r = r.get();
+                    let r = snap.with(|s| s.reconcile.clone());
                     r.lines.iter().enumerate().map(|(i, line)| {
                         let active = r.active.iter().any(|(_, l)| *l as usize == i);
                         view! { <li class:active=active aria-current=if active { Some("step") } else { None }>{line.to_string()}</li> }
@@ -299,30 +281,11 @@ pub fn ReconcilePanel() -> impl IntoView {
 
 #[component]
 pub fn Observations() -> impl IntoView {
-    let ui = use_ui();
-    let o = Memo::new(move |_| ui.session.with(|s| pv::observations(s.world())));
-    let expect = Memo::new(move |_| ui.session.with(|s| s.scenario().expect.clone()));
-    let points = Memo::new(move |_| {
-        ui.session.with(|s| {
-            let samples = s.samples();
-            let end = s.scenario().until_ms.max(1) as f64;
-            let t_max = samples.last().map_or(1, |x| x.at_ms).max(1) as f64;
-            let t_max = t_max.min(end);
-            let peak = samples.iter().map(|x| x.cluster.max(x.cache)).max().unwrap_or(1).max(1) as f64;
-            let step = (samples.len() / 240).max(1);
-            let line = |f: fn(&crate::view::session::Sample) -> u32| {
-                samples
-                    .iter()
-                    .step_by(step)
-                    .chain(samples.last())
-                    .map(|x| format!("{:.1},{:.1}", 300.0 * x.at_ms as f64 / t_max, 60.0 - 56.0 * f(x) as f64 / peak))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
-            (line(|x| x.cluster), line(|x| x.cache))
-        })
-    });
-    let counts = |m: &std::collections::BTreeMap<u16, u64>| {
+    let snap = use_ui().snap;
+    let o = Signal::derive(move || snap.with(|s| s.observations.clone()));
+    let expect = move || snap.with(|s| s.expect.clone());
+    let points = move || snap.with(|s| s.plot.clone());
+    let counts = |m: &[(u16, u64)]| {
         if m.is_empty() {
             "none".to_string()
         } else {
@@ -344,11 +307,11 @@ pub fn Observations() -> impl IntoView {
                 <dt>"deletes"</dt>
                 <dd class="mono">{move || counts(&o.get().deletes)}</dd>
                 <dt>"the lab expects"</dt>
-                <dd>{move || expect.get().unwrap_or_else(|| "(no figure given)".into())}</dd>
+                <dd>{move || expect().unwrap_or_else(|| "(no figure given)".into())}</dd>
             </dl>
             <svg class="plot" viewBox="0 0 300 64" role="img" aria-label="Children in the cluster and in the cache over time">
-                <polyline class="series cluster" points=move || points.get().0 />
-                <polyline class="series cache" points=move || points.get().1 />
+                <polyline class="series cluster" points=move || points().0 />
+                <polyline class="series cache" points=move || points().1 />
             </svg>
             <p class="legend"><span class="swatch cluster"></span>"cluster "<span class="swatch cache"></span>"cache"</p>
         </section>
@@ -358,11 +321,11 @@ pub fn Observations() -> impl IntoView {
 #[component]
 pub fn InvariantsPanel() -> impl IntoView {
     let ui = use_ui();
-    let list = Memo::new(move |_| ui.session.with(|s| s.world().invariants.list.clone()));
+    let snap = ui.snap;
     view! {
         <section class="panel invariants" aria-label="Invariants">
             <ul class="badges" role="list">
-                {move || list.get().into_iter().map(|i| {
+                {move || snap.with(|s| s.invariants.clone()).into_iter().map(|i| {
                     let broken = i.first_broken_frame;
                     view! {
                         <li class="invariant" class:broken=broken.is_some() title=i.description>
@@ -385,14 +348,13 @@ pub fn InvariantsPanel() -> impl IntoView {
 
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
-    let ui = use_ui();
-    let entries = Memo::new(move |_| ui.session.with(|s| pv::timeline(&s.frames()[..s.position()], 14)));
+    let snap = use_ui().snap;
     view! {
         <section class="panel timeline" aria-label="Timeline">
             <div class="column">
                 <h2>"Audit log"</h2>
                 <ol class="audit mono">
-                    {move || entries.get().0.into_iter().map(|e| match e {
+                    {move || snap.with(|s| s.audit.clone()).into_iter().map(|e| match e {
                         TimelineEntry::Audit { entry, .. } => {
                             let code = entry.status.code;
                             let class = if code >= 400 { "bad" } else { "ok" };
@@ -414,7 +376,7 @@ pub fn TimelinePanel() -> impl IntoView {
             <div class="column">
                 <h2>"Controller log"</h2>
                 <ol class="log mono">
-                    {move || entries.get().1.into_iter().map(|e| match e {
+                    {move || snap.with(|s| s.logs.clone()).into_iter().map(|e| match e {
                         TimelineEntry::Log { at_ms, text, .. } => view! {
                             <li><span class="t">{format!("{:.3}", at_ms as f64 / 1000.0)}</span>" "{text}</li>
                         }.into_any(),

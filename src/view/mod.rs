@@ -4,4 +4,5 @@
 
 pub mod panels;
 pub mod session;
+pub mod snapshot;
 pub mod url;

@@ -9,7 +9,6 @@ use crate::sim::frame::{Event, Frame, Watcher};
 use crate::sim::informer::ListState;
 use crate::sim::object::{child_label, Kind, ObjectRc};
 use crate::sim::world::World;
-use std::collections::BTreeMap;
 
 /// How an object's row stands between the cluster and the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,61 +55,73 @@ impl Row {
 pub fn object_rows(world: &World) -> Vec<Row> {
     let lag = world.cluster.watch_lag_ms;
     let now = world.now_ms();
-    // id -> (cluster version, cache version)
-    let mut all: BTreeMap<(Kind, String, String), (Option<ObjectRc>, Option<ObjectRc>)> = BTreeMap::new();
-    for o in world.api.objects() {
-        all.entry((o.kind(), o.namespace.clone(), o.name.clone())).or_default().0 = Some(o.clone());
-    }
-    for inf in &world.ctl.caches.informers {
-        for o in inf.list() {
-            all.entry((o.kind(), o.namespace.clone(), o.name.clone())).or_default().1 = Some(o.clone());
+    // (cluster version, cache version) per object: both sides iterate in key
+    // order per kind, so a merge pairs them in linear time.
+    let mut all: Vec<(Option<ObjectRc>, Option<ObjectRc>)> = Vec::new();
+    for kind in Kind::ALL {
+        let mut cluster = world.api.objects_of(kind).peekable();
+        let mut cache = world.controller_informer(kind).into_iter().flat_map(|i| i.list()).peekable();
+        loop {
+            let order = match (cluster.peek(), cache.peek()) {
+                (None, None) => break,
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (Some(a), Some(b)) => (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)),
+            };
+            all.push(match order {
+                std::cmp::Ordering::Less => (cluster.next().cloned(), None),
+                std::cmp::Ordering::Greater => (None, cache.next().cloned()),
+                std::cmp::Ordering::Equal => (cluster.next().cloned(), cache.next().cloned()),
+            });
         }
     }
-    let make = |(kind, ns, name): &(Kind, String, String), (c, k): &(Option<ObjectRc>, Option<ObjectRc>), depth: u8| {
-        let any = c.as_ref().or(k.as_ref()).expect("one side has it");
-        let pending = world
-            .controller_informer(*kind)
-            .and_then(|i| i.pending_for(&any.key(), lag))
-            .map(|(t, at)| (t, at.saturating_sub(now)));
+    let any = |v: &(Option<ObjectRc>, Option<ObjectRc>)| v.0.clone().or_else(|| v.1.clone()).expect("one side has it");
+    all.sort_by(|a, b| {
+        let (x, y) = (any(a), any(b));
+        (x.creation_rv, x.kind(), &x.namespace, &x.name).cmp(&(y.creation_rv, y.kind(), &y.namespace, &y.name))
+    });
+    let make = |v: &(Option<ObjectRc>, Option<ObjectRc>), depth: u8| {
+        let o = any(v);
+        let pending = world.controller_informer(o.kind()).and_then(|i| i.pending_for(&o.key(), lag)).map(|(t, at)| (t, at.saturating_sub(now)));
         Row {
-            id: format!("{kind}/{ns}/{name}"),
-            kind: *kind,
-            name: name.clone(),
-            generated: any.generate_name.is_some(),
-            cluster_rv: c.as_ref().map(|o| o.resource_version),
-            cache_rv: k.as_ref().map(|o| o.resource_version),
+            id: format!("{}/{}/{}", o.kind(), o.namespace, o.name),
+            kind: o.kind(),
+            name: o.name.clone(),
+            generated: o.generate_name.is_some(),
+            cluster_rv: v.0.as_ref().map(|o| o.resource_version),
+            cache_rv: v.1.as_ref().map(|o| o.resource_version),
             pending,
             depth,
         }
     };
-    let age = |v: &(Option<ObjectRc>, Option<ObjectRc>)| v.0.as_ref().or(v.1.as_ref()).map_or(0, |o| o.creation_rv);
-    let mut entries: Vec<_> = all.into_iter().collect();
-    entries.sort_by_key(|(id, v)| (age(v), id.clone()));
     // Children: objects whose child label names an owner of the right kind.
-    let owner_of = |kind: Kind, v: &(Option<ObjectRc>, Option<ObjectRc>)| -> Option<(Kind, String)> {
-        let o = v.0.as_ref().or(v.1.as_ref())?;
+    let owner_of = |o: &ObjectRc| -> Option<(Kind, String)> {
         [Kind::Ensemble, Kind::ReplicaSet].into_iter().find_map(|owner_kind| {
-            (crate::sim::object::child_kind(owner_kind) == Some(kind))
-                .then(|| child_label(owner_kind).and_then(|l| o.labels.get(l)).map(|n| (owner_kind, n.clone())))
-                .flatten()
+            if crate::sim::object::child_kind(owner_kind) != Some(o.kind()) {
+                return None;
+            }
+            child_label(owner_kind).and_then(|l| o.labels.get(l)).map(|n| (owner_kind, n.clone()))
         })
     };
-    let mut children: BTreeMap<(Kind, String), Vec<Row>> = BTreeMap::new();
-    let mut top = Vec::new();
-    for (id, v) in &entries {
-        match owner_of(id.0, v) {
-            Some(owner) => children.entry(owner).or_default().push(make(id, v, 1)),
-            None => top.push((id.clone(), make(id, v, 0))),
+    let mut rows = Vec::with_capacity(all.len());
+    let mut children: Vec<((Kind, String), Row)> = Vec::new();
+    let mut top: Vec<(Kind, String, Row)> = Vec::new();
+    for v in &all {
+        let o = any(v);
+        match owner_of(&o) {
+            Some(owner) => children.push((owner, make(v, 1))),
+            None => top.push((o.kind(), o.name.clone(), make(v, 0))),
         }
     }
-    let mut rows = Vec::new();
-    for (id, row) in top {
-        let own = children.remove(&(id.0, id.2.clone()));
+    for (kind, name, row) in top {
         rows.push(row);
-        rows.extend(own.into_iter().flatten());
+        // An owner's children follow it, oldest first (their order in `children`).
+        let (own, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut children).into_iter().partition(|((k, n), _)| *k == kind && *n == name);
+        children = rest;
+        rows.extend(own.into_iter().map(|(_, r)| r));
     }
     // Children whose owner is gone from both sides: still shown, at the end.
-    rows.extend(children.into_values().flatten());
+    rows.extend(children.into_iter().map(|(_, r)| r));
     rows
 }
 
@@ -322,9 +333,9 @@ pub struct Observations {
     pub in_cluster: u64,
     pub in_cache: u64,
     pub peak_in_cluster: u64,
-    /// Status -> count: the controller's creates, and every delete, up to this frame.
-    pub creates: BTreeMap<u16, u64>,
-    pub deletes: BTreeMap<u16, u64>,
+    /// (status, count), by status: the controller's creates, and every delete, up to this frame.
+    pub creates: Vec<(u16, u64)>,
+    pub deletes: Vec<(u16, u64)>,
 }
 
 pub fn observations(world: &World) -> Observations {
@@ -332,13 +343,17 @@ pub fn observations(world: &World) -> Observations {
     // Deletes count whoever sent them (the pruner, kubectl's pressure, the GC); creates, the controller's.
     let mut deletes = world.kind_counts(kind, Verb::Delete, true);
     for (code, n) in world.kind_counts(kind, Verb::Delete, false) {
-        *deletes.entry(code).or_insert(0) += n;
+        match deletes.iter_mut().find(|(c, _)| *c == code) {
+            Some((_, m)) => *m += n,
+            None => deletes.push((code, n)),
+        }
     }
+    deletes.sort_unstable();
     Observations {
         kind,
-        in_cluster: world.api.live().get(&kind).copied().unwrap_or(0),
+        in_cluster: world.api.live_count(kind),
         in_cache: world.controller_informer(kind).map_or(0, |i| i.len() as u64),
-        peak_in_cluster: world.api.peak_live().get(&kind).copied().unwrap_or(0),
+        peak_in_cluster: world.api.peak_count(kind),
         creates: world.kind_counts(kind, Verb::Create, true),
         deletes,
     }
@@ -466,7 +481,7 @@ mod tests {
         assert!(matches!(logs.last(), Some(TimelineEntry::Log { text, .. }) if text == "exit status 0"));
         let o = observations(s.world());
         assert_eq!((o.in_cluster, o.peak_in_cluster), (0, 50));
-        assert_eq!(o.deletes.get(&200), Some(&50));
+        assert_eq!(o.deletes, vec![(200, 50)]);
     }
 
     #[test]

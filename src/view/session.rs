@@ -314,7 +314,7 @@ fn resolve(a: UiAction, kind: ControllerKind, owner: Option<(Kind, ObjectKey)>) 
 
 fn sample(world: &World) -> Sample {
     let kind = tracked_kind(world.controller.kind);
-    let cluster = world.api.live().get(&kind).copied().unwrap_or(0) as u32;
+    let cluster = world.api.live_count(kind) as u32;
     let cache = world.controller_informer(kind).map_or(0, |i| i.len()) as u32;
     Sample { at_ms: world.now_ms(), cluster, cache }
 }

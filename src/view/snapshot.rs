@@ -1,0 +1,145 @@
+//! Everything the page draws for one frame, computed in one pass. The page
+//! keeps a single memo of this (plus the wires, which also move with the
+//! animation clock): one reactive computation instead of one per panel, which
+//! keeps the wasm small and the redraw cheap.
+
+use super::panels::{self as pv, ExpectationsView, Observations, QueueView, ReconcileView, Row, TimelineEntry};
+use super::session::{Session, UiAction};
+use crate::sim::apiserver::ControllerKind;
+use crate::sim::controllers::Naming;
+use crate::sim::invariants::Invariant;
+
+/// How many audit lines and log lines the Timeline shows.
+pub const TIMELINE_LINES: usize = 14;
+
+/// One frame, as every panel shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub position: usize,
+    pub now_ms: u64,
+    pub resource_version: u64,
+    pub synced: bool,
+    pub caption: String,
+    /// The frame is a stale read the learner should notice.
+    pub stale: bool,
+    pub rows: Vec<Row>,
+    pub queue: QueueView,
+    pub expectations: ExpectationsView,
+    pub reconcile: ReconcileView,
+    pub observations: Observations,
+    pub expect: Option<String>,
+    pub invariants: Vec<Invariant>,
+    pub audit: Vec<TimelineEntry>,
+    pub logs: Vec<TimelineEntry>,
+    /// Polyline points of children in the cluster and in the cache.
+    pub plot: (String, String),
+    pub controls: ControlsView,
+    /// Frames where the learner changed something.
+    pub forks: Vec<usize>,
+}
+
+/// The controls' current values (they follow the frame: stepping back before
+/// a change shows the setting as it was).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ControlsView {
+    pub kind: ControllerKind,
+    pub lag_ms: u64,
+    pub naming: Naming,
+    pub double_enqueue: bool,
+    pub expectations: bool,
+    pub wait_for_cache_sync: bool,
+    pub delete_surplus: bool,
+    /// The owner's voices or replicas: live if it exists, else what it will be applied with.
+    pub desired: Option<u32>,
+    pub can_delete_pod: bool,
+    pub can_delete_owner: bool,
+    pub description: String,
+    pub incident: Option<(String, String)>,
+}
+
+pub fn snapshot(s: &Session) -> Snapshot {
+    let w = s.world();
+    let frames = &s.frames()[..s.position()];
+    let (audit, logs) = pv::timeline(frames, TIMELINE_LINES);
+    let c = &w.controller;
+    let desired = s.owner_key().and_then(|(k, key)| {
+        w.api.get(k, &key).and_then(|o| o.spec.desired()).or_else(|| {
+            s.scenario().actions.iter().filter_map(|a| a.apply.as_ref()).find(|o| o.name == key.name).and_then(|o| o.voices.or(o.replicas))
+        })
+    });
+    Snapshot {
+        position: s.position(),
+        now_ms: w.now_ms(),
+        resource_version: w.api.resource_version(),
+        synced: w.controller_synced(),
+        caption: pv::current_caption(s.last_frame()),
+        stale: s.last_frame().is_some_and(pv::is_stale_read),
+        rows: pv::object_rows(w),
+        queue: pv::queue(w),
+        expectations: pv::expectations(w),
+        reconcile: pv::reconcile(w),
+        observations: pv::observations(w),
+        expect: s.scenario().expect.clone(),
+        invariants: w.invariants.list.clone(),
+        audit,
+        logs,
+        plot: plot(s),
+        controls: ControlsView {
+            kind: c.kind,
+            lag_ms: w.cluster.watch_lag_ms,
+            naming: c.naming,
+            double_enqueue: c.double_enqueue,
+            expectations: c.expectations,
+            wait_for_cache_sync: c.wait_for_cache_sync,
+            delete_surplus: c.delete_surplus,
+            desired,
+            can_delete_pod: s.supports(UiAction::DeletePod),
+            can_delete_owner: s.supports(UiAction::DeleteOwner),
+            description: s.scenario().description.clone(),
+            incident: s.scenario().incident.as_ref().map(|i| (i.title.clone(), i.url.clone())),
+        },
+        forks: s.edits().iter().map(|e| e.frame).collect(),
+    }
+}
+
+/// Children in the cluster and in the cache over time, as two polylines in a
+/// 300×64 box, at most ~240 points each.
+fn plot(s: &Session) -> (String, String) {
+    let samples = s.samples();
+    let t_max = samples.last().map_or(1, |x| x.at_ms).max(1) as f64;
+    let peak = samples.iter().map(|x| x.cluster.max(x.cache)).max().unwrap_or(1).max(1) as f64;
+    let step = (samples.len() / 240).max(1);
+    let line = |pick: fn(&super::session::Sample) -> u32| {
+        let mut out = String::new();
+        for x in samples.iter().step_by(step).chain(samples.last()) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&format!("{:.1},{:.1}", 300.0 * x.at_ms as f64 / t_max, 62.0 - 58.0 * pick(x) as f64 / peak));
+        }
+        out
+    };
+    (line(|x| x.cluster), line(|x| x.cache))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::preset;
+
+    #[test]
+    fn a_snapshot_follows_the_frame() {
+        let mut s = Session::new(preset("replicaset-pressure").unwrap());
+        let first = snapshot(&s);
+        assert_eq!(first.position, 0);
+        assert_eq!(first.controls.desired, Some(10), "the replicas it will be applied with");
+        assert!(first.controls.can_delete_pod);
+        s.seek(200);
+        let later = snapshot(&s);
+        assert_eq!(later.position, 200);
+        assert!(later.rows.iter().any(|r| r.kind == crate::sim::object::Kind::Pod));
+        assert!(later.plot.0.split(' ').count() >= 2);
+        s.seek(0);
+        assert_eq!(snapshot(&s), first, "stepping back gives the same picture exactly");
+    }
+}
