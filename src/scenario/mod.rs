@@ -315,29 +315,66 @@ impl std::error::Error for ScenarioError {}
 
 /// serde_path_to_error writes `.` for the root and `?` where a syntax error
 /// stopped it; keep the known part of the path.
+#[cfg(not(target_arch = "wasm32"))]
 fn clean_path(path: &str) -> String {
     let known: Vec<&str> = path.split('.').take_while(|s| *s != "?").filter(|s| !s.is_empty()).collect();
     known.join(".")
 }
 
-/// Turn a serde_path_to_error failure into a field-naming error.
-fn from_path_error(e: serde_path_to_error::Error<serde_json::Error>) -> ScenarioError {
-    let path = e.path().to_string();
-    let inner = e.into_inner();
-    let line_col = if inner.line() > 0 { Some((inner.line(), inner.column())) } else { None };
-    // serde_json appends " at line L column C"; we print that ourselves.
-    let mut message = inner.to_string();
+/// A serde_json error's message without its " at line L column C" (we print
+/// the position ourselves), and the position.
+fn split_json_error(e: &serde_json::Error) -> (String, Option<(usize, usize)>) {
+    let line_col = if e.line() > 0 { Some((e.line(), e.column())) } else { None };
+    let mut message = e.to_string();
     if let Some(i) = message.rfind(" at line ") {
         message.truncate(i);
     }
-    ScenarioError { field: clean_path(&path), value: None, message, line_col }
+    (message, line_col)
+}
+
+/// Parse with the full dotted path of a failing field (`controller.naming`).
+/// The runner uses this: course authors debug their files there.
+#[cfg(not(target_arch = "wasm32"))]
+fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    let de = &mut serde_json::Deserializer::from_str(text);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let (message, line_col) = split_json_error(e.inner());
+        ScenarioError { field: clean_path(&path), value: None, message, line_col }
+    })
+}
+
+/// Parse naming the failing field by the key written just before the error's
+/// position. The page uses this: path tracking would double the size of the
+/// deserializer in the wasm, and the page's settings are named by their
+/// dotted paths anyway (see `with_settings`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn parse_plain(text: &str) -> Result<Scenario, ScenarioError> {
+    serde_json::from_str(text).map_err(|e| {
+        let (message, line_col) = split_json_error(&e);
+        let field = line_col.and_then(|(l, c)| key_before(text, l, c)).unwrap_or_default();
+        ScenarioError { field, value: None, message, line_col }
+    })
+}
+
+#[cfg(target_arch = "wasm32")]
+fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    parse_plain(text)
+}
+
+/// The last `"key":` written before line `line`, column `col` (1-based).
+fn key_before(text: &str, line: usize, col: usize) -> Option<String> {
+    let offset: usize = text.split_inclusive('\n').take(line - 1).map(str::len).sum::<usize>() + col;
+    let before = text.get(..offset.min(text.len()))?;
+    let colon = before.rfind("\":")?;
+    let start = before[..colon].rfind('"')?;
+    Some(before[start + 1..colon].to_string())
 }
 
 impl Scenario {
     /// Parse and validate a scenario from JSON text.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let de = &mut serde_json::Deserializer::from_str(text);
-        let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(from_path_error)?;
+        let scenario = parse(text)?;
         scenario.validate()?;
         Ok(scenario)
     }
@@ -363,10 +400,22 @@ impl Scenario {
     /// Apply `path=value` edits, as the runner's `--set` and the page's URL do.
     pub fn with_settings<'a>(&self, edits: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Scenario, ScenarioError> {
         let mut value = self.to_value();
+        let mut scenario = self.clone();
+        // One edit at a time, so a failure is named by the setting that caused it.
         for (path, raw) in edits {
             set_path(&mut value, path, raw)?;
+            scenario = Scenario::from_value(value.clone()).map_err(|mut e| {
+                let leaf = path.rsplit(['.', '[']).next().unwrap_or(path);
+                if e.field.is_empty() || e.field == leaf {
+                    e.field = path.to_string();
+                }
+                if e.field == path && e.value.is_none() {
+                    e.value = Some(raw.to_string());
+                }
+                e
+            })?;
         }
-        Scenario::from_value(value)
+        Ok(scenario)
     }
 
     /// Expectations on or off, with the per-controller default resolved.
@@ -608,3 +657,27 @@ fn dns_name(field: &str, name: &str) -> Result<(), ScenarioError> {
 
 /// The labels that tie children to owners, re-exported for views.
 pub const CHILD_LABELS: [&str; 2] = [ENSEMBLE_LABEL, REPLICASET_LABEL];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_parser_names_the_key_before_the_error() {
+        let text = "{\n  \"name\": \"x\",\n  \"cluster\": {\"watch_lag_ms\": \"slow\"},\n  \"controller\": {\"kind\": \"ensemble\"}\n}";
+        let e = parse_plain(text).unwrap_err();
+        assert_eq!(e.field, "watch_lag_ms");
+        assert!(e.message.contains("\"slow\""), "{e}");
+        assert_eq!(e.line_col.map(|(l, _)| l), Some(3));
+        let e = parse_plain(r#"{"name": "x", "controller": {"kind": "ensemble", "naming": "gen"}}"#).unwrap_err();
+        assert_eq!(e.field, "naming");
+    }
+
+    #[test]
+    fn settings_are_named_by_their_full_path() {
+        let s = presets::preset("over-create").unwrap();
+        let e = s.with_settings([("controller.workers", "2"), ("cluster.watch_lag_ms", "slow")]).unwrap_err();
+        assert_eq!(e.field, "cluster.watch_lag_ms");
+        assert!(e.to_string().contains("slow"));
+    }
+}

@@ -6,11 +6,25 @@ use super::apiserver::{Actor, Verb};
 use super::controllers::{MissAction, Note, Plan};
 use super::frame::{Event, Frame, Requeue, Watcher};
 
-fn secs(ms: u64) -> String {
+/// `ms` milliseconds as seconds with `decimals` digits (0 to 3), rounded, with
+/// integer arithmetic only: float formatting is a sizeable share of the wasm.
+pub fn fmt_ms(ms: u64, decimals: u32) -> String {
+    let decimals = decimals.min(3);
+    let unit = 10u64.pow(3 - decimals);
+    let scaled = (ms + unit / 2) / unit;
+    if decimals == 0 {
+        return scaled.to_string();
+    }
+    let div = 10u64.pow(decimals);
+    format!("{}.{:0width$}", scaled / div, scaled % div, width = decimals as usize)
+}
+
+/// A duration as a caption says it: `340 ms`, `2.0 s`.
+pub fn secs(ms: u64) -> String {
     if ms < 1000 {
         format!("{ms} ms")
     } else {
-        format!("{:.1} s", ms as f64 / 1000.0)
+        format!("{} s", fmt_ms(ms, 1))
     }
 }
 
@@ -188,5 +202,21 @@ fn note_caption(n: u64, note: &Note) -> String {
         Note::LiveListed { n_live, n_cached, .. } => {
             format!("The pruner has {} live from the apiserver; its cache holds {n_cached}. Every one the cache lacks will be deleted.", plural(*n_live, "ConfigMap", "ConfigMaps"))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_round_without_floats() {
+        assert_eq!(fmt_ms(2349, 1), "2.3");
+        assert_eq!(fmt_ms(2350, 1), "2.4");
+        assert_eq!(fmt_ms(2340, 3), "2.340");
+        assert_eq!(fmt_ms(59, 1), "0.1");
+        assert_eq!(fmt_ms(1999, 0), "2");
+        assert_eq!(secs(340), "340 ms");
+        assert_eq!(secs(339_400), "339.4 s");
     }
 }

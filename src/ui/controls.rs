@@ -8,6 +8,7 @@ use crate::sim::apiserver::ControllerKind;
 use crate::sim::controllers::Naming;
 use crate::sim::world::Knob;
 use crate::view::session::{Change, UiAction};
+use crate::sim::caption::fmt_ms;
 use crate::view::url;
 use leptos::prelude::*;
 
@@ -167,7 +168,7 @@ pub fn Transport() -> impl IntoView {
     let position = move || snap.with(|s| s.position);
     let now_ms = move || snap.with(|s| s.now_ms);
     let at_end = move || ui.ended.get() && position() >= ui.known.get();
-    let speed_label = move || format!("×{}", url::format_speed(10f64.powf(ui.speed_log.get())));
+    let speed_label = move || format!("×{}", url::format_speed(url::speed_of_step(ui.speed_step.get())));
     view! {
         <section class="transport" aria-label="Transport">
             <div class="buttons">
@@ -181,7 +182,7 @@ pub fn Transport() -> impl IntoView {
             </div>
             <div class="clock">
                 <span class="frame mono">{move || format!("Frame {}", position())}</span>
-                <span class="time mono">{move || format!("t = {:.3} s", now_ms() as f64 / 1000.0)}</span>
+                <span class="time mono">{move || format!("t = {} s", fmt_ms(now_ms(), 3))}</span>
                 {move || at_end().then(|| view! { <span class="end">"End of run"</span> })}
             </div>
             <div class="scrub">
@@ -203,7 +204,7 @@ pub fn Transport() -> impl IntoView {
                         let known = ui.known.get().max(1) as f64;
                         snap.with(|s| s.forks.clone())
                             .into_iter()
-                            .map(|f| view! { <span class="fork" style:left=format!("{:.2}%", 100.0 * f as f64 / known)></span> })
+                            .map(|f| view! { <span class="fork" style:left=super::panels::percent(f as f64 / known)></span> })
                             .collect_view()
                     }}
                 </div>
@@ -213,14 +214,14 @@ pub fn Transport() -> impl IntoView {
                 <input
                     id="speed"
                     type="range"
-                    min=url::MIN_SPEED.log10()
-                    max=url::MAX_SPEED.log10()
-                    step="0.05"
-                    prop:value=move || ui.speed_log.get().to_string()
+                    min=url::MIN_SPEED_STEP
+                    max=url::MAX_SPEED_STEP
+                    step="1"
+                    prop:value=move || ui.speed_step.get().to_string()
                     aria-valuetext=speed_label
                     on:input=move |ev| {
-                        if let Ok(v) = event_target_value(&ev).parse::<f64>() {
-                            ui.speed_log.set(v);
+                        if let Ok(v) = event_target_value(&ev).parse::<i32>() {
+                            ui.speed_step.set(v.clamp(url::MIN_SPEED_STEP, url::MAX_SPEED_STEP));
                         }
                     }
                 />

@@ -41,8 +41,8 @@ pub struct Ui {
     /// Settings from frame 0, as the URL carries them.
     pub settings: RwSignal<Vec<(String, String)>>,
     pub playing: RwSignal<bool>,
-    /// log10 of the speed (simulated seconds per real second).
-    pub speed_log: RwSignal<f64>,
+    /// The speed slider's step: the speed is 10^(step/20) simulated seconds per second.
+    pub speed_step: RwSignal<i32>,
     /// The animation clock: never behind the current frame's time.
     pub display_ms: RwSignal<u64>,
     /// Frames known (the scrubber's range).
@@ -92,7 +92,7 @@ impl Ui {
             custom: StoredValue::new(state.custom),
             settings: RwSignal::new(state.settings),
             playing: RwSignal::new(false),
-            speed_log: RwSignal::new(state.speed.log10()),
+            speed_step: RwSignal::new(url::step_of_speed(state.speed)),
             display_ms,
             known: RwSignal::new(known),
             ended: RwSignal::new(false),
@@ -108,12 +108,12 @@ impl Ui {
     }
 
     pub fn speed(&self) -> f64 {
-        10f64.powf(self.speed_log.get_untracked())
+        url::speed_of_step(self.speed_step.get_untracked())
     }
 
     /// The speed is at the top of the slider: draw the latest frame, no animation.
     pub fn at_top_speed(&self) -> bool {
-        self.speed_log.get_untracked() >= url::MAX_SPEED.log10() - 1e-9
+        self.speed_step.get_untracked() >= url::MAX_SPEED_STEP
     }
 
     /// After any move by hand: the clock snaps to the frame and the caption is narrated.
@@ -454,7 +454,7 @@ pub fn Explorer(state: PageState) -> impl IntoView {
     Effect::new(move |_| {
         let playing = ui.playing.get();
         ui.session.track();
-        ui.speed_log.track();
+        ui.speed_step.track();
         ui.preset.track();
         if playing {
             return;

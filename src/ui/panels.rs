@@ -3,6 +3,7 @@
 
 use super::use_ui;
 use crate::sim::apiserver::Actor;
+use crate::sim::caption::fmt_ms;
 use crate::sim::object::Kind;
 use crate::view::panels::{self as pv, Row, RowState, TimelineEntry};
 use leptos::prelude::*;
@@ -20,7 +21,13 @@ fn kind_abbr(k: Kind) -> &'static str {
 }
 
 fn secs(ms: u64) -> String {
-    format!("{:.1} s", ms as f64 / 1000.0)
+    format!("{} s", fmt_ms(ms, 1))
+}
+
+/// A 0..=1 fraction as a CSS percentage with one decimal, without float formatting.
+pub(super) fn percent(f: f64) -> String {
+    let p = (f.clamp(0.0, 1.0) * 1000.0).round() as u32;
+    format!("{}.{}%", p / 10, p % 10)
 }
 
 /// A key that changes whenever what a row shows changes, so `For` redraws it.
@@ -152,7 +159,7 @@ pub fn WatchPanel() -> impl IntoView {
                                     </span>
                                 </span>
                                 <span class="track" aria-hidden="true">
-                                    <span class="dot" style:left=move || format!("{:.1}%", 100.0 * progress())></span>
+                                    <span class="dot" style:left=move || percent(progress())></span>
                                 </span>
                             </li>
                         }
@@ -234,7 +241,7 @@ pub fn ExpectationsPanel() -> impl IntoView {
             }}
                 <ul class="records" role="list">
                     {move || e.get().records.into_iter().map(|r| {
-                        let pct = (r.fraction_left * 100.0).round();
+                        let pct = (r.fraction_left * 100.0).round() as u32;
                         view! {
                             <li class="record" class:pending=!r.satisfied>
                                 <div class="key mono">{r.key.clone()}</div>
@@ -309,7 +316,7 @@ pub fn Observations() -> impl IntoView {
                 <dt>"the lab expects"</dt>
                 <dd>{move || expect().unwrap_or_else(|| "(no figure given)".into())}</dd>
             </dl>
-            <svg class="plot" viewBox="0 0 300 64" role="img" aria-label="Children in the cluster and in the cache over time">
+            <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
                 <polyline class="series cluster" points=move || points().0 />
                 <polyline class="series cache" points=move || points().1 />
             </svg>
@@ -361,7 +368,7 @@ pub fn TimelinePanel() -> impl IntoView {
                             let who = match entry.actor { Actor::Kubectl => "kubectl".to_string(), a => a.to_string() };
                             view! {
                                 <li>
-                                    <span class="t">{format!("{:.3}", entry.at_ms as f64 / 1000.0)}</span>
+                                    <span class="t">{fmt_ms(entry.at_ms, 3)}</span>
                                     <span class="who">{who}</span>
                                     <span class="verb">{entry.verb.as_str()}</span>
                                     <span class="obj">{if entry.name.is_empty() { format!("{}s", entry.kind) } else { format!("{} {}", kind_abbr(entry.kind), entry.name) }}</span>
@@ -378,7 +385,7 @@ pub fn TimelinePanel() -> impl IntoView {
                 <ol class="log mono">
                     {move || snap.with(|s| s.logs.clone()).into_iter().map(|e| match e {
                         TimelineEntry::Log { at_ms, text, .. } => view! {
-                            <li><span class="t">{format!("{:.3}", at_ms as f64 / 1000.0)}</span>" "{text}</li>
+                            <li><span class="t">{fmt_ms(at_ms, 3)}</span>" "{text}</li>
                         }.into_any(),
                         TimelineEntry::Audit { .. } => ().into_any(),
                     }).collect_view()}

@@ -103,7 +103,7 @@ pub fn snapshot(s: &Session) -> Snapshot {
 }
 
 /// Children in the cluster and in the cache over time, as two polylines in a
-/// 300×64 box, at most ~240 points each.
+/// 3000×640 box (integer coordinates), at most ~240 points each.
 fn plot(s: &Session) -> (String, String) {
     let samples = s.samples();
     let t_max = samples.last().map_or(1, |x| x.at_ms).max(1) as f64;
@@ -115,7 +115,9 @@ fn plot(s: &Session) -> (String, String) {
             if !out.is_empty() {
                 out.push(' ');
             }
-            out.push_str(&format!("{:.1},{:.1}", 300.0 * x.at_ms as f64 / t_max, 62.0 - 58.0 * pick(x) as f64 / peak));
+            let px = (3000.0 * x.at_ms as f64 / t_max) as u32;
+            let py = (620.0 - 580.0 * f64::from(pick(x)) / peak) as u32;
+            out.push_str(&format!("{px},{py}"));
         }
         out
     };

@@ -19,6 +19,19 @@ use crate::scenario::{preset, Scenario, ScenarioError};
 pub const DEFAULT_SPEED: f64 = 1.0;
 pub const MIN_SPEED: f64 = 0.1;
 pub const MAX_SPEED: f64 = 1000.0;
+/// The speed slider moves in twentieths of a decade: step 0 is ×1, 20 is ×10.
+pub const MIN_SPEED_STEP: i32 = -20;
+pub const MAX_SPEED_STEP: i32 = 60;
+
+/// The speed at a slider step.
+pub fn speed_of_step(step: i32) -> f64 {
+    10f64.powf(f64::from(step) / 20.0)
+}
+
+/// The nearest slider step to a speed.
+pub fn step_of_speed(speed: f64) -> i32 {
+    ((speed.log10() * 20.0).round() as i32).clamp(MIN_SPEED_STEP, MAX_SPEED_STEP)
+}
 
 /// Everything the URL says.
 #[derive(Debug, Clone, PartialEq)]
@@ -145,17 +158,17 @@ pub fn encode(state: &PageState) -> String {
     }
 }
 
-/// A speed as the URL and the label show it: `2`, `0.25`, `31.6`.
+/// A speed as the URL and the label show it: `2`, `0.25`, `31.6` (integer
+/// arithmetic: no float formatting in the page).
 pub fn format_speed(speed: f64) -> String {
-    let rounded = if speed >= 10.0 { (speed * 10.0).round() / 10.0 } else { (speed * 100.0).round() / 100.0 };
-    let mut s = format!("{rounded}");
-    if s.contains('.') {
-        while s.ends_with('0') {
-            s.pop();
-        }
-        if s.ends_with('.') {
-            s.pop();
-        }
+    let (scaled, decimals) = if speed >= 10.0 { ((speed * 10.0).round() as u64, 1) } else { ((speed * 100.0).round() as u64, 2) };
+    let div = 10u64.pow(decimals);
+    let mut s = format!("{}.{:0width$}", scaled / div, scaled % div, width = decimals as usize);
+    while s.ends_with('0') {
+        s.pop();
+    }
+    if s.ends_with('.') {
+        s.pop();
     }
     s
 }
@@ -216,5 +229,9 @@ mod tests {
         assert_eq!(format_speed(2.0), "2");
         assert_eq!(format_speed(0.25), "0.25");
         assert_eq!(format_speed(31.62), "31.6");
+        assert_eq!(format_speed(1000.0), "1000");
+        assert_eq!(step_of_speed(1.0), 0);
+        assert_eq!(format_speed(speed_of_step(MAX_SPEED_STEP)), "1000");
+        assert_eq!(step_of_speed(speed_of_step(7)), 7);
     }
 }

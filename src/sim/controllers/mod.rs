@@ -160,10 +160,9 @@ impl Note {
     /// The controller's own log line, as it would print it (the Timeline's right column).
     pub fn log_line(&self) -> Option<String> {
         match self {
-            Note::ExpectationsExpired { owner, age_ms } => Some(format!(
-                "Controller expectations fulfilled: expired {owner} after {:.1}s",
-                *age_ms as f64 / 1000.0
-            )),
+            Note::ExpectationsExpired { owner, age_ms } => {
+                Some(format!("Controller expectations fulfilled: expired {owner} after {}s", crate::sim::caption::fmt_ms(*age_ms, 1)))
+            }
             Note::CacheMiss { name, then: MissAction::Delete, .. } => Some(format!("DELETE (not in cache) {name}")),
             Note::CacheMiss { name, then: MissAction::CreateAgain, .. } => Some(format!("{name} not in cache after create: creating again")),
             Note::Counted { owner, plan: Plan::Create(n), .. } => Some(format!("{owner}: creating {n}")),
