@@ -1,123 +1,892 @@
 //! Component tests for the Leptos UI, run in headless Chromium by
-//! `wasm-bindgen-test-runner` (`cargo test --target wasm32-unknown-unknown --test web`).
+//! `wasm-bindgen-test-runner` (`make test-wasm`, or
+//! `cargo test --target wasm32-unknown-unknown --test web`).
 //!
-//! Each test mounts a fresh [`App`] into its own element and checks the DOM
-//! against what the simulation itself says, so the tests stay true when the
-//! presets and the report change.
+//! Each test mounts one panel (inside the [`Ui`] context it needs) or the whole
+//! [`Explorer`] into a fresh element, and checks what is drawn against what an
+//! independent [`Session`] of the same scenario says at the same frame (the
+//! plain views in `cachescope::view::panels`), so the tests stay true when the
+//! presets change and fail when a panel draws something the simulation did
+//! not say.
 #![cfg(target_arch = "wasm32")]
 
-use cachescope::report::Report;
-use cachescope::scenario::{preset, preset_names};
-use cachescope::ui::App;
+use cachescope::scenario::preset_names;
+use cachescope::sim::apiserver::ControllerKind;
+use cachescope::sim::controllers::Naming;
+use cachescope::sim::object::Kind;
+use cachescope::ui::{
+    App, CachePanel, ClusterPanel, Controls, ErrorPage, ExpectationsPanel, Explorer, InvariantsPanel, Observations, ReconcilePanel,
+    TimelinePanel, Transport, Ui, WatchPanel, WorkqueuePanel,
+};
+use cachescope::view::panels::{self as pv, RowState, TimelineEntry};
+use cachescope::view::session::Session;
+use cachescope::view::url::{parse_query, PageState};
 use leptos::mount::mount_to;
+use leptos::prelude::*;
 use leptos::task::tick;
+use std::any::Any;
+use std::cell::Cell;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement, HtmlSelectElement, HtmlTableSectionElement};
+use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+// ---------------------------------------------------------------- harness
+
+const DEFAULT: &str = "over-create";
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
 /// A fresh, empty element appended to `<body>`.
 fn fresh_root() -> HtmlElement {
-    let document = web_sys::window().unwrap().document().unwrap();
-    let root = document.create_element("div").unwrap();
-    document.body().unwrap().append_child(&root).unwrap();
+    let root = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&root).unwrap();
     root.unchecked_into()
 }
 
-fn find(root: &Element, selector: &str) -> Option<Element> {
-    root.query_selector(selector).unwrap()
+fn state(query: &str) -> PageState {
+    parse_query(query, DEFAULT).unwrap_or_else(|e| panic!("{query}: {e}"))
 }
 
-fn scenario_select(root: &Element) -> HtmlSelectElement {
-    find(root, r#"select[aria-label="Scenario"]"#)
-        .expect("a <select aria-label=\"Scenario\">")
-        .unchecked_into()
+/// What the simulation says at the frame `query` opens: a session of its own,
+/// not the one the page holds.
+fn reference(query: &str) -> Session {
+    let st = state(query);
+    let mut s = Session::with_edits(st.scenario, &st.edits);
+    s.seek(st.frame);
+    s
 }
 
-/// Checks that the summary in `root` shows exactly `report`.
-fn assert_summary_shows(root: &Element, report: &Report) {
-    let section = find(root, r#"section[aria-label="Run summary"]"#).expect("the Run summary section");
-    assert!(find(root, r#"[role="alert"]"#).is_none(), "no alert next to a summary");
+/// A component mounted with a [`Ui`] in context; unmounted and removed on drop.
+struct Mounted {
+    root: HtmlElement,
+    ui: Option<Ui>,
+    _handle: Box<dyn Any>,
+}
 
-    let caption = find(&section, "table > caption").expect("the live table has a caption");
-    assert!(!caption.text_content().unwrap_or_default().trim().is_empty());
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        self.root.remove();
+    }
+}
 
-    let body: HtmlTableSectionElement = find(&section, "table > tbody").expect("a <tbody>").unchecked_into();
-    let rows = body.rows();
-    if report.live.is_empty() {
-        assert_eq!(rows.length(), 1, "one 'no live objects' row");
-    } else {
-        assert_eq!(rows.length() as usize, report.live.len(), "one row per live kind");
-        for (i, (kind, count)) in report.live.iter().enumerate() {
-            let row = rows.item(i as u32).unwrap();
-            let cells = row.children();
-            assert_eq!(cells.item(0).unwrap().text_content().unwrap(), *kind);
-            assert_eq!(cells.item(1).unwrap().text_content().unwrap(), count.to_string());
-        }
+impl Mounted {
+    fn ui(&self) -> Ui {
+        self.ui.expect("mounted with a Ui")
     }
 
-    let hash = find(&section, ".trace-hash").expect("the trace hash");
-    assert_eq!(hash.text_content().unwrap(), report.trace_hash);
-}
-
-#[wasm_bindgen_test]
-fn select_lists_every_preset_in_order() {
-    let root = fresh_root();
-    let _app = mount_to(root.clone(), App);
-
-    let names = preset_names();
-    assert!(!names.is_empty(), "at least one preset");
-    let select = scenario_select(&root);
-    assert_eq!(select.length() as usize, names.len());
-    for (i, name) in names.iter().enumerate() {
-        let option = select.item(i as u32).unwrap();
-        assert_eq!(option.get_attribute("value").as_deref(), Some(*name));
+    fn one(&self, selector: &str) -> Element {
+        one(&self.root, selector)
     }
-    assert_eq!(select.value(), names[0], "the first preset is chosen at start");
+
+    fn all(&self, selector: &str) -> Vec<Element> {
+        all(&self.root, selector)
+    }
+
+    fn text(&self, selector: &str) -> String {
+        text(&self.one(selector))
+    }
+
+    /// Wait for the timers the page set (the look-ahead) before unmounting:
+    /// one firing after it would touch disposed signals and panic.
+    async fn finish(self) {
+        sleep(60).await;
+        drop(self);
+    }
 }
 
-#[wasm_bindgen_test]
-fn summary_shows_the_first_preset_run() {
+/// Mount `view` with a `Ui` for `query` provided as context, as the explorer
+/// provides it, and let its first effects run (a range input's value, for
+/// one, is only right once its `max` is in place).
+async fn mount_panel<V: IntoView + 'static>(query: &str, view: impl FnOnce() -> V + 'static) -> Mounted {
+    let st = state(query);
     let root = fresh_root();
-    let _app = mount_to(root.clone(), App);
-
-    let first = preset_names()[0];
-    let report = Report::run(&preset(first).expect("every listed preset loads"));
-    assert_summary_shows(&root, &report);
+    let slot = Rc::new(Cell::new(None::<Ui>));
+    let slot_in = slot.clone();
+    let handle = mount_to(root.clone(), move || {
+        let ui = Ui::new(st);
+        provide_context(ui);
+        slot_in.set(Some(ui));
+        view()
+    });
+    tick().await;
+    Mounted { root, ui: slot.get(), _handle: Box::new(handle) }
 }
 
-#[wasm_bindgen_test]
-async fn choosing_a_scenario_reruns_it_or_shows_the_error() {
+/// Mount a component that needs no context (the explorer provides its own; the error page needs none).
+async fn mount_bare<V: IntoView + 'static>(view: impl FnOnce() -> V + 'static) -> Mounted {
     let root = fresh_root();
-    let _app = mount_to(root.clone(), App);
-    let select = scenario_select(&root);
+    let handle = mount_to(root.clone(), view);
+    tick().await;
+    Mounted { root, ui: None, _handle: Box::new(handle) }
+}
 
-    // Choose every preset in turn (last first, so the value really changes),
-    // then a name that is not a preset: the page must show that run's
-    // summary, or the preset's error in an alert, and never panic.
-    let mut names: Vec<&str> = preset_names().into_iter().rev().collect();
-    names.push("no-such-preset");
-    for name in names {
-        let document = web_sys::window().unwrap().document().unwrap();
-        if !(0..select.length()).any(|i| select.item(i).unwrap().get_attribute("value").as_deref() == Some(name)) {
-            let option = document.create_element("option").unwrap();
-            option.set_attribute("value", name).unwrap();
-            option.set_text_content(Some(name));
-            select.append_child(&option).unwrap();
+fn one(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no element matches {selector:?}"))
+}
+
+fn all(root: &Element, selector: &str) -> Vec<Element> {
+    // `querySelectorAll` through js-sys: web-sys's NodeList binding is not among the enabled features.
+    let f: js_sys::Function = js_sys::Reflect::get(root, &"querySelectorAll".into()).unwrap().unchecked_into();
+    let list = f.call1(root, &selector.into()).unwrap_or_else(|e| panic!("bad selector {selector:?}: {e:?}"));
+    js_sys::Array::from(&list).iter().map(|e| e.unchecked_into()).collect()
+}
+
+fn text(e: &Element) -> String {
+    e.text_content().unwrap_or_default()
+}
+
+fn attr(e: &Element, name: &str) -> Option<String> {
+    e.get_attribute(name)
+}
+
+fn has_class(e: &Element, class: &str) -> bool {
+    e.class_list().contains(class)
+}
+
+fn click(e: &Element) {
+    e.unchecked_ref::<HtmlElement>().click();
+}
+
+/// Fire a bubbling `event` at `e`, as the browser does after a user's input.
+fn fire(e: &Element, event: &str) {
+    let ctor: js_sys::Function = js_sys::Reflect::get(&js_sys::global(), &"Event".into()).unwrap().unchecked_into();
+    let init = js_sys::Object::new();
+    js_sys::Reflect::set(&init, &"bubbles".into(), &true.into()).unwrap();
+    let ev = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&event.into(), &init)).unwrap();
+    e.dispatch_event(ev.unchecked_ref()).unwrap();
+}
+
+/// Set an input's value and fire the event its handler listens to.
+fn set_input(e: &Element, value: &str, event: &str) {
+    e.unchecked_ref::<HtmlInputElement>().set_value(value);
+    fire(e, event);
+}
+
+/// A key pressed with the focus on `<body>` (the explorer listens on the window).
+fn press(key: &str, shift: bool) {
+    let script = format!("document.body.dispatchEvent(new KeyboardEvent('keydown', {{ key: {key:?}, shiftKey: {shift}, bubbles: true, cancelable: true }}))");
+    js_sys::eval(&script).expect("dispatch a keydown");
+}
+
+async fn sleep(ms: u32) {
+    gloo_timers::future::TimeoutFuture::new(ms).await;
+}
+
+fn secs(ms: u64) -> String {
+    format!("{:.1} s", ms as f64 / 1000.0)
+}
+
+/// The first frame of `query`'s run (from its frame on) where `pred` holds.
+fn first_frame_where(query: &str, pred: impl Fn(&Session) -> bool) -> usize {
+    let mut s = reference(query);
+    loop {
+        if pred(&s) {
+            return s.position();
         }
-        select.set_value(name);
-        let change = web_sys::Event::new("change").unwrap();
-        select.dispatch_event(&change).unwrap();
+        assert!(s.step_forward(), "{query}: the run ended before the frame the test looks for");
+    }
+}
+
+// ---------------------------------------------------------------- Cluster and Cache
+
+/// The Cluster (or Cache) panel's rows are exactly the view's rows, in order,
+/// each seen from its side.
+fn assert_rows_drawn(m: &Mounted, panel: &str, s: &Session, cache_side: bool) {
+    let rows = pv::object_rows(s.world());
+    let items = m.all(&format!(r#"section[aria-label="{panel}"] ul.rows > li"#));
+    let at = format!("{panel} at frame {}", s.position());
+    assert_eq!(items.len(), rows.len(), "{at}: one row per object");
+    for (li, r) in items.iter().zip(&rows) {
+        let rv = if cache_side { r.cache_rv } else { r.cluster_rv };
+        assert_eq!(attr(li, "title").as_deref(), Some(r.id.as_str()), "{at}: row order");
+        assert_eq!(attr(li, "data-kind").as_deref(), Some(r.kind.as_str()), "{at}: {}", r.id);
+        assert_eq!(attr(li, "data-present"), Some(rv.is_some().to_string()), "{at}: {} present on this side", r.id);
+        assert_eq!(text(&one(li, ".name")), r.name, "{at}: the full name (a generated suffix too)");
+        assert_eq!(text(&one(li, ".rv")), rv.map(|v| format!("rv {v}")).unwrap_or_default(), "{at}: {}", r.id);
+        assert_eq!(has_class(li, "child"), r.depth == 1, "{at}: {} listed under its owner", r.id);
+        let expected_class = match (cache_side, r.state()) {
+            (_, RowState::Synced) => None,
+            (false, RowState::NotInCache) => Some("unseen"),
+            (true, RowState::NotInCache) => Some("ghost"),
+            (false, RowState::GoneFromCluster) => Some("gone"),
+            (true, RowState::GoneFromCluster) | (_, RowState::Stale) => Some("stale"),
+        };
+        for class in ["unseen", "ghost", "gone", "stale"] {
+            assert_eq!(has_class(li, class), expected_class == Some(class), "{at}: {} is {:?}, class {class}", r.id, r.state());
+        }
+        if cache_side && r.state() == RowState::NotInCache {
+            let note = match r.pending {
+                Some((t, eta)) => format!("not in cache yet: {} in {}", t.as_str(), secs(eta)),
+                None => "not in cache".to_string(),
+            };
+            assert_eq!(text(&one(li, ".note")), note, "{at}: the ghost says when it arrives");
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+async fn cluster_panel_lists_what_the_apiserver_holds_frame_by_frame() {
+    let q = "s=over-create";
+    let m = mount_panel(q, || view! { <ClusterPanel /> }).await;
+    let ui = m.ui();
+    let mut s = reference(q);
+    let end = {
+        let mut e = reference(q);
+        e.seek(usize::MAX)
+    };
+    assert!(end > 40, "over-create runs past frame 40 ({end} frames)");
+    for n in [0, 8, 20, 40, end / 2, end] {
+        ui.seek(n);
         tick().await;
+        s.seek(n);
+        assert_rows_drawn(&m, "Cluster", &s, false);
+        let present_cms = m.all(r#"li[data-kind="ConfigMap"][data-present="true"]"#).len() as u64;
+        assert_eq!(present_cms, s.world().api.live().get(&Kind::ConfigMap).copied().unwrap_or(0), "frame {n}: ConfigMaps in the cluster");
+        assert_eq!(m.text(".badge"), format!("rv {}", s.world().api.resource_version()), "frame {n}: the cluster's resourceVersion");
+    }
+    // At the end, the lab's figure: exactly four beta-voice- ConfigMaps.
+    let names: Vec<String> = m.all(r#"li[data-kind="ConfigMap"][data-present="true"] .name"#).iter().map(text).collect();
+    assert_eq!(names, ["beta-voice-0", "beta-voice-1", "beta-voice-2", "beta-voice-3"]);
+    m.finish().await;
+}
 
-        match preset(name) {
-            Ok(scenario) => assert_summary_shows(&root, &Report::run(&scenario)),
-            Err(err) => {
-                let alert = find(&root, r#"[role="alert"]"#).expect("an alert for a bad preset");
-                assert_eq!(alert.text_content().unwrap(), err.to_string());
-                assert!(find(&root, r#"section[aria-label="Run summary"]"#).is_none());
+#[wasm_bindgen_test]
+async fn cluster_panel_strikes_out_what_is_deleted_but_still_cached() {
+    // empty-cache: the pruner deletes seeds the cache has not seen; rows gone
+    // from the cluster but still in the cache are drawn as gone.
+    let q = "s=empty-cache";
+    let n = first_frame_where(q, |s| pv::object_rows(s.world()).iter().any(|r| r.state() == RowState::GoneFromCluster));
+    let q = format!("{q}&frame={n}");
+    let m = mount_panel(&q, || view! { <ClusterPanel /> <CachePanel /> }).await;
+    let s = reference(&q);
+    assert_rows_drawn(&m, "Cluster", &s, false);
+    assert_rows_drawn(&m, "Cache", &s, true);
+    assert!(!m.all(r#"section[aria-label="Cluster"] li.gone[data-present="false"]"#).is_empty(), "frame {n}: a deleted row is drawn");
+    m.finish().await;
+}
+
+#[wasm_bindgen_test]
+async fn cache_panel_draws_ghosts_for_what_it_has_not_seen_yet() {
+    // The first frame where the cluster has a ConfigMap the cache has not seen.
+    let q = "s=over-create&controller.naming=generate";
+    let n = first_frame_where(q, |s| pv::object_rows(s.world()).iter().any(|r| r.kind == Kind::ConfigMap && r.state() == RowState::NotInCache));
+    let q = format!("{q}&frame={}", n + 3);
+    let m = mount_panel(&q, || view! { <ClusterPanel /> <CachePanel /> }).await;
+    let s = reference(&q);
+    assert_rows_drawn(&m, "Cache", &s, true);
+    assert_rows_drawn(&m, "Cluster", &s, false);
+    let ghosts = m.all(r#"section[aria-label="Cache"] li.ghost[data-present="false"]"#);
+    assert!(!ghosts.is_empty(), "ghosts in the Cache panel");
+    // The ghost and the cluster row line up, by position in both lists.
+    let cluster = m.all(r#"section[aria-label="Cluster"] ul.rows > li"#);
+    let cache = m.all(r#"section[aria-label="Cache"] ul.rows > li"#);
+    for (a, b) in cluster.iter().zip(&cache) {
+        assert_eq!(attr(a, "title"), attr(b, "title"), "the two panels line up row by row");
+        assert_eq!(has_class(a, "unseen"), has_class(b, "ghost"), "highlighted in both panels: {:?}", attr(a, "title"));
+    }
+    // Generated names are shown in full, the suffix set apart.
+    let suffix = one(&ghosts[0], ".name b.suffix");
+    assert_eq!(text(&suffix).len(), 5, "the five-letter generated suffix");
+    assert!(text(&one(&ghosts[0], ".name")).starts_with("beta-voice-"));
+    // HasSynced follows the informer.
+    let badge = m.text(r#"section[aria-label="Cache"] .badge.synced"#);
+    assert_eq!(badge, if s.world().controller_synced() { "HasSynced ✓" } else { "HasSynced ✗" });
+    m.finish().await;
+}
+
+#[wasm_bindgen_test]
+async fn cache_panel_says_has_synced_only_once_listed() {
+    let q = "s=empty-cache";
+    let m = mount_panel(q, || view! { <CachePanel /> }).await;
+    let ui = m.ui();
+    assert!(!reference(q).world().controller_synced());
+    assert_eq!(m.text(".badge.synced"), "HasSynced ✗");
+    assert!(has_class(&m.one(".badge.synced"), "no"));
+    let n = first_frame_where(q, |s| s.world().controller_synced());
+    ui.seek(n - 1);
+    tick().await;
+    assert_eq!(m.text(".badge.synced"), "HasSynced ✗", "frame {}: not yet", n - 1);
+    ui.step_forward();
+    tick().await;
+    assert_eq!(m.text(".badge.synced"), "HasSynced ✓", "frame {n}: the list is in the store");
+    assert!(!has_class(&m.one(".badge.synced"), "no"));
+    m.finish().await;
+}
+
+// ---------------------------------------------------------------- Watch
+
+#[wasm_bindgen_test]
+async fn watch_panel_draws_events_in_flight_along_their_path() {
+    let q0 = "s=over-create";
+    let n = first_frame_where(q0, |s| pv::wires(s.world(), false, s.world().now_ms()).iter().filter(|w| w.label == "ADDED").count() >= 2);
+    let q = format!("{q0}&frame={n}");
+    let m = mount_panel(&q, || view! { <WatchPanel /> }).await;
+    let ui = m.ui();
+    let s = reference(&q);
+    let now = s.world().now_ms();
+    let wires = pv::wires(s.world(), false, now);
+    let items = m.all("ul.wires > li");
+    assert_eq!(items.len(), wires.len().min(40), "frame {n}: one line per event on the wire");
+    assert!(m.all("p.empty").is_empty(), "no 'nothing on the wire' while events travel");
+    assert!(m.text(".sub").ends_with(&format!("lag {} ms", s.world().cluster.watch_lag_ms)));
+    let lefts = |m: &Mounted| -> Vec<f64> {
+        m.all("ul.wires .dot").iter().map(|d| attr(d, "style").unwrap().trim_start_matches("left:").trim().trim_end_matches(';').trim_end_matches('%').parse::<f64>().unwrap()).collect()
+    };
+    for ((li, w), left) in items.iter().zip(&wires).zip(lefts(&m)) {
+        assert_eq!(text(&one(li, ".event")), w.label);
+        assert!(has_class(li, &w.label.to_lowercase()));
+        assert!(text(li).contains(&w.name), "{} on the line", w.name);
+        assert!((left - 100.0 * w.progress).abs() < 0.06, "{}: drawn at {left}%, the view says {:.1}%", w.name, 100.0 * w.progress);
+        assert_eq!(text(&one(li, ".eta")), format!("in {}", secs(w.deliver_at_ms - now)));
+    }
+    // The animation clock moves them along between frames.
+    let before = lefts(&m);
+    ui.display_ms.set(now + 300);
+    tick().await;
+    let after = lefts(&m);
+    assert_eq!(before.len(), after.len());
+    assert!(before.iter().zip(&after).all(|(b, a)| a > b || *b >= 100.0), "every dot moved forward: {before:?} -> {after:?}");
+    m.finish().await;
+}
+
+#[wasm_bindgen_test]
+async fn watch_panel_shows_dropped_events_as_dropped() {
+    // Drop the next event once the Ensemble is in the cluster: a child's ADDED.
+    let q0 = "s=over-create&edit=8:do=drop_next_event";
+    let n = first_frame_where(q0, |s| pv::wires(s.world(), false, s.world().now_ms()).iter().any(|w| w.dropped));
+    let q = format!("{q0}&frame={n}");
+    let m = mount_panel(&q, || view! { <WatchPanel /> }).await;
+    let s = reference(&q);
+    let wires = pv::wires(s.world(), false, s.world().now_ms());
+    let items = m.all("ul.wires > li");
+    assert_eq!(items.len(), wires.len());
+    let mut dropped = 0;
+    for (li, w) in items.iter().zip(&wires) {
+        assert_eq!(has_class(li, "dropped"), w.dropped, "{}", w.name);
+        if w.dropped {
+            dropped += 1;
+            assert_eq!(text(&one(li, ".eta")), "dropped");
+        }
+    }
+    assert_eq!(dropped, 1);
+    m.finish().await;
+}
+
+#[wasm_bindgen_test]
+async fn watch_panel_says_when_nothing_is_on_the_wire() {
+    let q0 = "s=over-create";
+    let end = reference("s=over-create&frame=100000").position();
+    let q = format!("{q0}&frame={end}");
+    let s = reference(&q);
+    assert!(pv::wires(s.world(), false, s.world().now_ms()).is_empty());
+    let m = mount_panel(&q, || view! { <WatchPanel /> }).await;
+    assert!(m.all("ul.wires > li").is_empty());
+    assert_eq!(m.text("p.empty"), "Nothing on the wire: the cache has every change.");
+    m.finish().await;
+}
+
+// ---------------------------------------------------------------- Workqueue
+
+#[wasm_bindgen_test]
+async fn workqueue_panel_shows_queued_processing_and_dirty_keys() {
+    let q0 = "s=over-create";
+    // A frame with a worker busy, and one with a key dirty while processing (double enqueue).
+    let busy = first_frame_where(q0, |s| pv::queue(s.world()).workers.iter().any(|w| w.busy.is_some()));
+    let m = mount_panel(q0, || view! { <WorkqueuePanel /> }).await;
+    let ui = m.ui();
+    let mut s = reference(q0);
+    let dirty = {
+        let mut r = reference(q0);
+        loop {
+            if !pv::queue(r.world()).dirty_while_processing.is_empty() {
+                break r.position();
+            }
+            assert!(r.step_forward(), "over-create (double enqueue) has a key dirty while processing");
+        }
+    };
+    let mut seen_busy = false;
+    for n in [0, busy, dirty] {
+        ui.seek(n);
+        tick().await;
+        s.seek(n);
+        let q = pv::queue(s.world());
+        let dds = m.all("dl.queue > dd");
+        assert_eq!(dds.len(), 4, "queue, processing, dirty, waiting");
+        let keys: Vec<String> = all(&dds[0], ".key").iter().map(text).collect();
+        assert_eq!(keys, q.queued, "frame {n}: queued keys");
+        if q.queued.is_empty() {
+            assert_eq!(text(&dds[0]), "empty");
+        }
+        let workers: Vec<String> = all(&dds[1], "li").iter().map(text).collect();
+        let expected: Vec<String> = q
+            .workers
+            .iter()
+            .map(|w| match &w.busy {
+                Some((key, r)) => format!("worker {}: {key} (reconcile {r})", w.worker),
+                None => format!("worker {}: idle", w.worker),
+            })
+            .collect();
+        assert_eq!(workers, expected, "frame {n}: workers");
+        seen_busy |= !m.all("ul.workers li.busy").is_empty();
+        let dirty = if q.dirty_while_processing.is_empty() { "none".to_string() } else { format!("{}: one more reconcile after Done", q.dirty_while_processing.join(", ")) };
+        assert_eq!(text(&dds[2]), dirty, "frame {n}: dirty keys");
+        assert_eq!(m.text(".sub"), if q.running { "workers running" } else { "workers waiting" });
+    }
+    assert!(seen_busy, "a busy worker was drawn");
+    m.finish().await;
+}
+
+// ---------------------------------------------------------------- Expectations
+
+#[wasm_bindgen_test]
+async fn expectations_panel_says_when_the_controller_keeps_none() {
+    let q = "s=over-create&frame=40";
+    assert!(!pv::expectations(reference(q).world()).enabled, "over-create keeps no expectations");
+    let m = mount_panel(q, || view! { <ExpectationsPanel /> }).await;
+    let section = m.one(r#"section[aria-label="Expectations"]"#);
+    assert!(text(&one(&section, "p.empty")).starts_with("This controller keeps no expectations"));
+    assert!(m.all("li.record").is_empty());
+    assert!(m.all("[data-counter]").is_empty());
+    m.finish().await;
+}
+
+#[wasm_bindgen_test]
+async fn expectations_panel_counts_creates_in_flight() {
+    let q0 = "s=replicaset-pressure";
+    let n = first_frame_where(q0, |s| pv::expectations(s.world()).records.iter().any(|r| r.add > 0));
+    let m = mount_panel(&format!("{q0}&frame={}", n - 1), || view! { <ExpectationsPanel /> }).await;
+    let ui = m.ui();
+    let mut s = reference(q0);
+    // Before: records (if any) with add 0; then the frame the creates go out; then a few more.
+    for k in (n - 1)..(n + 6) {
+        ui.seek(k);
+        tick().await;
+        s.seek(k);
+        let e = pv::expectations(s.world());
+        assert!(e.enabled);
+        let records = m.all("li.record");
+        assert_eq!(records.len(), e.records.len(), "frame {k}: one line per key");
+        if e.records.is_empty() {
+            assert!(m.text("p.empty").starts_with("No records yet"));
+        }
+        for (li, r) in records.iter().zip(&e.records) {
+            assert_eq!(text(&one(li, ".key")), r.key);
+            assert_eq!(text(&one(li, r#"b[data-counter="add"]"#)), r.add.to_string(), "frame {k}: add");
+            assert_eq!(text(&one(li, r#"b[data-counter="del"]"#)), r.del.to_string(), "frame {k}: del");
+            assert_eq!(has_class(li, "pending"), !r.satisfied);
+            assert_eq!(text(&one(li, ".satisfied")).starts_with("SatisfiedExpectations: true"), r.satisfied);
+            let meter = one(li, r#"[role="meter"]"#);
+            assert_eq!(attr(&meter, "aria-valuenow"), Some(format!("{}", (r.fraction_left * 100.0).round())));
+        }
+    }
+    ui.seek(n);
+    tick().await;
+    let add: i64 = m.text(r#"b[data-counter="add"]"#).parse().unwrap();
+    assert!(add > 0, "frame {n}: a non-zero add while the creates are in flight");
+    m.finish().await;
+}
+
+// ---------------------------------------------------------------- Reconcile
+
+#[wasm_bindgen_test]
+async fn reconcile_panel_lights_the_line_the_worker_is_on() {
+    let q0 = "s=over-create";
+    let m = mount_panel(q0, || view! { <ReconcilePanel /> }).await;
+    let ui = m.ui();
+    let mut s = reference(q0);
+    let lines = pv::reconcile(s.world()).lines;
+    let drawn: Vec<String> = m.all("ol.code > li").iter().map(text).collect();
+    assert_eq!(drawn, lines, "the controller's pseudo-code, line by line");
+    assert!(m.all("ol.code > li.active").is_empty(), "frame 0: nobody is reconciling");
+    // Walk the run; every frame lights exactly the lines the view says.
+    let mut lit_lines = std::collections::BTreeSet::new();
+    let end = reference("s=over-create&frame=100000").position();
+    for n in 1..=end {
+        ui.step_forward();
+        tick().await;
+        s.seek(n);
+        let r = pv::reconcile(s.world());
+        let items = m.all("ol.code > li");
+        for (i, li) in items.iter().enumerate() {
+            let active = r.active.iter().any(|(_, l)| *l as usize == i);
+            assert_eq!(has_class(li, "active"), active, "frame {n}: line {i} ({})", lines[i]);
+            assert_eq!(attr(li, "aria-current").as_deref(), active.then_some("step"), "frame {n}: line {i}");
+            if active {
+                lit_lines.insert(i);
             }
         }
     }
+    assert!(lit_lines.len() >= 2, "the run lights several lines: {lit_lines:?}");
+    m.finish().await;
 }
+
+// ---------------------------------------------------------------- Observations
+
+#[wasm_bindgen_test]
+async fn observations_show_the_labs_numbers_live() {
+    let q0 = "s=empty-cache";
+    let end = reference("s=empty-cache&frame=100000").position();
+    let m = mount_panel(q0, || view! { <Observations /> }).await;
+    let ui = m.ui();
+    let mut s = reference(q0);
+    for n in [0, end / 2, end] {
+        ui.seek(n);
+        tick().await;
+        s.seek(n);
+        let o = pv::observations(s.world());
+        let dds: Vec<String> = m.all("dl.facts > dd").iter().map(text).collect();
+        let dts: Vec<String> = m.all("dl.facts > dt").iter().map(text).collect();
+        assert_eq!(dts[0], format!("{}s", o.kind));
+        assert_eq!(dds[0], format!("cluster {} · cache {} · peak {}", o.in_cluster, o.in_cache, o.peak_in_cluster), "frame {n}");
+        // (status, count) pairs, whatever collection the view keeps them in.
+        let counts = |c: Vec<(u16, u64)>| {
+            if c.is_empty() {
+                "none".to_string()
+            } else {
+                c.iter().map(|(code, k)| format!("{k} × {}", pv::status_label(*code))).collect::<Vec<_>>().join(", ")
+            }
+        };
+        assert_eq!(dds[1], counts(o.creates.clone().into_iter().collect()), "frame {n}: creates");
+        assert_eq!(dds[2], counts(o.deletes.clone().into_iter().collect()), "frame {n}: deletes");
+        assert_eq!(Some(dds[3].as_str()), s.scenario().expect.as_deref(), "the lab's expected figure");
+    }
+    // At the end the cache-less pruner has deleted all fifty.
+    assert_eq!(m.all("dl.facts > dd")[2].text_content().unwrap(), "50 × 200 OK");
+    assert!(m.one("svg.plot polyline.cluster").get_attribute("points").unwrap().split(' ').count() >= 2);
+    m.finish().await;
+}
+
+// ---------------------------------------------------------------- Invariants
+
+#[wasm_bindgen_test]
+async fn invariant_badges_turn_red_and_jump_to_the_frame_they_broke() {
+    let q0 = "s=empty-cache";
+    let end = reference("s=empty-cache&frame=100000").position();
+    let m = mount_panel(q0, || view! { <InvariantsPanel /> }).await;
+    let ui = m.ui();
+    let at_start = reference(q0).world().invariants.list.clone();
+    assert_eq!(m.all("li.invariant").len(), at_start.len());
+    assert!(m.all("li.invariant.broken").is_empty(), "frame 0: all held");
+    ui.seek(end);
+    tick().await;
+    let s = reference(&format!("{q0}&frame={end}"));
+    let list = &s.world().invariants.list;
+    let items = m.all("li.invariant");
+    assert_eq!(items.len(), list.len());
+    let mut jump_to = None;
+    for (li, inv) in items.iter().zip(list) {
+        assert!(text(li).contains(inv.name));
+        assert_eq!(has_class(li, "broken"), inv.first_broken_frame.is_some(), "{}", inv.name);
+        match inv.first_broken_frame {
+            Some(f) => {
+                let button = one(li, "button.jump");
+                assert_eq!(text(&button), format!("broken at frame {f}: jump"));
+                jump_to.get_or_insert((button, f));
+            }
+            None => assert_eq!(text(&one(li, ".held")), "held"),
+        }
+    }
+    let (button, f) = jump_to.expect("empty-cache breaks no_delete_before_sync");
+    click(&button);
+    tick().await;
+    assert_eq!(ui.session.with_untracked(|s| s.position()), f as usize, "the jump lands on the frame it broke");
+    assert!(!m.all("li.invariant.broken").is_empty(), "still red at the frame it broke");
+    m.finish().await;
+}
+
+// ---------------------------------------------------------------- Timeline
+
+#[wasm_bindgen_test]
+async fn timeline_shows_the_audit_log_and_the_controller_log_side_by_side() {
+    let q = format!("s=empty-cache&frame={}", reference("s=empty-cache&frame=100000").position());
+    let s = reference(&q);
+    let (audit, logs) = pv::timeline(&s.frames()[..s.position()], usize::MAX);
+    let m = mount_panel(&q, || view! { <TimelinePanel /> }).await;
+    let drawn = m.all("ol.audit > li");
+    assert!(!drawn.is_empty() && drawn.len() <= audit.len());
+    // The newest lines, newest last.
+    let tail = &audit[audit.len() - drawn.len()..];
+    for (li, e) in drawn.iter().zip(tail) {
+        let TimelineEntry::Audit { entry, .. } = e else { panic!("audit entries only") };
+        assert_eq!(text(&one(li, ".verb")), entry.verb.as_str());
+        assert_eq!(text(&one(li, ".status")), entry.status.label());
+        assert!(has_class(&one(li, ".status"), if entry.status.code >= 400 { "bad" } else { "ok" }));
+        assert!(entry.name.is_empty() || text(&one(li, ".obj")).ends_with(&entry.name));
+        assert_eq!(text(&one(li, ".t")), format!("{:.3}", entry.at_ms as f64 / 1000.0));
+    }
+    // The empty-cache deletions look like an intentional cleanup to the apiserver.
+    let last = drawn.last().unwrap();
+    assert_eq!(text(&one(last, ".verb")), "delete");
+    assert_eq!(text(&one(last, ".status")), "200 OK");
+    let log_lines: Vec<String> = m.all("ol.log > li").iter().map(text).collect();
+    let expected: Vec<String> = logs
+        .iter()
+        .map(|e| match e {
+            TimelineEntry::Log { at_ms, text, .. } => format!("{:.3} {text}", *at_ms as f64 / 1000.0),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert!(!log_lines.is_empty());
+    assert_eq!(log_lines[..], expected[expected.len() - log_lines.len()..], "the controller's newest log lines");
+    assert!(log_lines.last().unwrap().ends_with("exit status 0"));
+    m.finish().await;
+}
+
+// ---------------------------------------------------------------- Controls
+
+#[wasm_bindgen_test]
+async fn controls_show_the_scenario_settings_and_change_them() {
+    let q = "s=over-create";
+    let m = mount_panel(q, || view! { <Controls /> }).await;
+    let ui = m.ui();
+    let s = reference(q);
+    let c = &s.world().controller;
+
+    let select: HtmlSelectElement = m.one("select#scenario-select").unchecked_into();
+    let names: Vec<String> = (0..select.length()).map(|i| select.item(i).unwrap().get_attribute("value").unwrap()).collect();
+    assert_eq!(names, preset_names());
+    assert_eq!(select.value(), "over-create");
+    assert_eq!(m.text(r#"label[for="scenario-select"]"#), "Scenario");
+
+    let lag: HtmlInputElement = m.one("input#lag").unchecked_into();
+    assert_eq!(m.text(r#"label[for="lag"]"#), "Watch lag");
+    assert_eq!(lag.type_(), "range");
+    assert_eq!(lag.value(), s.world().cluster.watch_lag_ms.to_string());
+    assert!(lag.max().parse::<u64>().unwrap() >= 5000, "the lag slider reaches 5,000 ms");
+
+    let checkbox = |label: &str| -> HtmlInputElement {
+        let l = m.all("label").into_iter().find(|l| text(l).trim() == label).unwrap_or_else(|| panic!("a label {label:?}"));
+        one(&l, "input").unchecked_into()
+    };
+    assert_eq!(checkbox("Deterministic names").checked(), c.naming == Naming::Deterministic);
+    assert_eq!(checkbox("GenerateName").checked(), c.naming == Naming::Generate);
+    assert_eq!(checkbox("Double enqueue").checked(), c.double_enqueue);
+    assert_eq!(checkbox("Expectations").checked(), c.expectations);
+    assert_eq!(checkbox("Wait for cache sync").checked(), c.wait_for_cache_sync);
+    assert_eq!(checkbox("Delete surplus").checked(), c.delete_surplus);
+    assert_eq!(m.text(r#"label[for="desired"]"#), "Voices");
+    assert_eq!(m.one("input#desired").unchecked_into::<HtmlInputElement>().value(), "4");
+    let buttons: Vec<String> = m.all("button").iter().map(text).collect();
+    for b in ["Delete the Ensemble", "Drop next watch event", "Restart controller"] {
+        assert!(buttons.iter().any(|t| t == b), "{b:?} in {buttons:?}");
+    }
+    assert!(!buttons.iter().any(|t| t == "Delete a pod"), "no pods in over-create");
+
+    // A user's change goes into the session at this frame.
+    set_input(lag.unchecked_ref(), "3000", "change");
+    tick().await;
+    assert_eq!(ui.session.with_untracked(|s| s.world().cluster.watch_lag_ms), 3000);
+    assert_eq!(m.text(r#"output[for="lag"]"#), "3000 ms");
+    click(checkbox("GenerateName").unchecked_ref());
+    tick().await;
+    assert_eq!(ui.session.with_untracked(|s| s.world().controller.naming), Naming::Generate);
+    assert!(checkbox("GenerateName").checked() && !checkbox("Deterministic names").checked());
+    click(checkbox("Expectations").unchecked_ref());
+    tick().await;
+    assert!(ui.session.with_untracked(|s| s.world().controller.expectations));
+    assert_eq!(ui.session.with_untracked(|s| s.world().cluster.watch_lag_ms), 3000, "the earlier change still holds");
+
+    // A bad number is refused with a message naming the field.
+    set_input(&m.one("input#desired"), "-3", "change");
+    tick().await;
+    assert_eq!(attr(&m.one("input#desired"), "aria-invalid").as_deref(), Some("true"));
+    assert!(m.text("#desired-error").starts_with("Voices: \"-3\""), "{}", m.text("#desired-error"));
+
+    // Choosing another preset loads it.
+    select.set_value("replicaset-pressure");
+    fire(select.unchecked_ref(), "change");
+    tick().await;
+    assert_eq!(ui.session.with_untracked(|s| s.scenario().controller.kind), ControllerKind::ReplicaSet);
+    assert_eq!(m.text(r#"label[for="desired"]"#), "Replicas");
+    assert!(m.all("button").iter().any(|b| text(b) == "Delete a pod"));
+    m.finish().await;
+}
+
+#[wasm_bindgen_test]
+async fn wait_for_cache_sync_rebuilds_the_run_from_frame_0() {
+    let q = "s=empty-cache&frame=20";
+    let m = mount_panel(q, || view! { <Controls /> <ClusterPanel /> }).await;
+    let ui = m.ui();
+    let l = m.all("label").into_iter().find(|l| text(l).trim() == "Wait for cache sync").unwrap();
+    let input: HtmlInputElement = one(&l, "input").unchecked_into();
+    assert!(!input.checked());
+    click(input.unchecked_ref());
+    tick().await;
+    assert!(input.checked());
+    assert_eq!(ui.session.with_untracked(|s| s.position()), 0);
+    ui.seek(100_000);
+    tick().await;
+    let s = reference("s=empty-cache&controller.wait_for_cache_sync=true&frame=100000");
+    assert_rows_drawn(&m, "Cluster", &s, false);
+    assert_eq!(m.all(r#"li[data-kind="ConfigMap"][data-present="true"]"#).len(), 50, "all fifty seeds remain");
+    m.finish().await;
+}
+
+// ---------------------------------------------------------------- Transport
+
+#[wasm_bindgen_test]
+async fn transport_steps_back_and_forth_and_scrubs() {
+    let q = "s=over-create";
+    let m = mount_panel(q, || view! { <Transport /> }).await;
+    let ui = m.ui();
+    let button = |name: &str| -> Element {
+        m.all("button").into_iter().find(|b| attr(b, "aria-label").unwrap_or_else(|| text(b)) == name).unwrap_or_else(|| panic!("a button named {name:?}"))
+    };
+    let frame = || m.text(".frame");
+    let clock = |n: usize| {
+        let s = reference(&format!("{q}&frame={n}"));
+        format!("t = {:.3} s", s.world().now_ms() as f64 / 1000.0)
+    };
+    assert_eq!(frame(), "Frame 0");
+    assert_eq!(text(&button("Play")), "Play");
+    for _ in 0..3 {
+        click(&button("Step forward"));
+    }
+    tick().await;
+    assert_eq!(frame(), "Frame 3");
+    assert_eq!(m.text(".time"), clock(3));
+    click(&button("Step back"));
+    tick().await;
+    assert_eq!(frame(), "Frame 2");
+    assert_eq!(m.text(".time"), clock(2));
+
+    let mut r = reference(&format!("{q}&frame=2"));
+    assert!(r.step_to_next_reconcile());
+    click(&button("Step to next reconcile"));
+    tick().await;
+    assert_eq!(frame(), format!("Frame {}", r.position()));
+
+    // The explorer computes the run ahead so the scrubber covers it all.
+    let end = reference("s=over-create&frame=100000").position();
+    ui.look_ahead();
+    sleep(100).await;
+    let scrub = m.one(r#"input[aria-label="Timeline scrubber"]"#);
+    assert_eq!(attr(&scrub, "max"), Some(end.to_string()), "the scrubber spans the whole run");
+    set_input(&scrub, "30", "input");
+    tick().await;
+    assert_eq!(frame(), "Frame 30");
+    assert_eq!(attr(&scrub, "aria-valuetext").unwrap(), format!("frame 30 of {}", ui.known.get_untracked()));
+
+    click(&button("Reset"));
+    tick().await;
+    assert_eq!(frame(), "Frame 0");
+
+    // The end of the run is marked.
+    ui.seek(end);
+    tick().await;
+    assert_eq!(frame(), format!("Frame {end}"));
+    assert_eq!(m.text(".end"), "End of run");
+
+    // Speed: a logarithmic slider from ×0.1 to ×1000, ×1 in the middle third.
+    let speed: HtmlInputElement = m.one("input#speed").unchecked_into();
+    assert_eq!(m.text(r#"label[for="speed"]"#), "Speed");
+    let (min, max): (f64, f64) = (speed.min().parse().unwrap(), speed.max().parse().unwrap());
+    for (at, label) in [(max, "×1000"), (min, "×0.1"), (min + (max - min) / 4.0, "×1")] {
+        set_input(speed.unchecked_ref(), &at.to_string(), "input");
+        tick().await;
+        assert_eq!(m.text(r#"output[for="speed"]"#), label, "the slider at {at} of {min}..{max}");
+        assert_eq!(attr(speed.unchecked_ref(), "aria-valuetext").as_deref(), Some(label));
+    }
+    m.finish().await;
+}
+
+// ---------------------------------------------------------------- the whole page
+
+#[wasm_bindgen_test]
+async fn explorer_opens_the_urls_frame_with_every_region_and_answers_keys() {
+    let st = state("s=over-create&frame=40");
+    let m = mount_bare(move || view! { <Explorer state=st /> }).await;
+    for region in ["Controls", "Cluster", "Watch", "Cache", "Expectations", "Workqueue", "Reconcile", "Observations", "Caption", "Transport", "Invariants", "Timeline"] {
+        assert_eq!(m.all(&format!(r#"section[aria-label="{region}"]"#)).len(), 1, "one region named {region}");
+    }
+    assert_eq!(m.text(".frame"), "Frame 40");
+    let s = reference("s=over-create&frame=40");
+    assert_eq!(m.text("p.caption"), pv::current_caption(s.last_frame()));
+    assert_eq!(m.text(r#"[aria-live="polite"]"#), pv::current_caption(s.last_frame()), "the live region narrates the caption");
+
+    press("ArrowRight", false);
+    tick().await;
+    assert_eq!(m.text(".frame"), "Frame 41");
+    press("ArrowLeft", false);
+    press("ArrowLeft", false);
+    tick().await;
+    assert_eq!(m.text(".frame"), "Frame 39");
+    let mut r = reference("s=over-create&frame=39");
+    r.step_to_next_reconcile();
+    press("ArrowRight", true);
+    tick().await;
+    assert_eq!(m.text(".frame"), format!("Frame {}", r.position()));
+    press("r", false);
+    tick().await;
+    assert_eq!(m.text(".frame"), "Frame 0");
+
+    assert!(m.all(r#"[role="dialog"]"#).is_empty());
+    press("?", false);
+    tick().await;
+    let dialog = m.one(r#"[role="dialog"]"#);
+    assert!(text(&dialog).contains("Step forward one frame"));
+    press("Escape", false);
+    tick().await;
+    assert!(m.all(r#"[role="dialog"]"#).is_empty(), "Escape closes the help");
+
+    press(" ", false);
+    tick().await;
+    assert_eq!(text(&m.one("button.play")), "Pause", "Space plays");
+    press(" ", false);
+    tick().await;
+    assert_eq!(text(&m.one("button.play")), "Play", "Space pauses");
+    m.finish().await;
+}
+
+/// Mount [`App`] with `query` in the address bar, then put the address back.
+async fn app_at(query: &str) -> Mounted {
+    let window = web_sys::window().unwrap();
+    let history = window.history().unwrap();
+    let was = window.location().href().unwrap();
+    let path = window.location().pathname().unwrap();
+    history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{query}"))).unwrap();
+    let m = mount_bare(App).await;
+    tick().await;
+    history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&was)).unwrap();
+    m
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_url_shows_an_alert_naming_the_parameter() {
+    for (query, names) in [
+        ("?s=nope", ["URL parameter s", "\"nope\""]),
+        ("?cluster.watch_lag_ms=abc", ["cluster.watch_lag_ms", "abc"]),
+        ("?frame=ten", ["URL parameter frame", "\"ten\""]),
+    ] {
+        let m = app_at(query).await;
+        let alerts = m.all(r#"[role="alert"]"#);
+        assert_eq!(alerts.len(), 1, "{query}: one alert");
+        let said = text(&alerts[0]);
+        let expected = parse_query(query, DEFAULT).unwrap_err().to_string();
+        assert!(said.contains(&expected), "{query}: the alert says {said:?}, the parser {expected:?}");
+        for n in names {
+            assert!(said.contains(n), "{query}: {n:?} in {said:?}");
+        }
+        assert!(m.all(r#"section[aria-label="Cluster"]"#).is_empty(), "{query}: no explorer");
+        drop(m);
+    }
+    // ErrorPage on its own, with any message.
+    let m = mount_bare(|| view! { <ErrorPage message="URL parameter speed: nope".to_string() /> }).await;
+    assert_eq!(m.text(r#"[role="alert"] p"#), "URL parameter speed: nope");
+    assert_eq!(attr(&m.one("a"), "href").as_deref(), Some("?"));
+}
+
+#[wasm_bindgen_test]
+async fn a_good_url_opens_the_explorer_at_its_frame() {
+    let m = app_at("?s=replicaset-pressure&frame=25").await;
+    assert!(m.all(r#"[role="alert"]:not(:empty)"#).is_empty(), "no error");
+    assert_eq!(m.text(".frame"), "Frame 25");
+    assert_eq!(m.one("select#scenario-select").unchecked_into::<HtmlSelectElement>().value(), "replicaset-pressure");
+    m.finish().await;
+}
+
