@@ -4,7 +4,8 @@
 //
 //   node tests/e2e/screenshot.mjs out.png [query-string] [width] [height]
 //
-// e.g. `node tests/e2e/screenshot.mjs /tmp/page.png 'scenario=over-create' 390 844`.
+// e.g. `node tests/e2e/screenshot.mjs /tmp/page.png 's=over-create&frame=40' 390 844`.
+// CACHESCOPE_DIST=/tmp/dist-x serves another build than dist/.
 // COLOR_SCHEME=dark and REDUCED_MOTION=reduce emulate those preferences.
 // Prints any console errors, page errors or off-origin requests to stderr.
 
@@ -29,12 +30,12 @@ try {
   const q = query.replace(/^\?/, '');
   const url = server.url + (q ? `?${q}` : '');
   await page.goto(url, { waitUntil: 'load' });
-  // Wait for the app to mount (a summary or an alert), then for the network to settle.
+  // Wait for the app to mount (the Cluster panel or an alert), then for the network to settle.
   await page
-    .locator('section[aria-label="Run summary"], [role="alert"]')
+    .locator('section[aria-label="Cluster"], [role="alert"]')
     .first()
     .waitFor({ timeout: 20_000 })
-    .catch(() => console.error('screenshot: the app did not render a summary or an alert within 20 s'));
+    .catch(() => console.error('screenshot: the app did not render the Cluster panel or an alert within 20 s'));
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: out, fullPage: true });
   console.error(`screenshot: wrote ${out} (${url}, ${width}×${height})`);

@@ -9,8 +9,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
-/** The release build from `make build` (`trunk build --release`). */
-export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
+/**
+ * The release build from `make build` (`trunk build --release`), or the
+ * directory in `CACHESCOPE_DIST` (e.g. a private `trunk build --dist /tmp/x`).
+ */
+export const DIST = process.env.CACHESCOPE_DIST
+  ? path.resolve(process.env.CACHESCOPE_DIST)
+  : fileURLToPath(new URL('../../dist/', import.meta.url));
 
 /** Where the tests host the page: deep, to prove relative URLs work anywhere. */
 export const SUB_PATH = '/courses/k8s/cachescope/';
