@@ -110,7 +110,7 @@ pub fn CachePanel() -> impl IntoView {
         <section class="panel cache" aria-label="Cache">
             <header>
                 <h2>"Cache"</h2>
-                <span class="sub">"what the controller sees"</span>
+                <span class="sub">"the informer's store"</span>
                 <span class="badge synced" class:no=move || !synced()>
                     {move || if synced() { "HasSynced ✓" } else { "HasSynced ✗" }}
                 </span>

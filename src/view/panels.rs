@@ -184,7 +184,8 @@ pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
             add(Watcher::GarbageCollector, inf, world.cluster.gc_watch_lag_ms);
         }
     }
-    out.sort_by(|a, b| a.deliver_at_ms.cmp(&b.deliver_at_ms).then(a.id.cmp(&b.id)));
+    // By arrival; a LIST goes before the watch events queued behind it.
+    out.sort_by(|a, b| a.deliver_at_ms.cmp(&b.deliver_at_ms).then((a.label != "LIST").cmp(&(b.label != "LIST"))).then(a.sent_at_ms.cmp(&b.sent_at_ms)));
     out
 }
 
