@@ -1,0 +1,293 @@
+#!/usr/bin/env node
+// The page figures for `make bench`, one `name: value unit` per line, like the
+// native figures printed before them. Figures only: no targets, no pass/fail.
+// It exits non-zero only when a figure could not be measured, and says why.
+//
+//   node tests/bench/page.mjs [--dist DIR] [--hello-dist DIR]
+//
+// --dist:       the release build of the page   (default: dist/, from `make build`)
+// --hello-dist: the hello-world Leptos page built with the same profile
+//               (default: target/bench-hello/dist/, from bench/hello/)
+//
+// Figures:
+// - page_{wasm,js,css}_gz_bytes, page_total_gz_bytes: the page's .wasm, .js and
+//   .css files (the top level of the dist directory), each gzipped by node's
+//   zlib at level 9; hello_total_gz_bytes: the same for the hello world;
+//   page_size_ratio: the first total over the second.
+// - first_frame_ms: the bare URL (the default preset) loaded fresh a few times
+//   (a new browser context each, so no cache); the median of the
+//   `cachescope:first-frame` mark's startTime: milliseconds from navigation
+//   start to the first requestAnimationFrame after the app mounted (src/ui/mod.rs
+//   sets it), i.e. to the first frame drawn with the app in it.
+// - frame_p50_ms, frame_p95_ms: the median and 95th percentile of the time per
+//   painted frame while playing (see PLAY_QUERY and measureFrames below);
+//   frame_samples: how many frame intervals they come from; play_sim_frames:
+//   how many simulation frames playback advanced meanwhile (proof it played).
+
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { DIST, launchBrowser, openPage, serveDist } from '../e2e/support.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const HELLO_DIST = path.join(ROOT, 'target/bench-hello/dist');
+
+/** Fresh loads for first_frame_ms. */
+const FIRST_FRAME_LOADS = 5;
+
+/** How long playback is recorded, in ms of wall time. */
+const PLAY_RECORD_MS = 5_000;
+
+/**
+ * The played run: `replicaset-pressure` scaled to 500 replicas, played from
+ * frame 0 at 10 simulated seconds per second, so the ~5 s of recording cover
+ * ~50 simulated seconds: the scale-up (500 creates, then their 500 ADDED
+ * events on the watch) and then the lab's pressure, one pod deleted every
+ * 250 ms from t = 4 s, each making the controller recreate a pod while 500
+ * pods are drawn in both the Cluster and the Cache panels. The preset's 30
+ * deletions would end at t = 11.5 s and its run at t = 30 s, before the
+ * recording does, so the pressure goes on (400 deletions, to t = 104 s) and
+ * the run is longer (until_ms): playback never reaches its end while recording.
+ */
+const PLAY_QUERY = new URLSearchParams({
+  s: 'replicaset-pressure',
+  'actions.0.apply.replicas': '500',
+  'actions.1.delete_pods.count': '400',
+  until_ms: '120000',
+  speed: '10',
+}).toString();
+
+class Unmeasurable extends Error {}
+
+function parseArgs(argv) {
+  const args = { dist: DIST, helloDist: HELLO_DIST };
+  for (let i = 0; i < argv.length; i++) {
+    const value = argv[i + 1];
+    if (argv[i] === '--dist' && value) args.dist = path.resolve(argv[++i]);
+    else if (argv[i] === '--hello-dist' && value) args.helloDist = path.resolve(argv[++i]);
+    else throw new Unmeasurable(`unknown argument ${argv[i]}; usage: node tests/bench/page.mjs [--dist DIR] [--hello-dist DIR]`);
+  }
+  return args;
+}
+
+function say(name, value, unit) {
+  console.log(`${name}: ${value} ${unit}`);
+}
+
+/** Gzipped bytes (zlib level 9) of the .wasm, .js and .css files at the top of `dir`. */
+async function gzippedSizes(dir) {
+  let names;
+  try {
+    names = await readdir(dir);
+  } catch {
+    throw new Unmeasurable(`${dir} is missing: build it first (make bench does)`);
+  }
+  const sizes = { wasm: 0, js: 0, css: 0 };
+  for (const name of names.sort()) {
+    const kind = path.extname(name).slice(1);
+    if (!(kind in sizes)) continue;
+    sizes[kind] += gzipSync(await readFile(path.join(dir, name)), { level: 9 }).length;
+  }
+  if (!sizes.wasm || !sizes.js) throw new Unmeasurable(`${dir} holds no .wasm or no .js file: is it a Trunk build?`);
+  return { ...sizes, total: sizes.wasm + sizes.js + sizes.css };
+}
+
+function percentile(sorted, p) {
+  // Nearest rank: the smallest value with at least p of the samples at or below it.
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+}
+
+function median(values) {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+function problemsOf(problems) {
+  const all = [...problems.pageErrors, ...problems.console, ...problems.failed];
+  return all.length ? `; the page reported: ${all.slice(0, 5).join(' | ')}` : '';
+}
+
+/** The text of every non-empty alert on the page (an error banner), or ''. */
+function alertText(page) {
+  return page
+    .evaluate(() =>
+      [...document.querySelectorAll('[role="alert"]')]
+        .map((e) => e.innerText.replace(/\s+/g, ' ').trim())
+        .filter(Boolean)
+        .join(' | '),
+    )
+    .catch(() => '');
+}
+
+/**
+ * Waits for the first-frame mark and returns its startTime (ms since
+ * navigation start); fails at once if the page shows an alert instead.
+ */
+async function firstFrameMark(page, problems) {
+  let found;
+  try {
+    found = await page
+      .waitForFunction(
+        () =>
+          performance.getEntriesByName('cachescope:first-frame')[0]?.startTime ??
+          ([...document.querySelectorAll('[role="alert"]')].some((e) => e.textContent.trim()) ? 'alert' : undefined),
+        undefined,
+        { timeout: 30_000, polling: 50 },
+      )
+      .then((h) => h.jsonValue());
+  } catch {
+    found = undefined;
+  }
+  if (typeof found === 'number') return found;
+  const alert = await alertText(page);
+  const shown = alert ? `; the page shows: ${alert}` : '';
+  throw new Unmeasurable(`no performance mark 'cachescope:first-frame' at ${page.url()}${shown}${problemsOf(problems)}`);
+}
+
+async function measureFirstFrame(browser, server) {
+  const samples = [];
+  for (let i = 0; i < FIRST_FRAME_LOADS; i++) {
+    const { page, context, problems } = await openPage(browser, server.origin);
+    try {
+      await page.goto(server.url, { waitUntil: 'commit' });
+      samples.push(await firstFrameMark(page, problems));
+    } finally {
+      await context.close();
+    }
+  }
+  return median(samples);
+}
+
+/**
+ * Resolves true once the page's main thread has been idle for a while (five
+ * idle callbacks in a row with more than 30 ms to spare), false after 20 s.
+ */
+function waitForQuiet(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        let quiet = 0;
+        const giveUp = setTimeout(() => resolve(false), 20_000);
+        const check = (deadline) => {
+          quiet = deadline.timeRemaining() > 30 ? quiet + 1 : 0;
+          if (quiet >= 5) {
+            clearTimeout(giveUp);
+            resolve(true);
+          } else {
+            requestIdleCallback(check);
+          }
+        };
+        requestIdleCallback(check);
+      }),
+  );
+}
+
+/**
+ * Frame time while playing. A recorder injected into the page keeps a
+ * requestAnimationFrame callback going and stores each callback's timestamp
+ * (the frame's start); the intervals between consecutive timestamps are the
+ * time each painted frame took, the app's playback tick, its re-rendering,
+ * style, layout and paint included, and a frame that missed its vsync shows
+ * up as a longer interval. Headless Chromium here runs with --disable-gpu
+ * (software compositing) on a shared 2-core machine, and paces rAF at 60 Hz,
+ * so ~16.7 ms is the floor of every interval: a p95 at the floor means
+ * playback kept up with every frame.
+ */
+async function measureFrames(browser, server) {
+  const { page, context, problems } = await openPage(browser, server.origin);
+  try {
+    await page.goto(`${server.url}?${PLAY_QUERY}`, { waitUntil: 'commit' });
+    await firstFrameMark(page, problems);
+    const alert = await alertText(page);
+    if (alert) throw new Unmeasurable(`the page did not take the benchmark URL ${page.url()}: ${alert}`);
+    const play = page.getByRole('button', { name: 'Play', exact: true });
+    const pause = page.getByRole('button', { name: 'Pause', exact: true });
+    const counter = page.getByText(/^Frame \d+$/);
+    try {
+      await play.waitFor({ state: 'visible', timeout: 10_000 });
+      await counter.waitFor({ state: 'visible', timeout: 10_000 });
+    } catch {
+      throw new Unmeasurable(`no "Play" button or "Frame N" counter on the page${problemsOf(problems)}`);
+    }
+    // Press Play as a learner would, once the page has settled: the app
+    // computes frames ahead in the background after its first frame.
+    if (!(await waitForQuiet(page))) {
+      console.error('page bench: note: the page was still busy 20 s after loading; playing anyway');
+    }
+    const frameNumber = async () => Number((await counter.innerText()).match(/\d+/)[0]);
+    const before = await frameNumber();
+
+    await page.evaluate(() => {
+      const rec = { stamps: [], on: true, from: Infinity };
+      window.__cachescopeBench = rec;
+      const tick = (t) => {
+        rec.stamps.push(t);
+        if (rec.on) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+      // Only the frames from here on count: playback starts with the click below.
+      rec.from = performance.now();
+    });
+    await play.click();
+    await page.waitForTimeout(PLAY_RECORD_MS);
+    const stillPlaying = (await pause.count()) === 1;
+    const stamps = await page.evaluate(() => {
+      const rec = window.__cachescopeBench;
+      rec.on = false;
+      return rec.stamps.filter((t) => t >= rec.from);
+    });
+    const after = await frameNumber();
+
+    if (!stillPlaying) {
+      throw new Unmeasurable(`playback stopped before ${PLAY_RECORD_MS} ms of recording ended (frame ${before} → ${after}): the run ended or the page paused${problemsOf(problems)}`);
+    }
+    if (after <= before) {
+      throw new Unmeasurable(`the "Frame N" counter did not advance while playing (frame ${before} → ${after})${problemsOf(problems)}`);
+    }
+    const intervals = stamps.slice(1).map((t, i) => t - stamps[i]).sort((a, b) => a - b);
+    if (intervals.length < 10) {
+      throw new Unmeasurable(`only ${stamps.length} animation frames in ${PLAY_RECORD_MS} ms of playback${problemsOf(problems)}`);
+    }
+    await pause.click();
+    return { p50: percentile(intervals, 0.5), p95: percentile(intervals, 0.95), frames: intervals.length, advanced: after - before };
+  } finally {
+    await context.close();
+  }
+}
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+
+  const pageSizes = await gzippedSizes(args.dist);
+  const helloSizes = await gzippedSizes(args.helloDist);
+  say('page_wasm_gz_bytes', pageSizes.wasm, 'bytes');
+  say('page_js_gz_bytes', pageSizes.js, 'bytes');
+  say('page_css_gz_bytes', pageSizes.css, 'bytes');
+  say('page_total_gz_bytes', pageSizes.total, 'bytes');
+  say('hello_total_gz_bytes', helloSizes.total, 'bytes');
+  say('page_size_ratio', (pageSizes.total / helloSizes.total).toFixed(2), 'x');
+
+  const server = await serveDist({ dist: args.dist });
+  let browser;
+  try {
+    browser = await launchBrowser();
+    const firstFrame = await measureFirstFrame(browser, server);
+    say('first_frame_ms', firstFrame.toFixed(0), 'ms');
+    const frames = await measureFrames(browser, server);
+    say('frame_p50_ms', frames.p50.toFixed(1), 'ms');
+    say('frame_p95_ms', frames.p95.toFixed(1), 'ms');
+    say('frame_samples', frames.frames, 'frames');
+    say('play_sim_frames', frames.advanced, 'frames');
+  } finally {
+    await browser?.close();
+    await server.close();
+  }
+}
+
+main().catch((err) => {
+  const message = err instanceof Unmeasurable ? err.message : String(err?.stack ?? err);
+  console.error(`page bench: could not measure: ${message}`);
+  process.exit(1);
+});
