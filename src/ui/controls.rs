@@ -45,7 +45,12 @@ pub fn Controls() -> impl IntoView {
         match raw.trim().parse::<u32>() {
             Ok(n) if n <= max => {
                 desired_error.set(None);
-                ui.apply(Change::Action(UiAction::Scale(n)), &format!("Scaled to {n}"));
+                let (exists, path) = snap.with_untracked(|s| (s.controls.owner_exists, s.controls.desired_path.clone()));
+                match (exists, path) {
+                    // Not created yet: change what it will be created with.
+                    (false, Some(path)) => ui.restart_with(&path, &n.to_string(), &format!("{} set to {n}", desired_label())),
+                    _ => ui.apply(Change::Action(UiAction::Scale(n)), &format!("Scaled to {n} (kubectl scale)")),
+                }
             }
             _ => desired_error.set(Some(format!("{}: {raw:?} is not a whole number from 0 to {max}", desired_label()))),
         }

@@ -51,6 +51,10 @@ pub struct ControlsView {
     pub delete_surplus: bool,
     /// The owner's voices or replicas: live if it exists, else what it will be applied with.
     pub desired: Option<u32>,
+    /// The owner exists in the cluster now (a change is a `kubectl scale`); if
+    /// not, the scenario field that creates it (a change recomputes the run).
+    pub owner_exists: bool,
+    pub desired_path: Option<String>,
     pub can_delete_pod: bool,
     pub can_delete_owner: bool,
     pub description: String,
@@ -62,6 +66,8 @@ pub fn snapshot(s: &Session) -> Snapshot {
     let frames = &s.frames()[..s.position()];
     let (audit, logs) = pv::timeline(frames, TIMELINE_LINES);
     let c = &w.controller;
+    let owner_exists = s.owner_key().is_some_and(|(k, key)| w.api.get(k, &key).is_some());
+    let desired_path = desired_path(s);
     let desired = s.owner_key().and_then(|(k, key)| {
         w.api.get(k, &key).and_then(|o| o.spec.desired()).or_else(|| {
             s.scenario().actions.iter().filter_map(|a| a.apply.as_ref()).find(|o| o.name == key.name).and_then(|o| o.voices.or(o.replicas))
@@ -93,6 +99,8 @@ pub fn snapshot(s: &Session) -> Snapshot {
             wait_for_cache_sync: c.wait_for_cache_sync,
             delete_surplus: c.delete_surplus,
             desired,
+            owner_exists,
+            desired_path,
             can_delete_pod: s.supports(UiAction::DeletePod),
             can_delete_owner: s.supports(UiAction::DeleteOwner),
             description: s.scenario().description.clone(),
@@ -100,6 +108,18 @@ pub fn snapshot(s: &Session) -> Snapshot {
         },
         forks: s.edits().iter().map(|e| e.frame).collect(),
     }
+}
+
+/// The scenario field holding the owner's voices or replicas: the first
+/// object or `apply` action that makes an Ensemble or a ReplicaSet.
+fn desired_path(s: &Session) -> Option<String> {
+    let sc = s.scenario();
+    let field = |k: crate::sim::object::Kind| if k == crate::sim::object::Kind::Ensemble { "voices" } else { "replicas" };
+    let owner = |k: crate::sim::object::Kind| matches!(k, crate::sim::object::Kind::Ensemble | crate::sim::object::Kind::ReplicaSet);
+    if let Some(i) = sc.objects.iter().position(|o| owner(o.kind)) {
+        return Some(format!("objects.{i}.{}", field(sc.objects[i].kind)));
+    }
+    sc.actions.iter().enumerate().find_map(|(i, a)| a.apply.as_ref().filter(|o| owner(o.kind)).map(|o| format!("actions.{i}.apply.{}", field(o.kind))))
 }
 
 /// Children in the cluster and in the cache over time, as two polylines in a
@@ -135,6 +155,8 @@ mod tests {
         let first = snapshot(&s);
         assert_eq!(first.position, 0);
         assert_eq!(first.controls.desired, Some(10), "the replicas it will be applied with");
+        assert!(!first.controls.owner_exists);
+        assert_eq!(first.controls.desired_path.as_deref(), Some("actions.0.apply.replicas"));
         assert!(first.controls.can_delete_pod);
         s.seek(200);
         let later = snapshot(&s);
