@@ -4,7 +4,7 @@
 #   make build   release build of the browser app into dist/
 #   make serve   build and serve it on http://127.0.0.1:8080/
 #   make test    native tests, wasm tests in headless Chromium, release build, e2e tests
-#   make bench   the simulation benchmark (native, optimised for speed)
+#   make bench   benchmark figures: the simulation (native), then the page in headless Chromium
 #   make clean   remove dist/ and cargo's target/
 
 SHELL := bash
@@ -21,7 +21,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 
 WASM_TARGET := wasm32-unknown-unknown
 
-.PHONY: help setup build serve test test-native test-wasm trunk-build test-e2e bench clean
+.PHONY: help setup build serve test test-native test-wasm trunk-build test-e2e bench bench-pages clean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -56,8 +56,21 @@ trunk-build:
 test-e2e:
 	node --test --test-reporter=spec tests/e2e/
 
-bench:
+# Figures, one `name: value unit` per line on stdout (build logs go to stderr):
+# the simulation natively, then the release page in headless Chromium
+# (tests/bench/page.mjs: gzipped size against a hello-world Leptos page,
+# time to the first frame, frame times while playing).
+bench: setup
 	cargo run --profile bench-native --bin cachescope -- bench
+	$(MAKE) --no-print-directory bench-pages >&2
+	node tests/bench/page.mjs
+
+# The two pages tests/bench/page.mjs measures: the release page in dist/ (as
+# `make build`), and bench/hello/, a hello-world Leptos page with the same
+# release profile, built apart from the main build's artefacts.
+HELLO_TARGET := $(CURDIR)/target/bench-hello
+bench-pages: trunk-build
+	cd bench/hello && CARGO_TARGET_DIR=$(HELLO_TARGET) trunk build --release --dist $(HELLO_TARGET)/dist
 
 clean:
 	rm -rf dist test-results
