@@ -32,7 +32,7 @@ try {
   await page.goto(url, { waitUntil: 'load' });
   // Wait for the app to mount (the Cluster panel or an alert), then for the network to settle.
   await page
-    .locator('section[aria-label="Cluster"], [role="alert"]')
+    .locator('section[aria-label="Cluster"]:visible, [role="alert"]:visible')
     .first()
     .waitFor({ timeout: 20_000 })
     .catch(() => console.error('screenshot: the app did not render the Cluster panel or an alert within 20 s'));

@@ -156,3 +156,163 @@ export async function openPage(browser, origin, { width = 1280, height = 800, co
 
   return { page, context, problems, requests };
 }
+
+// ---------------------------------------------------------------- driving the explorer
+// Every helper below acts through accessible names, the keyboard or what a
+// learner sees; none reaches into the app's state.
+
+/**
+ * Opens `query` (e.g. `?s=over-create&frame=40`) on `url` and waits for the
+ * explorer to be drawn (its Cluster region and its Frame counter).
+ */
+export async function openExplorer(page, url, query = '') {
+  await page.goto(url + query, { waitUntil: 'load' });
+  await page.getByRole('region', { name: 'Cluster', exact: true }).waitFor({ timeout: 20_000 });
+  await frameCounter(page).waitFor({ timeout: 5_000 });
+}
+
+/** A labelled region (`<section aria-label="…">`) by its exact name. */
+export function region(page, name) {
+  return page.getByRole('region', { name, exact: true });
+}
+
+/** The "Frame N" counter in the Transport region. */
+export function frameCounter(page) {
+  return region(page, 'Transport').getByText(/^Frame \d+$/);
+}
+
+/** The number the "Frame N" counter shows. */
+export async function readFrame(page) {
+  const text = await frameCounter(page).innerText();
+  return Number(text.replace(/^Frame /, ''));
+}
+
+/** Waits until the Frame counter shows `n`. */
+export async function waitForFrame(page, n, timeout = 5_000) {
+  await region(page, 'Transport').getByText(`Frame ${n}`, { exact: true }).waitFor({ timeout });
+}
+
+/** True when the page says the run has ended ("End of run"). */
+export async function atEndOfRun(page) {
+  return (await region(page, 'Transport').getByText('End of run', { exact: true }).count()) > 0;
+}
+
+/**
+ * Moves the keyboard focus to the page itself (as a click on empty space
+ * does), so the explorer's keys (Space, arrows, R, ?) are not taken by a control.
+ */
+export async function focusPage(page) {
+  await page.getByRole('heading', { level: 1, name: 'cachescope' }).click();
+}
+
+/** Presses `key` on the page and waits for the Frame counter to show `expected`. */
+export async function pressTo(page, key, expected) {
+  await page.keyboard.press(key);
+  await waitForFrame(page, expected);
+}
+
+/**
+ * What the page draws at this moment, read in the page in one go (so a step
+ * costs one round trip): `null` while the Frame counter does not show
+ * `expected` (when given), else
+ * `{ frame, end, clock, caption, rows: { Cluster, Cache }, add, del, text }`
+ * where each row is `{ kind, name, present }`, `add`/`del` are the first
+ * Expectations record's counters (null without one), and `text` holds the
+ * innerText of the Cluster, Cache, Watch and Expectations regions.
+ * Self-contained: Playwright ships it to the page as source.
+ */
+export function drawnState(expected) {
+  const section = (name) => document.querySelector(`section[aria-label="${name}"]`);
+  const transport = section('Transport');
+  const counter = [...transport.querySelectorAll('span')].find((e) => /^Frame \d+$/.test(e.textContent));
+  const frame = Number(counter.textContent.slice('Frame '.length));
+  if (expected != null && frame !== expected) return null;
+  const rows = (name) =>
+    [...section(name).querySelectorAll('li[data-kind]')].map((li) => ({
+      kind: li.dataset.kind,
+      name: li.querySelector('.name')?.textContent ?? '',
+      present: li.dataset.present === 'true',
+    }));
+  const counterOf = (c) => {
+    const b = section('Expectations').querySelector(`b[data-counter="${c}"]`);
+    return b ? Number(b.textContent) : null;
+  };
+  const text = {};
+  for (const name of ['Cluster', 'Cache', 'Watch', 'Expectations']) text[name] = section(name).innerText;
+  return {
+    frame,
+    end: [...transport.querySelectorAll('span')].some((e) => e.textContent === 'End of run'),
+    clock: [...transport.querySelectorAll('span')].find((e) => /^t = /.test(e.textContent))?.textContent,
+    caption: section('Caption').querySelector('p')?.textContent,
+    rows: { Cluster: rows('Cluster'), Cache: rows('Cache') },
+    add: counterOf('add'),
+    del: counterOf('del'),
+    text,
+  };
+}
+
+/** The page's drawn state once the Frame counter shows `expected` (any frame if omitted). */
+export async function readState(page, expected = null, timeout = 5_000) {
+  const handle = await page.waitForFunction(drawnState, expected, { timeout });
+  return handle.jsonValue();
+}
+
+/**
+ * Steps forward one frame at a time with the → key (the focus first moved
+ * to the page) and calls `visit(state)` at every frame, the current one
+ * included, until `done(state)` holds or the page shows "End of run".
+ * Returns the last state (see `drawnState`).
+ */
+export async function stepUntil(page, { done = () => false, visit = () => {}, maxFrames = 5_000 } = {}) {
+  await focusPage(page);
+  let state = await readState(page);
+  for (let i = 0; i <= maxFrames; i++) {
+    visit(state);
+    if (done(state) || state.end) return state;
+    await page.keyboard.press('ArrowRight');
+    state = await readState(page, state.frame + 1);
+  }
+  throw new Error(`stepUntil: no end within ${maxFrames} frames`);
+}
+
+/**
+ * Plays the run to its end at the top speed: the "Speed" slider is moved to
+ * its maximum with the End key, then "Play" pressed until "End of run" shows.
+ */
+export async function playToEnd(page, timeout = 20_000) {
+  const speed = page.getByRole('slider', { name: 'Speed', exact: true });
+  await speed.focus();
+  await page.keyboard.press('End');
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await region(page, 'Transport').getByText('End of run', { exact: true }).waitFor({ timeout });
+}
+
+/**
+ * The objects the Cluster (or Cache) panel draws as present on its side:
+ * `[{kind, name}]`, in the panel's order.
+ */
+export async function presentObjects(page, panel = 'Cluster', kind = undefined) {
+  const sel = kind ? `li[data-kind="${kind}"][data-present="true"]` : 'li[data-present="true"]';
+  return region(page, panel)
+    .locator(sel)
+    .evaluateAll((lis) => lis.map((li) => ({ kind: li.dataset.kind, name: li.querySelector('.name')?.textContent ?? '' })));
+}
+
+/** Asserts-friendly summary of what the page recorded as problems. */
+export function quiet(problems) {
+  return { pageErrors: problems.pageErrors, console: problems.console, offOrigin: problems.offOrigin, failed: problems.failed };
+}
+
+/** Waits until the Frame counter shows anything but `from`, and returns the new number. */
+export async function waitForFrameChange(page, from, timeout = 5_000) {
+  await page.waitForFunction(
+    (n) => {
+      const spans = document.querySelectorAll('section[aria-label="Transport"] span');
+      const counter = [...spans].find((e) => /^Frame \d+$/.test(e.textContent));
+      return counter && counter.textContent !== `Frame ${n}`;
+    },
+    from,
+    { timeout },
+  );
+  return readFrame(page);
+}
