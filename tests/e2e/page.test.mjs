@@ -1,12 +1,14 @@
 // The built page, hosted under a deep sub-path, loads quietly, stays on its
-// own origin, and shows the scenario picker and a run summary.
-// Run: `make build && node --test --test-reporter=spec tests/e2e/`.
+// own origin, draws every panel as a named region, and answers a bad URL with
+// an alert that names the parameter and its value.
+// Run: `make build && node --test --test-reporter=spec tests/e2e/`
+// (CACHESCOPE_DIST=/tmp/dist-x tests another build than dist/).
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DIST, SUB_PATH, launchBrowser, openPage, serveDist } from './support.mjs';
+import { DIST, SUB_PATH, launchBrowser, openExplorer, openPage, quiet, region, serveDist } from './support.mjs';
 
 let server;
 let browser;
@@ -21,6 +23,12 @@ after(async () => {
   await server?.close();
 });
 
+const NO_PROBLEMS = { pageErrors: [], console: [], offOrigin: [], failed: [] };
+
+/** The regions the issue names, and the ones the page adds around them. */
+const REGIONS = ['Cluster', 'Watch', 'Cache', 'Expectations', 'Workqueue', 'Reconcile', 'Observations', 'Timeline'];
+const MORE_REGIONS = ['Controls', 'Caption', 'Transport', 'Invariants'];
+
 test('dist/index.html refers to its assets by relative URLs only', async () => {
   const html = await readFile(path.join(DIST, 'index.html'), 'utf8');
   const urls = [...html.matchAll(/\b(?:href|src|module_or_path)\s*[:=]\s*["']([^"']+)["']/g)].map((m) => m[1]);
@@ -32,32 +40,22 @@ test('dist/index.html refers to its assets by relative URLs only', async () => {
   }
 });
 
-test('the page loads from a deep sub-path, quietly, and shows a run summary', async () => {
+test('the page loads from a deep sub-path, quietly, and draws every panel as a named region', async () => {
   const { page, context, problems, requests } = await openPage(browser, server.origin);
   try {
-    await page.goto(server.url, { waitUntil: 'load' });
+    await openExplorer(page, server.url);
+    await page.getByRole('heading', { level: 1, name: 'cachescope' }).waitFor();
 
-    // The app has mounted once its heading is there (the <noscript> one is inert).
-    await page.getByRole('heading', { level: 1, name: 'cachescope' }).waitFor({ timeout: 20_000 });
-
+    for (const name of [...REGIONS, ...MORE_REGIONS]) {
+      assert.equal(await region(page, name).count(), 1, `one region named ${name}`);
+      assert.ok(await region(page, name).isVisible(), `${name} is visible`);
+    }
+    // The bare URL opens the default preset at frame 0, with its objects drawn.
     const scenario = page.getByRole('combobox', { name: 'Scenario', exact: true });
-    await scenario.waitFor({ state: 'visible', timeout: 5_000 });
-    assert.ok((await scenario.locator('option').count()) >= 1, 'the Scenario select offers a preset');
-
-    const summary = page.getByRole('region', { name: 'Run summary', exact: true });
-    await summary.waitFor({ state: 'visible', timeout: 5_000 });
-    const table = summary.getByRole('table');
-    assert.equal(await table.count(), 1, 'one live-objects table');
-    assert.ok((await table.locator('caption').innerText()).trim().length > 0, 'the table has a caption');
-    assert.ok((await table.locator('tbody tr').count()) >= 1, 'the table has a body row');
+    assert.equal(await scenario.inputValue(), 'over-create');
+    assert.ok((await scenario.locator('option').count()) >= 3, 'the Scenario select offers the presets');
+    assert.equal(await region(page, 'Transport').getByText(/^Frame \d+$/).innerText(), 'Frame 0');
     assert.equal(await page.getByRole('alert').count(), 0, 'no error is shown');
-
-    // Choosing another preset reruns the summary for it.
-    const values = await scenario.locator('option').evaluateAll((os) => os.map((o) => o.value));
-    const other = values.at(-1);
-    await scenario.selectOption(other);
-    await summary.getByText(other, { exact: true }).waitFor({ timeout: 5_000 });
-    assert.equal(await page.getByRole('alert').count(), 0, `no error is shown for ${other}`);
 
     assert.equal(await page.title(), 'cachescope: see what a Kubernetes controller sees');
     assert.equal(await page.locator('html').getAttribute('lang'), 'en');
@@ -68,12 +66,58 @@ test('the page loads from a deep sub-path, quietly, and shows a run summary', as
     const wasm = requests.filter((u) => u.endsWith('.wasm'));
     assert.equal(wasm.length, 1, `one wasm request: ${requests.join(', ')}`);
     assert.ok(new URL(wasm[0]).pathname.startsWith(SUB_PATH), `wasm fetched under ${SUB_PATH}: ${wasm[0]}`);
+    for (const url of requests) {
+      assert.ok(new URL(url).pathname.startsWith(SUB_PATH), `every request stays under ${SUB_PATH}: ${url}`);
+    }
 
-    assert.deepEqual(problems.pageErrors, [], 'no uncaught page errors');
-    assert.deepEqual(problems.console, [], 'no console errors or warnings');
-    assert.deepEqual(problems.offOrigin, [], 'every request stayed on the page origin');
-    assert.deepEqual(problems.failed, [], 'every request succeeded');
+    assert.deepEqual(quiet(problems), NO_PROBLEMS, 'no errors, no warnings, no request off the origin');
   } finally {
     await context.close();
   }
 });
+
+test('choosing another preset redraws the panels for it', async () => {
+  const { page, context, problems } = await openPage(browser, server.origin);
+  try {
+    await openExplorer(page, server.url);
+    const scenario = page.getByRole('combobox', { name: 'Scenario', exact: true });
+    await scenario.selectOption('empty-cache');
+    // empty-cache starts with fifty seed ConfigMaps in the cluster.
+    await region(page, 'Cluster').locator('li[data-kind="ConfigMap"][data-present="true"]').nth(49).waitFor();
+    assert.equal(await region(page, 'Cluster').locator('li[data-kind="ConfigMap"][data-present="true"]').count(), 50);
+    assert.match(page.url(), /[?&]s=empty-cache(&|$)/, 'the URL follows the choice');
+    await scenario.selectOption('replicaset-pressure');
+    await page.getByRole('spinbutton', { name: 'Replicas', exact: true }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Delete a pod', exact: true }).count(), 1);
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
+for (const [query, param, value] of [
+  ['?s=nope', 'URL parameter s', '"nope"'],
+  ['?cluster.watch_lag_ms=abc', 'cluster.watch_lag_ms', 'abc'],
+  ['?s=over-create&frame=ten', 'URL parameter frame', '"ten"'],
+  ['?colour=red', 'URL parameter colour', '"red"'],
+]) {
+  test(`a bad URL (${query}) shows an alert naming ${param} and ${value}, without a panic`, async () => {
+    const { page, context, problems } = await openPage(browser, server.origin);
+    try {
+      await page.goto(server.url + query, { waitUntil: 'load' });
+      const alert = page.getByRole('alert');
+      await alert.waitFor({ timeout: 20_000 });
+      assert.equal(await alert.count(), 1, 'one alert');
+      const said = await alert.innerText();
+      assert.ok(said.includes(param), `the alert names ${param}: ${said}`);
+      assert.ok(said.includes(value), `the alert quotes the value ${value}: ${said}`);
+      assert.equal(await region(page, 'Cluster').count(), 0, 'no explorer behind the alert');
+      // A way back, relative to the page.
+      assert.equal(await page.getByRole('link', { name: 'Open the default scenario' }).getAttribute('href'), '?');
+      await page.waitForLoadState('networkidle');
+      assert.deepEqual(quiet(problems), NO_PROBLEMS, 'no panic, no console error');
+    } finally {
+      await context.close();
+    }
+  });
+}
