@@ -181,6 +181,11 @@ impl Informer {
         (e.sent_at_ms + lag_ms + e.jitter_ms).max(previous_ms)
     }
 
+    /// How many events are on the wire.
+    pub fn in_flight_len(&self) -> usize {
+        self.in_flight.len()
+    }
+
     /// The events on the wire with their delivery times under `lag_ms`, head first.
     /// A changed lag moves events already in flight too.
     pub fn in_flight(&self, lag_ms: u64) -> Vec<(&InFlight, u64)> {

@@ -302,6 +302,13 @@ impl World {
         out
     }
 
+    /// Nothing is moving: no event on any watch or LIST waiting, no request in
+    /// flight, no reconcile running. (The page skips such quiet stretches.)
+    pub fn is_quiet(&self) -> bool {
+        let idle = |inf: &Informer| matches!(inf.state(), super::informer::ListState::Watching { .. } | super::informer::ListState::Idle) && inf.in_flight_len() == 0;
+        self.requests.is_empty() && self.ctl.workers.iter().all(|w| w.busy.is_none()) && self.ctl.caches.informers.iter().all(idle)
+    }
+
     /// Requests on their way to the apiserver.
     pub fn requests_in_flight(&self) -> impl Iterator<Item = &InFlightRequest> {
         self.requests.values()

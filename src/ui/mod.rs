@@ -300,13 +300,7 @@ impl Ui {
         let speed = self.speed();
         let mut target = self.display_ms.get_untracked() as f64 + dt * speed;
         // Quiet stretches (nothing in flight, nothing running) are skipped.
-        let (quiet, next_at) = self.session.with_untracked(|s| {
-            let w = s.world();
-            let quiet = pv::wires(w, false, w.now_ms()).is_empty()
-                && w.requests_in_flight().next().is_none()
-                && w.ctl.workers.iter().all(|wk| wk.busy.is_none());
-            (quiet, w.next_at_ms())
-        });
+        let (quiet, next_at) = self.session.with_untracked(|s| (s.world().is_quiet(), s.world().next_at_ms()));
         if let Some(at) = next_at {
             if quiet && (at as f64) > target + 300.0 {
                 target = at as f64;
@@ -316,14 +310,16 @@ impl Ui {
         let mut ended = false;
         let budget_start = now;
         self.session.update(|s| {
-            // Keep the frame responsive at top speed: at most ~8 ms of stepping.
+            // Keep each painted frame within budget: at most ~4 ms of stepping,
+            // leaving the rest of 16 ms to draw. In a burst the simulation
+            // falls behind the requested speed rather than the page stuttering.
             let mut steps = 0u32;
             while s.world().next_at_ms().is_some_and(|at| at <= target_ms) {
                 if !s.step_forward() {
                     break;
                 }
                 steps += 1;
-                if steps % 64 == 0 && window().performance().map_or(0.0, |p| p.now()) - budget_start > 8.0 {
+                if steps % 16 == 0 && window().performance().map_or(0.0, |p| p.now()) - budget_start > 4.0 {
                     break;
                 }
             }

@@ -46,11 +46,51 @@ fn name_view(r: &Row) -> AnyView {
     }
 }
 
+/// Above this many objects a panel draws each child as a chip: one element,
+/// its state in its outline, its name in its tooltip. Hundreds of pods stay
+/// legible at a glance and cheap to redraw while playing.
+const DENSE_ROWS: usize = 60;
+
 /// Cluster or Cache: the same rows, seen from one side.
 fn objects_list(cache_side: bool) -> impl IntoView {
     let snap = use_ui().snap;
+    let dense = Memo::new(move |_| snap.with(|s| s.rows.len() > DENSE_ROWS));
+    move || if dense.get() { chips(cache_side).into_any() } else { rows_list(cache_side).into_any() }
+}
+
+/// The dense form: owners as rows, children as chips.
+fn chips(cache_side: bool) -> impl IntoView {
+    let snap = use_ui().snap;
     view! {
-        <ul class="rows" class:dense=move || snap.with(|s| s.rows.len() > 60) role="list">
+        <ul class="chips" role="list">
+            <For
+                each=move || snap.with(|s| s.rows.iter().map(|r| (format!("{}|{:?}|{:?}|{}", r.id, r.cluster_rv, r.cache_rv, r.pending.is_some()), r.clone())).collect::<Vec<_>>())
+                key=|(k, _)| k.clone()
+                children=move |(_, r): (String, Row)| {
+                    let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
+                    let class = match (cache_side, r.state()) {
+                        (_, RowState::Synced) => "chip",
+                        (false, RowState::NotInCache) => "chip unseen",
+                        (true, RowState::NotInCache) => "chip ghost",
+                        (false, RowState::GoneFromCluster) => "chip gone",
+                        (true, _) | (false, RowState::Stale) => "chip stale",
+                    };
+                    let depth = if r.depth > 0 { "child" } else { "top" };
+                    let label = if r.depth > 0 { String::new() } else { format!("{} {}", kind_abbr(r.kind), r.name) };
+                    view! {
+                        <li class=format!("{class} {depth}") data-kind=r.kind.as_str() data-present=present.to_string() title=r.name.clone()>{label}</li>
+                    }
+                }
+            />
+        </ul>
+    }
+}
+
+/// The row form, one object a line.
+fn rows_list(cache_side: bool) -> impl IntoView {
+    let snap = use_ui().snap;
+    view! {
+        <ul class="rows" role="list">
             <For
                 each=move || snap.with(|s| s.rows.clone())
                 key=row_key

@@ -293,11 +293,16 @@ pub enum TimelineEntry {
     Log { frame: u64, at_ms: u64, text: String },
 }
 
-/// The last `limit` audit entries and log lines up to the current frame, newest last.
+/// How far back the Timeline looks for lines: it is redrawn on every played
+/// frame, so it must not scan a long run from the start.
+pub const TIMELINE_LOOKBACK: usize = 5_000;
+
+/// The last `limit` audit entries and log lines up to the current frame (within
+/// the last [`TIMELINE_LOOKBACK`] frames), newest last.
 pub fn timeline(frames: &[Frame], limit: usize) -> (Vec<TimelineEntry>, Vec<TimelineEntry>) {
     let mut audit = Vec::new();
     let mut logs = Vec::new();
-    for f in frames.iter().rev() {
+    for f in frames.iter().rev().take(TIMELINE_LOOKBACK) {
         if audit.len() >= limit && logs.len() >= limit {
             break;
         }
