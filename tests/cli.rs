@@ -87,7 +87,9 @@ fn presets_lists_every_preset_with_a_line() {
     assert!(o.status.success());
     let text = String::from_utf8(o.stdout).unwrap();
     assert_eq!(text.lines().count(), 7);
-    for name in ["over-create", "over-create-surplus", "replicaset-pressure", "expectations-timeout", "empty-cache", "read-your-write", "teardown"] {
+    for name in
+        ["over-create", "over-create-surplus", "replicaset-pressure", "expectations-timeout", "empty-cache", "read-your-write", "teardown"]
+    {
         assert!(text.lines().any(|l| l.starts_with(name) && l.len() > name.len() + 10), "{name} in {text}");
     }
 }

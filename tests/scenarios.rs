@@ -27,7 +27,9 @@ fn over_create_with_generated_names_makes_eight_or_more() {
     let broken = run.report.invariants[CHILDREN_WITHIN_DESIRED].first_broken_frame.expect("over-creation is flagged");
     // The frame that broke it is a controller's 201 create.
     let f = &run.frames[broken as usize - 1];
-    assert!(matches!(&f.event, Event::ApiRequest { entry, .. } if entry.status.code == 201 && entry.actor == Actor::Controller(ControllerKind::Ensemble)));
+    assert!(
+        matches!(&f.event, Event::ApiRequest { entry, .. } if entry.status.code == 201 && entry.actor == Actor::Controller(ControllerKind::Ensemble))
+    );
 }
 
 #[test]
@@ -146,7 +148,9 @@ fn expectations_timeout_wedges_the_replicaset_until_the_timeout() {
     let pending = run
         .frames
         .iter()
-        .filter(|f| f.n > dropped.n && f.n < expired.n && matches!(f.event, Event::Reconcile { note: Note::ExpectationsPending { .. }, .. }))
+        .filter(|f| {
+            f.n > dropped.n && f.n < expired.n && matches!(f.event, Event::Reconcile { note: Note::ExpectationsPending { .. }, .. })
+        })
         .count();
     assert!(pending >= 1, "syncs in between were skipped");
     // Between the drop and the expiry the controller created nothing more.
@@ -194,7 +198,8 @@ fn a_restart_empties_the_cache_and_relists() {
     s.actions.push(cachescope::scenario::ActionSpec { at_ms: 10_000, restart_controller: Some(Default::default()), ..Default::default() });
     let run = support::run_scenario(s);
     let restart = run.frames.iter().position(|f| matches!(f.event, Event::ControllerStarted { restart: true, .. })).expect("restarted");
-    let refill = run.frames[restart..].iter().find(|f| matches!(&f.event, Event::CacheFilled { kind: Kind::ConfigMap, first_sync: true, .. }));
+    let refill =
+        run.frames[restart..].iter().find(|f| matches!(&f.event, Event::CacheFilled { kind: Kind::ConfigMap, first_sync: true, .. }));
     assert!(refill.is_some(), "the new process lists again and syncs again");
     assert_eq!(run.report.live("ConfigMap"), 4);
 }
@@ -228,7 +233,11 @@ fn a_key_is_never_reconciled_by_two_workers_at_once() {
         for f in &run.frames {
             match &f.event {
                 Event::ReconcileStarted { key, worker, .. } => {
-                    assert!(busy.insert(key.clone(), *worker).is_none(), "{preset}: {key} taken by worker {worker} while busy, frame {}", f.n);
+                    assert!(
+                        busy.insert(key.clone(), *worker).is_none(),
+                        "{preset}: {key} taken by worker {worker} while busy, frame {}",
+                        f.n
+                    );
                     workers_seen.insert(*worker);
                 }
                 Event::ReconcileFinished { key, .. } => {

@@ -486,7 +486,11 @@ impl Scenario {
             ));
         }
         if a.at_ms > self.until_ms {
-            return Err(ScenarioError::new(format!("{at}.at_ms"), Some(a.at_ms.to_string()), format!("{} is after until_ms {}", a.at_ms, self.until_ms)));
+            return Err(ScenarioError::new(
+                format!("{at}.at_ms"),
+                Some(a.at_ms.to_string()),
+                format!("{} is after until_ms {}", a.at_ms, self.until_ms),
+            ));
         }
         if let Some(o) = &a.apply {
             o.validate(&format!("{at}.apply"))?;
@@ -499,7 +503,11 @@ impl Scenario {
         }
         if let Some(s) = &a.scale {
             if !matches!(s.kind, Kind::Ensemble | Kind::ReplicaSet) {
-                return Err(ScenarioError::new(format!("{at}.scale.kind"), Some(s.kind.to_string()), format!("{} cannot be scaled: only Ensemble and ReplicaSet", s.kind)));
+                return Err(ScenarioError::new(
+                    format!("{at}.scale.kind"),
+                    Some(s.kind.to_string()),
+                    format!("{} cannot be scaled: only Ensemble and ReplicaSet", s.kind),
+                ));
             }
             range(&format!("{at}.scale.to"), u64::from(s.to), 0, 10_000)?;
         }
@@ -508,7 +516,9 @@ impl Scenario {
             range(&format!("{at}.delete_pods.interval_ms"), d.interval_ms, 1, 86_400_000)?;
         }
         let watched = crate::sim::controllers::watched_kinds(self.controller.kind);
-        for (field, kind) in [("drop_next_event", a.drop_next_event.as_ref().map(|d| d.kind)), ("relist", a.relist.as_ref().map(|r| r.kind))] {
+        for (field, kind) in
+            [("drop_next_event", a.drop_next_event.as_ref().map(|d| d.kind)), ("relist", a.relist.as_ref().map(|r| r.kind))]
+        {
             if let Some(kind) = kind {
                 if !watched.contains(&kind) {
                     return Err(ScenarioError::new(
@@ -563,7 +573,11 @@ impl Scenario {
                 } else if let Some(s) = &a.scale {
                     ActionKind::Scale { kind: s.kind, key: key(&s.namespace, &s.name), to: s.to }
                 } else if let Some(d) = &a.delete_pods {
-                    ActionKind::DeletePods { owner: ObjectKey::new(ns.clone(), d.owner.clone()), count: d.count, interval_ms: d.interval_ms }
+                    ActionKind::DeletePods {
+                        owner: ObjectKey::new(ns.clone(), d.owner.clone()),
+                        count: d.count,
+                        interval_ms: d.interval_ms,
+                    }
                 } else if let Some(d) = &a.drop_next_event {
                     ActionKind::DropNextEvent { kind: d.kind, event_type: d.event_type }
                 } else if let Some(r) = &a.relist {
@@ -586,17 +600,29 @@ impl ObjectSpec {
         let count = self.count.unwrap_or(1);
         range(&format!("{at}.count"), u64::from(count), 1, 20_000)?;
         if count > 1 && !self.name.contains("{i}") {
-            return Err(ScenarioError::new(format!("{at}.name"), Some(format!("{:?}", self.name)), "with count > 1 the name needs {i} (for example \"seed-{i}\")"));
+            return Err(ScenarioError::new(
+                format!("{at}.name"),
+                Some(format!("{:?}", self.name)),
+                "with count > 1 the name needs {i} (for example \"seed-{i}\")",
+            ));
         }
         dns_name(&format!("{at}.name"), &self.name.replace("{i}", "1"))?;
         match (self.kind, self.voices, self.replicas) {
             (Kind::Ensemble, None, _) => return Err(ScenarioError::new(format!("{at}.voices"), None, "an Ensemble needs voices")),
             (Kind::ReplicaSet, _, None) => return Err(ScenarioError::new(format!("{at}.replicas"), None, "a ReplicaSet needs replicas")),
             (k, Some(v), _) if k != Kind::Ensemble => {
-                return Err(ScenarioError::new(format!("{at}.voices"), Some(v.to_string()), format!("only an Ensemble has voices; this object's kind is {k}")))
+                return Err(ScenarioError::new(
+                    format!("{at}.voices"),
+                    Some(v.to_string()),
+                    format!("only an Ensemble has voices; this object's kind is {k}"),
+                ))
             }
             (k, _, Some(r)) if k != Kind::ReplicaSet => {
-                return Err(ScenarioError::new(format!("{at}.replicas"), Some(r.to_string()), format!("only a ReplicaSet has replicas; this object's kind is {k}")))
+                return Err(ScenarioError::new(
+                    format!("{at}.replicas"),
+                    Some(r.to_string()),
+                    format!("only a ReplicaSet has replicas; this object's kind is {k}"),
+                ))
             }
             _ => {}
         }
@@ -607,7 +633,11 @@ impl ObjectSpec {
             range(&format!("{at}.replicas"), u64::from(r), 0, 10_000)?;
         }
         if self.kind == Kind::Pod {
-            return Err(ScenarioError::new(format!("{at}.kind"), Some("Pod".into()), "pods are made by a ReplicaSet, not listed as objects"));
+            return Err(ScenarioError::new(
+                format!("{at}.kind"),
+                Some("Pod".into()),
+                "pods are made by a ReplicaSet, not listed as objects",
+            ));
         }
         Ok(())
     }
@@ -624,7 +654,11 @@ impl ObjectSpec {
         (1..=count)
             .map(|i| ObjectTemplate {
                 namespace: namespace.clone(),
-                name: Some(if count > 1 || self.name.contains("{i}") { self.name.replace("{i}", &i.to_string()) } else { self.name.clone() }),
+                name: Some(if count > 1 || self.name.contains("{i}") {
+                    self.name.replace("{i}", &i.to_string())
+                } else {
+                    self.name.clone()
+                }),
                 generate_name: None,
                 labels: self.labels.clone(),
                 owner_references: Vec::new(),
@@ -651,7 +685,11 @@ fn dns_name(field: &str, name: &str) -> Result<(), ScenarioError> {
     if ok {
         Ok(())
     } else {
-        Err(ScenarioError::new(field, Some(format!("{name:?}")), format!("{name:?} is not a valid name (lower-case letters, digits and '-', at most 63)")))
+        Err(ScenarioError::new(
+            field,
+            Some(format!("{name:?}")),
+            format!("{name:?} is not a valid name (lower-case letters, digits and '-', at most 63)"),
+        ))
     }
 }
 

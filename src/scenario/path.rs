@@ -34,20 +34,32 @@ pub fn set_path(root: &mut Value, path: &str, raw: &str) -> Result<(), ScenarioE
                     return Err(ScenarioError::new(
                         path,
                         Some(raw.to_string()),
-                        format!("unknown setting {here:?}; {} has: {}", if walked.is_empty() { "a scenario" } else { &walked }, known.join(", ")),
+                        format!(
+                            "unknown setting {here:?}; {} has: {}",
+                            if walked.is_empty() { "a scenario" } else { &walked },
+                            known.join(", ")
+                        ),
                     ));
                 }
                 map.get_mut(seg).expect("checked above")
             }
             Value::Array(items) => {
                 let len = items.len();
-                let idx: usize = seg.parse().map_err(|_| ScenarioError::new(path, Some(raw.to_string()), format!("{walked} is a list: expected an index, got {seg:?}")))?;
+                let idx: usize = seg.parse().map_err(|_| {
+                    ScenarioError::new(path, Some(raw.to_string()), format!("{walked} is a list: expected an index, got {seg:?}"))
+                })?;
                 if idx >= len {
                     return Err(ScenarioError::new(path, Some(raw.to_string()), format!("{walked} has {len} entries: no index {idx}")));
                 }
                 &mut items[idx]
             }
-            _ => return Err(ScenarioError::new(path, Some(raw.to_string()), format!("{walked} is a value, not a section: nothing inside it to set"))),
+            _ => {
+                return Err(ScenarioError::new(
+                    path,
+                    Some(raw.to_string()),
+                    format!("{walked} is a value, not a section: nothing inside it to set"),
+                ))
+            }
         };
         walked = here;
     }

@@ -22,7 +22,11 @@ pub fn preset_names() -> Vec<&'static str> {
 /// A preset by name; an unknown name is an error that lists the known ones.
 pub fn preset(name: &str) -> Result<Scenario, ScenarioError> {
     let (_, text) = PRESETS.iter().find(|(n, _)| *n == name).ok_or_else(|| {
-        ScenarioError::new("preset", Some(format!("{name:?}")), format!("unknown preset {name:?}; known presets: {}", preset_names().join(", ")))
+        ScenarioError::new(
+            "preset",
+            Some(format!("{name:?}")),
+            format!("unknown preset {name:?}; known presets: {}", preset_names().join(", ")),
+        )
     })?;
     Scenario::from_json(text)
 }

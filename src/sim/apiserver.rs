@@ -102,11 +102,25 @@ pub struct Request {
 
 impl Request {
     pub fn create(actor: Actor, body: ObjectTemplate) -> Self {
-        Request { verb: Verb::Create, kind: body.kind(), namespace: body.namespace.clone(), name: body.name.clone(), body: Some(body), actor }
+        Request {
+            verb: Verb::Create,
+            kind: body.kind(),
+            namespace: body.namespace.clone(),
+            name: body.name.clone(),
+            body: Some(body),
+            actor,
+        }
     }
 
     pub fn update(actor: Actor, body: ObjectTemplate) -> Self {
-        Request { verb: Verb::Update, kind: body.kind(), namespace: body.namespace.clone(), name: body.name.clone(), body: Some(body), actor }
+        Request {
+            verb: Verb::Update,
+            kind: body.kind(),
+            namespace: body.namespace.clone(),
+            name: body.name.clone(),
+            body: Some(body),
+            actor,
+        }
     }
 
     pub fn get(actor: Actor, kind: Kind, key: &ObjectKey) -> Self {
@@ -456,11 +470,7 @@ impl ApiServer {
         let mut audit = self.audit(req, now_ms, String::new(), Status::OK);
         audit.resource_version = Some(self.resource_version);
         audit.items = Some(items.len() as u32);
-        Outcome {
-            response: Response { status: Status::OK, object: None, items, list_rv: self.resource_version },
-            audit,
-            event: None,
-        }
+        Outcome { response: Response { status: Status::OK, object: None, items, list_rv: self.resource_version }, audit, event: None }
     }
 
     fn update(&mut self, req: &Request, now_ms: u64) -> Outcome {

@@ -56,7 +56,9 @@ pub fn caption(frame: &Frame) -> String {
             None => format!("A fault is armed: the next event for a {kind} on the controller's watch will be lost."),
         },
         Event::RelistStarted { kind } => {
-            format!("The controller's {kind} watch expires (410 Gone): the informer re-lists, and keys the new list lacks become tombstones.")
+            format!(
+                "The controller's {kind} watch expires (410 Gone): the informer re-lists, and keys the new list lacks become tombstones."
+            )
         }
         Event::ApiRequest { entry, .. } => {
             let name = if entry.name.is_empty() { String::new() } else { format!(" {}", entry.name) };
@@ -72,11 +74,17 @@ pub fn caption(frame: &Frame) -> String {
                 Verb::Delete => "deletes",
             };
             let what = match entry.verb {
-                Verb::List => format!("lists {}s in {}", entry.kind, if entry.namespace.is_empty() { "all namespaces" } else { &entry.namespace }),
+                Verb::List => {
+                    format!("lists {}s in {}", entry.kind, if entry.namespace.is_empty() { "all namespaces" } else { &entry.namespace })
+                }
                 _ => format!("{verb} {}{}", entry.kind, name),
             };
             let outcome = match (entry.verb, entry.status.code) {
-                (Verb::List, _) => format!(": {} at resourceVersion {}.", plural(entry.items.unwrap_or(0), "item", "items"), entry.resource_version.unwrap_or(0)),
+                (Verb::List, _) => format!(
+                    ": {} at resourceVersion {}.",
+                    plural(entry.items.unwrap_or(0), "item", "items"),
+                    entry.resource_version.unwrap_or(0)
+                ),
                 (_, 409) => format!(": 409 AlreadyExists, {}.", entry.message()),
                 (_, 404) => format!(": 404 NotFound, {}.", entry.message()),
                 (Verb::Delete, _) if entry.actor == Actor::Kubectl => ": 200 OK.".to_string(),
@@ -92,7 +100,10 @@ pub fn caption(frame: &Frame) -> String {
                 s.push_str(", and HasSynced turns true");
             }
             if !tombstones.is_empty() {
-                s.push_str(&format!("; {} handed to the delete handler as DeletedFinalStateUnknown", plural(tombstones.len() as u64, "tombstone", "tombstones")));
+                s.push_str(&format!(
+                    "; {} handed to the delete handler as DeletedFinalStateUnknown",
+                    plural(tombstones.len() as u64, "tombstone", "tombstones")
+                ));
             }
             if !effects.enqueued.is_empty() {
                 s.push_str(&format!("; {} queued", effects.enqueued.join(", ")));
@@ -116,7 +127,10 @@ pub fn caption(frame: &Frame) -> String {
                 s.push_str(&format!("; {} queued", effects.enqueued.join(", ")));
             }
             if !effects.attempt_to_delete.is_empty() {
-                s.push_str(&format!("; {} sent to attemptToDelete", plural(effects.attempt_to_delete.len() as u64, "dependent", "dependents")));
+                s.push_str(&format!(
+                    "; {} sent to attemptToDelete",
+                    plural(effects.attempt_to_delete.len() as u64, "dependent", "dependents")
+                ));
             }
             s.push('.');
             s
@@ -151,7 +165,10 @@ pub fn caption(frame: &Frame) -> String {
         }
         Event::ControllerExited { code, error, deleted } => match error {
             Some(e) => format!("The program exits with status {code}: {e}. It deleted {}.", plural(*deleted, "ConfigMap", "ConfigMaps")),
-            None => format!("The program exits with status {code}, no error anywhere. It deleted {}.", plural(*deleted, "ConfigMap", "ConfigMaps")),
+            None => format!(
+                "The program exits with status {code}, no error anywhere. It deleted {}.",
+                plural(*deleted, "ConfigMap", "ConfigMaps")
+            ),
         },
         Event::OrphansRemain { owner, children, since_ms } => format!(
             "{} {} was deleted {} ago and {} naming it remain: orphans nothing will collect.",

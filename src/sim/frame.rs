@@ -44,7 +44,14 @@ pub enum Event {
     /// A LIST reached an informer's store (`Replace`): handlers ran, tombstones for vanished keys.
     CacheFilled { watcher: Watcher, kind: Kind, n_objects: u32, first_sync: bool, tombstones: Vec<String>, effects: HandlerEffects },
     /// A watch event reached an informer: the store took it, then the handlers ran.
-    WatchDelivered { watcher: Watcher, event_type: EventType, object: ObjectRef, resource_version: u64, sent_at_ms: u64, effects: HandlerEffects },
+    WatchDelivered {
+        watcher: Watcher,
+        event_type: EventType,
+        object: ObjectRef,
+        resource_version: u64,
+        sent_at_ms: u64,
+        effects: HandlerEffects,
+    },
     /// A watch event was lost on the wire: the store never sees it.
     WatchDropped { watcher: Watcher, event_type: EventType, object: ObjectRef, resource_version: u64 },
     /// `WaitForCacheSync` returned (or was skipped): the workers start.

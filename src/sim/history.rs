@@ -117,7 +117,7 @@ impl<M: Model> History<M> {
         if self.forks.contains(&self.position) {
             // The model was changed here: continue from the changed one.
             self.current = self.checkpoints[&self.position].clone();
-        } else if self.position % self.interval == 0 && !self.checkpoints.contains_key(&self.position) {
+        } else if self.position.is_multiple_of(self.interval) && !self.checkpoints.contains_key(&self.position) {
             self.checkpoints.insert(self.position, self.current.clone());
         }
         self.frames.get(self.position - 1)

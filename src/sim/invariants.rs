@@ -92,7 +92,9 @@ impl Invariants {
                 }
             }
             Verb::Delete if !req.synced_at_send => {
-                self.break_(NO_DELETE_BEFORE_SYNC, frame, || format!("delete of {} {} sent before the cache synced", audit.kind, audit.name));
+                self.break_(NO_DELETE_BEFORE_SYNC, frame, || {
+                    format!("delete of {} {} sent before the cache synced", audit.kind, audit.name)
+                });
             }
             _ => {}
         }

@@ -5,15 +5,15 @@
 //! Invariant: nothing here imports a web crate or reads a clock; the same
 //! scenario and seed give the same frames on every platform.
 
+pub mod apiserver;
+pub mod caption;
+pub mod controllers;
+pub mod expectations;
+pub mod frame;
+pub mod history;
+pub mod informer;
+pub mod invariants;
 pub mod object;
 pub mod rng;
-pub mod expectations;
 pub mod workqueue;
-pub mod apiserver;
-pub mod informer;
-pub mod controllers;
-pub mod frame;
-pub mod invariants;
 pub mod world;
-pub mod caption;
-pub mod history;

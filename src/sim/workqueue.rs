@@ -236,10 +236,7 @@ pub struct ControllerRateLimiter<T: Ord> {
 
 impl<T: Ord + Clone> Default for ControllerRateLimiter<T> {
     fn default() -> Self {
-        ControllerRateLimiter {
-            item: ItemExponentialFailureRateLimiter::new(5, 1_000_000),
-            bucket: BucketRateLimiter::new(10, 100),
-        }
+        ControllerRateLimiter { item: ItemExponentialFailureRateLimiter::new(5, 1_000_000), bucket: BucketRateLimiter::new(10, 100) }
     }
 }
 

@@ -305,7 +305,10 @@ impl World {
     /// Nothing is moving: no event on any watch or LIST waiting, no request in
     /// flight, no reconcile running. (The page skips such quiet stretches.)
     pub fn is_quiet(&self) -> bool {
-        let idle = |inf: &Informer| matches!(inf.state(), super::informer::ListState::Watching { .. } | super::informer::ListState::Idle) && inf.in_flight_len() == 0;
+        let idle = |inf: &Informer| {
+            matches!(inf.state(), super::informer::ListState::Watching { .. } | super::informer::ListState::Idle)
+                && inf.in_flight_len() == 0
+        };
         self.requests.is_empty() && self.ctl.workers.iter().all(|w| w.busy.is_none()) && self.ctl.caches.informers.iter().all(idle)
     }
 
@@ -580,7 +583,12 @@ impl World {
         };
         let e = &delivered.event;
         if e.dropped {
-            return Event::WatchDropped { watcher, event_type: e.event_type, object: e.object.object_ref(), resource_version: e.object.resource_version };
+            return Event::WatchDropped {
+                watcher,
+                event_type: e.event_type,
+                object: e.object.object_ref(),
+                resource_version: e.object.resource_version,
+            };
         }
         let ev = HandlerEvent { event_type: e.event_type, object: &e.object, old: delivered.old.as_ref(), tombstone: false };
         let effects = self.handle(watcher, kind, &ev);
@@ -647,7 +655,8 @@ impl World {
         self.ctl.reconciles += 1;
         let n = self.ctl.reconciles;
         let double_enqueued = self.ctl.double_enqueued.remove(&key);
-        self.ctl.workers[w].busy = Some(Busy { key: key.clone(), n, line: 0, double_enqueued, reconcile: None, responses: Vec::new(), awaiting: 0 });
+        self.ctl.workers[w].busy =
+            Some(Busy { key: key.clone(), n, line: 0, double_enqueued, reconcile: None, responses: Vec::new(), awaiting: 0 });
         self.set_timer(self.now_ms, Timer::Resume { worker: w, epoch: self.ctl.epoch });
         Event::ReconcileStarted { worker: w as u32, key, n, double_enqueued }
     }
@@ -740,7 +749,8 @@ impl World {
         let action = self.actions[i].kind.clone();
         match action {
             ActionKind::Apply(t) => {
-                let exists = t.name.as_ref().is_some_and(|n| self.api.get(t.kind(), &ObjectKey::new(t.namespace.clone(), n.clone())).is_some());
+                let exists =
+                    t.name.as_ref().is_some_and(|n| self.api.get(t.kind(), &ObjectKey::new(t.namespace.clone(), n.clone())).is_some());
                 let req = if exists { Request::update(Actor::Kubectl, t) } else { Request::create(Actor::Kubectl, t) };
                 self.send(req, Origin::Kubectl, true);
                 None
@@ -758,10 +768,24 @@ impl World {
                             Spec::ReplicaSet { .. } => Spec::ReplicaSet { replicas: to },
                             ref s => s.clone(),
                         };
-                        ObjectTemplate { namespace: o.namespace.clone(), name: Some(o.name.clone()), generate_name: None, labels: o.labels.clone(), owner_references: o.owner_references.clone(), spec }
+                        ObjectTemplate {
+                            namespace: o.namespace.clone(),
+                            name: Some(o.name.clone()),
+                            generate_name: None,
+                            labels: o.labels.clone(),
+                            owner_references: o.owner_references.clone(),
+                            spec,
+                        }
                     }
                     // Scaling something that is not there is a 404, as kubectl gets.
-                    None => ObjectTemplate { namespace: key.namespace.clone(), name: Some(key.name.clone()), generate_name: None, labels: Default::default(), owner_references: vec![], spec: Spec::ReplicaSet { replicas: to } },
+                    None => ObjectTemplate {
+                        namespace: key.namespace.clone(),
+                        name: Some(key.name.clone()),
+                        generate_name: None,
+                        labels: Default::default(),
+                        owner_references: vec![],
+                        spec: Spec::ReplicaSet { replicas: to },
+                    },
                 };
                 let mut req = Request::update(Actor::Kubectl, body);
                 req.kind = kind;
@@ -797,7 +821,8 @@ impl World {
         let interval_ms = *interval_ms;
         // Compare uids, not names: this runs every interval over every pod.
         let victim = self.api.get(Kind::ReplicaSet, owner).map(|rs| rs.uid).and_then(|uid| {
-            let pods: Vec<&ObjectRc> = self.api.objects_of(Kind::Pod).filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid)).collect();
+            let pods: Vec<&ObjectRc> =
+                self.api.objects_of(Kind::Pod).filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid)).collect();
             (!pods.is_empty()).then(|| pods[self.rng.below(pods.len() as u64) as usize].key())
         });
         if let Some(key) = victim {

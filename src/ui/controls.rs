@@ -5,10 +5,10 @@
 use super::{use_ui, Ui};
 use crate::scenario::preset_names;
 use crate::sim::apiserver::ControllerKind;
+use crate::sim::caption::fmt_ms;
 use crate::sim::controllers::Naming;
 use crate::sim::world::Knob;
 use crate::view::session::{Change, UiAction};
-use crate::sim::caption::fmt_ms;
 use crate::view::url;
 use leptos::prelude::*;
 
@@ -151,7 +151,11 @@ pub fn Controls() -> impl IntoView {
 }
 
 fn restart_wait(ui: Ui, v: bool) {
-    ui.restart_with("controller.wait_for_cache_sync", if v { "true" } else { "false" }, if v { "Wait for cache sync on" } else { "Wait for cache sync off" });
+    ui.restart_with(
+        "controller.wait_for_cache_sync",
+        if v { "true" } else { "false" },
+        if v { "Wait for cache sync on" } else { "Wait for cache sync off" },
+    );
 }
 
 /// A labelled checkbox bound to a flag of the current world.

@@ -19,7 +19,9 @@ use leptos::ev;
 use leptos::prelude::*;
 
 pub use controls::{Controls, Transport};
-pub use panels::{CachePanel, ClusterPanel, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, TimelinePanel, WatchPanel, WorkqueuePanel};
+pub use panels::{
+    CachePanel, ClusterPanel, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, TimelinePanel, WatchPanel, WorkqueuePanel,
+};
 
 /// The preset a bare URL opens.
 pub const DEFAULT_PRESET: &str = "over-create";
@@ -81,11 +83,7 @@ impl Ui {
             let at = display_ms.get();
             session.with(|s| pv::wires(s.world(), false, at))
         });
-        let reduced = window()
-            .match_media("(prefers-reduced-motion: reduce)")
-            .ok()
-            .flatten()
-            .is_some_and(|m| m.matches());
+        let reduced = window().match_media("(prefers-reduced-motion: reduce)").ok().flatten().is_some_and(|m| m.matches());
         Ui {
             session,
             preset: RwSignal::new(state.preset),
@@ -319,7 +317,7 @@ impl Ui {
                     break;
                 }
                 steps += 1;
-                if steps % 16 == 0 && window().performance().map_or(0.0, |p| p.now()) - budget_start > 4.0 {
+                if steps.is_multiple_of(16) && window().performance().map_or(0.0, |p| p.now()) - budget_start > 4.0 {
                     break;
                 }
             }

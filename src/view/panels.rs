@@ -82,7 +82,8 @@ pub fn object_rows(world: &World) -> Vec<Row> {
     });
     let make = |v: &(Option<ObjectRc>, Option<ObjectRc>), depth: u8| {
         let o = any(v);
-        let pending = world.controller_informer(o.kind()).and_then(|i| i.pending_for(&o.key(), lag)).map(|(t, at)| (t, at.saturating_sub(now)));
+        let pending =
+            world.controller_informer(o.kind()).and_then(|i| i.pending_for(&o.key(), lag)).map(|(t, at)| (t, at.saturating_sub(now)));
         Row {
             id: format!("{}/{}/{}", o.kind(), o.namespace, o.name),
             kind: o.kind(),
@@ -185,7 +186,9 @@ pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
         }
     }
     // By arrival; a LIST goes before the watch events queued behind it.
-    out.sort_by(|a, b| a.deliver_at_ms.cmp(&b.deliver_at_ms).then((a.label != "LIST").cmp(&(b.label != "LIST"))).then(a.sent_at_ms.cmp(&b.sent_at_ms)));
+    out.sort_by(|a, b| {
+        a.deliver_at_ms.cmp(&b.deliver_at_ms).then((a.label != "LIST").cmp(&(b.label != "LIST"))).then(a.sent_at_ms.cmp(&b.sent_at_ms))
+    });
     out
 }
 

@@ -70,7 +70,13 @@ impl fmt::Display for Edit {
 impl Edit {
     /// Parse the URL form; errors name the edit and what is wrong with it.
     pub fn parse(text: &str) -> Result<Edit, ScenarioError> {
-        let err = |msg: &str| ScenarioError::new("edit", Some(format!("{text:?}")), format!("{msg} (expected FRAME:PATH=VALUE, like 37:cluster.watch_lag_ms=800)"));
+        let err = |msg: &str| {
+            ScenarioError::new(
+                "edit",
+                Some(format!("{text:?}")),
+                format!("{msg} (expected FRAME:PATH=VALUE, like 37:cluster.watch_lag_ms=800)"),
+            )
+        };
         let (frame, rest) = text.split_once(':').ok_or_else(|| err("no frame number"))?;
         let frame: usize = frame.parse().map_err(|_| err("the frame is not a number"))?;
         let (path, value) = rest.split_once('=').ok_or_else(|| err("no '='"))?;
@@ -99,7 +105,9 @@ impl Edit {
                 None if value == "delete_owner" => UiAction::DeleteOwner,
                 None if value == "drop_next_event" => UiAction::DropNextEvent,
                 None if value == "restart_controller" => UiAction::RestartController,
-                Some(("scale", n)) => UiAction::Scale(n.parse::<u32>().ok().filter(|n| *n <= 10_000).ok_or_else(|| err("scale takes 0 to 10000"))?),
+                Some(("scale", n)) => {
+                    UiAction::Scale(n.parse::<u32>().ok().filter(|n| *n <= 10_000).ok_or_else(|| err("scale takes 0 to 10000"))?)
+                }
                 _ => return Err(err("unknown action; known: delete_pod, delete_owner, drop_next_event, restart_controller, scale:N")),
             }),
             _ => return Err(err("this setting cannot change during a run")),
@@ -270,7 +278,8 @@ impl Session {
     pub fn owner_key(&self) -> Option<(Kind, ObjectKey)> {
         let ns = &self.scenario.controller.namespace;
         let from_objects = self.scenario.objects.iter().map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
-        let from_actions = self.scenario.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
+        let from_actions =
+            self.scenario.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
         from_objects
             .chain(from_actions)
             .find(|(k, _, _)| matches!(k, Kind::Ensemble | Kind::ReplicaSet))
@@ -326,10 +335,23 @@ mod tests {
 
     #[test]
     fn edits_round_trip_through_their_url_form() {
-        for text in ["37:cluster.watch_lag_ms=800", "0:controller.naming=generate", "5:controller.expectations=false", "40:do=delete_pod", "41:do=scale:6"] {
+        for text in [
+            "37:cluster.watch_lag_ms=800",
+            "0:controller.naming=generate",
+            "5:controller.expectations=false",
+            "40:do=delete_pod",
+            "41:do=scale:6",
+        ] {
             assert_eq!(Edit::parse(text).unwrap().to_string(), text);
         }
-        for bad in ["x:cluster.watch_lag_ms=1", "3:cluster.watch_lag_ms=fast", "3:controller.workers=2", "3:do=explode", "3:cluster.watch_lag_ms=9999999", "nothing"] {
+        for bad in [
+            "x:cluster.watch_lag_ms=1",
+            "3:cluster.watch_lag_ms=fast",
+            "3:controller.workers=2",
+            "3:do=explode",
+            "3:cluster.watch_lag_ms=9999999",
+            "nothing",
+        ] {
             let e = Edit::parse(bad).unwrap_err();
             assert_eq!(e.field, "edit");
             assert!(e.to_string().contains(bad), "{e}");

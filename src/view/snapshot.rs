@@ -119,7 +119,10 @@ fn desired_path(s: &Session) -> Option<String> {
     if let Some(i) = sc.objects.iter().position(|o| owner(o.kind)) {
         return Some(format!("objects.{i}.{}", field(sc.objects[i].kind)));
     }
-    sc.actions.iter().enumerate().find_map(|(i, a)| a.apply.as_ref().filter(|o| owner(o.kind)).map(|o| format!("actions.{i}.apply.{}", field(o.kind))))
+    sc.actions
+        .iter()
+        .enumerate()
+        .find_map(|(i, a)| a.apply.as_ref().filter(|o| owner(o.kind)).map(|o| format!("actions.{i}.apply.{}", field(o.kind))))
 }
 
 /// Children in the cluster and in the cache over time, as two polylines in a

@@ -102,7 +102,13 @@ pub fn parse_query(query: &str, default_preset: &str) -> Result<PageState, Scena
                 }
             }
             k if k.contains('.') || k == "seed" || k == "until_ms" => settings.push((key, value)),
-            _ => return Err(param_error(&key, &value, "unknown URL parameter; known: s, scenario, a dotted setting like cluster.watch_lag_ms, edit, frame, speed, embed")),
+            _ => {
+                return Err(param_error(
+                    &key,
+                    &value,
+                    "unknown URL parameter; known: s, scenario, a dotted setting like cluster.watch_lag_ms, edit, frame, speed, embed",
+                ))
+            }
         }
     }
     if preset_name.is_some() && custom.is_some() {

@@ -89,10 +89,7 @@ pub struct Cx<'a> {
 impl Cx<'_> {
     /// How far the next event for `key` is from reaching the cache, if one is on the wire.
     pub fn eta(&self, kind: Kind, key: &ObjectKey) -> Option<(EventType, u64)> {
-        self.caches
-            .informer(kind)?
-            .pending_for(key, self.lag_ms)
-            .map(|(t, at)| (t, at.saturating_sub(self.now_ms)))
+        self.caches.informer(kind)?.pending_for(key, self.lag_ms).map(|(t, at)| (t, at.saturating_sub(self.now_ms)))
     }
 }
 
@@ -164,7 +161,9 @@ impl Note {
                 Some(format!("Controller expectations fulfilled: expired {owner} after {}s", crate::sim::caption::fmt_ms(*age_ms, 1)))
             }
             Note::CacheMiss { name, then: MissAction::Delete, .. } => Some(format!("DELETE (not in cache) {name}")),
-            Note::CacheMiss { name, then: MissAction::CreateAgain, .. } => Some(format!("{name} not in cache after create: creating again")),
+            Note::CacheMiss { name, then: MissAction::CreateAgain, .. } => {
+                Some(format!("{name} not in cache after create: creating again"))
+            }
             Note::Counted { owner, plan: Plan::Create(n), .. } => Some(format!("{owner}: creating {n}")),
             Note::Counted { owner, plan: Plan::Delete(n), .. } => Some(format!("{owner}: deleting {n} surplus")),
             _ => None,

@@ -39,9 +39,13 @@ enum Stage {
     /// Waiting for the live list.
     Listing,
     /// Checking live objects against the lister, one by one.
-    Pruning { todo: VecDeque<ObjectRc> },
+    Pruning {
+        todo: VecDeque<ObjectRc>,
+    },
     /// A delete is in flight.
-    Deleting { todo: VecDeque<ObjectRc> },
+    Deleting {
+        todo: VecDeque<ObjectRc>,
+    },
     /// The first create of seed-99 is in flight.
     Creating,
     /// Re-read after the create found nothing: create again next.
@@ -64,7 +68,14 @@ impl Reconcile {
             Naming::Deterministic => (Some(REREAD_NAME.to_string()), None),
             Naming::Generate => (None, Some(format!("{REREAD_NAME}-"))),
         };
-        ObjectTemplate { namespace: self.namespace.clone(), name, generate_name, labels: Default::default(), owner_references: vec![], spec: Spec::ConfigMap }
+        ObjectTemplate {
+            namespace: self.namespace.clone(),
+            name,
+            generate_name,
+            labels: Default::default(),
+            owner_references: vec![],
+            spec: Spec::ConfigMap,
+        }
     }
 
     fn prune_next(&mut self, mut todo: VecDeque<ObjectRc>, cx: &mut Cx) -> Beat {
@@ -111,7 +122,10 @@ impl Reconcile {
                 let items = rs[0].0.items.clone();
                 let n_cached = cx.caches.informer(Kind::ConfigMap).map_or(0, |i| i.len()) as u32;
                 self.stage = Stage::Pruning { todo: items.iter().cloned().collect() };
-                Beat::Note { note: Note::LiveListed { kind: Kind::ConfigMap, n_live: items.len() as u32, n_cached }, then_ms: cx.settings.reconcile_ms }
+                Beat::Note {
+                    note: Note::LiveListed { kind: Kind::ConfigMap, n_live: items.len() as u32, n_cached },
+                    then_ms: cx.settings.reconcile_ms,
+                }
             }
             Stage::Pruning { todo } => self.prune_next(todo, cx),
             Stage::Deleting { mut todo } => match input {
@@ -144,7 +158,10 @@ impl Reconcile {
                     None => (None, None),
                 };
                 self.stage = Stage::Reread;
-                Beat::Note { note: Note::CacheMiss { name, kind: Kind::ConfigMap, event, eta_ms, then: MissAction::CreateAgain }, then_ms: 0 }
+                Beat::Note {
+                    note: Note::CacheMiss { name, kind: Kind::ConfigMap, event, eta_ms, then: MissAction::CreateAgain },
+                    then_ms: 0,
+                }
             }
             Stage::Reread => {
                 self.stage = Stage::CreatingAgain;

@@ -83,11 +83,23 @@ pub struct Reconcile {
 enum Stage {
     Returning,
     /// Expectations expired (logged); count next.
-    Count { needs_sync: bool },
+    Count {
+        needs_sync: bool,
+    },
     /// Counted; act next.
-    Act { plan: Plan, rs: ObjectRc, victims: Vec<ObjectKey> },
+    Act {
+        plan: Plan,
+        rs: ObjectRc,
+        victims: Vec<ObjectKey>,
+    },
     /// Slow-start creates: `remaining` not yet sent, the last batch was `batch` big.
-    Creating { rs: ObjectRc, total: u32, remaining: u32, batch: u32, successes: u32 },
+    Creating {
+        rs: ObjectRc,
+        total: u32,
+        remaining: u32,
+        batch: u32,
+        successes: u32,
+    },
     /// Deletes sent concurrently; waiting for all.
     Deleting,
 }
@@ -120,10 +132,7 @@ impl Reconcile {
             return Beat::Note { note: Note::OwnerNotInCache { owner: self.key.clone() }, then_ms: 0 };
         };
         let informer = cx.caches.informer(Kind::Pod).expect("the ReplicaSet controller watches pods");
-        let pods: Vec<&ObjectRc> = informer
-            .list()
-            .filter(|p| p.controller_ref().is_some_and(|r| r.uid == rs.uid))
-            .collect();
+        let pods: Vec<&ObjectRc> = informer.list().filter(|p| p.controller_ref().is_some_and(|r| r.uid == rs.uid)).collect();
         let unseen = informer
             .in_flight(cx.lag_ms)
             .iter()
