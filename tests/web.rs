@@ -169,7 +169,9 @@ fn set_input(e: &Element, value: &str, event: &str) {
 
 /// A key pressed with the focus on `<body>` (the explorer listens on the window).
 fn press(key: &str, shift: bool) {
-    let script = format!("document.body.dispatchEvent(new KeyboardEvent('keydown', {{ key: {key:?}, shiftKey: {shift}, bubbles: true, cancelable: true }}))");
+    let script = format!(
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', {{ key: {key:?}, shiftKey: {shift}, bubbles: true, cancelable: true }}))"
+    );
     js_sys::eval(&script).expect("dispatch a keydown");
 }
 
@@ -274,7 +276,8 @@ async fn cluster_panel_strikes_out_what_is_deleted_but_still_cached() {
 async fn cache_panel_draws_ghosts_for_what_it_has_not_seen_yet() {
     // The first frame where the cluster has a ConfigMap the cache has not seen.
     let q = "s=over-create&controller.naming=generate";
-    let n = first_frame_where(q, |s| pv::object_rows(s.world()).iter().any(|r| r.kind == Kind::ConfigMap && r.state() == RowState::NotInCache));
+    let n =
+        first_frame_where(q, |s| pv::object_rows(s.world()).iter().any(|r| r.kind == Kind::ConfigMap && r.state() == RowState::NotInCache));
     let q = format!("{q}&frame={}", n + 3);
     let m = mount_panel(&q, || view! { <ClusterPanel /> <CachePanel /> }).await;
     let s = reference(&q);
@@ -335,7 +338,19 @@ async fn watch_panel_draws_events_in_flight_along_their_path() {
     assert!(m.all("p.empty").is_empty(), "no 'nothing on the wire' while events travel");
     assert!(m.text(".sub").ends_with(&format!("lag {} ms", s.world().cluster.watch_lag_ms)));
     let lefts = |m: &Mounted| -> Vec<f64> {
-        m.all("ul.wires .dot").iter().map(|d| attr(d, "style").unwrap().trim_start_matches("left:").trim().trim_end_matches(';').trim_end_matches('%').parse::<f64>().unwrap()).collect()
+        m.all("ul.wires .dot")
+            .iter()
+            .map(|d| {
+                attr(d, "style")
+                    .unwrap()
+                    .trim_start_matches("left:")
+                    .trim()
+                    .trim_end_matches(';')
+                    .trim_end_matches('%')
+                    .parse::<f64>()
+                    .unwrap()
+            })
+            .collect()
     };
     for ((li, w), left) in items.iter().zip(&wires).zip(lefts(&m)) {
         assert_eq!(text(&one(li, ".event")), w.label);
@@ -433,7 +448,11 @@ async fn workqueue_panel_shows_queued_processing_and_dirty_keys() {
             .collect();
         assert_eq!(workers, expected, "frame {n}: workers");
         seen_busy |= !m.all("ul.workers li.busy").is_empty();
-        let dirty = if q.dirty_while_processing.is_empty() { "none".to_string() } else { format!("{}: one more reconcile after Done", q.dirty_while_processing.join(", ")) };
+        let dirty = if q.dirty_while_processing.is_empty() {
+            "none".to_string()
+        } else {
+            format!("{}: one more reconcile after Done", q.dirty_while_processing.join(", "))
+        };
         assert_eq!(text(&dds[2]), dirty, "frame {n}: dirty keys");
         assert_eq!(m.text(".sub"), if q.running { "workers running" } else { "workers waiting" });
     }
@@ -735,7 +754,10 @@ async fn transport_steps_back_and_forth_and_scrubs() {
     let m = mount_panel(q, || view! { <Transport /> }).await;
     let ui = m.ui();
     let button = |name: &str| -> Element {
-        m.all("button").into_iter().find(|b| attr(b, "aria-label").unwrap_or_else(|| text(b)) == name).unwrap_or_else(|| panic!("a button named {name:?}"))
+        m.all("button")
+            .into_iter()
+            .find(|b| attr(b, "aria-label").unwrap_or_else(|| text(b)) == name)
+            .unwrap_or_else(|| panic!("a button named {name:?}"))
     };
     let frame = || m.text(".frame");
     let clock = |n: usize| {
@@ -801,7 +823,20 @@ async fn transport_steps_back_and_forth_and_scrubs() {
 async fn explorer_opens_the_urls_frame_with_every_region_and_answers_keys() {
     let st = state("s=over-create&frame=40");
     let m = mount_bare(move || view! { <Explorer state=st /> }).await;
-    for region in ["Controls", "Cluster", "Watch", "Cache", "Expectations", "Workqueue", "Reconcile", "Observations", "Caption", "Transport", "Invariants", "Timeline"] {
+    for region in [
+        "Controls",
+        "Cluster",
+        "Watch",
+        "Cache",
+        "Expectations",
+        "Workqueue",
+        "Reconcile",
+        "Observations",
+        "Caption",
+        "Transport",
+        "Invariants",
+        "Timeline",
+    ] {
         assert_eq!(m.all(&format!(r#"section[aria-label="{region}"]"#)).len(), 1, "one region named {region}");
     }
     assert_eq!(m.text(".frame"), "Frame 40");
@@ -890,3 +925,49 @@ async fn a_good_url_opens_the_explorer_at_its_frame() {
     m.finish().await;
 }
 
+#[wasm_bindgen_test]
+async fn cluster_and_cache_draw_hundreds_of_children_as_chips() {
+    // A hundred replicas: past the row form's limit, each child is one chip.
+    let q0 = "s=replicaset-pressure&actions.0.apply.replicas=100";
+    let n = first_frame_where(q0, |s| pv::object_rows(s.world()).len() > 80);
+    let q = format!("{q0}&frame={n}");
+    let m = mount_panel(&q, || view! { <ClusterPanel /> <CachePanel /> }).await;
+    let s = reference(&q);
+    let rows = pv::object_rows(s.world());
+    for (panel, cache_side) in [("Cluster", false), ("Cache", true)] {
+        let chips = m.all(&format!(r#"section[aria-label="{panel}"] ul.chips > li"#));
+        assert_eq!(chips.len(), rows.len(), "{panel} at frame {n}: one chip per object");
+        for (li, r) in chips.iter().zip(&rows) {
+            let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
+            assert_eq!(attr(li, "data-kind").as_deref(), Some(r.kind.as_str()));
+            assert_eq!(attr(li, "data-present"), Some(present.to_string()), "{panel}: {}", r.id);
+            assert_eq!(attr(li, "title").as_deref(), Some(r.name.as_str()), "the name in the tooltip");
+            let class = match (cache_side, r.state()) {
+                (_, RowState::Synced) => None,
+                (false, RowState::NotInCache) => Some("unseen"),
+                (true, RowState::NotInCache) => Some("ghost"),
+                (false, RowState::GoneFromCluster) => Some("gone"),
+                (true, _) | (false, RowState::Stale) => Some("stale"),
+            };
+            for c in ["unseen", "ghost", "gone", "stale"] {
+                assert_eq!(has_class(li, c), class == Some(c), "{panel}: {} is {:?}", r.id, r.state());
+            }
+        }
+    }
+    assert!(m.all("ul.rows").is_empty(), "no row form at this size");
+    m.finish().await;
+}
+
+#[wasm_bindgen_test]
+async fn the_embedded_explorer_shows_the_four_panels_caption_and_transport() {
+    let st = state("s=over-create&frame=40&embed=1");
+    let m = mount_bare(move || view! { <Explorer state=st /> }).await;
+    for region in ["Cluster", "Watch", "Cache", "Expectations", "Caption", "Transport"] {
+        assert_eq!(m.all(&format!(r#"section[aria-label="{region}"]"#)).len(), 1, "{region} is embedded");
+    }
+    for region in ["Controls", "Workqueue", "Reconcile", "Observations", "Invariants", "Timeline"] {
+        assert!(m.all(&format!(r#"section[aria-label="{region}"]"#)).is_empty(), "{region} is left out of the embed");
+    }
+    assert_eq!(m.text(".frame"), "Frame 40");
+    m.finish().await;
+}
