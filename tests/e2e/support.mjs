@@ -216,7 +216,7 @@ export async function pressTo(page, key, expected) {
  * costs one round trip): `null` while the Frame counter does not show
  * `expected` (when given), else
  * `{ frame, end, clock, caption, rows: { Cluster, Cache }, add, del, text }`
- * where each row is `{ kind, name, present }`, `add`/`del` are the first
+ * where each row (or chip, in the dense form) is `{ kind, name, present }`, `add`/`del` are the first
  * Expectations record's counters (null without one), and `text` holds the
  * innerText of the Cluster, Cache, Watch and Expectations regions.
  * Self-contained: Playwright ships it to the page as source.
@@ -230,7 +230,7 @@ export function drawnState(expected) {
   const rows = (name) =>
     [...section(name).querySelectorAll('li[data-kind]')].map((li) => ({
       kind: li.dataset.kind,
-      name: li.querySelector('.name')?.textContent ?? '',
+      name: li.querySelector('.name')?.textContent ?? li.title,
       present: li.dataset.present === 'true',
     }));
   const counterOf = (c) => {
@@ -295,7 +295,8 @@ export async function presentObjects(page, panel = 'Cluster', kind = undefined) 
   const sel = kind ? `li[data-kind="${kind}"][data-present="true"]` : 'li[data-present="true"]';
   return region(page, panel)
     .locator(sel)
-    .evaluateAll((lis) => lis.map((li) => ({ kind: li.dataset.kind, name: li.querySelector('.name')?.textContent ?? '' })));
+    // A row shows its name in `.name`; a chip (the dense form, past 60 objects) in its tooltip.
+    .evaluateAll((lis) => lis.map((li) => ({ kind: li.dataset.kind, name: li.querySelector('.name')?.textContent ?? li.title })));
 }
 
 /** Asserts-friendly summary of what the page recorded as problems. */
