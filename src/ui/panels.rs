@@ -212,95 +212,100 @@ pub fn WatchPanel() -> impl IntoView {
     }
 }
 
+// The panels below redraw as one piece when the frame changes: one reactive
+// computation each, which keeps the wasm small; tachys updates their text in
+// place rather than rebuilding the elements.
+
 #[component]
 pub fn WorkqueuePanel() -> impl IntoView {
     let snap = use_ui().snap;
-    let q = Signal::derive(move || snap.with(|s| s.queue.clone()));
+    view! { <section class="panel workqueue" aria-label="Workqueue">{move || snap.with(|s| workqueue(&s.queue, s.now_ms))}</section> }
+}
+
+fn workqueue(q: &pv::QueueView, now: u64) -> impl IntoView {
+    let queued = if q.queued.is_empty() {
+        view! { <span class="none">"empty"</span> }.into_any()
+    } else {
+        q.queued.iter().map(|k| view! { <span class="key">{k.clone()}</span> }).collect_view().into_any()
+    };
+    let workers = q
+        .workers
+        .iter()
+        .map(|w| match &w.busy {
+            Some((key, n)) => view! { <li class="busy">{format!("worker {}: {key} (reconcile {n})", w.worker)}</li> },
+            None => view! { <li class="idle">{format!("worker {}: idle", w.worker)}</li> },
+        })
+        .collect_view();
+    let dirty = if q.dirty_while_processing.is_empty() {
+        "none".to_string()
+    } else {
+        format!("{}: one more reconcile after Done", q.dirty_while_processing.join(", "))
+    };
+    let waiting = if q.waiting.is_empty() {
+        "none".to_string()
+    } else {
+        q.waiting.iter().map(|(k, at)| format!("{k} in {} ms", at.saturating_sub(now))).collect::<Vec<_>>().join(", ")
+    };
     view! {
-        <section class="panel workqueue" aria-label="Workqueue">
-            <header>
-                <h2>"Workqueue"</h2>
-                <span class="sub">{move || if q.with(|q| q.running) { "workers running" } else { "workers waiting" }}</span>
-            </header>
-            <dl class="queue">
-                <dt>"queue"</dt>
-                <dd class="mono">
-                    {move || {
-                        let keys = q.with(|q| q.queued.clone());
-                        if keys.is_empty() { view! { <span class="none">"empty"</span> }.into_any() } else { keys.into_iter().map(|k| view! { <span class="key">{k}</span> }).collect_view().into_any() }
-                    }}
-                </dd>
-                <dt>"processing"</dt>
-                <dd class="mono">
-                    <ul class="workers" role="list">
-                        {move || q.with(|q| q.workers.clone()).into_iter().map(|w| match w.busy {
-                            Some((key, n)) => view! { <li class="busy">{format!("worker {}: {key} (reconcile {n})", w.worker)}</li> }.into_any(),
-                            None => view! { <li class="idle">{format!("worker {}: idle", w.worker)}</li> }.into_any(),
-                        }).collect_view()}
-                    </ul>
-                </dd>
-                <dt>"dirty"</dt>
-                <dd class="mono">
-                    {move || {
-                        let d = q.with(|q| q.dirty_while_processing.clone());
-                        if d.is_empty() { "none".to_string() } else { format!("{}: one more reconcile after Done", d.join(", ")) }
-                    }}
-                </dd>
-                <dt>"waiting"</dt>
-                <dd class="mono">
-                    {move || {
-                        let now = snap.with(|s| s.now_ms);
-                        let w = q.with(|q| q.waiting.clone());
-                        if w.is_empty() { "none".to_string() } else { w.into_iter().map(|(k, at)| format!("{k} in {} ms", at.saturating_sub(now))).collect::<Vec<_>>().join(", ") }
-                    }}
-                </dd>
-            </dl>
-        </section>
+        <header>
+            <h2>"Workqueue"</h2>
+            <span class="sub">{if q.running { "workers running" } else { "workers waiting" }}</span>
+        </header>
+        <dl class="queue">
+            <dt>"queue"</dt>
+            <dd class="mono">{queued}</dd>
+            <dt>"processing"</dt>
+            <dd class="mono"><ul class="workers" role="list">{workers}</ul></dd>
+            <dt>"dirty"</dt>
+            <dd class="mono">{dirty}</dd>
+            <dt>"waiting"</dt>
+            <dd class="mono">{waiting}</dd>
+        </dl>
     }
 }
 
 #[component]
 pub fn ExpectationsPanel() -> impl IntoView {
     let snap = use_ui().snap;
-    let e = Signal::derive(move || snap.with(|s| s.expectations.clone()));
+    view! { <section class="panel expectations" aria-label="Expectations">{move || snap.with(|s| expectations(&s.expectations))}</section> }
+}
+
+fn expectations(e: &pv::ExpectationsView) -> impl IntoView {
+    let note = match (e.enabled, e.records.is_empty()) {
+        (false, true) => Some("This controller keeps no expectations: nothing stops a second reconcile from counting a cache that has not seen its own creates."),
+        (true, true) => Some("No records yet: SatisfiedExpectations is true for a key without one."),
+        _ => None,
+    };
+    let records = e
+        .records
+        .iter()
+        .map(|r| {
+            let pct = (r.fraction_left * 100.0).round() as u32;
+            view! {
+                <li class="record" class:pending=!r.satisfied>
+                    <div class="key mono">{r.key.clone()}</div>
+                    <div class="counters mono">
+                        <span>"add "<b data-counter="add">{r.add}</b></span>
+                        <span>"del "<b data-counter="del">{r.del}</b></span>
+                    </div>
+                    <div class="age" role="meter" aria-label="Time left before the timeout" aria-valuemin="0" aria-valuemax="100" aria-valuenow=pct>
+                        <span class="bar" style:width=format!("{pct}%")></span>
+                    </div>
+                    <div class="age-text mono">{format!("set {} ago, times out after {}", secs(r.age_ms), secs(r.timeout_ms))}</div>
+                    <div class="satisfied">
+                        {if r.satisfied { "SatisfiedExpectations: true" } else { "SatisfiedExpectations: false: syncs skip creates and deletes" }}
+                    </div>
+                </li>
+            }
+        })
+        .collect_view();
     view! {
-        <section class="panel expectations" aria-label="Expectations">
-            <header>
-                <h2>"Expectations"</h2>
-                <span class="sub">"ControllerExpectations"</span>
-            </header>
-            {move || {
-                let (enabled, none) = e.with(|e| (e.enabled, e.records.is_empty()));
-                match (enabled, none) {
-                    (false, true) => Some(view! {
-                        <p class="empty">"This controller keeps no expectations: nothing stops a second reconcile from counting a cache that has not seen its own creates."</p>
-                    }.into_any()),
-                    (true, true) => Some(view! { <p class="empty">"No records yet: SatisfiedExpectations is true for a key without one."</p> }.into_any()),
-                    _ => None,
-                }
-            }}
-                <ul class="records" role="list">
-                    {move || e.get().records.into_iter().map(|r| {
-                        let pct = (r.fraction_left * 100.0).round() as u32;
-                        view! {
-                            <li class="record" class:pending=!r.satisfied>
-                                <div class="key mono">{r.key.clone()}</div>
-                                <div class="counters mono">
-                                    <span>"add "<b data-counter="add">{r.add}</b></span>
-                                    <span>"del "<b data-counter="del">{r.del}</b></span>
-                                </div>
-                                <div class="age" role="meter" aria-label="Time left before the timeout" aria-valuemin="0" aria-valuemax="100" aria-valuenow=pct>
-                                    <span class="bar" style:width=format!("{pct}%")></span>
-                                </div>
-                                <div class="age-text mono">{format!("set {} ago, times out after {}", secs(r.age_ms), secs(r.timeout_ms))}</div>
-                                <div class="satisfied">
-                                    {if r.satisfied { "SatisfiedExpectations: true" } else { "SatisfiedExpectations: false: syncs skip creates and deletes" }}
-                                </div>
-                            </li>
-                        }
-                    }).collect_view()}
-                </ul>
-        </section>
+        <header>
+            <h2>"Expectations"</h2>
+            <span class="sub">"ControllerExpectations"</span>
+        </header>
+        {note.map(|n| view! { <p class="empty">{n}</p> })}
+        <ul class="records" role="list">{records}</ul>
     }
 }
 
@@ -329,9 +334,14 @@ pub fn ReconcilePanel() -> impl IntoView {
 #[component]
 pub fn Observations() -> impl IntoView {
     let snap = use_ui().snap;
-    let o = Signal::derive(move || snap.with(|s| s.observations.clone()));
-    let expect = move || snap.with(|s| s.expect.clone());
-    let points = move || snap.with(|s| s.plot.clone());
+    view! {
+        <section class="panel observations" aria-label="Observations">
+            {move || snap.with(|s| observations(&s.observations, s.expect.as_deref(), &s.plot))}
+        </section>
+    }
+}
+
+fn observations(o: &pv::Observations, expect: Option<&str>, plot: &(String, String)) -> impl IntoView {
     let counts = |m: &[(u16, u64)]| {
         if m.is_empty() {
             "none".to_string()
@@ -340,28 +350,24 @@ pub fn Observations() -> impl IntoView {
         }
     };
     view! {
-        <section class="panel observations" aria-label="Observations">
-            <header>
-                <h2>"Observations"</h2>
-            </header>
-            <dl class="facts">
-                <dt>{move || format!("{}s", o.get().kind)}</dt>
-                <dd class="mono">
-                    {move || { let o = o.get(); format!("cluster {} · cache {} · peak {}", o.in_cluster, o.in_cache, o.peak_in_cluster) }}
-                </dd>
-                <dt>"creates"</dt>
-                <dd class="mono">{move || counts(&o.get().creates)}</dd>
-                <dt>"deletes"</dt>
-                <dd class="mono">{move || counts(&o.get().deletes)}</dd>
-                <dt>"the lab expects"</dt>
-                <dd>{move || expect().unwrap_or_else(|| "(no figure given)".into())}</dd>
-            </dl>
-            <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
-                <polyline class="series cluster" points=move || points().0 />
-                <polyline class="series cache" points=move || points().1 />
-            </svg>
-            <p class="legend"><span class="swatch cluster"></span>"cluster "<span class="swatch cache"></span>"cache"</p>
-        </section>
+        <header>
+            <h2>"Observations"</h2>
+        </header>
+        <dl class="facts">
+            <dt>{format!("{}s", o.kind)}</dt>
+            <dd class="mono">{format!("cluster {} · cache {} · peak {}", o.in_cluster, o.in_cache, o.peak_in_cluster)}</dd>
+            <dt>"creates"</dt>
+            <dd class="mono">{counts(&o.creates)}</dd>
+            <dt>"deletes"</dt>
+            <dd class="mono">{counts(&o.deletes)}</dd>
+            <dt>"the lab expects"</dt>
+            <dd>{expect.unwrap_or("(no figure given)").to_string()}</dd>
+        </dl>
+        <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
+            <polyline class="series cluster" points=plot.0.clone() />
+            <polyline class="series cache" points=plot.1.clone() />
+        </svg>
+        <p class="legend"><span class="swatch cluster"></span>"cluster "<span class="swatch cache"></span>"cache"</p>
     }
 }
 
