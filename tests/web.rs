@@ -971,3 +971,21 @@ async fn the_embedded_explorer_shows_the_four_panels_caption_and_transport() {
     assert_eq!(m.text(".frame"), "Frame 40");
     m.finish().await;
 }
+
+#[wasm_bindgen_test]
+async fn several_changes_at_one_frame_all_reach_the_url() {
+    // A learner at frame 0 chooses GenerateName, then sets the lag: the URL
+    // must carry both, or a reload (or a shared link) shows another run.
+    let m = mount_panel("s=over-create", || view! { <Controls /> }).await;
+    let ui = m.ui();
+    let generate = m.all("label").into_iter().find(|l| text(l).trim() == "GenerateName").unwrap();
+    click(&one(&generate, "input"));
+    tick().await;
+    set_input(&m.one("input#lag"), "3000", "change");
+    tick().await;
+    let query = ui.query();
+    let replayed = reference(&query);
+    assert_eq!(replayed.world().controller.naming, Naming::Generate, "{query}");
+    assert_eq!(replayed.world().cluster.watch_lag_ms, 3000, "{query}");
+    m.finish().await;
+}

@@ -124,7 +124,7 @@ pub fn Controls() -> impl IntoView {
                         aria-describedby="desired-error"
                         on:change=on_desired
                     />
-                    <span id="desired-error" class="field-error" role="alert">{move || desired_error.get()}</span>
+                    {move || desired_error.get().map(|e| view! { <span id="desired-error" class="field-error" role="alert">{e}</span> })}
                 </div>
             })}
             <div class="control actions" role="group" aria-label="Actions">

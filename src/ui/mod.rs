@@ -254,7 +254,8 @@ impl Ui {
         let ui = *self;
         set_timeout(
             move || {
-                if ui.playing.get_untracked() {
+                // The page may have been unmounted since (the component tests do).
+                if ui.playing.try_get_untracked().is_none_or(|playing| playing) {
                     return;
                 }
                 let (known, ended) = ui.session.with_untracked(|s| (s.frames().len(), s.at_end()));
@@ -289,7 +290,7 @@ impl Ui {
 
     /// One animation frame of playback.
     fn tick(&self) {
-        if !self.playing.get_untracked() {
+        if !self.playing.try_get_untracked().unwrap_or(false) {
             return;
         }
         let now = window().performance().map_or(0.0, |p| p.now());
@@ -388,10 +389,11 @@ pub fn Explorer(state: PageState) -> impl IntoView {
 
     // Keyboard: Space, ←/→, Shift+→, R, ? and Escape, except while typing in a field.
     let keys = window_event_listener(ev::keydown, move |e| {
-        let typing = e
-            .target()
-            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-            .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA" | "BUTTON" | "A" | "SUMMARY"));
+        let tag = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()).map(|el| el.tag_name());
+        // In a field every key is the field's; on a button or a link, Space and
+        // Enter are its own (they press it), the rest are the page's.
+        let in_field = tag.as_deref().is_some_and(|t| matches!(t, "INPUT" | "SELECT" | "TEXTAREA"));
+        let on_control = tag.as_deref().is_some_and(|t| matches!(t, "BUTTON" | "A" | "SUMMARY"));
         if e.ctrl_key() || e.meta_key() || e.alt_key() {
             return;
         }
@@ -400,7 +402,7 @@ pub fn Explorer(state: PageState) -> impl IntoView {
             ui.help_open.set(false);
             return;
         }
-        if typing && key != "?" {
+        if in_field && key != "?" || on_control && matches!(key.as_str(), " " | "Enter") {
             return;
         }
         let handled = match key.as_str() {

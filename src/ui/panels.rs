@@ -32,7 +32,8 @@ pub(super) fn percent(f: f64) -> String {
 
 /// A key that changes whenever what a row shows changes, so `For` redraws it.
 fn row_key(r: &Row) -> String {
-    let pending = r.pending.map(|(t, eta)| format!("{}{}", t.as_str(), eta / 100)).unwrap_or_default();
+    // The note shows `secs(eta)`: key on that very text, so the row redraws when it changes.
+    let pending = r.pending.map(|(t, eta)| format!("{}{}", t.as_str(), secs(eta))).unwrap_or_default();
     format!("{}|{:?}|{:?}|{pending}", r.id, r.cluster_rv, r.cache_rv)
 }
 
@@ -58,11 +59,22 @@ fn objects_list(cache_side: bool) -> impl IntoView {
     move || if dense.get() { chips(cache_side).into_any() } else { rows_list(cache_side).into_any() }
 }
 
+/// Cluster and Cache scroll together, so their rows stay side by side.
+fn sync_scroll(ev: &web_sys::Event, cache_side: bool) {
+    use wasm_bindgen::JsCast;
+    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+    let other = if cache_side { ".cluster .rows, .cluster .chips" } else { ".cache .rows, .cache .chips" };
+    let Some(o) = el.closest(".grid").ok().flatten().and_then(|g| g.query_selector(other).ok().flatten()) else { return };
+    if o.scroll_top() != el.scroll_top() {
+        o.set_scroll_top(el.scroll_top());
+    }
+}
+
 /// The dense form: owners as rows, children as chips.
 fn chips(cache_side: bool) -> impl IntoView {
     let snap = use_ui().snap;
     view! {
-        <ul class="chips" role="list">
+        <ul class="chips" role="list" on:scroll=move |ev| sync_scroll(&ev, cache_side)>
             <For
                 each=move || snap.with(|s| s.rows.iter().map(|r| (format!("{}|{:?}|{:?}|{}", r.id, r.cluster_rv, r.cache_rv, r.pending.is_some()), r.clone())).collect::<Vec<_>>())
                 key=|(k, _)| k.clone()
@@ -90,7 +102,7 @@ fn chips(cache_side: bool) -> impl IntoView {
 fn rows_list(cache_side: bool) -> impl IntoView {
     let snap = use_ui().snap;
     view! {
-        <ul class="rows" role="list">
+        <ul class="rows" role="list" on:scroll=move |ev| sync_scroll(&ev, cache_side)>
             <For
                 each=move || snap.with(|s| s.rows.clone())
                 key=row_key

@@ -269,7 +269,9 @@ impl Session {
                 }
             }
         });
-        self.edits.retain(|e| e.frame < frame);
+        // The future is recomputed, so changes made after this frame go; changes
+        // made at this very frame stay, unless this one sets the same knob again.
+        self.edits.retain(|e| e.frame < frame || (e.frame == frame && !same_knob(e.change, change)));
         self.edits.push(Edit { frame, change });
         self.samples.truncate(frame + 1);
     }
@@ -294,6 +296,14 @@ impl Session {
             UiAction::DeleteOwner | UiAction::Scale(_) => self.owner_key().is_some(),
             UiAction::DropNextEvent | UiAction::RestartController => true,
         }
+    }
+}
+
+/// Two changes of the same setting (the later replaces the earlier); buttons never are.
+fn same_knob(a: Change, b: Change) -> bool {
+    match (a, b) {
+        (Change::Knob(x), Change::Knob(y)) => std::mem::discriminant(&x) == std::mem::discriminant(&y),
+        _ => false,
     }
 }
 
@@ -379,6 +389,21 @@ mod tests {
         let mut replay = replay;
         replay.seek(usize::MAX);
         assert_eq!(replay.frames(), s.frames());
+    }
+
+    #[test]
+    fn several_changes_at_one_frame_all_survive_a_replay() {
+        let mut s = Session::new(preset("over-create").unwrap());
+        s.apply(Change::Knob(Knob::Naming(Naming::Generate)));
+        s.apply(Change::Knob(Knob::WatchLagMs(1500)));
+        s.apply(Change::Knob(Knob::WatchLagMs(2100)));
+        let texts: Vec<String> = s.edits().iter().map(|e| e.to_string()).collect();
+        assert_eq!(texts, ["0:controller.naming=generate", "0:cluster.watch_lag_ms=2100"]);
+        let mut replay = Session::with_edits(preset("over-create").unwrap(), s.edits());
+        replay.seek(usize::MAX);
+        s.seek(usize::MAX);
+        assert_eq!(replay.frames(), s.frames());
+        assert!(s.world().api.live_count(Kind::ConfigMap) > 4);
     }
 
     #[test]

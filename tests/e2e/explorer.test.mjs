@@ -137,6 +137,7 @@ test('"Step back" returns the Frame counter and the panels to the previous frame
       assert.equal(again.text.Cluster, before.text.Cluster, `Cluster panel at frame ${target}`);
       assert.deepEqual(again.rows, before.rows, `Cluster and Cache rows at frame ${target}`);
       assert.equal(again.text.Watch, before.text.Watch, `Watch panel at frame ${target}`);
+      assert.equal(again.text.Cache, before.text.Cache, `Cache panel at frame ${target}`);
     }
     assert.ok(changed >= 4, `stepping forward changed the panels at ${changed} of the frames, and stepping back undid it`);
   });

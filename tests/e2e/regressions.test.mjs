@@ -1,0 +1,38 @@
+// Regressions found by the end-to-end tests: a frame's picture does not depend on
+// how you got there, and every change made at one frame reaches the URL.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { focusPage, launchBrowser, openExplorer, openPage, readState, serveDist } from './support.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await launchBrowser(); });
+after(async () => { await browser?.close(); await server?.close(); });
+
+test('the Cache panel at a frame does not depend on how you got there', async () => {
+  const { page, context } = await openPage(browser, server.origin);
+  await openExplorer(page, server.url, '?s=over-create&frame=40');
+  const fresh = await readState(page, 40);
+  await openExplorer(page, server.url, '?s=over-create&frame=38');
+  await focusPage(page);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  const stepped = await readState(page, 40);
+  await context.close();
+  assert.equal(stepped.text.Cache, fresh.text.Cache);
+});
+
+test('two changes at one frame both survive a reload', async () => {
+  const { page, context } = await openPage(browser, server.origin);
+  await openExplorer(page, server.url, '?s=over-create');
+  await page.getByRole('radio', { name: 'GenerateName', exact: true }).check();
+  await page.getByRole('slider', { name: 'Watch lag', exact: true }).focus();
+  await page.keyboard.press('ArrowRight');
+  await page.getByText('2100 ms', { exact: true }).waitFor();
+  await page.waitForLoadState('networkidle');
+  const url = page.url();
+  await page.goto('about:blank');
+  await openExplorer(page, url);
+  const generate = await page.getByRole('radio', { name: 'GenerateName', exact: true }).isChecked();
+  await context.close();
+  assert.ok(generate, `GenerateName is lost from ${decodeURIComponent(url)}`);
+});
