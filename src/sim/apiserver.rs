@@ -438,13 +438,20 @@ impl ApiServer {
             spec: body.spec.clone(),
         });
         self.insert(object.clone());
-        let mut audit = self.audit(req, now_ms, name, Status::CREATED);
-        audit.generate_name = generated;
+        let mut out = self.committed(req, now_ms, Status::CREATED, object, EventType::Added);
+        out.audit.generate_name = generated;
+        out
+    }
+
+    /// The outcome of a write that committed at the current resourceVersion:
+    /// the answer, the audit line, and the event every watch will carry.
+    fn committed(&self, req: &Request, now_ms: u64, status: Status, object: ObjectRc, event_type: EventType) -> Outcome {
+        let mut audit = self.audit(req, now_ms, object.name.clone(), status);
         audit.resource_version = Some(self.resource_version);
         Outcome {
-            response: Response { status: Status::CREATED, object: Some(object.clone()), items: Vec::new(), list_rv: 0 },
+            response: Response { status, object: Some(object.clone()), items: Vec::new(), list_rv: 0 },
             audit,
-            event: Some(WatchEvent { event_type: EventType::Added, object }),
+            event: Some(WatchEvent { event_type, object }),
         }
     }
 
@@ -490,13 +497,7 @@ impl ApiServer {
             ..(*old).clone()
         });
         self.insert(object.clone());
-        let mut audit = self.audit(req, now_ms, name, Status::OK);
-        audit.resource_version = Some(self.resource_version);
-        Outcome {
-            response: Response { status: Status::OK, object: Some(object.clone()), items: Vec::new(), list_rv: 0 },
-            audit,
-            event: Some(WatchEvent { event_type: EventType::Modified, object }),
-        }
+        self.committed(req, now_ms, Status::OK, object, EventType::Modified)
     }
 
     fn delete(&mut self, req: &Request, now_ms: u64) -> Outcome {
@@ -508,13 +509,7 @@ impl ApiServer {
         self.remove(&old);
         self.resource_version += 1;
         let last = Rc::new(Object { resource_version: self.resource_version, ..(*old).clone() });
-        let mut audit = self.audit(req, now_ms, name, Status::OK);
-        audit.resource_version = Some(self.resource_version);
-        Outcome {
-            response: Response { status: Status::OK, object: Some(last.clone()), items: Vec::new(), list_rv: 0 },
-            audit,
-            event: Some(WatchEvent { event_type: EventType::Deleted, object: last }),
-        }
+        self.committed(req, now_ms, Status::OK, last, EventType::Deleted)
     }
 
     fn insert(&mut self, object: ObjectRc) {
