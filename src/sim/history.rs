@@ -34,9 +34,11 @@ pub const DEFAULT_INTERVAL: usize = 512;
 pub struct History<M: Model> {
     interval: usize,
     /// The model after `k` frames, for `k` a multiple of `interval` or a fork position.
-    checkpoints: BTreeMap<usize, M>,
+    /// Kept sorted by position (checkpoints are only ever added past the
+    /// last one, or after truncating at a fork).
+    checkpoints: Vec<(usize, M)>,
     /// Positions where the model was changed.
-    forks: BTreeSet<usize>,
+    forks: Vec<usize>,
     frames: Vec<M::Frame>,
     current: M,
     /// How many frames `current` has taken.
@@ -54,8 +56,8 @@ impl<M: Model> History<M> {
         let interval = interval.max(1);
         History {
             interval,
-            checkpoints: BTreeMap::from([(0, model.clone())]),
-            forks: BTreeSet::new(),
+            checkpoints: vec![(0, model.clone())],
+            forks: Vec::new(),
             frames: Vec::new(),
             current: model,
             position: 0,
@@ -114,11 +116,14 @@ impl<M: Model> History<M> {
                 }
             }
         }
+        let last = self.checkpoints.last().map_or(0, |(at, _)| *at);
         if self.forks.contains(&self.position) {
             // The model was changed here: continue from the changed one.
-            self.current = self.checkpoints[&self.position].clone();
-        } else if self.position.is_multiple_of(self.interval) && !self.checkpoints.contains_key(&self.position) {
-            self.checkpoints.insert(self.position, self.current.clone());
+            if let Some((_, m)) = self.checkpoints.iter().find(|(at, _)| *at == self.position) {
+                self.current = m.clone();
+            }
+        } else if self.position.is_multiple_of(self.interval) && self.position > last {
+            self.checkpoints.push((self.position, self.current.clone()));
         }
         self.frames.get(self.position - 1)
     }
@@ -135,7 +140,8 @@ impl<M: Model> History<M> {
     /// Go to the state after `target` frames (clamped to the end, if the model ends first).
     pub fn seek(&mut self, target: usize) -> usize {
         if target < self.position {
-            let (at, model) = self.checkpoints.range(..=target).next_back().expect("a checkpoint at 0");
+            let i = self.checkpoints.partition_point(|(at, _)| *at <= target) - 1;
+            let (at, model) = &self.checkpoints[i];
             self.current = model.clone();
             self.position = *at;
         }
@@ -165,12 +171,12 @@ impl<M: Model> History<M> {
     pub fn fork(&mut self, edit: impl FnOnce(&mut M)) {
         self.frames.truncate(self.position);
         self.ended = false;
-        self.checkpoints.retain(|at, _| *at < self.position);
+        self.checkpoints.retain(|(at, _)| *at < self.position);
         self.forks.retain(|at| *at < self.position);
         edit(&mut self.current);
         // Kept even at 0, replacing the initial state: the change holds from there on.
-        self.checkpoints.insert(self.position, self.current.clone());
-        self.forks.insert(self.position);
+        self.checkpoints.push((self.position, self.current.clone()));
+        self.forks.push(self.position);
     }
 
     /// Run until the model ends or `max_frames` frames exist.
@@ -178,8 +184,6 @@ impl<M: Model> History<M> {
         while self.frames.len() < max_frames && self.step_forward().is_some() {}
     }
 }
-
-use std::collections::{BTreeMap, BTreeSet};
 
 #[cfg(test)]
 mod tests {

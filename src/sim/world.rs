@@ -21,7 +21,7 @@ use super::object::{child_kind, child_label, Kind, ObjectKey, ObjectRc, ObjectRe
 use super::rng::Rng;
 use super::workqueue::WorkQueue;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use std::rc::Rc;
 
 /// The cluster's timing. Every field is a knob; defaults are the presets' baseline.
@@ -114,7 +114,7 @@ enum Timer {
     /// The controller process starts.
     Start { restart: bool },
     /// A request reaches the apiserver.
-    Request(u64),
+    Request(Box<InFlightRequest>),
     /// A worker's reconcile carries on.
     Resume { worker: usize, epoch: u32 },
     /// A scenario action fires.
@@ -205,10 +205,11 @@ pub struct World {
     pub api: ApiServer,
     pub ctl: Runtime,
     pub gc: GarbageCollector,
-    timers: BTreeMap<(u64, u64), Timer>,
+    /// What is due, earliest first, ties in the order they were set.
+    timers: BinaryHeap<Scheduled>,
     timer_seq: u64,
-    requests: BTreeMap<u64, InFlightRequest>,
-    next_request: u64,
+    /// Requests on their way (they ride in the timers).
+    requests_in_flight: usize,
     actions: Rc<Vec<Action>>,
     /// Requests by (kind, verb, status, sent by the controller): a short list, searched linearly.
     counts: Vec<((Kind, Verb, u16, bool), u64)>,
@@ -243,10 +244,9 @@ impl World {
                 reconciles: 0,
             },
             gc: GarbageCollector { caches: Caches::new(&Kind::ALL) },
-            timers: BTreeMap::new(),
+            timers: BinaryHeap::new(),
             timer_seq: 0,
-            requests: BTreeMap::new(),
-            next_request: 0,
+            requests_in_flight: 0,
             actions: Rc::new(init.actions),
             counts: Vec::new(),
             invariants: Invariants::new(),
@@ -309,25 +309,27 @@ impl World {
             matches!(inf.state(), super::informer::ListState::Watching { .. } | super::informer::ListState::Idle)
                 && inf.in_flight_len() == 0
         };
-        self.requests.is_empty() && self.ctl.workers.iter().all(|w| w.busy.is_none()) && self.ctl.caches.informers.iter().all(idle)
+        self.requests_in_flight == 0 && self.ctl.workers.iter().all(|w| w.busy.is_none()) && self.ctl.caches.informers.iter().all(idle)
     }
 
     /// Requests on their way to the apiserver.
     pub fn requests_in_flight(&self) -> impl Iterator<Item = &InFlightRequest> {
-        self.requests.values()
+        self.timers.iter().filter_map(|t| match &t.timer {
+            Timer::Request(r) => Some(&**r),
+            _ => None,
+        })
     }
 
     fn set_timer(&mut self, at_ms: u64, timer: Timer) {
         self.timer_seq += 1;
-        self.timers.insert((at_ms, self.timer_seq), timer);
+        self.timers.push(Scheduled { at_ms, seq: self.timer_seq, timer });
     }
 
     fn send(&mut self, request: Request, origin: Origin, synced_at_send: bool) {
-        self.next_request += 1;
-        let id = self.next_request;
         let arrives_at_ms = self.now_ms + self.cluster.api_latency_ms;
-        self.requests.insert(id, InFlightRequest { request, sent_at_ms: self.now_ms, arrives_at_ms, origin, synced_at_send });
-        self.set_timer(arrives_at_ms, Timer::Request(id));
+        self.requests_in_flight += 1;
+        let inflight = InFlightRequest { request, sent_at_ms: self.now_ms, arrives_at_ms, origin, synced_at_send };
+        self.set_timer(arrives_at_ms, Timer::Request(Box::new(inflight)));
     }
 
     /// When the next change is due, and what it is.
@@ -338,8 +340,8 @@ impl World {
                 best = Some((at, s));
             }
         };
-        if let Some(((at, _), _)) = self.timers.iter().next() {
-            consider(*at, Source::Timer);
+        if let Some(t) = self.timers.peek() {
+            consider(t.at_ms, Source::Timer);
         }
         for (i, inf) in self.ctl.caches.informers.iter().enumerate() {
             if let Some(at) = inf.next_due(self.cluster.watch_lag_ms) {
@@ -383,8 +385,8 @@ impl World {
     fn run(&mut self, source: Source) -> Option<Event> {
         match source {
             Source::Timer => {
-                let (_, timer) = self.timers.pop_first().expect("a due timer");
-                self.fire(timer)
+                let due = self.timers.pop().expect("a due timer");
+                self.fire(due.timer)
             }
             Source::Informer(watcher, i) => Some(self.deliver(watcher, i)),
             Source::QueueReady => {
@@ -398,7 +400,7 @@ impl World {
     fn fire(&mut self, timer: Timer) -> Option<Event> {
         match timer {
             Timer::Start { restart } => Some(self.start_controller(restart)),
-            Timer::Request(id) => self.arrive(id),
+            Timer::Request(r) => self.arrive(*r),
             Timer::Resume { worker, epoch } => {
                 if epoch != self.ctl.epoch {
                     return None;
@@ -470,8 +472,8 @@ impl World {
     }
 
     /// A request reaches the apiserver: commit, audit, fan the event out, answer.
-    fn arrive(&mut self, id: u64) -> Option<Event> {
-        let inflight = self.requests.remove(&id).expect("a request in flight");
+    fn arrive(&mut self, inflight: InFlightRequest) -> Option<Event> {
+        self.requests_in_flight -= 1;
         let origin = inflight.origin.clone();
         let outcome = self.api.handle(&inflight.request, self.now_ms, &mut self.rng);
         let by_controller = matches!(inflight.request.actor, Actor::Controller(_));
@@ -876,6 +878,35 @@ impl World {
     /// The controller's informer for `kind`.
     pub fn controller_informer(&self, kind: Kind) -> Option<&Informer> {
         self.ctl.caches.informer(kind)
+    }
+}
+
+/// A timer and when it is due. Ordered for a max-heap so that the earliest
+/// time, then the lowest sequence number, comes out first.
+#[derive(Debug, Clone)]
+struct Scheduled {
+    at_ms: u64,
+    seq: u64,
+    timer: Timer,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at_ms, self.seq) == (other.at_ms, other.seq)
+    }
+}
+
+impl Eq for Scheduled {}
+
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Scheduled {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        (other.at_ms, other.seq).cmp(&(self.at_ms, self.seq))
     }
 }
 
