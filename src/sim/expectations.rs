@@ -7,7 +7,7 @@
 //! children the cache does not show yet.
 
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 /// `ExpectationsTimeout` (l.71): after this long, a pending record counts as satisfied.
 pub const DEFAULT_TIMEOUT_MS: u64 = 5 * 60 * 1000;
@@ -54,7 +54,9 @@ impl Satisfied {
 #[derive(Debug, Clone, Serialize)]
 pub struct Expectations {
     pub timeout_ms: u64,
-    records: BTreeMap<String, Record>,
+    /// Sorted by key. A controller has a handful of keys: a vector is enough,
+    /// and smaller in the page than another map type.
+    records: Vec<(String, Record)>,
 }
 
 impl Default for Expectations {
@@ -65,12 +67,12 @@ impl Default for Expectations {
 
 impl Expectations {
     pub fn new(timeout_ms: u64) -> Self {
-        Expectations { timeout_ms, records: BTreeMap::new() }
+        Expectations { timeout_ms, records: Vec::new() }
     }
 
     /// `SatisfiedExpectations(key)` (l.187-213).
     pub fn satisfied(&self, key: &str, now_ms: u64) -> Satisfied {
-        match self.records.get(key) {
+        match self.get(key) {
             None => Satisfied::NoRecord,
             Some(r) if r.fulfilled() => Satisfied::Fulfilled,
             Some(r) => {
@@ -97,12 +99,16 @@ impl Expectations {
     }
 
     fn set(&mut self, key: &str, add: i64, del: i64, deleting: BTreeSet<String>, now_ms: u64) {
-        self.records.insert(key.to_string(), Record { add, del, timestamp_ms: now_ms, deleting });
+        let record = Record { add, del, timestamp_ms: now_ms, deleting };
+        match self.position(key) {
+            Ok(i) => self.records[i].1 = record,
+            Err(i) => self.records.insert(i, (key.to_string(), record)),
+        }
     }
 
     /// `CreationObserved(key)`: lower `add` by one if a record exists (it may go negative).
     pub fn creation_observed(&mut self, key: &str) -> bool {
-        match self.records.get_mut(key) {
+        match self.get_mut(key) {
             Some(r) => {
                 r.add -= 1;
                 true
@@ -115,7 +121,7 @@ impl Expectations {
     /// only if `pod_key` was expected, and forgets it, so a second observation of
     /// the same deletion counts nothing.
     pub fn deletion_observed(&mut self, key: &str, pod_key: &str) -> bool {
-        match self.records.get_mut(key) {
+        match self.get_mut(key) {
             Some(r) => {
                 let expected = r.deleting.remove(pod_key);
                 if expected {
@@ -130,7 +136,7 @@ impl Expectations {
     /// `LowerExpectations(key, add, del)`: used when creates or deletes the
     /// controller expected will never happen (a failed batch).
     pub fn lower(&mut self, key: &str, add: i64, del: i64) {
-        if let Some(r) = self.records.get_mut(key) {
+        if let Some(r) = self.get_mut(key) {
             r.add -= add;
             r.del -= del;
         }
@@ -138,15 +144,29 @@ impl Expectations {
 
     /// `DeleteExpectations(key)`: forget the record (the controller object is gone).
     pub fn delete(&mut self, key: &str) -> bool {
-        self.records.remove(key).is_some()
+        match self.position(key) {
+            Ok(i) => {
+                self.records.remove(i);
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn position(&self, key: &str) -> Result<usize, usize> {
+        self.records.binary_search_by(|(k, _)| k.as_str().cmp(key))
+    }
+
+    fn get_mut(&mut self, key: &str) -> Option<&mut Record> {
+        self.position(key).ok().map(|i| &mut self.records[i].1)
     }
 
     pub fn get(&self, key: &str) -> Option<&Record> {
-        self.records.get(key)
+        self.position(key).ok().map(|i| &self.records[i].1)
     }
 
     pub fn records(&self) -> impl Iterator<Item = (&String, &Record)> {
-        self.records.iter()
+        self.records.iter().map(|(k, r)| (k, r))
     }
 
     pub fn clear(&mut self) {

@@ -18,7 +18,7 @@ pub struct WorkQueue<T: Ord + Clone> {
     /// Delayed adds, ordered by ready time then insertion order. A second
     /// `add_after` of an item keeps the earliest time (the set is small: a
     /// linear search finds an item's entry).
-    waiting_by_time: BTreeSet<(u64, u64, T)>,
+    waiting_by_time: Vec<(u64, u64, T)>,
     waiting_seq: u64,
     limiter: ControllerRateLimiter<T>,
 }
@@ -35,7 +35,7 @@ impl<T: Ord + Clone> WorkQueue<T> {
             queue: VecDeque::new(),
             dirty: BTreeSet::new(),
             processing: BTreeSet::new(),
-            waiting_by_time: BTreeSet::new(),
+            waiting_by_time: Vec::new(),
             waiting_seq: 0,
             limiter,
         }
@@ -88,14 +88,16 @@ impl<T: Ord + Clone> WorkQueue<T> {
             return;
         }
         let ready_at = now_ms + delay_ms;
-        if let Some(existing) = self.waiting_by_time.iter().find(|(_, _, t)| t == &item).cloned() {
-            if existing.0 <= ready_at {
+        if let Some(i) = self.waiting_by_time.iter().position(|(_, _, t)| t == &item) {
+            if self.waiting_by_time[i].0 <= ready_at {
                 return;
             }
-            self.waiting_by_time.remove(&existing);
+            self.waiting_by_time.remove(i);
         }
         self.waiting_seq += 1;
-        self.waiting_by_time.insert((ready_at, self.waiting_seq, item));
+        let entry = (ready_at, self.waiting_seq, item);
+        let at = self.waiting_by_time.partition_point(|e| (e.0, e.1) < (entry.0, entry.1));
+        self.waiting_by_time.insert(at, entry);
     }
 
     /// `AddRateLimited`: `add_after(item, limiter.when(item))`. Returns the delay.
@@ -117,17 +119,17 @@ impl<T: Ord + Clone> WorkQueue<T> {
 
     /// When the earliest waiting item becomes ready, if any.
     pub fn next_ready_at(&self) -> Option<u64> {
-        self.waiting_by_time.iter().next().map(|(at, _, _)| *at)
+        self.waiting_by_time.first().map(|(at, _, _)| *at)
     }
 
     /// Move every waiting item whose time has come into the queue. Returns them.
     pub fn promote_ready(&mut self, now_ms: u64) -> Vec<T> {
         let mut ready = Vec::new();
-        while let Some((at, _, _)) = self.waiting_by_time.iter().next() {
+        while let Some((at, _, _)) = self.waiting_by_time.first() {
             if *at > now_ms {
                 break;
             }
-            let (_, _, item) = self.waiting_by_time.pop_first().expect("non-empty");
+            let (_, _, item) = self.waiting_by_time.remove(0);
             self.add(item.clone());
             ready.push(item);
         }
