@@ -2,7 +2,7 @@
 // how you got there, and every change made at one frame reaches the URL.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { focusPage, launchBrowser, openExplorer, openPage, readState, serveDist } from './support.mjs';
+import { focusPage, launchBrowser, openExplorer, openPage, readState, serveDist, waitForFrame } from './support.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await launchBrowser(); });
@@ -35,4 +35,23 @@ test('two changes at one frame both survive a reload', async () => {
   const generate = await page.getByRole('radio', { name: 'GenerateName', exact: true }).isChecked();
   await context.close();
   assert.ok(generate, `GenerateName is lost from ${decodeURIComponent(url)}`);
+});
+
+test('the keys still work after clicking a transport button', async () => {
+  const { page, context, problems } = await openPage(browser, server.origin);
+  await openExplorer(page, server.url, '?s=over-create&frame=5');
+  // Clicking leaves the focus on the button: arrows and R are still the page's.
+  await page.getByRole('button', { name: 'Step forward', exact: true }).click();
+  await waitForFrame(page, 6);
+  await page.keyboard.press('ArrowRight');
+  await waitForFrame(page, 7);
+  await page.keyboard.press('ArrowLeft');
+  await waitForFrame(page, 6);
+  await page.keyboard.press('r');
+  await waitForFrame(page, 0);
+  // Space on a focused button presses the button (here: Step forward), as buttons do.
+  await page.keyboard.press(' ');
+  await waitForFrame(page, 1);
+  await context.close();
+  assert.deepEqual(problems.pageErrors, []);
 });
