@@ -23,14 +23,56 @@ pub const MAX_SPEED: f64 = 1000.0;
 pub const MIN_SPEED_STEP: i32 = -20;
 pub const MAX_SPEED_STEP: i32 = 60;
 
-/// The speed at a slider step.
+/// 10^(j/20) for j in 0..20: one decade of slider steps.
+const DECADE: [f64; 20] = [
+    1.0, 1.122_018_454, 1.258_925_412, 1.412_537_545, 1.584_893_192, 1.778_279_41, 1.995_262_315, 2.238_721_139, 2.511_886_432,
+    2.818_382_931, 3.162_277_66, 3.548_133_892, 3.981_071_706, 4.466_835_922, 5.011_872_336, 5.623_413_252, 6.309_573_445,
+    7.079_457_844, 7.943_282_347, 8.912_509_381,
+];
+
+/// The speed at a slider step: 10^(step/20), from a table rather than `powf`.
 pub fn speed_of_step(step: i32) -> f64 {
-    10f64.powf(f64::from(step) / 20.0)
+    let step = step.clamp(MIN_SPEED_STEP, MAX_SPEED_STEP);
+    let (decade, j) = (step.div_euclid(20), step.rem_euclid(20) as usize);
+    let mut speed = DECADE[j];
+    for _ in 0..decade.max(0) {
+        speed *= 10.0;
+    }
+    for _ in 0..(-decade).max(0) {
+        speed /= 10.0;
+    }
+    speed
 }
 
 /// The nearest slider step to a speed.
 pub fn step_of_speed(speed: f64) -> i32 {
-    ((speed.log10() * 20.0).round() as i32).clamp(MIN_SPEED_STEP, MAX_SPEED_STEP)
+    (MIN_SPEED_STEP..=MAX_SPEED_STEP)
+        .min_by(|a, b| {
+            let da = (speed_of_step(*a) / speed).max(speed / speed_of_step(*a));
+            let db = (speed_of_step(*b) / speed).max(speed / speed_of_step(*b));
+            da.total_cmp(&db)
+        })
+        .unwrap_or(0)
+}
+
+/// A plain decimal (`2`, `0.25`, `31.6`) as a number. Only what the `speed`
+/// parameter needs: the page leaves out the general float parser, whose tables
+/// are a sizeable share of the wasm.
+fn parse_decimal(text: &str) -> Option<f64> {
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| !s.is_empty() && s.len() <= 9 && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || !(frac.is_empty() || digits(frac)) {
+        return None;
+    }
+    let mut value = f64::from(whole.parse::<u32>().ok()?);
+    if !frac.is_empty() {
+        let mut scale = 1.0;
+        for _ in 0..frac.len() {
+            scale *= 10.0;
+        }
+        value += f64::from(frac.parse::<u32>().ok()?) / scale;
+    }
+    Some(value)
 }
 
 /// Everything the URL says.
@@ -88,9 +130,7 @@ pub fn parse_query(query: &str, default_preset: &str) -> Result<PageState, Scena
             "edit" => edits.push(Edit::parse(&value).map_err(|e| param_error("edit", &value, e.message))?),
             "frame" => frame = value.parse().map_err(|_| param_error("frame", &value, "expected a frame number, like frame=40"))?,
             "speed" => {
-                speed = value
-                    .parse::<f64>()
-                    .ok()
+                speed = parse_decimal(&value)
                     .filter(|v| v.is_finite() && (MIN_SPEED..=MAX_SPEED).contains(v))
                     .ok_or_else(|| param_error("speed", &value, format!("expected a number from {MIN_SPEED} to {MAX_SPEED}")))?;
             }
@@ -239,5 +279,16 @@ mod tests {
         assert_eq!(step_of_speed(1.0), 0);
         assert_eq!(format_speed(speed_of_step(MAX_SPEED_STEP)), "1000");
         assert_eq!(step_of_speed(speed_of_step(7)), 7);
+        assert_eq!(step_of_speed(0.1), MIN_SPEED_STEP);
+        assert_eq!(step_of_speed(2.5), 8);
+        for step in MIN_SPEED_STEP..=MAX_SPEED_STEP {
+            assert_eq!(step_of_speed(speed_of_step(step)), step);
+        }
+        assert!((speed_of_step(20) - 10.0).abs() < 1e-9 && (speed_of_step(-20) - 0.1).abs() < 1e-9);
+        assert_eq!(parse_decimal("2.5"), Some(2.5));
+        assert_eq!(parse_decimal("1000"), Some(1000.0));
+        for bad in ["", ".5", "1e3", "-1", "x", "1.2.3", "NaN"] {
+            assert_eq!(parse_decimal(bad), None, "{bad}");
+        }
     }
 }
