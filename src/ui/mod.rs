@@ -15,6 +15,7 @@ use crate::view::panels as pv;
 use crate::view::session::{Change, Session};
 use crate::view::snapshot::{snapshot, Snapshot};
 use crate::view::url::{self, PageState};
+use leptos::either::Either;
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -358,8 +359,8 @@ impl Ui {
 pub fn App() -> impl IntoView {
     let query = window().location().search().unwrap_or_default();
     match url::parse_query(&query, DEFAULT_PRESET) {
-        Ok(state) => view! { <Explorer state /> }.into_any(),
-        Err(e) => view! { <ErrorPage message=e.to_string() /> }.into_any(),
+        Ok(state) => Either::Left(view! { <Explorer state /> }),
+        Err(e) => Either::Right(view! { <ErrorPage message=e.to_string() /> }),
     }
 }
 

@@ -6,6 +6,7 @@ use crate::sim::apiserver::Actor;
 use crate::sim::caption::fmt_ms;
 use crate::sim::object::Kind;
 use crate::view::panels::{self as pv, Row, RowState, TimelineEntry};
+use leptos::either::Either;
 use leptos::prelude::*;
 
 /// Wires shown at once on the Watch lane; the rest are counted.
@@ -38,13 +39,9 @@ fn row_key(r: &Row) -> String {
 }
 
 /// The name, with a generated suffix set apart so the eye sees the server picked it.
-fn name_view(r: &Row) -> AnyView {
-    if r.generated && r.name.len() > 5 {
-        let (head, tail) = r.name.split_at(r.name.len() - 5);
-        view! { <span class="name mono">{head.to_string()}<b class="suffix">{tail.to_string()}</b></span> }.into_any()
-    } else {
-        view! { <span class="name mono">{r.name.clone()}</span> }.into_any()
-    }
+fn name_view(r: &Row) -> impl IntoView {
+    let (head, tail) = if r.generated && r.name.len() > 5 { r.name.split_at(r.name.len() - 5) } else { (r.name.as_str(), "") };
+    view! { <span class="name mono">{head.to_string()}<b class="suffix">{tail.to_string()}</b></span> }
 }
 
 /// Above this many objects a panel draws each child as a chip: one element,
@@ -56,7 +53,7 @@ const DENSE_ROWS: usize = 60;
 fn objects_list(cache_side: bool) -> impl IntoView {
     let snap = use_ui().snap;
     let dense = Memo::new(move |_| snap.with(|s| s.rows.len() > DENSE_ROWS));
-    move || if dense.get() { chips(cache_side).into_any() } else { rows_list(cache_side).into_any() }
+    move || if dense.get() { Either::Left(chips(cache_side)) } else { Either::Right(rows_list(cache_side)) }
 }
 
 /// Cluster and Cache scroll together, so their rows stay side by side.
@@ -235,11 +232,10 @@ pub fn WorkqueuePanel() -> impl IntoView {
 }
 
 fn workqueue(q: &pv::QueueView, now: u64) -> impl IntoView {
-    let queued = if q.queued.is_empty() {
-        view! { <span class="none">"empty"</span> }.into_any()
-    } else {
-        q.queued.iter().map(|k| view! { <span class="key">{k.clone()}</span> }).collect_view().into_any()
-    };
+    let queued = (
+        q.queued.is_empty().then(|| view! { <span class="none">"empty"</span> }),
+        q.queued.iter().map(|k| view! { <span class="key">{k.clone()}</span> }).collect_view(),
+    );
     let workers = q
         .workers
         .iter()
@@ -396,12 +392,10 @@ pub fn InvariantsPanel() -> impl IntoView {
                         <li class="invariant" class:broken=broken.is_some() title=i.description>
                             <span class="mark" aria-hidden="true">{if broken.is_some() { "⚠" } else { "✓" }}</span>
                             <span class="mono">{i.name}</span>
-                            {match broken {
-                                Some(n) => view! {
-                                    <button class="jump" on:click=move |_| ui.seek(n as usize)>{format!("broken at frame {n}: jump")}</button>
-                                }.into_any(),
-                                None => view! { <span class="held">"held"</span> }.into_any(),
-                            }}
+                            {broken.map(|n| view! {
+                                <button class="jump" on:click=move |_| ui.seek(n as usize)>{format!("broken at frame {n}: jump")}</button>
+                            })}
+                            {broken.is_none().then(|| view! { <span class="held">"held"</span> })}
                             {i.detail.map(|d| view! { <span class="detail">{d}</span> })}
                         </li>
                     }
@@ -419,33 +413,30 @@ pub fn TimelinePanel() -> impl IntoView {
             <div class="column">
                 <h2>"Audit log"</h2>
                 <ol class="audit mono">
-                    {move || snap.with(|s| s.audit.clone()).into_iter().map(|e| match e {
-                        TimelineEntry::Audit { entry, .. } => {
-                            let code = entry.status.code;
-                            let class = if code >= 400 { "bad" } else { "ok" };
-                            let who = match entry.actor { Actor::Kubectl => "kubectl".to_string(), a => a.to_string() };
-                            view! {
-                                <li>
-                                    <span class="t">{fmt_ms(entry.at_ms, 3)}</span>
-                                    <span class="who">{who}</span>
-                                    <span class="verb">{entry.verb.as_str()}</span>
-                                    <span class="obj">{if entry.name.is_empty() { format!("{}s", entry.kind) } else { format!("{} {}", kind_abbr(entry.kind), entry.name) }}</span>
-                                    <span class=format!("status {class}")>{entry.status.label()}</span>
-                                </li>
-                            }.into_any()
+                    {move || snap.with(|s| s.audit.clone()).into_iter().filter_map(|e| match e {
+                        TimelineEntry::Audit { entry, .. } => Some(entry),
+                        TimelineEntry::Log { .. } => None,
+                    }).map(|entry| {
+                        let class = if entry.status.code >= 400 { "bad" } else { "ok" };
+                        let who = match entry.actor { Actor::Kubectl => "kubectl".to_string(), a => a.to_string() };
+                        view! {
+                            <li>
+                                <span class="t">{fmt_ms(entry.at_ms, 3)}</span>
+                                <span class="who">{who}</span>
+                                <span class="verb">{entry.verb.as_str()}</span>
+                                <span class="obj">{if entry.name.is_empty() { format!("{}s", entry.kind) } else { format!("{} {}", kind_abbr(entry.kind), entry.name) }}</span>
+                                <span class=format!("status {class}")>{entry.status.label()}</span>
+                            </li>
                         }
-                        TimelineEntry::Log { .. } => ().into_any(),
                     }).collect_view()}
                 </ol>
             </div>
             <div class="column">
                 <h2>"Controller log"</h2>
                 <ol class="log mono">
-                    {move || snap.with(|s| s.logs.clone()).into_iter().map(|e| match e {
-                        TimelineEntry::Log { at_ms, text, .. } => view! {
-                            <li><span class="t">{fmt_ms(at_ms, 3)}</span>" "{text}</li>
-                        }.into_any(),
-                        TimelineEntry::Audit { .. } => ().into_any(),
+                    {move || snap.with(|s| s.logs.clone()).into_iter().filter_map(|e| match e {
+                        TimelineEntry::Log { at_ms, text, .. } => Some(view! { <li><span class="t">{fmt_ms(at_ms, 3)}</span>" "{text}</li> }),
+                        TimelineEntry::Audit { .. } => None,
                     }).collect_view()}
                 </ol>
             </div>
