@@ -543,7 +543,6 @@ impl World {
     /// The head of a watch (or a waiting LIST) reaches an informer.
     fn deliver(&mut self, watcher: Watcher, i: usize) -> Event {
         let now = self.now_ms;
-        let ctl_kind = self.ctl.kind;
         let filling = {
             let inf = match watcher {
                 Watcher::Controller => &self.ctl.caches.informers[i],
@@ -594,7 +593,6 @@ impl World {
         }
         let ev = HandlerEvent { event_type: e.event_type, object: &e.object, old: delivered.old.as_ref(), tombstone: false };
         let effects = self.handle(watcher, kind, &ev);
-        let _ = ctl_kind;
         Event::WatchDelivered {
             watcher,
             event_type: e.event_type,

@@ -56,10 +56,10 @@ enum Stage {
 }
 
 impl Reconcile {
-    pub fn start(key: &str, cx: &mut Cx) -> (Reconcile, Beat) {
+    /// The run begins with a live LIST: it reads nothing from its cache yet.
+    pub fn start(key: &str, _cx: &mut Cx) -> (Reconcile, Beat) {
         let namespace = key.split('/').next().unwrap_or(key).to_string();
         let r = Reconcile { namespace: namespace.clone(), stage: Stage::Listing, deleted: 0 };
-        let _ = cx;
         (r, Beat::Call { requests: vec![Request::list(ACTOR, Kind::ConfigMap, &namespace)], line: 0 })
     }
 
