@@ -10,6 +10,7 @@
 
 use super::object::{Kind, Object, ObjectKey, ObjectRc, ObjectTemplate};
 use super::rng::Rng;
+use super::sorted::SortedMap;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -289,7 +290,7 @@ pub struct ApiServer {
     /// Kinds that have ever had an object (the report lists those).
     seen: [bool; 4],
     /// "kind/namespace/label=value" -> live objects carrying it.
-    label_counts: BTreeMap<String, u32>,
+    label_counts: SortedMap<String, u32>,
 }
 
 fn label_key(kind: Kind, namespace: &str, label: &str, value: &str) -> String {
@@ -515,7 +516,11 @@ impl ApiServer {
     fn insert(&mut self, object: ObjectRc) {
         let kind = object.kind();
         for (k, v) in &object.labels {
-            *self.label_counts.entry(label_key(kind, &object.namespace, k, v)).or_insert(0) += 1;
+            let lk = label_key(kind, &object.namespace, k, v);
+            match self.label_counts.get_mut(&lk) {
+                Some(n) => *n += 1,
+                None => self.label_counts.insert(lk, 1),
+            }
         }
         let i = kind.index();
         if self.objects[i].insert(object.key(), object).is_none() {

@@ -7,7 +7,7 @@
 //! children the cache does not show yet.
 
 use serde::Serialize;
-use std::collections::BTreeSet;
+use super::sorted::SortedSet;
 
 /// `ExpectationsTimeout` (l.71): after this long, a pending record counts as satisfied.
 pub const DEFAULT_TIMEOUT_MS: u64 = 5 * 60 * 1000;
@@ -20,7 +20,7 @@ pub struct Record {
     /// When the record was last set.
     pub timestamp_ms: u64,
     /// `UIDTrackingControllerExpectations`: the `ns/name` keys expected to be deleted.
-    pub deleting: BTreeSet<String>,
+    pub deleting: SortedSet<String>,
 }
 
 impl Record {
@@ -88,17 +88,17 @@ impl Expectations {
 
     /// `ExpectCreations(key, n)`: replace any record with `{add: n, del: 0, now}`.
     pub fn expect_creations(&mut self, key: &str, n: u32, now_ms: u64) {
-        self.set(key, i64::from(n), 0, BTreeSet::new(), now_ms);
+        self.set(key, i64::from(n), 0, SortedSet::new(), now_ms);
     }
 
     /// `ExpectDeletions(key, podKeys)` of the UID-tracking flavour:
     /// `{add: 0, del: len(keys), now}`, remembering the keys.
-    pub fn expect_deletions(&mut self, key: &str, pod_keys: BTreeSet<String>, now_ms: u64) {
+    pub fn expect_deletions(&mut self, key: &str, pod_keys: SortedSet<String>, now_ms: u64) {
         let n = pod_keys.len() as i64;
         self.set(key, 0, n, pod_keys, now_ms);
     }
 
-    fn set(&mut self, key: &str, add: i64, del: i64, deleting: BTreeSet<String>, now_ms: u64) {
+    fn set(&mut self, key: &str, add: i64, del: i64, deleting: SortedSet<String>, now_ms: u64) {
         let record = Record { add, del, timestamp_ms: now_ms, deleting };
         match self.position(key) {
             Ok(i) => self.records[i].1 = record,
@@ -123,7 +123,7 @@ impl Expectations {
     pub fn deletion_observed(&mut self, key: &str, pod_key: &str) -> bool {
         match self.get_mut(key) {
             Some(r) => {
-                let expected = r.deleting.remove(pod_key);
+                let expected = r.deleting.remove(&pod_key.to_string());
                 if expected {
                     r.del -= 1;
                 }
@@ -185,7 +185,7 @@ mod tests {
         let mut e = Expectations::default();
         let key = "default/rc";
         let (adds, dels) = (10u32, 30usize);
-        e.set(key, i64::from(adds), dels as i64, BTreeSet::new(), 0);
+        e.set(key, i64::from(adds), dels as i64, SortedSet::new(), 0);
         // Observe adds + 1 creations: still waiting on the deletions.
         for _ in 0..=adds {
             e.creation_observed(key);
@@ -200,7 +200,7 @@ mod tests {
         assert_eq!((r.add, r.del), (-1, -1));
 
         // Set (1, 2): not satisfied; past the timeout it is.
-        e.set(key, 1, 2, BTreeSet::new(), 1_000);
+        e.set(key, 1, 2, SortedSet::new(), 1_000);
         assert!(!e.satisfied(key, 1_000).is_satisfied());
         assert!(!e.satisfied(key, 1_000 + DEFAULT_TIMEOUT_MS).is_satisfied(), "exactly at the timeout, not yet");
         assert!(matches!(e.satisfied(key, 1_001 + DEFAULT_TIMEOUT_MS), Satisfied::Expired { .. }));

@@ -15,5 +15,6 @@ pub mod informer;
 pub mod invariants;
 pub mod object;
 pub mod rng;
+pub mod sorted;
 pub mod workqueue;
 pub mod world;

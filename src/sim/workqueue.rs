@@ -6,15 +6,16 @@
 //! once, and any number of `add`s while it is processed collapse into exactly one
 //! more hand-out after `done`.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use super::sorted::{SortedMap, SortedSet};
+use std::collections::VecDeque;
 
 /// The FIFO, dirty and processing structures of `workqueue.Type`, plus the
 /// waiting set of the delaying queue and the controller rate limiter.
 #[derive(Debug, Clone)]
 pub struct WorkQueue<T: Ord + Clone> {
     queue: VecDeque<T>,
-    dirty: BTreeSet<T>,
-    processing: BTreeSet<T>,
+    dirty: SortedSet<T>,
+    processing: SortedSet<T>,
     /// Delayed adds, ordered by ready time then insertion order. A second
     /// `add_after` of an item keeps the earliest time (the set is small: a
     /// linear search finds an item's entry).
@@ -33,8 +34,8 @@ impl<T: Ord + Clone> WorkQueue<T> {
     pub fn new(limiter: ControllerRateLimiter<T>) -> Self {
         WorkQueue {
             queue: VecDeque::new(),
-            dirty: BTreeSet::new(),
-            processing: BTreeSet::new(),
+            dirty: SortedSet::new(),
+            processing: SortedSet::new(),
             waiting_by_time: Vec::new(),
             waiting_seq: 0,
             limiter,
@@ -168,12 +169,12 @@ impl<T: Ord + Clone> WorkQueue<T> {
 pub struct ItemExponentialFailureRateLimiter<T: Ord> {
     pub base_ms: u64,
     pub max_ms: u64,
-    failures: BTreeMap<T, u32>,
+    failures: SortedMap<T, u32>,
 }
 
 impl<T: Ord + Clone> ItemExponentialFailureRateLimiter<T> {
     pub fn new(base_ms: u64, max_ms: u64) -> Self {
-        ItemExponentialFailureRateLimiter { base_ms, max_ms, failures: BTreeMap::new() }
+        ItemExponentialFailureRateLimiter { base_ms, max_ms, failures: SortedMap::new() }
     }
 
     /// `When`: the delay for this failure, then count it.
@@ -340,7 +341,7 @@ mod tests {
         for i in 0..50 {
             q.add(i);
         }
-        let mut readded = BTreeSet::new();
+        let mut readded = std::collections::BTreeSet::new();
         let mut handed = 0;
         while let Some(i) = q.get() {
             handed += 1;

@@ -19,9 +19,10 @@ use super::informer::Informer;
 use super::invariants::Invariants;
 use super::object::{child_kind, child_label, Kind, ObjectKey, ObjectRc, ObjectRef, ObjectTemplate, Spec};
 use super::rng::Rng;
+use super::sorted::SortedSet;
 use super::workqueue::WorkQueue;
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::{BTreeMap, BinaryHeap};
 use std::rc::Rc;
 
 /// The cluster's timing. Every field is a knob; defaults are the presets' baseline.
@@ -182,7 +183,7 @@ pub struct Runtime {
     /// The one-shot program exited with this code.
     pub exited: Option<i32>,
     /// Keys whose queued reconcile was caused by `--double-enqueue`.
-    double_enqueued: BTreeSet<String>,
+    double_enqueued: SortedSet<String>,
     pub reconciles: u64,
 }
 
@@ -240,7 +241,7 @@ impl World {
                 epoch: 0,
                 running: false,
                 exited: None,
-                double_enqueued: BTreeSet::new(),
+                double_enqueued: SortedSet::new(),
                 reconciles: 0,
             },
             gc: GarbageCollector { caches: Caches::new(&Kind::ALL) },
