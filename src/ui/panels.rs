@@ -53,7 +53,8 @@ const DENSE_ROWS: usize = 60;
 fn objects_list(cache_side: bool) -> impl IntoView {
     let snap = use_ui().snap;
     let dense = Memo::new(move |_| snap.with(|s| s.rows.len() > DENSE_ROWS));
-    move || if dense.get() { Either::Left(chips(cache_side)) } else { Either::Right(rows_list(cache_side)) }
+    let empty = move || snap.with(|s| s.rows.is_empty()).then(|| view! { <p class="empty">"No objects yet."</p> });
+    (empty, move || if dense.get() { Either::Left(chips(cache_side)) } else { Either::Right(rows_list(cache_side)) })
 }
 
 /// Cluster and Cache scroll together, so their rows stay side by side.
