@@ -5,6 +5,7 @@
 #   make serve   build and serve it on http://127.0.0.1:8080/
 #   make test    native tests, wasm tests in headless Chromium, release build, e2e tests
 #   make bench   benchmark figures: the simulation (native), then the page in headless Chromium
+#   make screenshots  redraw docs/screenshots/, each preset at its telling frame
 #   make clean   remove dist/ and cargo's target/
 
 SHELL := bash
@@ -21,7 +22,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 
 WASM_TARGET := wasm32-unknown-unknown
 
-.PHONY: help setup build serve test test-native test-wasm trunk-build test-e2e bench bench-pages clean
+.PHONY: help setup build serve test test-native test-wasm trunk-build test-e2e bench bench-pages screenshots clean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -71,6 +72,11 @@ bench: setup
 HELLO_TARGET := $(CURDIR)/target/bench-hello
 bench-pages: trunk-build
 	cd bench/hello && CARGO_TARGET_DIR=$(HELLO_TARGET) trunk build --release --dist $(HELLO_TARGET)/dist
+
+# Each preset at the frame its trace's caption makes the point (scripts/screenshots.mjs).
+screenshots: setup trunk-build
+	cargo build --bin cachescope
+	node scripts/screenshots.mjs
 
 clean:
 	rm -rf dist test-results

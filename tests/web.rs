@@ -273,6 +273,44 @@ async fn cluster_panel_strikes_out_what_is_deleted_but_still_cached() {
 }
 
 #[wasm_bindgen_test]
+async fn cluster_and_cache_light_the_object_the_frame_acts_on_and_keep_it_in_view() {
+    // read-your-write: the 409 frame acts on seed-99, the 51st of 51 rows.
+    let q = "s=read-your-write";
+    let n = first_frame_where(q, |s| s.last_frame().is_some() && pv::current_caption(s.last_frame()).contains("409 AlreadyExists"));
+    // The page's stylesheet is not loaded here: give the lists the scrolling box they have on the page.
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(".rows { display: block; max-height: 120px; overflow-y: auto; margin: 0; padding: 0 }"));
+    document().head().unwrap().append_child(&style).unwrap();
+    let m = mount_panel(q, || view! { <ClusterPanel /> <CachePanel /> }).await;
+    let ui = m.ui();
+    for (frame, lit) in [(n, Some("seed-99")), (0, None), (n, Some("seed-99"))] {
+        ui.seek(frame);
+        tick().await;
+        sleep(20).await;
+        for panel in ["Cluster", "Cache"] {
+            let names: Vec<String> = m.all(&format!(r#"section[aria-label="{panel}"] li.touched .name"#)).iter().map(text).collect();
+            assert_eq!(names, lit.into_iter().collect::<Vec<_>>(), "frame {frame}: the {panel} row lit");
+        }
+        if lit.is_some() {
+            for panel in ["Cluster", "Cache"] {
+                let row = m.one(&format!(r#"section[aria-label="{panel}"] li.touched"#)).get_bounding_client_rect();
+                let list = m.one(&format!(r#"section[aria-label="{panel}"] ul.rows"#)).get_bounding_client_rect();
+                assert!(
+                    row.top() >= list.top() - 0.5 && row.bottom() <= list.bottom() + 0.5,
+                    "frame {frame}: the lit row is scrolled into the {panel} list's view (row {}..{}, list {}..{})",
+                    row.top(),
+                    row.bottom(),
+                    list.top(),
+                    list.bottom()
+                );
+            }
+        }
+    }
+    style.remove();
+    m.finish().await;
+}
+
+#[wasm_bindgen_test]
 async fn cache_panel_draws_ghosts_for_what_it_has_not_seen_yet() {
     // The first frame where the cluster has a ConfigMap the cache has not seen.
     let q = "s=over-create&controller.naming=generate";

@@ -6,8 +6,8 @@
 //! While a record is pending, a sync must not act on its cache: it would count
 //! children the cache does not show yet.
 
-use serde::Serialize;
 use super::sorted::SortedSet;
+use serde::Serialize;
 
 /// `ExpectationsTimeout` (l.71): after this long, a pending record counts as satisfied.
 pub const DEFAULT_TIMEOUT_MS: u64 = 5 * 60 * 1000;

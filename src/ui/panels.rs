@@ -8,6 +8,7 @@ use crate::sim::object::Kind;
 use crate::view::panels::{self as pv, Row, RowState, TimelineEntry};
 use leptos::either::Either;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Wires shown at once on the Watch lane; the rest are counted.
 const MAX_WIRES: usize = 40;
@@ -35,7 +36,13 @@ pub(super) fn percent(f: f64) -> String {
 fn row_key(r: &Row) -> String {
     // The note shows `secs(eta)`: key on that very text, so the row redraws when it changes.
     let pending = r.pending.map(|(t, eta)| format!("{}{}", t.as_str(), secs(eta))).unwrap_or_default();
-    format!("{}|{:?}|{:?}|{pending}", r.id, r.cluster_rv, r.cache_rv)
+    format!("{}|{:?}|{:?}|{pending}|{}", r.id, r.cluster_rv, r.cache_rv, r.touched)
+}
+
+/// The row class, lit when the current frame acted on the object.
+fn row_class(base: &str, r: &Row) -> String {
+    let depth = if r.depth > 0 { "child" } else { "top" };
+    format!("{base} {depth}{}", if r.touched { " touched" } else { "" })
 }
 
 /// The name, with a generated suffix set apart so the eye sees the server picked it.
@@ -57,9 +64,27 @@ fn objects_list(cache_side: bool) -> impl IntoView {
     (empty, move || if dense.get() { Either::Left(chips(cache_side)) } else { Either::Right(rows_list(cache_side)) })
 }
 
+/// Keeps the object the current frame acted on in view while stepping or
+/// playing: scrolls the Cluster and Cache lists just enough, never the page.
+/// Runs as an effect, after the rows are drawn.
+fn follow_touched() {
+    let snap = use_ui().snap;
+    Effect::new(move |_| {
+        snap.track();
+        let Ok(lit) = document().query_selector_all(".cluster .touched, .cache .touched") else { return };
+        for row in (0..lit.length()).filter_map(|i| lit.item(i)).filter_map(|n| n.dyn_into::<web_sys::Element>().ok()) {
+            let Some(list) = row.parent_element() else { continue };
+            let (r, l) = (row.get_bounding_client_rect(), list.get_bounding_client_rect());
+            let by = if r.top() < l.top() { r.top() - l.top() } else { (r.bottom() - l.bottom()).max(0.0) };
+            if by != 0.0 {
+                list.set_scroll_top(list.scroll_top() + by as i32);
+            }
+        }
+    });
+}
+
 /// Cluster and Cache scroll together, so their rows stay side by side.
 fn sync_scroll(ev: &web_sys::Event, cache_side: bool) {
-    use wasm_bindgen::JsCast;
     let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
     let other = if cache_side { ".cluster .rows, .cluster .chips" } else { ".cache .rows, .cache .chips" };
     let Some(o) = el.closest(".grid").ok().flatten().and_then(|g| g.query_selector(other).ok().flatten()) else { return };
@@ -74,7 +99,7 @@ fn chips(cache_side: bool) -> impl IntoView {
     view! {
         <ul class="chips" role="list" on:scroll=move |ev| sync_scroll(&ev, cache_side)>
             <For
-                each=move || snap.with(|s| s.rows.iter().map(|r| (format!("{}|{:?}|{:?}|{}", r.id, r.cluster_rv, r.cache_rv, r.pending.is_some()), r.clone())).collect::<Vec<_>>())
+                each=move || snap.with(|s| s.rows.iter().map(|r| (format!("{}|{:?}|{:?}|{}|{}", r.id, r.cluster_rv, r.cache_rv, r.pending.is_some(), r.touched), r.clone())).collect::<Vec<_>>())
                 key=|(k, _)| k.clone()
                 children=move |(_, r): (String, Row)| {
                     let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
@@ -85,10 +110,9 @@ fn chips(cache_side: bool) -> impl IntoView {
                         (false, RowState::GoneFromCluster) => "chip gone",
                         (true, _) | (false, RowState::Stale) => "chip stale",
                     };
-                    let depth = if r.depth > 0 { "child" } else { "top" };
                     let label = if r.depth > 0 { String::new() } else { format!("{} {}", kind_abbr(r.kind), r.name) };
                     view! {
-                        <li class=format!("{class} {depth}") data-kind=r.kind.as_str() data-present=present.to_string() title=r.name.clone()>{label}</li>
+                        <li class=row_class(class, &r) data-kind=r.kind.as_str() data-present=present.to_string() title=r.name.clone()>{label}</li>
                     }
                 }
             />
@@ -122,9 +146,8 @@ fn rows_list(cache_side: bool) -> impl IntoView {
                         (true, RowState::GoneFromCluster) => ("row stale", "gone from the cluster".to_string()),
                         (_, RowState::Stale) => ("row stale", "older version in the cache".to_string()),
                     };
-                    let depth = if r.depth > 0 { "child" } else { "top" };
                     view! {
-                        <li class=format!("{class} {depth}") data-kind=r.kind.as_str() data-present=present.to_string() title=r.id.clone()>
+                        <li class=row_class(class, &r) data-kind=r.kind.as_str() data-present=present.to_string() title=r.id.clone()>
                             <span class="kind">{kind_abbr(r.kind)}</span>
                             {name_view(&r)}
                             <span class="rv mono">{rv.map(|v| format!("rv {v}")).unwrap_or_default()}</span>
@@ -147,6 +170,7 @@ pub fn ClusterPanel() -> impl IntoView {
                 <span class="sub">"the apiserver's truth"</span>
                 <span class="badge mono">{move || format!("rv {}", snap.with(|s| s.resource_version))}</span>
             </header>
+            {follow_touched()}
             {objects_list(false)}
         </section>
     }

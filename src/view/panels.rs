@@ -38,6 +38,8 @@ pub struct Row {
     pub pending: Option<(EventType, u64)>,
     /// 0 for owners and loose objects, 1 for children listed under their owner.
     pub depth: u8,
+    /// The current frame acted on this object (see [`mark_touched`]).
+    pub touched: bool,
 }
 
 impl Row {
@@ -93,6 +95,7 @@ pub fn object_rows(world: &World) -> Vec<Row> {
             cache_rv: v.1.as_ref().map(|o| o.resource_version),
             pending,
             depth,
+            touched: false,
         }
     };
     // Children: objects whose child label names an owner of the right kind.
@@ -124,6 +127,20 @@ pub fn object_rows(world: &World) -> Vec<Row> {
     // Children whose owner is gone from both sides: still shown, at the end.
     rows.extend(children.into_iter().map(|(_, r)| r));
     rows
+}
+
+/// Marks the rows of the objects a frame acted on (`touched` as
+/// [`crate::sim::frame::Event::touched`] names them: `Kind namespace/name`),
+/// so the panels can light them and keep them in view.
+pub fn mark_touched(rows: &mut [Row], touched: &[String]) {
+    for t in touched {
+        let Some((kind, key)) = t.split_once(' ') else { continue };
+        // Row ids are `Kind/namespace/name`.
+        let matches = |r: &Row| r.id.len() == kind.len() + 1 + key.len() && r.id.starts_with(kind) && r.id[kind.len() + 1..] == *key;
+        if let Some(r) = rows.iter_mut().find(|r| matches(r)) {
+            r.touched = true;
+        }
+    }
 }
 
 /// An event on the wire, placed along the Watch lane.
@@ -412,6 +429,28 @@ mod tests {
             }
         }
         session
+    }
+
+    #[test]
+    fn the_row_a_frame_acts_on_is_marked_touched() {
+        let mut session = Session::new(preset("read-your-write").unwrap());
+        while session.step_forward() {
+            if let Some(Frame { event: Event::ApiRequest { entry, .. }, .. }) = session.last_frame() {
+                if entry.status.code == 409 {
+                    break;
+                }
+            }
+        }
+        let mut rows = object_rows(session.world());
+        mark_touched(&mut rows, &session.last_frame().unwrap().event.touched());
+        let touched: Vec<&str> = rows.iter().filter(|r| r.touched).map(|r| r.name.as_str()).collect();
+        assert_eq!(touched, ["seed-99"]);
+        // A frame that acts on nothing marks nothing; a name that is only a prefix does not match.
+        mark_touched(&mut rows, &["ConfigMap academy-lab/seed-9".to_string()]);
+        assert_eq!(rows.iter().filter(|r| r.touched).count(), 2);
+        let mut fresh = object_rows(session.world());
+        mark_touched(&mut fresh, &["ConfigMap academy-lab/seed".to_string(), "Pod academy-lab/seed-1".to_string()]);
+        assert!(fresh.iter().all(|r| !r.touched));
     }
 
     #[test]

@@ -80,7 +80,11 @@ pub fn snapshot(s: &Session) -> Snapshot {
         synced: w.controller_synced(),
         caption: pv::current_caption(s.last_frame()),
         stale: s.last_frame().is_some_and(pv::is_stale_read),
-        rows: pv::object_rows(w),
+        rows: {
+            let mut rows = pv::object_rows(w);
+            pv::mark_touched(&mut rows, &s.last_frame().map(|f| f.event.touched()).unwrap_or_default());
+            rows
+        },
         queue: pv::queue(w),
         expectations: pv::expectations(w),
         reconcile: pv::reconcile(w),
