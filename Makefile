@@ -66,12 +66,16 @@ bench: setup
 	$(MAKE) --no-print-directory bench-pages >&2
 	node tests/bench/page.mjs
 
-# The two pages tests/bench/page.mjs measures: the release page in dist/ (as
+# The pages tests/bench/page.mjs measures: the release page in dist/ (as
 # `make build`), and bench/hello/, a hello-world Leptos page with the same
 # release profile, built apart from the main build's artefacts.
+# bench/floor/ is that hello world plus the simulation core and the scenario
+# parser, no panel: the least this product's page can ship. Both build in one
+# target directory of their own (they share Leptos).
 HELLO_TARGET := $(CURDIR)/target/bench-hello
 bench-pages: trunk-build
 	cd bench/hello && CARGO_TARGET_DIR=$(HELLO_TARGET) trunk build --release --dist $(HELLO_TARGET)/dist
+	cd bench/floor && CARGO_TARGET_DIR=$(HELLO_TARGET) trunk build --release --dist $(CURDIR)/target/bench-floor/dist
 
 # Each preset at the frame its trace's caption makes the point (scripts/screenshots.mjs).
 screenshots: setup trunk-build

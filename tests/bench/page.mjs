@@ -3,17 +3,22 @@
 // native figures printed before them. Figures only: no targets, no pass/fail.
 // It exits non-zero only when a figure could not be measured, and says why.
 //
-//   node tests/bench/page.mjs [--dist DIR] [--hello-dist DIR]
+//   node tests/bench/page.mjs [--dist DIR] [--hello-dist DIR] [--floor-dist DIR]
 //
 // --dist:       the release build of the page   (default: dist/, from `make build`)
 // --hello-dist: the hello-world Leptos page built with the same profile
 //               (default: target/bench-hello/dist/, from bench/hello/)
+// --floor-dist: the hello world plus the simulation core and scenario parser
+//               (default: target/bench-floor/dist/, from bench/floor/)
 //
 // Figures:
 // - page_{wasm,js,css}_gz_bytes, page_total_gz_bytes: the page's .wasm, .js and
 //   .css files (the top level of the dist directory), each gzipped by node's
 //   zlib at level 9; hello_total_gz_bytes: the same for the hello world;
-//   page_size_ratio: the first total over the second.
+//   page_size_ratio: the first total over the second. floor_total_gz_bytes
+//   and floor_size_ratio: the same for bench/floor/, which draws no panel and
+//   only runs a scenario, so they say how much of the page is the simulation
+//   itself (a floor no view work goes below) and how much is the panels.
 // - first_frame_ms: the bare URL (the default preset) loaded fresh a few times
 //   (a new browser context each, so no cache); the median of the
 //   `cachescope:first-frame` mark's startTime: milliseconds from navigation
@@ -32,6 +37,7 @@ import { DIST, launchBrowser, openPage, serveDist } from '../e2e/support.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HELLO_DIST = path.join(ROOT, 'target/bench-hello/dist');
+const FLOOR_DIST = path.join(ROOT, 'target/bench-floor/dist');
 
 /** Fresh loads for first_frame_ms. */
 const FIRST_FRAME_LOADS = 5;
@@ -61,12 +67,13 @@ const PLAY_QUERY = new URLSearchParams({
 class Unmeasurable extends Error {}
 
 function parseArgs(argv) {
-  const args = { dist: DIST, helloDist: HELLO_DIST };
+  const args = { dist: DIST, helloDist: HELLO_DIST, floorDist: FLOOR_DIST };
   for (let i = 0; i < argv.length; i++) {
     const value = argv[i + 1];
     if (argv[i] === '--dist' && value) args.dist = path.resolve(argv[++i]);
     else if (argv[i] === '--hello-dist' && value) args.helloDist = path.resolve(argv[++i]);
-    else throw new Unmeasurable(`unknown argument ${argv[i]}; usage: node tests/bench/page.mjs [--dist DIR] [--hello-dist DIR]`);
+    else if (argv[i] === '--floor-dist' && value) args.floorDist = path.resolve(argv[++i]);
+    else throw new Unmeasurable(`unknown argument ${argv[i]}; usage: node tests/bench/page.mjs [--dist DIR] [--hello-dist DIR] [--floor-dist DIR]`);
   }
   return args;
 }
@@ -268,6 +275,9 @@ async function main() {
   say('page_total_gz_bytes', pageSizes.total, 'bytes');
   say('hello_total_gz_bytes', helloSizes.total, 'bytes');
   say('page_size_ratio', (pageSizes.total / helloSizes.total).toFixed(2), 'x');
+  const floorSizes = await gzippedSizes(args.floorDist);
+  say('floor_total_gz_bytes', floorSizes.total, 'bytes');
+  say('floor_size_ratio', (floorSizes.total / helloSizes.total).toFixed(2), 'x');
 
   const server = await serveDist({ dist: args.dist });
   let browser;
