@@ -15,12 +15,12 @@ use cachescope::sim::apiserver::ControllerKind;
 use cachescope::sim::controllers::Naming;
 use cachescope::sim::object::Kind;
 use cachescope::ui::{
-    App, CachePanel, ClusterPanel, Controls, ErrorPage, ExpectationsPanel, Explorer, InvariantsPanel, Observations, ReconcilePanel,
-    TimelinePanel, Transport, Ui, WatchPanel, WorkqueuePanel,
+    App, CachePanel, ClusterPanel, Controls, ExpectationsPanel, Explorer, InvariantsPanel, Observations, ReconcilePanel, TimelinePanel,
+    Transport, Ui, WatchPanel, WorkqueuePanel,
 };
 use cachescope::view::panels::{self as pv, RowState, TimelineEntry};
 use cachescope::view::session::Session;
-use cachescope::view::url::{parse_query, PageState};
+use cachescope::view::url::{self, parse_query, PageState};
 use leptos::mount::mount_to;
 use leptos::prelude::*;
 use leptos::task::tick;
@@ -930,28 +930,36 @@ async fn app_at(query: &str) -> Mounted {
 }
 
 #[wasm_bindgen_test]
-async fn a_bad_url_shows_an_alert_naming_the_parameter() {
-    for (query, names) in [
-        ("?s=nope", ["URL parameter s", "\"nope\""]),
-        ("?cluster.watch_lag_ms=abc", ["cluster.watch_lag_ms", "abc"]),
-        ("?frame=ten", ["URL parameter frame", "\"ten\""]),
+async fn a_bad_url_shows_a_banner_naming_the_parameter_and_opens_the_rest() {
+    for (query, names, frame) in [
+        ("?s=nope&frame=3", vec!["URL parameter s", "\"nope\""], 3),
+        ("?s=empty-cache&cluster.watch_lag_ms=abc&frame=5", vec!["cluster.watch_lag_ms", "abc"], 5),
+        ("?frame=ten", vec!["URL parameter frame", "\"ten\""], 0),
+        ("?s=read-your-write&frame=99999", vec!["URL parameter frame", "99999", "past the end"], usize::MAX),
+        ("?s=over-create&panels=cluster,nope&colour=red", vec!["URL parameter panels", "nope", "URL parameter colour", "red"], 0),
     ] {
         let m = app_at(query).await;
         let alerts = m.all(r#"[role="alert"]"#);
-        assert_eq!(alerts.len(), 1, "{query}: one alert");
+        assert_eq!(alerts.len(), 1, "{query}: one banner");
         let said = text(&alerts[0]);
-        let expected = parse_query(query, DEFAULT).unwrap_err().to_string();
-        assert!(said.contains(&expected), "{query}: the alert says {said:?}, the parser {expected:?}");
-        for n in names {
+        for n in &names {
             assert!(said.contains(n), "{query}: {n:?} in {said:?}");
         }
-        assert!(m.all(r#"section[aria-label="Cluster"]"#).is_empty(), "{query}: no explorer");
-        drop(m);
+        let url::Parsed { state, problems } = url::parse_query_lenient(query, DEFAULT);
+        for p in &problems {
+            assert!(said.contains(&p.to_string()), "{query}: the banner says {said:?}, the parser {p}");
+        }
+        // The rest of the page is there, at the frame the valid parameters ask for.
+        assert_eq!(m.all(r#"section[aria-label="Cluster"]"#).len(), 1, "{query}: the explorer is drawn");
+        let mut s = Session::with_edits(state.scenario, &state.edits);
+        s.seek(frame);
+        assert_eq!(m.text(".frame"), format!("Frame {}", s.position()), "{query}");
+        // Dismissed, it goes.
+        click(&m.one(r#"[role="alert"] button"#));
+        tick().await;
+        assert!(m.all(r#"[role="alert"]"#).is_empty(), "{query}: dismissed");
+        m.finish().await;
     }
-    // ErrorPage on its own, with any message.
-    let m = mount_bare(|| view! { <ErrorPage message="URL parameter speed: nope".to_string() /> }).await;
-    assert_eq!(m.text(r#"[role="alert"] p"#), "URL parameter speed: nope");
-    assert_eq!(attr(&m.one("a"), "href").as_deref(), Some("?"));
 }
 
 #[wasm_bindgen_test]
@@ -1007,6 +1015,34 @@ async fn the_embedded_explorer_shows_the_four_panels_caption_and_transport() {
         assert!(m.all(&format!(r#"section[aria-label="{region}"]"#)).is_empty(), "{region} is left out of the embed");
     }
     assert_eq!(m.text(".frame"), "Frame 40");
+    m.finish().await;
+}
+
+#[wasm_bindgen_test]
+async fn panels_and_controls_choose_what_an_embed_shows() {
+    let q = "s=replicaset-pressure&frame=20&embed=1&panels=expectations,cluster&controls=none";
+    let st = state(q);
+    let m = mount_bare(move || view! { <Explorer state=st /> }).await;
+    for region in ["Cluster", "Expectations", "Caption"] {
+        assert_eq!(m.all(&format!(r#"section[aria-label="{region}"]"#)).len(), 1, "{region} is shown");
+    }
+    for region in ["Watch", "Cache", "Controls", "Transport", "Workqueue", "Timeline"] {
+        assert!(m.all(&format!(r#"section[aria-label="{region}"]"#)).is_empty(), "{region} is left out");
+    }
+    // In the page's order, whatever the URL's.
+    let names: Vec<String> = m.all("section.panel").iter().filter_map(|e| attr(e, "aria-label")).collect();
+    assert_eq!(names, ["Cluster", "Expectations"]);
+    // The way out: the same moment in the full page, without the embed's options.
+    let full = attr(&m.one("a.full-view"), "href").unwrap();
+    assert_eq!(full, "?s=replicaset-pressure&frame=20");
+    m.finish().await;
+
+    let st = state("s=over-create&frame=4&controls=transport");
+    let m = mount_bare(move || view! { <Explorer state=st /> }).await;
+    assert!(m.all(r#"section[aria-label="Controls"]"#).is_empty(), "controls=transport: no settings");
+    assert_eq!(m.all(r#"section[aria-label="Transport"]"#).len(), 1);
+    assert_eq!(m.all(r#"section[aria-label="Timeline"]"#).len(), 1, "not an embed: every panel");
+    assert!(m.all("a.full-view").is_empty(), "already the full view");
     m.finish().await;
 }
 

@@ -14,8 +14,7 @@ use crate::scenario::{preset, Scenario};
 use crate::view::panels as pv;
 use crate::view::session::{Change, Session};
 use crate::view::snapshot::{snapshot, Snapshot};
-use crate::view::url::{self, PageState};
-use leptos::either::Either;
+use crate::view::url::{self, ControlsMode, PageState, PanelId};
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -58,12 +57,26 @@ pub struct Ui {
     pub narration: RwSignal<String>,
     pub help_open: RwSignal<bool>,
     pub embed: RwSignal<bool>,
+    /// What the URL asked for that could not be honoured: the banner.
+    pub problems: RwSignal<Vec<String>>,
+    /// The URL's layout options, kept so the URL keeps them.
+    pub layout: StoredValue<Layout>,
     pub reduced_motion: StoredValue<bool>,
     last_tick: StoredValue<Option<f64>>,
     /// Everything the panels draw for the current frame: one memo for all of them.
     pub snap: Memo<Snapshot>,
     /// The wires at the animation clock.
     pub wires: Memo<Vec<pv::Wire>>,
+}
+
+/// How the page is laid out and whom it obeys: `panels`, `controls`,
+/// `autoplay` and `origin` as the URL gave them (`None`: the mode's default).
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    pub panels: Option<Vec<PanelId>>,
+    pub controls: Option<ControlsMode>,
+    pub autoplay: bool,
+    pub origin: Option<String>,
 }
 
 /// The `Ui` provided by the explorer.
@@ -75,6 +88,14 @@ impl Ui {
     pub fn new(state: PageState) -> Ui {
         let mut session = Session::with_edits(state.scenario.clone(), &state.edits);
         session.seek(state.frame);
+        let mut problems = Vec::new();
+        if session.position() < state.frame {
+            problems.push(format!(
+                "URL parameter frame: {} is past the end of the run, which has {} frames; showing the last",
+                state.frame,
+                session.position()
+            ));
+        }
         let display = session.world().now_ms();
         let known = session.frames().len();
         let session = RwSignal::new_local(session);
@@ -99,6 +120,13 @@ impl Ui {
             narration: RwSignal::new(String::new()),
             help_open: RwSignal::new(false),
             embed: RwSignal::new(state.embed),
+            problems: RwSignal::new(problems),
+            layout: StoredValue::new(Layout {
+                panels: state.panels,
+                controls: state.controls,
+                autoplay: state.autoplay,
+                origin: state.origin,
+            }),
             reduced_motion: StoredValue::new(reduced),
             last_tick: StoredValue::new(None),
             snap,
@@ -338,10 +366,11 @@ impl Ui {
         self.schedule_tick();
     }
 
-    /// The URL that reproduces the current state.
-    pub fn query(&self) -> String {
+    /// Everything the URL says, now.
+    pub fn page_state(&self) -> PageState {
         let (scenario, edits, frame) = self.session.with_untracked(|s| (s.scenario().clone(), s.edits().to_vec(), s.position()));
-        url::encode(&PageState {
+        let layout = self.layout.get_value();
+        PageState {
             preset: self.preset.get_untracked(),
             scenario,
             custom: self.custom.get_value(),
@@ -350,41 +379,66 @@ impl Ui {
             frame,
             speed: self.speed(),
             embed: self.embed.get_untracked(),
-        })
+            panels: layout.panels,
+            controls: layout.controls,
+            autoplay: layout.autoplay,
+            origin: layout.origin,
+        }
+    }
+
+    /// The URL that reproduces the current state.
+    pub fn query(&self) -> String {
+        url::encode(&self.page_state())
+    }
+
+    /// The same moment in the full page: no embed layout, no autoplay, no host.
+    pub fn full_view_query(&self) -> String {
+        url::encode(&PageState { embed: false, panels: None, controls: None, autoplay: false, origin: None, ..self.page_state() })
     }
 }
 
-/// The page: the explorer, or a clear error if the URL is bad.
+/// The page: the explorer, with a banner naming whatever in the URL could not be used.
 #[component]
 pub fn App() -> impl IntoView {
     let query = window().location().search().unwrap_or_default();
-    match url::parse_query(&query, DEFAULT_PRESET) {
-        Ok(state) => Either::Left(view! { <Explorer state /> }),
-        Err(e) => Either::Right(view! { <ErrorPage message=e.to_string() /> }),
-    }
+    let url::Parsed { state, problems } = url::parse_query_lenient(&query, DEFAULT_PRESET);
+    let problems = problems.iter().map(ToString::to_string).collect::<Vec<_>>();
+    view! { <Explorer state problems /> }
 }
 
-/// A URL the page cannot honour: say which parameter and why.
+/// What the URL asked for and the page could not do, each naming the parameter and its value.
 #[component]
-pub fn ErrorPage(message: String) -> impl IntoView {
-    view! {
-        <main class="app error-page">
-            <h1>"cachescope"</h1>
-            <div class="alert" role="alert">
-                <h2>"This link cannot be opened"</h2>
-                <p class="mono">{message}</p>
-            </div>
-            <p>
-                <a href="?">"Open the default scenario"</a>
-            </p>
-        </main>
+fn Banner() -> impl IntoView {
+    let problems = use_ui().problems;
+    move || {
+        problems.with(|p| !p.is_empty()).then(|| {
+            view! {
+                <div class="alert banner" role="alert">
+                    <p>"Part of this link could not be used; the rest is shown."</p>
+                    <ul>{problems.get().into_iter().map(|p| view! { <li class="mono">{p}</li> }).collect_view()}</ul>
+                    <button on:click=move |_| problems.set(Vec::new())>"Dismiss"</button>
+                </div>
+            }
+        })
     }
 }
 
 /// The explorer: controls, panels, caption, transport and timeline.
 #[component]
-pub fn Explorer(state: PageState) -> impl IntoView {
+pub fn Explorer(
+    state: PageState,
+    /// Problems found while reading the URL, for the banner.
+    #[prop(optional)]
+    problems: Vec<String>,
+) -> impl IntoView {
+    let shown = state.shown_panels();
+    let controls = state.controls_mode();
     let ui = Ui::new(state);
+    ui.problems.update(|p| {
+        let mut all = problems;
+        all.append(p);
+        *p = all;
+    });
     provide_context(ui);
     ui.narration.set(ui.session.with_untracked(|s| pv::current_caption(s.last_frame())));
 
@@ -463,17 +517,30 @@ pub fn Explorer(state: PageState) -> impl IntoView {
         }
     });
 
-    // Mark the first drawn frame for the page benchmark, then compute ahead.
+    // Mark the first drawn frame for the page benchmark, then compute ahead (or play).
     request_animation_frame(move || {
         if let Some(p) = window().performance() {
             let _ = p.mark("cachescope:first-frame");
         }
-        ui.look_ahead();
+        if ui.layout.with_value(|l| l.autoplay) {
+            ui.toggle_play();
+        } else {
+            ui.look_ahead();
+        }
     });
 
     let embed = ui.embed;
+    let has = |p: PanelId| shown.contains(&p);
+    let full_view = move || {
+        // Follows the page while paused, like the address bar.
+        if !ui.playing.get() {
+            ui.session.track();
+        }
+        ui.full_view_query()
+    };
     view! {
         <main class="app" class:embed=move || embed.get()>
+            <Banner />
             {(!embed.get_untracked()).then(|| view! {
                 <header class="app-header">
                     <h1>"cachescope"</h1>
@@ -482,25 +549,24 @@ pub fn Explorer(state: PageState) -> impl IntoView {
                         "?"
                     </button>
                 </header>
-                <Controls />
+            })}
+            {(controls == ControlsMode::All).then(|| view! { <Controls /> })}
+            {embed.get_untracked().then(|| view! {
+                <a class="full-view" href=full_view target="_blank" rel="noopener">"Open full view ↗"</a>
             })}
             <div class="grid">
-                <ClusterPanel />
-                <WatchPanel />
-                <CachePanel />
-                <ExpectationsPanel />
-                {(!embed.get_untracked()).then(|| view! {
-                    <WorkqueuePanel />
-                    <ReconcilePanel />
-                    <Observations />
-                })}
+                {has(PanelId::Cluster).then(|| view! { <ClusterPanel /> })}
+                {has(PanelId::Watch).then(|| view! { <WatchPanel /> })}
+                {has(PanelId::Cache).then(|| view! { <CachePanel /> })}
+                {has(PanelId::Expectations).then(|| view! { <ExpectationsPanel /> })}
+                {has(PanelId::Workqueue).then(|| view! { <WorkqueuePanel /> })}
+                {has(PanelId::Reconcile).then(|| view! { <ReconcilePanel /> })}
+                {has(PanelId::Observations).then(|| view! { <Observations /> })}
             </div>
             <Caption />
-            <Transport />
-            {(!embed.get_untracked()).then(|| view! {
-                <InvariantsPanel />
-                <TimelinePanel />
-            })}
+            {(controls != ControlsMode::None).then(|| view! { <Transport /> })}
+            {has(PanelId::Invariants).then(|| view! { <InvariantsPanel /> })}
+            {has(PanelId::Timeline).then(|| view! { <TimelinePanel /> })}
             <div class="sr-only" aria-live="polite" aria-atomic="true">
                 {move || ui.narration.get()}
             </div>

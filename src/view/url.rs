@@ -8,9 +8,13 @@
 //!   same codec as the runner's `--set`;
 //! - `edit`: a change made at a frame (repeatable), as [`Edit`] prints it;
 //! - `frame`: the frame shown; `speed`: simulated seconds per second (0.1 to 1000);
-//! - `embed`: `1` for the compact four-panel layout.
+//! - `embed`: `1` for the compact four-panel layout; `panels`: which panels
+//!   show (`panels=cluster,cache,expectations`); `controls`: `none`,
+//!   `transport` or `all`; `autoplay`: `1` to start playing;
+//! - `origin`: the only parent origin whose messages the page obeys.
 //!
-//! Every bad parameter is an error naming the parameter and its value.
+//! Every bad parameter is a problem naming the parameter and its value; the
+//! page reports it and still honours the rest ([`parse_query_lenient`]).
 
 use super::session::Edit;
 use crate::scenario::{preset, Scenario, ScenarioError};
@@ -92,6 +96,75 @@ fn parse_decimal(text: &str) -> Option<f64> {
     Some(value)
 }
 
+/// A panel the page can show; `panels=cluster,cache,expectations` picks them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PanelId {
+    Cluster,
+    Watch,
+    Cache,
+    Expectations,
+    Workqueue,
+    Reconcile,
+    Observations,
+    Invariants,
+    Timeline,
+}
+
+impl PanelId {
+    pub const ALL: [PanelId; 9] = [
+        PanelId::Cluster,
+        PanelId::Watch,
+        PanelId::Cache,
+        PanelId::Expectations,
+        PanelId::Workqueue,
+        PanelId::Reconcile,
+        PanelId::Observations,
+        PanelId::Invariants,
+        PanelId::Timeline,
+    ];
+    /// What an embed shows unless `panels=` says otherwise.
+    pub const EMBED: [PanelId; 4] = [PanelId::Cluster, PanelId::Watch, PanelId::Cache, PanelId::Expectations];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PanelId::Cluster => "cluster",
+            PanelId::Watch => "watch",
+            PanelId::Cache => "cache",
+            PanelId::Expectations => "expectations",
+            PanelId::Workqueue => "workqueue",
+            PanelId::Reconcile => "reconcile",
+            PanelId::Observations => "observations",
+            PanelId::Invariants => "invariants",
+            PanelId::Timeline => "timeline",
+        }
+    }
+
+    fn parse(name: &str) -> Option<PanelId> {
+        PanelId::ALL.into_iter().find(|p| p.as_str() == name)
+    }
+}
+
+/// Which controls show: `controls=none|transport|all`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ControlsMode {
+    /// No controls at all: a picture that the host page may drive.
+    None,
+    /// Play, step, scrub and speed only.
+    Transport,
+    /// The scenario's settings and actions as well.
+    All,
+}
+
+impl ControlsMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ControlsMode::None => "none",
+            ControlsMode::Transport => "transport",
+            ControlsMode::All => "all",
+        }
+    }
+}
+
 /// Everything the URL says.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PageState {
@@ -107,21 +180,47 @@ pub struct PageState {
     pub frame: usize,
     pub speed: f64,
     pub embed: bool,
+    /// `panels=`: the panels shown, in the page's order; `None` for the mode's default.
+    pub panels: Option<Vec<PanelId>>,
+    /// `controls=`; `None` for the mode's default.
+    pub controls: Option<ControlsMode>,
+    /// `autoplay=1`: start playing once loaded.
+    pub autoplay: bool,
+    /// `origin=`: the only parent origin whose messages are obeyed.
+    pub origin: Option<String>,
 }
 
 impl PageState {
     /// The state of a freshly opened preset.
     pub fn for_preset(name: &str) -> Result<PageState, ScenarioError> {
-        Ok(PageState {
-            preset: Some(name.to_string()),
-            scenario: preset(name)?,
+        Ok(PageState::of(Some(name.to_string()), preset(name)?))
+    }
+
+    fn of(preset: Option<String>, scenario: Scenario) -> PageState {
+        PageState {
+            preset,
+            scenario,
             custom: None,
             settings: Vec::new(),
             edits: Vec::new(),
             frame: 0,
             speed: DEFAULT_SPEED,
             embed: false,
-        })
+            panels: None,
+            controls: None,
+            autoplay: false,
+            origin: None,
+        }
+    }
+
+    /// The panels shown: `panels=`, or all of them (four in an embed).
+    pub fn shown_panels(&self) -> Vec<PanelId> {
+        self.panels.clone().unwrap_or_else(|| if self.embed { PanelId::EMBED.to_vec() } else { PanelId::ALL.to_vec() })
+    }
+
+    /// The controls shown: `controls=`, or all of them (the transport in an embed).
+    pub fn controls_mode(&self) -> ControlsMode {
+        self.controls.unwrap_or(if self.embed { ControlsMode::Transport } else { ControlsMode::All })
     }
 }
 
@@ -129,61 +228,185 @@ fn param_error(name: &str, value: &str, message: impl Into<String>) -> ScenarioE
     ScenarioError::new(format!("URL parameter {name}"), Some(format!("{value:?}")), message)
 }
 
-/// Parse a query string (with or without the leading `?`).
+/// A query string read leniently: every parameter that could be honoured is,
+/// and each one that could not is a problem naming it and its value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    pub state: PageState,
+    pub problems: Vec<ScenarioError>,
+}
+
+/// Parse a query string (with or without the leading `?`); the first problem is the error.
 pub fn parse_query(query: &str, default_preset: &str) -> Result<PageState, ScenarioError> {
+    let Parsed { state, mut problems } = parse_query_lenient(query, default_preset);
+    if problems.is_empty() {
+        Ok(state)
+    } else {
+        Err(problems.swap_remove(0))
+    }
+}
+
+/// Is `text` an origin (`https://host[:port]`), as `MessageEvent.origin` gives them?
+fn is_origin(text: &str) -> bool {
+    let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://"));
+    rest.is_some_and(|r| !r.is_empty() && !r.contains(['/', '?', '#', '@', ' ']))
+}
+
+fn flag(name: &str, value: &str, problems: &mut Vec<ScenarioError>) -> bool {
+    match value {
+        "1" | "true" | "" => true,
+        "0" | "false" => false,
+        _ => {
+            problems.push(param_error(name, value, "expected 1 or 0"));
+            false
+        }
+    }
+}
+
+/// Parse a query string, keeping what is good: a bad parameter is left out (a
+/// bad preset or scenario falls back to the default preset) and reported.
+/// A frame past the end of the run is for the page to find, as it plays it.
+pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
+    const KNOWN: &str = "known: s, scenario, a dotted setting like cluster.watch_lag_ms, seed, until_ms, edit, frame, speed, embed, panels, controls, autoplay, origin";
     let query = query.strip_prefix('?').unwrap_or(query);
+    let mut problems = Vec::new();
     let mut preset_name: Option<String> = None;
     let mut custom: Option<String> = None;
-    let mut settings = Vec::new();
+    let mut raw_settings = Vec::new();
     let mut edits = Vec::new();
-    let mut frame = 0usize;
-    let mut speed = DEFAULT_SPEED;
-    let mut embed = false;
+    // Everything but the scenario, which is settled last.
+    let mut st = Options::default();
     for (key, value) in form_urlencoded::parse(query.as_bytes()) {
         let (key, value) = (key.into_owned(), value.into_owned());
         match key.as_str() {
             "s" | "preset" => preset_name = Some(value),
             "scenario" => custom = Some(value),
-            "edit" => edits.push(Edit::parse(&value).map_err(|e| param_error("edit", &value, e.message))?),
-            "frame" => frame = value.parse().map_err(|_| param_error("frame", &value, "expected a frame number, like frame=40"))?,
-            "speed" => {
-                speed = parse_decimal(&value)
-                    .filter(|v| v.is_finite() && (MIN_SPEED..=MAX_SPEED).contains(v))
-                    .ok_or_else(|| param_error("speed", &value, format!("expected a number from {MIN_SPEED} to {MAX_SPEED}")))?;
+            "edit" => match Edit::parse(&value) {
+                Ok(e) => edits.push(e),
+                Err(e) => problems.push(param_error("edit", &value, e.message)),
+            },
+            "frame" => match value.parse() {
+                Ok(f) => st.frame = f,
+                Err(_) => problems.push(param_error("frame", &value, "expected a frame number, like frame=40")),
+            },
+            "speed" => match parse_decimal(&value).filter(|v| v.is_finite() && (MIN_SPEED..=MAX_SPEED).contains(v)) {
+                Some(v) => st.speed = v,
+                None => problems.push(param_error("speed", &value, format!("expected a number from {MIN_SPEED} to {MAX_SPEED}"))),
+            },
+            "embed" => st.embed = flag("embed", &value, &mut problems),
+            "autoplay" => st.autoplay = flag("autoplay", &value, &mut problems),
+            "panels" => {
+                let mut shown = Vec::new();
+                for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    match PanelId::parse(name) {
+                        Some(p) if !shown.contains(&p) => shown.push(p),
+                        Some(_) => {}
+                        None => problems.push(param_error(
+                            "panels",
+                            name,
+                            "unknown panel; known: cluster, watch, cache, expectations, workqueue, reconcile, observations, invariants, timeline",
+                        )),
+                    }
+                }
+                // Shown in the page's order, whatever the URL's.
+                shown.sort_by_key(|p| PanelId::ALL.iter().position(|q| q == p));
+                st.panels = Some(shown);
             }
-            "embed" => {
-                embed = match value.as_str() {
-                    "1" | "true" | "" => true,
-                    "0" | "false" => false,
-                    _ => return Err(param_error("embed", &value, "expected 1 or 0")),
+            "controls" => {
+                match [ControlsMode::None, ControlsMode::Transport, ControlsMode::All].into_iter().find(|m| m.as_str() == value) {
+                    Some(m) => st.controls = Some(m),
+                    None => problems.push(param_error("controls", &value, "expected none, transport or all")),
                 }
             }
-            k if k.contains('.') || k == "seed" || k == "until_ms" => settings.push((key, value)),
-            _ => {
-                return Err(param_error(
-                    &key,
-                    &value,
-                    "unknown URL parameter; known: s, scenario, a dotted setting like cluster.watch_lag_ms, edit, frame, speed, embed",
-                ))
+            "origin" => {
+                if !is_origin(&value) {
+                    problems.push(param_error(
+                        "origin",
+                        &value,
+                        "expected an origin like https://courses.example.org; no message will be obeyed",
+                    ));
+                }
+                st.origin = Some(value);
             }
+            k if k.contains('.') || k == "seed" || k == "until_ms" => raw_settings.push((key, value)),
+            _ => problems.push(param_error(&key, &value, format!("unknown URL parameter; {KNOWN}"))),
         }
     }
     if preset_name.is_some() && custom.is_some() {
-        return Err(param_error("scenario", "", "give either s (a preset) or scenario (a JSON document), not both"));
+        problems.push(param_error(
+            "scenario",
+            "",
+            "give either s (a preset) or scenario (a JSON document), not both: the scenario is used",
+        ));
+        preset_name = None;
     }
+    let default = || preset(default_preset).expect("the default preset exists");
     let base = match &custom {
-        Some(json) => Scenario::from_json(json).map_err(|mut e| {
-            e.field = if e.field.is_empty() { "URL parameter scenario".into() } else { format!("URL parameter scenario: {}", e.field) };
-            e
-        })?,
+        Some(json) => match Scenario::from_json(json) {
+            Ok(s) => Some(s),
+            Err(mut e) => {
+                e.field = if e.field.is_empty() { "URL parameter scenario".into() } else { format!("URL parameter scenario: {}", e.field) };
+                problems.push(e);
+                custom = None;
+                None
+            }
+        },
         None => {
             let name = preset_name.clone().unwrap_or_else(|| default_preset.to_string());
-            preset(&name).map_err(|e| param_error("s", &name, e.message))?
+            match preset(&name) {
+                Ok(s) => Some(s),
+                Err(e) => {
+                    problems.push(param_error("s", &name, e.message));
+                    preset_name = None;
+                    None
+                }
+            }
         }
     };
-    let scenario = base.with_settings(settings.iter().map(|(k, v)| (k.as_str(), v.as_str())))?;
-    let preset = if custom.is_some() { None } else { Some(preset_name.unwrap_or_else(|| default_preset.to_string())) };
-    Ok(PageState { preset, scenario, custom, settings, edits, frame, speed, embed })
+    // Settings one at a time, so each bad one is named and the good ones still apply.
+    let mut scenario = base.unwrap_or_else(default);
+    let mut settings = Vec::new();
+    for (path, value) in raw_settings {
+        match scenario.with_settings([(path.as_str(), value.as_str())]) {
+            Ok(next) => {
+                scenario = next;
+                settings.push((path, value));
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+    let state = PageState {
+        preset: if custom.is_some() { None } else { Some(preset_name.unwrap_or_else(|| default_preset.to_string())) },
+        scenario,
+        custom,
+        settings,
+        edits,
+        frame: st.frame,
+        speed: st.speed,
+        embed: st.embed,
+        panels: st.panels,
+        controls: st.controls,
+        autoplay: st.autoplay,
+        origin: st.origin,
+    };
+    Parsed { state, problems }
+}
+
+/// The page options of a query, while it is read.
+struct Options {
+    frame: usize,
+    speed: f64,
+    embed: bool,
+    panels: Option<Vec<PanelId>>,
+    controls: Option<ControlsMode>,
+    autoplay: bool,
+    origin: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { frame: 0, speed: DEFAULT_SPEED, embed: false, panels: None, controls: None, autoplay: false, origin: None }
+    }
 }
 
 /// The query string for a state (with the leading `?`). Defaults are left out.
@@ -212,6 +435,18 @@ pub fn encode(state: &PageState) -> String {
     }
     if state.embed {
         q.append_pair("embed", "1");
+    }
+    if let Some(panels) = &state.panels {
+        q.append_pair("panels", &panels.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(","));
+    }
+    if let Some(c) = state.controls {
+        q.append_pair("controls", c.as_str());
+    }
+    if state.autoplay {
+        q.append_pair("autoplay", "1");
+    }
+    if let Some(o) = &state.origin {
+        q.append_pair("origin", o);
     }
     let s = q.finish();
     if s.is_empty() {
@@ -284,6 +519,56 @@ mod tests {
             let e = parse_query(q, "over-create").unwrap_err();
             let text = e.to_string();
             assert!(text.contains(field) && text.contains(value), "{q}: {text}");
+        }
+    }
+
+    #[test]
+    fn a_bad_parameter_is_reported_and_the_good_ones_still_apply() {
+        let q = "s=empty-cache&cluster.watch_lag_ms=-5&controller.naming=generate&frame=ten&colour=red&panels=cache,bogus,cluster&speed=2";
+        let Parsed { state, problems } = parse_query_lenient(q, "over-create");
+        assert_eq!(state.preset.as_deref(), Some("empty-cache"));
+        assert_eq!(state.scenario.controller.naming, crate::sim::controllers::Naming::Generate, "the good setting applies");
+        assert_eq!(state.scenario.cluster.watch_lag_ms, preset("empty-cache").unwrap().cluster.watch_lag_ms, "the bad one does not");
+        assert_eq!(state.settings, [("controller.naming".to_string(), "generate".to_string())]);
+        assert_eq!((state.frame, state.speed), (0, 2.0));
+        assert_eq!(state.panels, Some(vec![PanelId::Cluster, PanelId::Cache]), "known panels, in the page's order");
+        let said: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(said.len(), 4, "{said:#?}");
+        for (needle, value) in [
+            ("cluster.watch_lag_ms", "-5"),
+            ("URL parameter frame", "ten"),
+            ("URL parameter colour", "red"),
+            ("URL parameter panels", "bogus"),
+        ] {
+            assert!(said.iter().any(|p| p.contains(needle) && p.contains(value)), "{needle}={value} named in {said:#?}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_preset_or_a_broken_scenario_opens_the_default_and_says_so() {
+        let Parsed { state, problems } = parse_query_lenient("s=over-creat&controller.naming=generate", "over-create");
+        assert_eq!(state.preset.as_deref(), Some("over-create"));
+        assert_eq!(state.scenario.controller.naming, crate::sim::controllers::Naming::Generate);
+        assert_eq!(problems.len(), 1);
+        assert!(problems[0].to_string().contains("URL parameter s") && problems[0].to_string().contains("over-creat"));
+        let Parsed { state, problems } = parse_query_lenient("scenario=%7B%22name%22%3A1%7D", "over-create");
+        assert_eq!((state.preset.as_deref(), state.custom.as_deref()), (Some("over-create"), None));
+        assert!(problems[0].to_string().starts_with("URL parameter scenario"), "{}", problems[0]);
+    }
+
+    #[test]
+    fn embed_options_round_trip_and_default_by_mode() {
+        let q = "?s=over-create&embed=1&panels=cluster%2Ccache%2Cexpectations&controls=none&autoplay=1&origin=https%3A%2F%2Fcourses.example.org";
+        let s = parse_query(q, "over-create").unwrap();
+        assert_eq!(s.shown_panels(), [PanelId::Cluster, PanelId::Cache, PanelId::Expectations]);
+        assert_eq!((s.controls_mode(), s.autoplay, s.origin.as_deref()), (ControlsMode::None, true, Some("https://courses.example.org")));
+        assert_eq!(encode(&s), q);
+        let plain = parse_query("embed=1", "over-create").unwrap();
+        assert_eq!((plain.shown_panels(), plain.controls_mode()), (PanelId::EMBED.to_vec(), ControlsMode::Transport));
+        let full = parse_query("", "over-create").unwrap();
+        assert_eq!((full.shown_panels(), full.controls_mode()), (PanelId::ALL.to_vec(), ControlsMode::All));
+        for bad in ["origin=courses.example.org", "origin=https%3A%2F%2Fa.org%2Fpath", "controls=some", "autoplay=yes"] {
+            assert!(parse_query(bad, "over-create").is_err(), "{bad}");
         }
     }
 

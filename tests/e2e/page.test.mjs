@@ -1,6 +1,6 @@
 // The built page, hosted under a deep sub-path, loads quietly, stays on its
 // own origin, draws every panel as a named region, and answers a bad URL with
-// an alert that names the parameter and its value.
+// a banner that names the parameter and its value, over a page that still opens.
 // Run: `make build && node --test --test-reporter=spec tests/e2e/`
 // (CACHESCOPE_DIST=/tmp/dist-x tests another build than dist/).
 
@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DIST, SUB_PATH, launchBrowser, openExplorer, openPage, quiet, region, serveDist } from './support.mjs';
+import { DIST, SUB_PATH, launchBrowser, openExplorer, openPage, quiet, readFrame, region, serveDist } from './support.mjs';
 
 let server;
 let browser;
@@ -95,25 +95,38 @@ test('choosing another preset redraws the panels for it', async () => {
   }
 });
 
-for (const [query, param, value] of [
-  ['?s=nope', 'URL parameter s', '"nope"'],
-  ['?cluster.watch_lag_ms=abc', 'cluster.watch_lag_ms', 'abc'],
-  ['?s=over-create&frame=ten', 'URL parameter frame', '"ten"'],
-  ['?colour=red', 'URL parameter colour', '"red"'],
+// Each kind of bad parameter: the banner names it and its value, and the page
+// opens with the valid parameters applied (the scenario chosen, the frame).
+for (const [kind, query, param, value, scenario, frame] of [
+  ['unknown preset', '?s=nope&frame=3', 'URL parameter s', '"nope"', 'over-create', 3],
+  ['wrong type', '?s=empty-cache&cluster.watch_lag_ms=abc&frame=5', 'cluster.watch_lag_ms', 'abc', 'empty-cache', 5],
+  ['out of range', '?s=empty-cache&cluster.watch_lag_ms=9999999', 'cluster.watch_lag_ms', '9999999', 'empty-cache', 0],
+  ['not a number', '?s=read-your-write&frame=ten', 'URL parameter frame', '"ten"', 'read-your-write', 0],
+  ['unknown name', '?s=teardown&colour=red&frame=2', 'URL parameter colour', '"red"', 'teardown', 2],
+  ['frame past the end', '?s=read-your-write&frame=5000', 'URL parameter frame', '5000', 'read-your-write', 'last'],
+  ['broken scenario', '?scenario=%7B%22name%22%3A%22x%22%2C%22controler%22%3A%7B%7D%7D', 'URL parameter scenario', 'controler', 'over-create', 0],
 ]) {
-  test(`a bad URL (${query}) shows an alert naming ${param} and ${value}, without a panic`, async () => {
+  test(`a bad URL parameter (${kind}: ${query}) shows a banner naming ${param} and ${value}; the rest still loads`, async () => {
     const { page, context, problems } = await openPage(browser, server.origin);
     try {
       await page.goto(server.url + query, { waitUntil: 'load' });
       const alert = page.getByRole('alert');
       await alert.waitFor({ timeout: 20_000 });
-      assert.equal(await alert.count(), 1, 'one alert');
+      assert.equal(await alert.count(), 1, 'one banner');
       const said = await alert.innerText();
-      assert.ok(said.includes(param), `the alert names ${param}: ${said}`);
-      assert.ok(said.includes(value), `the alert quotes the value ${value}: ${said}`);
-      assert.equal(await region(page, 'Cluster').count(), 0, 'no explorer behind the alert');
-      // A way back, relative to the page.
-      assert.equal(await page.getByRole('link', { name: 'Open the default scenario' }).getAttribute('href'), '?');
+      assert.ok(said.includes(param), `the banner names ${param}: ${said}`);
+      assert.ok(said.includes(value), `the banner quotes the value ${value}: ${said}`);
+      // The explorer is behind it, with the valid parameters applied.
+      await region(page, 'Cluster').waitFor();
+      assert.equal(await page.getByRole('combobox', { name: 'Scenario', exact: true }).inputValue(), scenario);
+      if (frame === 'last') {
+        assert.ok((await readFrame(page)) > 0, 'the last frame is shown');
+        assert.ok(said.includes('past the end'), said);
+      } else {
+        assert.equal(await readFrame(page), frame, 'the frame asked for');
+      }
+      await page.getByRole('button', { name: 'Dismiss', exact: true }).click();
+      assert.equal(await page.getByRole('alert').count(), 0, 'dismissed');
       await page.waitForLoadState('networkidle');
       assert.deepEqual(quiet(problems), NO_PROBLEMS, 'no panic, no console error');
     } finally {
