@@ -33,7 +33,7 @@ setup:
 build: setup trunk-build
 
 serve: setup
-	trunk serve --release --address 127.0.0.1 --port 8080
+	trunk serve --release --no-autoreload --address 127.0.0.1 --port 8080
 
 # Each stage stops the make on failure; .NOTPARALLEL keeps them in this order.
 test: setup test-native test-wasm trunk-build test-e2e

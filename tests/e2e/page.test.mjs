@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DIST, SUB_PATH, launchBrowser, openExplorer, openPage, quiet, readFrame, region, serveDist } from './support.mjs';
+import { CSP, DIST, SUB_PATH, launchBrowser, openExplorer, openPage, quiet, readFrame, region, serveDist } from './support.mjs';
 
 let server;
 let browser;
@@ -89,6 +89,33 @@ test('choosing another preset redraws the panels for it', async () => {
     await scenario.selectOption('replicaset-pressure');
     await page.getByRole('spinbutton', { name: 'Replicas', exact: true }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Delete a pod', exact: true }).count(), 1);
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the page runs under the strict Content-Security-Policy: no inline script, no violation, no other origin', async () => {
+  const { page, context, problems, requests } = await openPage(browser, server.origin);
+  try {
+    await page.addInitScript(() => {
+      window.__cspViolations = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const response = await page.goto(server.url + '?s=over-create&controller.naming=generate', { waitUntil: 'load' });
+    assert.equal(response.headers()['content-security-policy'], CSP, 'served with the policy');
+    await region(page, 'Cluster').waitFor({ timeout: 20_000 });
+    // The page's own copy of the policy, for hosts that send none.
+    assert.equal(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content'), CSP);
+    assert.equal(await page.locator('script:not([src])').count(), 0, 'no inline script');
+    // Play a while: every panel draws, styles move, nothing is refused.
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(800);
+    await page.keyboard.press('Space');
+    assert.ok((await readFrame(page)) > 0, 'it played');
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], 'no CSP violation');
+    for (const url of requests) assert.equal(new URL(url).origin, server.origin, `same origin: ${url}`);
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();

@@ -48,8 +48,15 @@ const CONTENT_TYPES = {
 };
 
 /**
+ * The Content-Security-Policy docs/embedding.md promises the page runs under:
+ * served with every HTML page, so every end-to-end test runs under it.
+ */
+export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'";
+
+/**
  * Serves `dist` at `http://127.0.0.1:<ephemeral port><subPath>`, and nothing
- * anywhere else (404), the way a static host would serve a course page.
+ * anywhere else (404), the way a static host would serve a course page,
+ * with the strict {@link CSP} on every HTML page.
  * `subPath` without its trailing slash redirects to it, as static hosts do.
  *
  * @returns {Promise<{origin: string, url: string, served: string[], close: () => Promise<void>}>}
@@ -87,7 +94,8 @@ export async function serveDist({ dist = DIST, subPath = SUB_PATH } = {}) {
     try {
       const body = await readFile(file);
       const type = CONTENT_TYPES[path.extname(file)] ?? 'application/octet-stream';
-      reply(200, req.method === 'HEAD' ? '' : body, type);
+      const headers = type.startsWith('text/html') ? { 'content-security-policy': CSP } : {};
+      reply(200, req.method === 'HEAD' ? '' : body, type, headers);
     } catch {
       reply(404, 'not found\n');
     }
