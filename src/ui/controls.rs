@@ -139,7 +139,7 @@ pub fn Controls() -> impl IntoView {
                 <button on:click=move |_| ui.apply(Change::Action(UiAction::DropNextEvent), "Next watch event will be dropped")>"Drop next watch event"</button>
                 <button on:click=move |_| ui.apply(Change::Action(UiAction::RestartController), "Controller restarted")>"Restart controller"</button>
             </div>
-            <details class="about" open>
+            <details class="about" open=!ui.embed.get_untracked()>
                 <summary>"About this scenario"</summary>
                 <p>{move || c().description}</p>
                 {move || c().incident.map(|(title, url)| view! {

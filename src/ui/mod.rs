@@ -11,6 +11,7 @@ mod controls;
 mod panels;
 
 use crate::scenario::{preset, Scenario};
+use crate::view::host;
 use crate::view::panels as pv;
 use crate::view::session::{Change, Session};
 use crate::view::snapshot::{snapshot, Snapshot};
@@ -270,6 +271,36 @@ impl Ui {
         self.look_ahead();
     }
 
+    /// Open a scenario given whole (imported, or sent by the host page); the
+    /// URL carries it as JSON.
+    pub fn load_custom(&self, scenario: Scenario) {
+        let json = scenario.to_value().to_string();
+        self.load(scenario, None);
+        self.custom.set_value(Some(json));
+        // `custom` is not a signal: nudge the URL mirror.
+        self.preset.set(None);
+    }
+
+    /// Obey a host page's command ([`crate::view::host`]).
+    pub fn obey(&self, command: host::Command) {
+        match command {
+            host::Command::Play => {
+                if !self.playing.get_untracked() {
+                    self.toggle_play();
+                }
+            }
+            host::Command::Pause => {
+                self.pause();
+                self.settle();
+            }
+            host::Command::Step => self.step_forward(),
+            host::Command::Back => self.step_back(),
+            host::Command::Reset => self.reset(),
+            host::Command::Seek(n) => self.seek(n),
+            host::Command::Load(scenario) => self.load_custom(*scenario),
+        }
+    }
+
     pub fn load_preset(&self, name: &str) {
         match preset(name) {
             Ok(s) => self.load(s, Some(name.to_string())),
@@ -517,6 +548,31 @@ pub fn Explorer(
         }
     });
 
+    // The host-page API (docs/embedding.md): commands in, frames out.
+    let messages = window_event_listener(ev::message, move |e| {
+        let origin = e.origin();
+        if let Some(only) = ui.layout.with_value(|l| l.origin.clone()) {
+            if origin != only {
+                ui.notice.set(Some(format!("Ignored a message from {origin}: this page obeys only {only} (the origin parameter).")));
+                return;
+            }
+        }
+        let data = e.data();
+        let text = data.as_string().or_else(|| js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string())).unwrap_or_default();
+        match host::parse(&text) {
+            Ok(Some(command)) => ui.obey(command),
+            Ok(None) => {}
+            Err(problem) => ui.notice.set(Some(format!("Ignored a message from {origin}: {problem}."))),
+        }
+    });
+    on_cleanup(move || messages.remove());
+    // Ready before the first frame message (effects run after this).
+    post_to_parent(ui, &host::ready());
+    Effect::new(move |_| {
+        let text = ui.snap.with(|s| host::frame(s.position, s.now_ms, &s.invariants));
+        post_to_parent(ui, &text);
+    });
+
     // Mark the first drawn frame for the page benchmark, then compute ahead (or play).
     request_animation_frame(move || {
         if let Some(p) = window().performance() {
@@ -572,6 +628,31 @@ pub fn Explorer(
             </div>
             {move || ui.help_open.get().then(|| view! { <Help /> })}
         </main>
+    }
+}
+
+/// Post a message to the page embedding this one, if any: to the `origin`
+/// parameter's origin when given, else to whichever page it is.
+fn post_to_parent(ui: Ui, text: &str) {
+    let Ok(Some(parent)) = window().parent() else { return };
+    if parent == window() {
+        return;
+    }
+    let target = match ui.layout.with_value(|l| l.origin.clone()) {
+        Some(only) => {
+            // Post only to the origin the URL names; when the embedding page
+            // (as its referrer says) is another, say nothing at all.
+            let referrer = document().referrer();
+            let parent_origin = referrer.splitn(4, '/').take(3).collect::<Vec<_>>().join("/");
+            if !referrer.is_empty() && parent_origin != only {
+                return;
+            }
+            only
+        }
+        None => "*".to_string(),
+    };
+    if let Ok(message) = js_sys::JSON::parse(text) {
+        let _ = parent.post_message(&message, &target);
     }
 }
 

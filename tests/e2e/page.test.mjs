@@ -33,7 +33,13 @@ test('dist/index.html refers to its assets by relative URLs only', async () => {
   const html = await readFile(path.join(DIST, 'index.html'), 'utf8');
   const urls = [...html.matchAll(/\b(?:href|src|module_or_path)\s*[:=]\s*["']([^"']+)["']/g)].map((m) => m[1]);
   const imports = [...html.matchAll(/\bfrom\s+["']([^"']+)["']/g)].map((m) => m[1]);
-  const all = [...urls, ...imports];
+  // The start-up module (moved out of index.html for the CSP) names the rest.
+  const starts = urls.filter((u) => /^\.\/start-[0-9a-f]+\.js$/.test(u));
+  assert.equal(starts.length, 1, `one start-up module: ${urls.join(', ')}`);
+  const start = await readFile(path.join(DIST, starts[0]), 'utf8');
+  const fromStart = [...start.matchAll(/\b(?:from\s+|module_or_path\s*:\s*)["']([^"']+)["']/g)].map((m) => m[1]);
+  assert.ok(fromStart.some((u) => u.endsWith('.wasm')) && fromStart.some((u) => u.endsWith('.js')), `it loads the app: ${fromStart.join(', ')}`);
+  const all = [...urls, ...imports, ...fromStart];
   assert.ok(all.some((u) => u.endsWith('.wasm')), `the wasm is referenced: ${all.join(', ')}`);
   for (const url of all) {
     assert.match(url, /^\.\//, `asset URL ${url} is relative to the page`);

@@ -1,0 +1,168 @@
+// Embedding in a course page: examples/course-page.html (shipped in dist/)
+// embeds the app in iframes and drives them through the host-page API
+// (window.postMessage, docs/embedding.md), under the strict CSP.
+// Run: `make build && node --test --test-reporter=spec tests/e2e/`
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser, openPage, quiet, serveDist } from './support.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const NO_PROBLEMS = { pageErrors: [], console: [], offOrigin: [], failed: [] };
+
+/** Opens the sample course page and records every message its iframes post, by iframe name. */
+async function openCoursePage() {
+  const opened = await openPage(browser, server.origin, { width: 1700, height: 1200 });
+  const { page } = opened;
+  await page.addInitScript(() => {
+    window.__messages = [];
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    window.addEventListener('message', (e) => {
+      const iframe = [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === e.source);
+      window.__messages.push({ from: iframe?.dataset.name ?? null, origin: e.origin, data: e.data });
+    });
+  });
+  await page.goto(`${server.url}examples/course-page.html`, { waitUntil: 'load' });
+  // Every iframe says it is ready.
+  await page.waitForFunction(
+    () => ['deterministic', 'generate', 'empty-cache', 'replicaset'].every((n) => window.__messages.some((m) => m.from === n && m.data?.cachescope === 'ready')),
+    null,
+    { timeout: 20_000 },
+  );
+  return opened;
+}
+
+/** Posts `message` to the iframe named `name`, from the course page. */
+async function post(page, name, message) {
+  await page.evaluate(([n, m]) => document.querySelector(`iframe[data-name="${n}"]`).contentWindow.postMessage(m, '*'), [name, message]);
+}
+
+/** Waits for the iframe named `name` to report `frame`, and returns that message. */
+async function reported(page, name, frame) {
+  const handle = await page.waitForFunction(
+    ([n, f]) => window.__messages.find((m) => m.from === n && m.data?.cachescope === 'frame' && m.data.frame === f)?.data,
+    [name, frame],
+    { timeout: 5_000 },
+  );
+  return handle.jsonValue();
+}
+
+test('the course page embeds the app three times over, under the CSP, and drives an iframe through postMessage', async () => {
+  const { page, context, problems, requests } = await openCoursePage();
+  try {
+    assert.equal(await page.locator('iframe').count(), 4, 'the over-create pair, the empty cache, the ReplicaSet');
+    for (const iframe of await page.locator('iframe').all()) {
+      assert.ok((await iframe.getAttribute('title'))?.startsWith('cachescope: '), 'each iframe has a title for screen readers');
+    }
+    // Step three times: the app reports frame 3, with the clock and the invariants.
+    for (let i = 0; i < 3; i++) await post(page, 'replicaset', { cachescope: 'step' });
+    const three = await reported(page, 'replicaset', 3);
+    assert.equal(typeof three.time_ms, 'number');
+    assert.deepEqual(Object.keys(three.invariants).sort(), ['children_within_desired', 'no_delete_before_sync', 'no_orphans']);
+    const app = page.frameLocator('iframe[data-name="replicaset"]');
+    assert.equal(await app.getByText(/^Frame \d+$/).innerText(), 'Frame 3', 'the iframe draws frame 3');
+    // Back, seek, reset.
+    await post(page, 'replicaset', { cachescope: 'back' });
+    await reported(page, 'replicaset', 2);
+    await post(page, 'replicaset', { cachescope: 'seek', frame: 20 });
+    await reported(page, 'replicaset', 20);
+    assert.equal(await app.getByText(/^Frame \d+$/).innerText(), 'Frame 20');
+    await post(page, 'replicaset', { cachescope: 'reset' });
+    await page.waitForFunction(() => window.__messages.filter((m) => m.from === 'replicaset').at(-1)?.data?.frame === 0);
+    // Play, then pause: frames go by (one message per drawn frame, with the latest) and stop.
+    await post(page, 'replicaset', { cachescope: 'play' });
+    await page.waitForFunction(() => window.__messages.some((m) => m.from === 'replicaset' && m.data?.cachescope === 'frame' && m.data.frame >= 10), null, { timeout: 10_000 });
+    await post(page, 'replicaset', { cachescope: 'pause' });
+    await app.getByRole('button', { name: 'Play', exact: true }).waitFor();
+
+    // The page's own buttons drive the over-create pair together, and show what each reports.
+    await page.getByRole('button', { name: 'Step both' }).click();
+    await reported(page, 'deterministic', 1);
+    await reported(page, 'generate', 1);
+    await page.locator('output[data-frame-of="generate"]', { hasText: /^frame 1,/ }).waitFor();
+
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], 'no CSP violation on the course page');
+    for (const url of requests) assert.equal(new URL(url).origin, server.origin, `same origin: ${url}`);
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a host can load a whole scenario into an iframe', async () => {
+  const { page, context, problems } = await openCoursePage();
+  try {
+    const scenario = {
+      name: 'three-seeds',
+      description: 'Three seed ConfigMaps and a pruner that waits for its cache.',
+      controller: { kind: 'pruner', wait_for_cache_sync: true },
+      objects: [{ kind: 'ConfigMap', name: 'seed-{i}', count: 3 }],
+    };
+    await post(page, 'empty-cache', { cachescope: 'load', scenario });
+    const app = page.frameLocator('iframe[data-name="empty-cache"]');
+    await app.locator('section[aria-label="Cluster"] li[data-kind="ConfigMap"]').nth(2).waitFor();
+    assert.equal(await app.locator('section[aria-label="Cluster"] li[data-kind="ConfigMap"]').count(), 3, 'the loaded scenario is drawn');
+    await reported(page, 'empty-cache', 0);
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a malformed message is ignored with a visible notice naming what is wrong, and no console error', async () => {
+  const { page, context, problems } = await openCoursePage();
+  try {
+    const app = page.frameLocator('iframe[data-name="replicaset"]');
+    for (const [message, needle] of [
+      [{ cachescope: 'jump' }, '"jump"'],
+      [{ cachescope: 'seek', frame: 'ten' }, '"ten"'],
+      [{ cachescope: 'load', scenario: { name: 'x', controler: {} } }, 'controler'],
+    ]) {
+      await post(page, 'replicaset', message);
+      const notice = app.getByRole('status').filter({ hasText: 'Ignored a message' });
+      await notice.filter({ hasText: needle }).waitFor({ timeout: 5_000 });
+      assert.equal(await notice.count(), 1, 'one notice, replaced by the next');
+    }
+    // Messages not meant for cachescope at all are left alone, silently.
+    await post(page, 'replicaset', { type: 'something-else' });
+    await post(page, 'replicaset', 'hello');
+    assert.equal(await app.getByText(/^Frame \d+$/).innerText(), 'Frame 0', 'nothing moved');
+    await page.waitForLoadState('networkidle');
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
+test('origin= restricts which parent is obeyed', async () => {
+  const { page, context, problems } = await openCoursePage();
+  try {
+    // Re-point one iframe at the app with origin= naming another site.
+    await page.evaluate(() => {
+      const f = document.querySelector('iframe[data-name="replicaset"]');
+      f.src = '../?s=replicaset-pressure&embed=1&origin=https%3A%2F%2Fcourses.example.org';
+    });
+    await page.frameLocator('iframe[data-name="replicaset"]').locator('section[aria-label="Cluster"]').waitFor({ timeout: 20_000 });
+    await post(page, 'replicaset', { cachescope: 'step' });
+    const app = page.frameLocator('iframe[data-name="replicaset"]');
+    await app.getByRole('status').filter({ hasText: 'obeys only https://courses.example.org' }).waitFor({ timeout: 5_000 });
+    assert.equal(await app.getByText(/^Frame \d+$/).innerText(), 'Frame 0', 'the step was not obeyed');
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
