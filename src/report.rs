@@ -53,6 +53,29 @@ impl TraceHasher {
     }
 }
 
+/// One line of `cachescope trace`, and of the page's "Export trace": a frame
+/// as one JSON object (number, time, kind, caption, the objects it touched).
+pub fn trace_line(frame: &Frame) -> String {
+    serde_json::json!({
+        "n": frame.n,
+        "at_ms": frame.at_ms,
+        "kind": frame.event.name(),
+        "caption": crate::sim::caption::caption(frame),
+        "touched": frame.event.touched(),
+    })
+    .to_string()
+}
+
+/// Frames as `cachescope trace` prints them: one [`trace_line`] each, newline-terminated.
+pub fn trace_text<'a>(frames: impl IntoIterator<Item = &'a Frame>) -> String {
+    let mut out = String::new();
+    for f in frames {
+        out.push_str(&trace_line(f));
+        out.push('\n');
+    }
+    out
+}
+
 /// One invariant's outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct InvariantOutcome {

@@ -6,7 +6,7 @@
 //! Exit codes: 0 success, 2 bad input (a message on stderr names the field and
 //! the value), never a panic on input.
 
-use cachescope::report::{Report, TraceHasher};
+use cachescope::report::Report;
 use cachescope::scenario::{self, Scenario, ScenarioError};
 use cachescope::sim::world::World;
 use clap::{Parser, Subcommand};
@@ -115,17 +115,8 @@ fn trace(s: &Scenario) {
     let mut world = World::new(s.world_init());
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut hasher = TraceHasher::default();
     while let Some(frame) = world.step() {
-        hasher.add(&frame);
-        let line = serde_json::json!({
-            "n": frame.n,
-            "at_ms": frame.at_ms,
-            "kind": frame.event.name(),
-            "caption": cachescope::sim::caption::caption(&frame),
-            "touched": frame.event.touched(),
-        });
-        if writeln!(out, "{line}").is_err() {
+        if writeln!(out, "{}", cachescope::report::trace_line(&frame)).is_err() {
             return; // a closed pipe (| head) is not an error
         }
     }

@@ -344,15 +344,15 @@ fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     })
 }
 
-/// Parse naming the failing field by the key written just before the error's
-/// position. The page uses this: path tracking would double the size of the
-/// deserializer in the wasm, and the page's settings are named by their
-/// dotted paths anyway (see `with_settings`).
+/// Parse naming the failing field by the JSON path at the error's position
+/// ([`path_at`]), which names it exactly as the runner's path-tracking
+/// deserializer does (`controller.naming`, `actions[2].at_ms`). The page uses
+/// this: path tracking would double the size of the deserializer in the wasm.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn parse_plain(text: &str) -> Result<Scenario, ScenarioError> {
     serde_json::from_str(text).map_err(|e| {
         let (message, line_col) = split_json_error(&e);
-        let field = line_col.and_then(|(l, c)| key_before(text, l, c)).unwrap_or_default();
+        let field = line_col.map(|(l, c)| path_at(text, l, c)).unwrap_or_default();
         ScenarioError { field, value: None, message, line_col }
     })
 }
@@ -362,13 +362,72 @@ fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     parse_plain(text)
 }
 
-/// The last `"key":` written before line `line`, column `col` (1-based).
-fn key_before(text: &str, line: usize, col: usize) -> Option<String> {
-    let offset: usize = text.split_inclusive('\n').take(line - 1).map(str::len).sum::<usize>() + col;
-    let before = text.get(..offset.min(text.len()))?;
-    let colon = before.rfind("\":")?;
-    let start = before[..colon].rfind('"')?;
-    Some(before[start + 1..colon].to_string())
+/// The path of the value being read at line `line`, column `col` (1-based)
+/// of a JSON text: the keys and indices of the objects and arrays open there,
+/// as `a.b[2].c`. A scan that only follows nesting, strings and commas; the
+/// text's validity is serde_json's business.
+fn path_at(text: &str, line: usize, col: usize) -> String {
+    enum Open {
+        Object { key: Option<String>, expect_key: bool },
+        Array { index: usize },
+    }
+    let offset: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>() + col;
+    let mut stack: Vec<Open> = Vec::new();
+    let mut chars = text.char_indices().take_while(|(i, _)| *i < offset);
+    while let Some((_, c)) = chars.next() {
+        match c {
+            '"' => {
+                let mut s = String::new();
+                while let Some((_, c)) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => {
+                            if let Some((_, e)) = chars.next() {
+                                s.push(match e {
+                                    'n' => '\n',
+                                    't' => '\t',
+                                    other => other,
+                                });
+                            }
+                        }
+                        c => s.push(c),
+                    }
+                }
+                if let Some(Open::Object { key, expect_key }) = stack.last_mut() {
+                    if *expect_key {
+                        *key = Some(s);
+                        *expect_key = false;
+                    }
+                }
+            }
+            '{' => stack.push(Open::Object { key: None, expect_key: true }),
+            '[' => stack.push(Open::Array { index: 0 }),
+            '}' | ']' => {
+                stack.pop();
+            }
+            ',' => match stack.last_mut() {
+                Some(Open::Object { expect_key, .. }) => *expect_key = true,
+                Some(Open::Array { index }) => *index += 1,
+                None => {}
+            },
+            _ => {}
+        }
+    }
+    let mut path = String::new();
+    for open in &stack {
+        match open {
+            // After a comma, before the next key: the old key is done with.
+            Open::Object { key: Some(k), expect_key: false } => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+            }
+            Open::Object { .. } => {}
+            Open::Array { index } => path.push_str(&format!("[{index}]")),
+        }
+    }
+    path
 }
 
 impl Scenario {
@@ -700,15 +759,30 @@ pub const CHILD_LABELS: [&str; 2] = [ENSEMBLE_LABEL, REPLICASET_LABEL];
 mod tests {
     use super::*;
 
+    /// The page's parser (no path tracking) and the runner's (serde_path_to_error)
+    /// must say the same thing about the same file.
     #[test]
-    fn the_page_parser_names_the_key_before_the_error() {
-        let text = "{\n  \"name\": \"x\",\n  \"cluster\": {\"watch_lag_ms\": \"slow\"},\n  \"controller\": {\"kind\": \"ensemble\"}\n}";
-        let e = parse_plain(text).unwrap_err();
-        assert_eq!(e.field, "watch_lag_ms");
-        assert!(e.message.contains("\"slow\""), "{e}");
-        assert_eq!(e.line_col.map(|(l, _)| l), Some(3));
-        let e = parse_plain(r#"{"name": "x", "controller": {"kind": "ensemble", "naming": "gen"}}"#).unwrap_err();
-        assert_eq!(e.field, "naming");
+    fn the_page_parser_names_fields_as_the_runner_does() {
+        let docs = [
+            "{\n  \"name\": \"x\",\n  \"cluster\": {\"watch_lag_ms\": \"slow\"},\n  \"controller\": {\"kind\": \"ensemble\"}\n}",
+            r#"{"name": "x", "controller": {"kind": "ensemble", "naming": "gen"}}"#,
+            r#"{"name":"x","controler":{}}"#,
+            r#"{"name":"x","controller":{"kind":"pruner","workers":"two"}}"#,
+            r#"{"name":"x","controller":{"kind":"pruner"},"actions":[{"at_ms":5,"scale":3},{"at_ms":"x"}]}"#,
+            r#"{"name":"x","controller":{"kind":"pruner"},"actions":[{"at_ms":5,"delete_pods":{"count":1}},{"at_ms":"x"}]}"#,
+            r#"{"name":"x","controller":{"kind":"pruner"},"objects":[{"kind":"ConfigMap","name":"a","count":1,"bogus":1}]}"#,
+            r#"{"name":"x","controller":{"kind":"pruner"},"cluster":{"watch_lag_ms":-1}}"#,
+            r#"{"name":"x","controller":{"kind":"pruner"},"objects":[{"kind":"ConfigMap","name":"a","count":1,"labels":{"a\"b":1}}]}"#,
+            r#"{"name":"x","controller":{"kind":"pruner"},"objects":[{"name":"a"}]}"#,
+            r#"{"name":"x", "controller":{"kind":"pruner"},"#,
+            r#"{"name":"x","controller":{"kind":"pruner"},"objects":[],"actions":[{"at_ms":1,"apply":{"kind":"Ensemble","name":"b","voices":"4"}}]}"#,
+        ];
+        for text in docs {
+            let runner = parse(text).unwrap_err();
+            let page = parse_plain(text).unwrap_err();
+            assert_eq!(page.to_string(), runner.to_string(), "{text}");
+        }
+        assert_eq!(parse_plain(docs[4]).unwrap_err().field, "actions[0].scale");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 mod controls;
 mod panels;
+mod share;
 
 use crate::scenario::{preset, Scenario};
 use crate::view::host;
@@ -21,8 +22,10 @@ use leptos::prelude::*;
 
 pub use controls::{Controls, Transport};
 pub use panels::{
-    CachePanel, ClusterPanel, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, TimelinePanel, WatchPanel, WorkqueuePanel,
+    AboutRun, CachePanel, ClusterPanel, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, TimelinePanel, WatchPanel,
+    WorkqueuePanel,
 };
+pub use share::ShareBar;
 
 /// The preset a bare URL opens.
 pub const DEFAULT_PRESET: &str = "over-create";
@@ -272,9 +275,8 @@ impl Ui {
     }
 
     /// Open a scenario given whole (imported, or sent by the host page); the
-    /// URL carries it as JSON.
-    pub fn load_custom(&self, scenario: Scenario) {
-        let json = scenario.to_value().to_string();
+    /// URL carries `json`, its document.
+    pub fn load_custom(&self, scenario: Scenario, json: String) {
         self.load(scenario, None);
         self.custom.set_value(Some(json));
         // `custom` is not a signal: nudge the URL mirror.
@@ -297,7 +299,10 @@ impl Ui {
             host::Command::Back => self.step_back(),
             host::Command::Reset => self.reset(),
             host::Command::Seek(n) => self.seek(n),
-            host::Command::Load(scenario) => self.load_custom(*scenario),
+            host::Command::Load(scenario) => {
+                let json = scenario.to_value().to_string();
+                self.load_custom(*scenario, json);
+            }
         }
     }
 
@@ -586,6 +591,8 @@ pub fn Explorer(
     });
 
     let embed = ui.embed;
+    // A scenario file dragged over the page: dropping it imports it.
+    let dropping = RwSignal::new(false);
     let has = |p: PanelId| shown.contains(&p);
     let full_view = move || {
         // Follows the page while paused, like the address bar.
@@ -595,12 +602,29 @@ pub fn Explorer(
         ui.full_view_query()
     };
     view! {
-        <main class="app" class:embed=move || embed.get()>
+        <main
+            class="app"
+            class:embed=move || embed.get()
+            class:dropping=move || dropping.get()
+            on:dragover=move |e| {
+                e.prevent_default();
+                dropping.set(true);
+            }
+            on:dragleave=move |_| dropping.set(false)
+            on:drop=move |e| {
+                e.prevent_default();
+                dropping.set(false);
+                if let Some(file) = share::first_file(e.data_transfer().and_then(|d| d.files())) {
+                    share::import(ui, file);
+                }
+            }
+        >
             <Banner />
             {(!embed.get_untracked()).then(|| view! {
                 <header class="app-header">
                     <h1>"cachescope"</h1>
                     <p class="lede">"See what a Kubernetes controller sees: its cache lags the cluster."</p>
+                    <ShareBar />
                     <button class="help-button" aria-label="Help" aria-keyshortcuts="?" on:click=move |_| ui.help_open.set(true)>
                         "?"
                     </button>
@@ -623,6 +647,7 @@ pub fn Explorer(
             {(controls != ControlsMode::None).then(|| view! { <Transport /> })}
             {has(PanelId::Invariants).then(|| view! { <InvariantsPanel /> })}
             {has(PanelId::Timeline).then(|| view! { <TimelinePanel /> })}
+            {(!embed.get_untracked()).then(|| view! { <AboutRun /> })}
             <div class="sr-only" aria-live="polite" aria-atomic="true">
                 {move || ui.narration.get()}
             </div>

@@ -468,3 +468,59 @@ pub fn TimelinePanel() -> impl IntoView {
         </section>
     }
 }
+
+/// "About this run": the scenario, the seed, how long the run is, its trace
+/// hash (the same `trace_hash` `cachescope run` prints for the same scenario
+/// and seed) and the command line that reproduces it.
+#[component]
+pub fn AboutRun() -> impl IntoView {
+    let ui = use_ui();
+    let hash = RwSignal::new(None::<String>);
+    // Hashed once the run's last frame is known: again only when the run changes (a change forks it).
+    Effect::new(move |_| {
+        let (ended, _) = (ui.ended.get(), ui.known.get());
+        hash.set(ended.then(|| {
+            ui.session.with_untracked(|s| {
+                let mut h = crate::report::TraceHasher::default();
+                s.frames().iter().for_each(|f| h.add(f));
+                h.hex()
+            })
+        }));
+    });
+    let facts = move || {
+        ui.known.track();
+        ui.session.with_untracked(|s| (s.scenario().name.clone(), s.scenario().seed, s.frames().len(), s.edits().len()))
+    };
+    let command = move || {
+        ui.session.track();
+        crate::view::url::runner_command(&ui.page_state())
+    };
+    view! {
+        <details class="about-run">
+            <summary>"About this run"</summary>
+            <dl>
+                <dt>"Scenario"</dt>
+                <dd class="mono">{move || facts().0}</dd>
+                <dt>"Seed"</dt>
+                <dd class="mono">{move || facts().1}</dd>
+                <dt>"Frames"</dt>
+                <dd class="mono">{move || if ui.ended.get() { facts().2.to_string() } else { format!("{} so far", facts().2) }}</dd>
+                <dt>"trace_hash"</dt>
+                <dd>
+                    {move || match hash.get() {
+                        Some(h) => Either::Left(view! { <code class="trace-hash">{h}</code> }),
+                        None => Either::Right(view! { <span class="muted">"known once the run has ended"</span> }),
+                    }}
+                </dd>
+                <dt>"Reproduce"</dt>
+                <dd>
+                    {move || match (command(), facts().3) {
+                        (Some(c), 0) => Either::Left(view! { <code>{c}</code> }),
+                        (_, 0) => Either::Right("Export the scenario, then run it: cachescope run <file>.json".to_string()),
+                        (_, n) => Either::Right(format!("This run has {n} change(s) made while it ran; the runner replays scenarios, not changes.")),
+                    }}
+                </dd>
+            </dl>
+        </details>
+    }
+}

@@ -6,4 +6,5 @@ pub mod host;
 pub mod panels;
 pub mod session;
 pub mod snapshot;
+pub mod svg;
 pub mod url;

@@ -456,6 +456,37 @@ pub fn encode(state: &PageState) -> String {
     }
 }
 
+/// The runner's command line for a preset run with these settings, e.g.
+/// `cachescope run over-create --set controller.naming=generate`; `None` for a
+/// scenario given whole (export it, then `cachescope run file.json`).
+pub fn runner_command(state: &PageState) -> Option<String> {
+    let quote = |v: &str| {
+        if !v.is_empty() && v.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.=:/,[]".contains(&b)) {
+            v.to_string()
+        } else {
+            format!("'{}'", v.replace('\'', r"'\''"))
+        }
+    };
+    let preset = state.preset.as_deref().filter(|_| state.custom.is_none())?;
+    let mut cmd = format!("cachescope run {}", quote(preset));
+    for (k, v) in &state.settings {
+        cmd.push_str(" --set ");
+        cmd.push_str(&quote(&format!("{k}={v}")));
+    }
+    Some(cmd)
+}
+
+/// The `<iframe>` a course author pastes: `src` is the page's absolute URL
+/// with the state and `embed=1`; `title` names it for screen readers.
+pub fn iframe_snippet(src: &str, title: &str) -> String {
+    use super::svg::escape;
+    format!(
+        r#"<iframe src="{}" width="800" height="500" title="{}" loading="lazy" allow="clipboard-write"></iframe>"#,
+        escape(src),
+        escape(title)
+    )
+}
+
 /// A speed as the URL and the label show it: `2`, `0.25`, `31.6` (integer
 /// arithmetic: no float formatting in the page).
 pub fn format_speed(speed: f64) -> String {
@@ -570,6 +601,28 @@ mod tests {
         for bad in ["origin=courses.example.org", "origin=https%3A%2F%2Fa.org%2Fpath", "controls=some", "autoplay=yes"] {
             assert!(parse_query(bad, "over-create").is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_runner_command_reproduces_a_preset_run() {
+        let s = parse_query("s=over-create&controller.naming=generate&cluster.watch_lag_ms=800&seed=7", "over-create").unwrap();
+        assert_eq!(
+            runner_command(&s).as_deref(),
+            Some("cachescope run over-create --set controller.naming=generate --set cluster.watch_lag_ms=800 --set seed=7")
+        );
+        let odd = PageState { settings: vec![("controller.namespace".into(), "it's here".into())], ..s.clone() };
+        assert_eq!(runner_command(&odd).as_deref(), Some(r"cachescope run over-create --set 'controller.namespace=it'\''s here'"));
+        let custom = PageState { preset: None, custom: Some("{}".into()), ..s };
+        assert_eq!(runner_command(&custom), None);
+    }
+
+    #[test]
+    fn the_iframe_snippet_escapes_its_attributes() {
+        let s = iframe_snippet("https://x.org/c/?s=over-create&embed=1", "cachescope: \"mine\" <b>");
+        assert_eq!(
+            s,
+            r#"<iframe src="https://x.org/c/?s=over-create&amp;embed=1" width="800" height="500" title="cachescope: &quot;mine&quot; &lt;b&gt;" loading="lazy" allow="clipboard-write"></iframe>"#
+        );
     }
 
     #[test]
