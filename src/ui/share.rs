@@ -20,11 +20,11 @@ fn page_base() -> String {
 
 /// Copy `text`; say `done` when it worked, and show the text to copy by hand when it did not
 /// (an iframe without `allow="clipboard-write"`, a page not served over https).
-fn copy(ui: Ui, text: String, done: &'static str) {
+fn copy(ui: Ui, text: String, done: String) {
     let promise = window().navigator().clipboard().write_text(&text);
     leptos::task::spawn_local(async move {
         match JsFuture::from(promise).await {
-            Ok(_) => ui.notice.set(Some(done.to_string())),
+            Ok(_) => ui.notice.set(Some(done)),
             Err(_) => ui.notice.set(Some(format!("The clipboard is not available here; copy this by hand: {text}"))),
         }
     });
@@ -91,13 +91,24 @@ pub(super) fn first_file(files: Option<web_sys::FileList>) -> Option<web_sys::Fi
 pub fn ShareBar() -> impl IntoView {
     let ui = use_ui();
     let picker = NodeRef::<leptos::html::Input>::new();
-    let share =
-        move |_| copy(ui, format!("{}{}", page_base(), ui.query()), "Link copied: it opens this scenario, these settings and this frame.");
+    let share = move |_| {
+        let mut done = "Link copied: it opens this scenario, these settings and this frame.".to_string();
+        if let Some(json) = ui.custom.get_value() {
+            let n = url::pack(&json).len();
+            if n > url::MAX_SHARED_PACKED {
+                done = format!(
+                    "Link copied, but this scenario packs to {n} characters, over the {} a link carries safely: some servers cut such URLs. Export the scenario and share the file instead.",
+                    url::MAX_SHARED_PACKED
+                );
+            }
+        }
+        copy(ui, format!("{}{}", page_base(), ui.query()), done);
+    };
     let embed = move |_| {
         let state = PageState { embed: true, autoplay: false, origin: None, ..ui.page_state() };
         let title = ui.session.with_untracked(|s| format!("cachescope: {}", s.scenario().name));
         let snippet = url::iframe_snippet(&format!("{}{}", page_base(), url::encode(&state)), &title);
-        copy(ui, snippet, "Embed snippet copied: paste the <iframe> into your course page.");
+        copy(ui, snippet, "Embed snippet copied: paste the <iframe> into your course page.".to_string());
     };
     let export_scenario = move |_| {
         let json = ui.session.with_untracked(|s| serde_json::to_string_pretty(&s.scenario().to_value()).unwrap_or_default());

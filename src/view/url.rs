@@ -3,7 +3,8 @@
 //!
 //! `?s=over-create&controller.naming=generate&edit=37:cluster.watch_lag_ms=800&frame=40&speed=2&embed=1`
 //!
-//! - `s`: a preset; or `scenario`: a whole scenario as JSON;
+//! - `s`: a preset; or `scenario`: a whole scenario as JSON, or `z`: the same
+//!   packed ([`pack`]: deflate and base64url, what the page writes);
 //! - any dotted path (`cluster.watch_lag_ms=800`): a setting from frame 0, the
 //!   same codec as the runner's `--set`;
 //! - `edit`: a change made at a frame (repeatable), as [`Edit`] prints it;
@@ -94,6 +95,31 @@ fn parse_decimal(text: &str) -> Option<f64> {
         value += f64::from(frac.parse::<u32>().ok()?) / scale;
     }
     Some(value)
+}
+
+/// The longest packed scenario (`z=`) a shared link should carry: with the
+/// rest of a URL it stays under the 8 KB many servers and proxies accept.
+/// Longer ones still open, but the page warns when it makes such a link.
+pub const MAX_SHARED_PACKED: usize = 6_000;
+
+/// The most a packed scenario may inflate to: a link is not a way to make the
+/// page allocate without bound.
+const MAX_UNPACKED: usize = 1 << 20;
+
+/// A scenario document packed for a URL: raw deflate, then base64url without padding.
+pub fn pack(json: &str) -> String {
+    use base64::Engine;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9))
+}
+
+/// The document a `z=` value packs, or what is wrong with it.
+pub fn unpack(packed: &str) -> Result<String, String> {
+    use base64::Engine;
+    let bytes =
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(packed.trim_end_matches('=')).map_err(|e| format!("not base64url: {e}"))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_UNPACKED)
+        .map_err(|e| format!("not a deflated scenario ({:?})", e.status))?;
+    String::from_utf8(json).map_err(|_| "the packed scenario is not UTF-8 text".to_string())
 }
 
 /// A panel the page can show; `panels=cluster,cache,expectations` picks them.
@@ -252,6 +278,14 @@ fn is_origin(text: &str) -> bool {
     rest.is_some_and(|r| !r.is_empty() && !r.contains(['/', '?', '#', '@', ' ']))
 }
 
+/// A long value cut for an error message.
+fn fit(value: &str) -> String {
+    match value.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &value[..i]),
+        None => value.to_string(),
+    }
+}
+
 fn flag(name: &str, value: &str, problems: &mut Vec<ScenarioError>) -> bool {
     match value {
         "1" | "true" | "" => true,
@@ -267,7 +301,7 @@ fn flag(name: &str, value: &str, problems: &mut Vec<ScenarioError>) -> bool {
 /// bad preset or scenario falls back to the default preset) and reported.
 /// A frame past the end of the run is for the page to find, as it plays it.
 pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
-    const KNOWN: &str = "known: s, scenario, a dotted setting like cluster.watch_lag_ms, seed, until_ms, edit, frame, speed, embed, panels, controls, autoplay, origin";
+    const KNOWN: &str = "known: s, scenario, z, a dotted setting like cluster.watch_lag_ms, seed, until_ms, edit, frame, speed, embed, panels, controls, autoplay, origin";
     let query = query.strip_prefix('?').unwrap_or(query);
     let mut problems = Vec::new();
     let mut preset_name: Option<String> = None;
@@ -281,6 +315,10 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
         match key.as_str() {
             "s" | "preset" => preset_name = Some(value),
             "scenario" => custom = Some(value),
+            "z" => match unpack(&value) {
+                Ok(json) => custom = Some(json),
+                Err(e) => problems.push(param_error("z", &fit(&value), format!("{e}; expected a scenario as the page's Share makes it"))),
+            },
             "edit" => match Edit::parse(&value) {
                 Ok(e) => edits.push(e),
                 Err(e) => problems.push(param_error("edit", &value, e.message)),
@@ -414,7 +452,7 @@ pub fn encode(state: &PageState) -> String {
     let mut q = form_urlencoded::Serializer::new(String::new());
     match (&state.preset, &state.custom) {
         (_, Some(json)) => {
-            q.append_pair("scenario", json);
+            q.append_pair("z", &pack(json));
         }
         (Some(p), None) => {
             q.append_pair("s", p);
@@ -528,9 +566,32 @@ mod tests {
     fn a_whole_scenario_can_ride_in_the_url() {
         let json = r#"{"name":"mine","controller":{"kind":"pruner","wait_for_cache_sync":false},"objects":[{"kind":"ConfigMap","name":"seed-{i}","count":3}]}"#;
         let q = encode(&PageState { preset: None, custom: Some(json.into()), ..parse_query("", "over-create").unwrap() });
+        assert!(q.starts_with("?z="), "packed: {q}");
         let s = parse_query(&q, "over-create").unwrap();
         assert_eq!(s.scenario.name, "mine");
-        assert_eq!(s.preset, None);
+        assert_eq!((s.preset, s.custom.as_deref()), (None, Some(json)));
+        // Written by hand as plain JSON, it opens too.
+        let plain = format!("scenario={}", form_urlencoded::byte_serialize(json.as_bytes()).collect::<String>());
+        assert_eq!(parse_query(&plain, "over-create").unwrap().scenario.name, "mine");
+    }
+
+    #[test]
+    fn packed_scenarios_are_compact_and_checked() {
+        for name in crate::scenario::preset_names() {
+            let json = crate::scenario::preset(name).unwrap().to_value().to_string();
+            let packed = pack(&json);
+            assert_eq!(unpack(&packed).unwrap(), json);
+            let plain: usize = form_urlencoded::byte_serialize(json.as_bytes()).map(str::len).sum();
+            assert!(packed.len() * 10 < plain * 6, "{name}: packed {} vs URL-encoded {plain}", packed.len());
+            assert!(packed.len() < MAX_SHARED_PACKED);
+        }
+        for bad in ["not*base64", "AAAA", &pack("{\"name\":").replace('A', "B")] {
+            let e = parse_query(&format!("z={bad}"), "over-create").unwrap_err().to_string();
+            assert!(e.contains("URL parameter z"), "{bad}: {e}");
+        }
+        // A packed bomb stops at the limit instead of allocating without bound.
+        let bomb = pack(&" ".repeat(MAX_UNPACKED + 1));
+        assert!(unpack(&bomb).is_err());
     }
 
     #[test]

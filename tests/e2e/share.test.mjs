@@ -131,7 +131,7 @@ test('an imported scenario runs, and its exported trace is byte for byte what `c
     assert.equal(await readFrame(page), 0);
     assert.equal((await presentObjects(page, 'Cluster', 'ConfigMap')).length, 3, 'its three seeds are drawn');
     // The URL carries the scenario: a reload keeps it.
-    assert.match(page.url(), /[?&]scenario=/);
+    assert.match(page.url(), /[?&]z=/, 'packed in the URL');
 
     await playToEnd(page);
     const download = page.waitForEvent('download');
