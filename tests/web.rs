@@ -15,8 +15,8 @@ use cachescope::sim::apiserver::ControllerKind;
 use cachescope::sim::controllers::Naming;
 use cachescope::sim::object::Kind;
 use cachescope::ui::{
-    App, CachePanel, ClusterPanel, Controls, ExpectationsPanel, Explorer, InvariantsPanel, Observations, ReconcilePanel, TimelinePanel,
-    Transport, Ui, WatchPanel, WorkqueuePanel,
+    App, CachePanel, ClusterPanel, Controls, ExpectationsPanel, Explorer, InvariantsPanel, Observations, ReconcilePanel, ShareBar,
+    TimelinePanel, Transport, Ui, WatchPanel, WorkqueuePanel,
 };
 use cachescope::view::panels::{self as pv, RowState, TimelineEntry};
 use cachescope::view::session::Session;
@@ -1061,5 +1061,70 @@ async fn several_changes_at_one_frame_all_reach_the_url() {
     let replayed = reference(&query);
     assert_eq!(replayed.world().controller.naming, Naming::Generate, "{query}");
     assert_eq!(replayed.world().cluster.watch_lag_ms, 3000, "{query}");
+    m.finish().await;
+}
+
+#[wasm_bindgen_test]
+async fn about_this_run_shows_the_trace_hash_the_runner_computes() {
+    let q = "s=over-create&controller.naming=generate&seed=5";
+    let st = state(q);
+    let expected = cachescope::report::Report::run(&st.scenario).trace_hash;
+    let m = mount_bare(move || view! { <Explorer state=st /> }).await;
+    // The look-ahead computes the run in slices; the hash appears once it has ended.
+    let mut hash = None;
+    for _ in 0..100 {
+        if let Some(h) = m.root.query_selector("code.trace-hash").unwrap() {
+            hash = Some(text(&h));
+            break;
+        }
+        sleep(20).await;
+    }
+    assert_eq!(hash.as_deref(), Some(expected.as_str()), "the page's trace_hash");
+    let about = m.text(".about-run");
+    assert!(about.contains("cachescope run over-create --set controller.naming=generate --set seed=5"), "{about}");
+    m.finish().await;
+}
+
+/// Post `data` to the page as a host page would (a `message` event on the window).
+fn host_message(data: &str) {
+    let init = web_sys::MessageEventInit::new();
+    init.set_data(&js_sys::JSON::parse(data).unwrap());
+    init.set_origin("https://course.example");
+    let ev = web_sys::MessageEvent::new_with_event_init_dict("message", &init).unwrap();
+    web_sys::window().unwrap().dispatch_event(&ev).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn host_messages_drive_the_explorer_and_bad_ones_are_named() {
+    let st = state("s=replicaset-pressure");
+    let m = mount_bare(move || view! { <Explorer state=st /> }).await;
+    host_message(r#"{"cachescope":"seek","frame":12}"#);
+    tick().await;
+    assert_eq!(m.text(".frame"), "Frame 12");
+    host_message(r#"{"cachescope":"step"}"#);
+    host_message(r#"{"cachescope":"step"}"#);
+    host_message(r#"{"cachescope":"back"}"#);
+    tick().await;
+    assert_eq!(m.text(".frame"), "Frame 13");
+    host_message(r#"{"cachescope":"seek","frame":"ten"}"#);
+    tick().await;
+    let notice = m.text(r#"p.notice[role="status"]"#);
+    assert!(notice.contains("Ignored a message from https://course.example") && notice.contains("\"ten\""), "{notice}");
+    assert_eq!(m.text(".frame"), "Frame 13", "a bad message moves nothing");
+    host_message(r#"{"type":"not for us"}"#);
+    host_message(r#"{"cachescope":"reset"}"#);
+    tick().await;
+    assert_eq!(m.text(".frame"), "Frame 0");
+    m.finish().await;
+}
+
+#[wasm_bindgen_test]
+async fn the_share_bar_names_every_action() {
+    let m = mount_panel("s=over-create", || view! { <ShareBar /> }).await;
+    let names: Vec<String> = m.all("section.share button").iter().map(text).collect();
+    assert_eq!(names, ["Share", "Embed", "Import scenario", "Export scenario", "Export trace", "Export SVG"]);
+    let picker = m.one(r#"input[type="file"]"#);
+    assert_eq!(attr(&picker, "aria-label").as_deref(), Some("Scenario file"));
+    assert_eq!(attr(&picker, "accept").as_deref(), Some(".json,application/json"));
     m.finish().await;
 }
