@@ -113,6 +113,26 @@ try {
     }
     await context.close();
   }
+  // The sample course page, with its over-create pair stepped to where they part ways.
+  {
+    const { page, context, problems } = await openPage(browser, server.origin, { width: 1700, height: 1000 });
+    await page.goto(`${server.url}examples/course-page.html`, { waitUntil: 'load' });
+    await page.locator('output[data-frame-of="generate"]', { hasText: /^frame 0,/ }).waitFor({ timeout: 20_000 });
+    const frame = pickFrame(trace('over-create', { 'controller.naming': 'generate' }), { before: /^ADDED ConfigMap/ });
+    for (let i = 0; i < frame; i++) await page.getByRole('button', { name: 'Step both' }).click();
+    await page.locator('output[data-frame-of="generate"]', { hasText: new RegExp(`^frame ${frame},`) }).waitFor();
+    await page.waitForLoadState('networkidle');
+    const file = join(OUT, 'course-page.png');
+    await page.screenshot({ path: file, fullPage: true });
+    console.log(`${file}\tframe ${frame}\texamples/course-page.html\tthe sample course page, its over-create pair stepped together`);
+    for (const [kind, list] of Object.entries(problems)) {
+      for (const item of list) {
+        console.error(`screenshots: course-page.png: ${kind}: ${item}`);
+        status = 1;
+      }
+    }
+    await context.close();
+  }
 } finally {
   await browser.close();
   await server.close();

@@ -166,3 +166,21 @@ test('origin= restricts which parent is obeyed', async () => {
     await context.close();
   }
 });
+
+test('autoplay=1 starts an embed playing at the speed= it names', async () => {
+  const { page, context, problems } = await openPage(browser, server.origin, { width: 800, height: 500 });
+  try {
+    await page.goto(`${server.url}?s=replicaset-pressure&embed=1&autoplay=1&speed=10`, { waitUntil: 'load' });
+    const transport = page.getByRole('region', { name: 'Transport', exact: true });
+    await transport.waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Pause', exact: true }).waitFor({ timeout: 5_000 });
+    await page.waitForFunction(() => /^Frame [1-9]/.test([...document.querySelectorAll('section[aria-label="Transport"] span')].map((e) => e.textContent).find((t) => /^Frame \d+$/.test(t)) ?? ''));
+    assert.equal(await page.getByRole('slider', { name: 'Speed', exact: true }).getAttribute('aria-valuetext'), '×10');
+    assert.equal(await page.getByRole('heading', { level: 1 }).count(), 0, 'no page header');
+    assert.equal(await page.getByRole('region', { name: 'Controls', exact: true }).count(), 0, 'transport only');
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});

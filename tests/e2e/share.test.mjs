@@ -58,9 +58,12 @@ test('a link with settings and a frame opens that exact frame; a change survives
     assert.equal((await presentObjects(page, 'Cache', 'ConfigMap')).length, 0);
 
     // Change a setting here, reload: the setting, the change's frame and the position are kept.
+    const historyBefore = await page.evaluate(() => history.length);
     await page.getByRole('checkbox', { name: 'Delete surplus', exact: true }).check();
     await page.getByRole('button', { name: 'Step forward', exact: true }).click();
     await waitForFrame(page, 24);
+    await page.waitForFunction(() => /[?&]frame=24(&|$)/.test(location.search));
+    assert.equal(await page.evaluate(() => history.length), historyBefore, 'the URL is replaced, not pushed: no history spam');
     await page.reload({ waitUntil: 'load' });
     await region(page, 'Cluster').waitFor();
     assert.equal(await readFrame(page), 24, 'the frame is kept');
