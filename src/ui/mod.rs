@@ -147,12 +147,22 @@ impl Ui {
         self.speed_step.get_untracked() >= url::MAX_SPEED_STEP
     }
 
+    /// `known` grows to `n`, notifying its readers only when it does: playback
+    /// calls this every painted frame, and most frames are already known.
+    fn raise_known(&self, n: usize) {
+        self.known.maybe_update(|k| {
+            let grew = n > *k;
+            *k = (*k).max(n);
+            grew
+        });
+    }
+
     /// After any move by hand: the clock snaps to the frame and the caption is narrated.
     fn settle(&self) {
         let (now, caption, known) =
             self.session.with_untracked(|s| (s.world().now_ms(), pv::current_caption(s.last_frame()), s.frames().len()));
         self.display_ms.set(now);
-        self.known.update(|k| *k = (*k).max(known));
+        self.raise_known(known);
         self.narration.set(caption);
     }
 
@@ -392,7 +402,7 @@ impl Ui {
         let frame_now = self.session.with_untracked(|s| s.world().now_ms());
         let shown = if self.at_top_speed() || self.reduced_motion.get_value() { frame_now } else { target_ms.max(frame_now) };
         self.display_ms.set(shown);
-        self.known.update(|k| *k = (*k).max(self.session.with_untracked(|s| s.frames().len())));
+        self.raise_known(self.session.with_untracked(|s| s.frames().len()));
         if ended {
             self.ended.set(true);
             self.pause();

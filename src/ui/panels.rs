@@ -71,7 +71,8 @@ fn follow_touched() {
     let snap = use_ui().snap;
     Effect::new(move |_| {
         snap.track();
-        let Ok(lit) = document().query_selector_all(".cluster .touched, .cache .touched") else { return };
+        // Rows only: past 60 objects the panels draw chips, all in view at once.
+        let Ok(lit) = document().query_selector_all(".cluster .rows > .touched, .cache .rows > .touched") else { return };
         for row in (0..lit.length()).filter_map(|i| lit.item(i)).filter_map(|n| n.dyn_into::<web_sys::Element>().ok()) {
             let Some(list) = row.parent_element() else { continue };
             let (r, l) = (row.get_bounding_client_rect(), list.get_bounding_client_rect());
@@ -476,9 +477,12 @@ pub fn TimelinePanel() -> impl IntoView {
 pub fn AboutRun() -> impl IntoView {
     let ui = use_ui();
     let hash = RwSignal::new(None::<String>);
-    // Hashed once the run's last frame is known: again only when the run changes (a change forks it).
+    // Hashed once the run's last frame is known: again only when the run changes (a
+    // change forks it). The memo lets through only real changes: playback touches
+    // `ended` every frame, and hashing a long run every frame would stall it.
+    let run = Memo::new(move |_| (ui.ended.get(), ui.known.get()));
     Effect::new(move |_| {
-        let (ended, _) = (ui.ended.get(), ui.known.get());
+        let (ended, _) = run.get();
         hash.set(ended.then(|| {
             ui.session.with_untracked(|s| {
                 let mut h = crate::report::TraceHasher::default();
@@ -488,11 +492,12 @@ pub fn AboutRun() -> impl IntoView {
         }));
     });
     let facts = move || {
-        ui.known.track();
+        run.track();
         ui.session.with_untracked(|s| (s.scenario().name.clone(), s.scenario().seed, s.frames().len(), s.edits().len()))
     };
     let command = move || {
-        ui.session.track();
+        // What the command depends on: not every frame played.
+        (ui.preset.track(), ui.settings.track(), run.track());
         crate::view::url::runner_command(&ui.page_state())
     };
     view! {
