@@ -729,6 +729,11 @@ fn Help() -> impl IntoView {
                     <dt><kbd>"?"</kbd></dt><dd>"This help"</dd>
                     <dt><kbd>"Esc"</kbd></dt><dd>"Close it"</dd>
                 </dl>
+                <h2>"Sharing and files"</h2>
+                <p>
+                    "Share copies a link to this moment; Embed, an iframe for a course page. Import a scenario file, or drop one on the page; "
+                    "export the scenario, the trace (what cachescope trace prints) or this frame as SVG."
+                </p>
                 <h2>"What is simplified"</h2>
                 <ul class="simplifications">
                     <li>"Deletes are immediate: no graceful deletion, no finalizers."</li>
