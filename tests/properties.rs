@@ -121,3 +121,66 @@ proptest! {
         prop_assert_eq!(a.frames, b.frames);
     }
 }
+
+mod url_codec {
+    use cachescope::scenario::preset_names;
+    use cachescope::view::url::{encode, parse_query, speed_of_step, ControlsMode, PanelId, MAX_SPEED_STEP, MIN_SPEED_STEP};
+    use proptest::prelude::*;
+
+    fn setting() -> impl Strategy<Value = (String, String)> {
+        prop_oneof![
+            (0u64..=5_000).prop_map(|v| ("cluster.watch_lag_ms".to_string(), v.to_string())),
+            (0u64..=500).prop_map(|v| ("cluster.watch_jitter_ms".to_string(), v.to_string())),
+            prop::sample::select(vec!["deterministic", "generate"]).prop_map(|v| ("controller.naming".to_string(), v.to_string())),
+            any::<bool>().prop_map(|v| ("controller.double_enqueue".to_string(), v.to_string())),
+            any::<bool>().prop_map(|v| ("controller.wait_for_cache_sync".to_string(), v.to_string())),
+            any::<u64>().prop_map(|v| ("seed".to_string(), v.to_string())),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(super::config(600))]
+
+        /// Whatever state the page writes into its URL, it reads back the same,
+        /// and writes the same URL again: one codec, no drift.
+        #[test]
+        fn every_page_state_survives_its_url(
+            preset in prop::sample::select(preset_names()),
+            settings in prop::collection::vec(setting(), 0..4),
+            frame in 0usize..100_000,
+            step in MIN_SPEED_STEP..=MAX_SPEED_STEP,
+            embed in any::<bool>(),
+            panels in prop::option::of(prop::sample::subsequence(PanelId::ALL.to_vec(), 0..=PanelId::ALL.len())),
+            controls in prop::option::of(prop::sample::select(vec![ControlsMode::None, ControlsMode::Transport, ControlsMode::All])),
+            autoplay in any::<bool>(),
+            origin in prop::option::of(prop::sample::select(vec!["https://courses.example.org", "http://127.0.0.1:8080"])),
+            whole in any::<bool>(),
+        ) {
+            // Later settings of the same path win, as in the page; keep the last of each.
+            let mut unique: Vec<(String, String)> = Vec::new();
+            for (k, v) in settings {
+                unique.retain(|(k2, _)| *k2 != k);
+                unique.push((k, v));
+            }
+            let mut base = parse_query(&format!("s={preset}"), "over-create").unwrap();
+            if whole {
+                // The scenario given whole, as an import leaves it: it travels packed (z=).
+                base.custom = Some(base.scenario.to_value().to_string());
+                base.preset = None;
+            }
+            let scenario = base.scenario.with_settings(unique.iter().map(|(k, v)| (k.as_str(), v.as_str()))).unwrap();
+            let speed = cachescope::view::url::parse_query(
+                &format!("speed={}", cachescope::view::url::format_speed(speed_of_step(step))), "over-create"
+            ).unwrap().speed;
+            let state = cachescope::view::url::PageState {
+                scenario, settings: unique, frame, speed, embed, panels, controls, autoplay,
+                origin: origin.map(str::to_string), ..base
+            };
+            let q = encode(&state);
+            prop_assert_eq!(q.contains("z="), whole);
+            let back = parse_query(&q, "over-create").map_err(|e| TestCaseError::fail(format!("{q}: {e}")))?;
+            prop_assert_eq!(&back, &state, "{}", q);
+            prop_assert_eq!(encode(&back), q);
+        }
+    }
+}

@@ -352,7 +352,14 @@ fn parse(text: &str) -> Result<Scenario, ScenarioError> {
 fn parse_plain(text: &str) -> Result<Scenario, ScenarioError> {
     serde_json::from_str(text).map_err(|e| {
         let (message, line_col) = split_json_error(&e);
-        let field = line_col.map(|(l, c)| path_at(text, l, c)).unwrap_or_default();
+        let mut field = line_col.map(|(l, c)| path_at(text, l, c)).unwrap_or_default();
+        // An enum written as a map (`{"bogus": 1}`) is named by its field, not
+        // by the variant key inside it, as the runner names it.
+        if let Some(variant) = message.strip_prefix("unknown variant `").and_then(|m| m.split('`').next()) {
+            if let Some(outer) = field.strip_suffix(variant).and_then(|f| f.strip_suffix('.')) {
+                field = outer.to_string();
+            }
+        }
         ScenarioError { field, value: None, message, line_col }
     })
 }
@@ -368,13 +375,25 @@ fn parse(text: &str) -> Result<Scenario, ScenarioError> {
 /// text's validity is serde_json's business.
 fn path_at(text: &str, line: usize, col: usize) -> String {
     enum Open {
-        Object { key: Option<String>, expect_key: bool },
-        Array { index: usize },
+        Object {
+            key: Option<String>,
+            expect_key: bool,
+        },
+        /// `started`: the element at `index` has begun (an empty `[]` has none).
+        Array {
+            index: usize,
+            started: bool,
+        },
     }
     let offset: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>() + col;
     let mut stack: Vec<Open> = Vec::new();
     let mut chars = text.char_indices().take_while(|(i, _)| *i < offset);
     while let Some((_, c)) = chars.next() {
+        if let Some(Open::Array { started, .. }) = stack.last_mut() {
+            if !c.is_whitespace() && c != ',' && c != ']' {
+                *started = true;
+            }
+        }
         match c {
             '"' => {
                 let mut s = String::new();
@@ -401,13 +420,16 @@ fn path_at(text: &str, line: usize, col: usize) -> String {
                 }
             }
             '{' => stack.push(Open::Object { key: None, expect_key: true }),
-            '[' => stack.push(Open::Array { index: 0 }),
+            '[' => stack.push(Open::Array { index: 0, started: false }),
             '}' | ']' => {
                 stack.pop();
             }
             ',' => match stack.last_mut() {
                 Some(Open::Object { expect_key, .. }) => *expect_key = true,
-                Some(Open::Array { index }) => *index += 1,
+                Some(Open::Array { index, started }) => {
+                    *index += 1;
+                    *started = false;
+                }
                 None => {}
             },
             _ => {}
@@ -424,7 +446,8 @@ fn path_at(text: &str, line: usize, col: usize) -> String {
                 path.push_str(k);
             }
             Open::Object { .. } => {}
-            Open::Array { index } => path.push_str(&format!("[{index}]")),
+            Open::Array { index, started: true } => path.push_str(&format!("[{index}]")),
+            Open::Array { .. } => {}
         }
     }
     path
@@ -791,5 +814,93 @@ mod tests {
         let e = s.with_settings([("controller.workers", "2"), ("cluster.watch_lag_ms", "slow")]).unwrap_err();
         assert_eq!(e.field, "cluster.watch_lag_ms");
         assert!(e.to_string().contains("slow"));
+    }
+}
+
+/// The page's parser against the runner's, on thousands of broken documents:
+/// every preset with one value replaced by a wrong one, or one unknown key
+/// added, written compact or pretty. Both must fail alike, word for word.
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod parity {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    /// Every value's location in a document: a list of object keys / array indices.
+    fn locations(v: &Value, here: &mut Vec<Value>, out: &mut Vec<Vec<Value>>) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    here.push(Value::String(k.clone()));
+                    out.push(here.clone());
+                    locations(x, here, out);
+                    here.pop();
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter().enumerate() {
+                    here.push(Value::from(i));
+                    out.push(here.clone());
+                    locations(x, here, out);
+                    here.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn at<'a>(v: &'a mut Value, path: &[Value]) -> &'a mut Value {
+        path.iter().fold(v, |v, p| match p {
+            Value::String(k) => &mut v[k.as_str()],
+            Value::Number(i) => &mut v[i.as_u64().unwrap() as usize],
+            _ => unreachable!(),
+        })
+    }
+
+    fn wrong() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::String("x".into())),
+            Just(Value::from(-1)),
+            Just(Value::from(1.5)),
+            Just(Value::Bool(true)),
+            Just(Value::Null),
+            Just(Value::Array(vec![])),
+            Just(serde_json::json!({ "bogus": 1 })),
+            Just(Value::from(u64::MAX)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 600, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn the_page_and_the_runner_name_every_error_alike(
+            preset_index in 0usize..16,
+            location in any::<prop::sample::Index>(),
+            replacement in wrong(),
+            add_unknown_key in any::<bool>(),
+            pretty in any::<bool>(),
+        ) {
+            let names = presets::preset_names();
+            let mut doc = presets::preset(names[preset_index % names.len()]).unwrap().to_value();
+            let mut all = Vec::new();
+            locations(&doc, &mut Vec::new(), &mut all);
+            let path = location.get(&all).clone();
+            if add_unknown_key {
+                // An unknown key in the object that holds this location (or the root).
+                let parent = at(&mut doc, &path[..path.len() - 1]);
+                if let Value::Object(m) = parent {
+                    m.insert("unknwn".into(), Value::from(1));
+                }
+            } else {
+                *at(&mut doc, &path) = replacement;
+            }
+            let text = if pretty { serde_json::to_string_pretty(&doc).unwrap() } else { doc.to_string() };
+            match (parse(&text), parse_plain(&text)) {
+                (Err(runner), Err(page)) => prop_assert_eq!(page.to_string(), runner.to_string(), "{}", text),
+                (Ok(_), Ok(_)) => {}
+                (a, b) => prop_assert!(false, "one parser failed alone: runner {:?}, page {:?}", a.err(), b.err()),
+            }
+        }
     }
 }
