@@ -533,6 +533,12 @@ impl Scenario {
         if self.name.trim().is_empty() {
             return Err(ScenarioError::new("name", Some("\"\"".into()), "must not be empty"));
         }
+        // The page links it: only web links, never `javascript:` or `data:`.
+        if let Some(i) = &self.incident {
+            if !(i.url.starts_with("https://") || i.url.starts_with("http://")) {
+                return Err(ScenarioError::new("incident.url", Some(format!("{:?}", i.url)), "must be an http:// or https:// link"));
+            }
+        }
         let mut total = 0u64;
         for (i, o) in self.objects.iter().enumerate() {
             total += u64::from(o.count.unwrap_or(1));
@@ -806,6 +812,18 @@ mod tests {
             assert_eq!(page.to_string(), runner.to_string(), "{text}");
         }
         assert_eq!(parse_plain(docs[4]).unwrap_err().field, "actions[0].scale");
+    }
+
+    #[test]
+    fn an_incident_link_must_be_a_web_link() {
+        for url in ["javascript:alert(1)", "data:text/html,hi", "//evil.example", "ftp://x"] {
+            let text = format!(r#"{{"name":"x","controller":{{"kind":"pruner"}},"incident":{{"title":"t","url":"{url}"}}}}"#);
+            let e = Scenario::from_json(&text).unwrap_err();
+            assert_eq!(e.field, "incident.url", "{url}");
+            assert!(e.to_string().contains(url), "{e}");
+        }
+        let ok = r#"{"name":"x","controller":{"kind":"pruner"},"incident":{"title":"t","url":"https://github.com/x/y/issues/1"}}"#;
+        assert!(Scenario::from_json(ok).is_ok());
     }
 
     #[test]
