@@ -50,7 +50,8 @@ pub fn parse(text: &str) -> Result<Option<Command>, String> {
         _ => &["cachescope"],
     };
     if let Some(extra) = obj.keys().find(|k| !allowed.contains(&k.as_str())) {
-        return Err(format!("message {verb:?}: unknown field {extra:?}; it takes {}", allowed[1..].join(", ").if_empty("no other field")));
+        let takes = if allowed.len() > 1 { allowed[1..].join(", ") } else { "no other field".to_string() };
+        return Err(format!("message {verb:?}: unknown field {extra:?}; it takes {takes}"));
     }
     Ok(Some(match verb {
         "play" => Command::Play,
@@ -79,20 +80,6 @@ pub fn parse(text: &str) -> Result<Option<Command>, String> {
         },
         other => return Err(format!("message field cachescope: expected one of {VERBS} (got {other:?})")),
     }))
-}
-
-trait IfEmpty {
-    fn if_empty(self, instead: &str) -> String;
-}
-
-impl IfEmpty for String {
-    fn if_empty(self, instead: &str) -> String {
-        if self.is_empty() {
-            instead.to_string()
-        } else {
-            self
-        }
-    }
 }
 
 /// Posted once the page is ready for commands.

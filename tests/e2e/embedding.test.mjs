@@ -3,28 +3,16 @@
 // (window.postMessage, docs/embedding.md), under the strict CSP.
 // Run: `make build && node --test --test-reporter=spec tests/e2e/`
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openPage, quiet, serveDist } from './support.mjs';
+import { NO_PROBLEMS, openPage, quiet, withServerAndBrowser } from './support.mjs';
 
-let server;
-let browser;
+const env = withServerAndBrowser();
 
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const NO_PROBLEMS = { pageErrors: [], console: [], offOrigin: [], failed: [] };
 
 /** Opens the sample course page and records every message its iframes post, by iframe name. */
 async function openCoursePage() {
-  const opened = await openPage(browser, server.origin, { width: 1700, height: 1200 });
+  const opened = await openPage(env.browser, env.server.origin, { width: 1700, height: 1200 });
   const { page } = opened;
   await page.addInitScript(() => {
     window.__messages = [];
@@ -35,7 +23,7 @@ async function openCoursePage() {
       window.__messages.push({ from: iframe?.dataset.name ?? null, origin: e.origin, data: e.data });
     });
   });
-  await page.goto(`${server.url}examples/course-page.html`, { waitUntil: 'load' });
+  await page.goto(`${env.server.url}examples/course-page.html`, { waitUntil: 'load' });
   // Every iframe says it is ready.
   await page.waitForFunction(
     () => ['deterministic', 'generate', 'empty-cache', 'replicaset'].every((n) => window.__messages.some((m) => m.from === n && m.data?.cachescope === 'ready')),
@@ -96,7 +84,7 @@ test('the course page embeds the app three times over, under the CSP, and drives
 
     await page.waitForLoadState('networkidle');
     assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], 'no CSP violation on the course page');
-    for (const url of requests) assert.equal(new URL(url).origin, server.origin, `same origin: ${url}`);
+    for (const url of requests) assert.equal(new URL(url).origin, env.server.origin, `same origin: ${url}`);
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();
@@ -156,7 +144,15 @@ test('origin= restricts which parent is obeyed', async () => {
       const f = document.querySelector('iframe[data-name="replicaset"]');
       f.src = '../?s=replicaset-pressure&embed=1&origin=https%3A%2F%2Fcourses.example.org';
     });
-    await page.frameLocator('iframe[data-name="replicaset"]').locator('section[aria-label="Cluster"]').waitFor({ timeout: 20_000 });
+    // The new document, drawn (not the old one, which has a Cluster panel too).
+    await page.waitForFunction(
+      () => {
+        const w = document.querySelector('iframe[data-name="replicaset"]').contentWindow;
+        return w.location.search.includes('origin=') && w.document.querySelector('section[aria-label="Cluster"]') !== null;
+      },
+      null,
+      { timeout: 20_000 },
+    );
     await post(page, 'replicaset', { cachescope: 'step' });
     const app = page.frameLocator('iframe[data-name="replicaset"]');
     await app.getByRole('status').filter({ hasText: 'obeys only https://courses.example.org' }).waitFor({ timeout: 5_000 });
@@ -168,9 +164,9 @@ test('origin= restricts which parent is obeyed', async () => {
 });
 
 test('autoplay=1 starts an embed playing at the speed= it names', async () => {
-  const { page, context, problems } = await openPage(browser, server.origin, { width: 800, height: 500 });
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 800, height: 500 });
   try {
-    await page.goto(`${server.url}?s=replicaset-pressure&embed=1&autoplay=1&speed=10`, { waitUntil: 'load' });
+    await page.goto(`${env.server.url}?s=replicaset-pressure&embed=1&autoplay=1&speed=10`, { waitUntil: 'load' });
     const transport = page.getByRole('region', { name: 'Transport', exact: true });
     await transport.waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'Pause', exact: true }).waitFor({ timeout: 5_000 });

@@ -5,11 +5,11 @@
 // Run: `make build && node --test --test-reporter=spec tests/e2e/`
 // (CACHESCOPE_DIST=/tmp/dist-x tests another build than dist/).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  NO_PROBLEMS,
   focusPage,
-  launchBrowser,
   openExplorer,
   openPage,
   playToEnd,
@@ -19,30 +19,18 @@ import {
   readFrame,
   readState,
   region,
-  serveDist,
   stepUntil,
   waitForFrame,
   waitForFrameChange,
+  withServerAndBrowser,
 } from './support.mjs';
 
-let server;
-let browser;
+const env = withServerAndBrowser();
 
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const NO_PROBLEMS = { pageErrors: [], console: [], offOrigin: [], failed: [] };
 
 /** Runs `body(page)` in a fresh page and then checks it stayed quiet and on its origin. */
 async function withPage(body) {
-  const { page, context, problems } = await openPage(browser, server.origin);
+  const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
     await body(page);
     assert.deepEqual(quiet(problems), NO_PROBLEMS, 'no errors, no warnings, no request off the origin');
@@ -73,7 +61,7 @@ async function setLagWithKeys(page, ms) {
 
 test('over-create: deterministic names settle at exactly four ConfigMaps', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, server.url);
+    await openExplorer(page, env.server.url);
     await byName(page, 'combobox', 'Scenario').selectOption('over-create');
     await byName(page, 'radio', 'Deterministic names').check();
     assert.ok(await byName(page, 'radio', 'Deterministic names').isChecked());
@@ -89,7 +77,7 @@ test('over-create: deterministic names settle at exactly four ConfigMaps', async
 
 test('over-create: GenerateName at a 2,000 ms lag makes more than four', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, server.url, '?s=over-create');
+    await openExplorer(page, env.server.url, '?s=over-create');
     await byName(page, 'radio', 'GenerateName').check();
     assert.ok(!(await byName(page, 'radio', 'Deterministic names').isChecked()));
     await setLagWithKeys(page, 2000);
@@ -104,7 +92,7 @@ test('over-create: GenerateName at a 2,000 ms lag makes more than four', async (
 test('over-create: GenerateName without lag creates exactly four', async () => {
   // The lag is the cause: with the cache up to date, generated names do no harm.
   await withPage(async (page) => {
-    await openExplorer(page, server.url, '?s=over-create');
+    await openExplorer(page, env.server.url, '?s=over-create');
     await byName(page, 'radio', 'GenerateName').check();
     await setLagWithKeys(page, 0);
     await playToEnd(page);
@@ -114,7 +102,7 @@ test('over-create: GenerateName without lag creates exactly four', async () => {
 
 test('"Step back" returns the Frame counter and the panels to the previous frame exactly', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, server.url, '?s=over-create');
+    await openExplorer(page, env.server.url, '?s=over-create');
     const forward = byName(page, 'button', 'Step forward');
     const back = byName(page, 'button', 'Step back');
     let changed = 0;
@@ -145,7 +133,7 @@ test('"Step back" returns the Frame counter and the panels to the previous frame
 
 test('empty-cache: without "Wait for cache sync" every seed is deleted; with it all fifty remain', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, server.url, '?s=empty-cache');
+    await openExplorer(page, env.server.url, '?s=empty-cache');
     const seeds = async () => (await presentObjects(page, 'Cluster', 'ConfigMap')).filter((o) => o.name.startsWith('seed-'));
     assert.equal((await seeds()).length, 50, 'fifty seeds at the start');
     const wait = byName(page, 'checkbox', 'Wait for cache sync');
@@ -165,7 +153,7 @@ test('empty-cache: without "Wait for cache sync" every seed is deleted; with it 
 
 test('replicaset-pressure: add is non-zero while creates are in flight, and Pods never exceed 10', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, server.url, '?s=replicaset-pressure');
+    await openExplorer(page, env.server.url, '?s=replicaset-pressure');
     assert.equal(await byName(page, 'spinbutton', 'Replicas').inputValue(), '10');
     let frames = 0;
     let maxPods = 0;
@@ -196,7 +184,7 @@ test('replicaset-pressure: add is non-zero while creates are in flight, and Pods
 
 test('keyboard: Space plays and pauses, arrows step, Shift+→ goes to the next reconcile, R resets, ? opens the help', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, server.url, '?s=replicaset-pressure');
+    await openExplorer(page, env.server.url, '?s=replicaset-pressure');
     await focusPage(page);
 
     await page.keyboard.press('Space');
@@ -246,7 +234,7 @@ test('keyboard: Space plays and pauses, arrows step, Shift+→ goes to the next 
 
 test('the URL carries the state: reloading it shows the same frame and the same Cluster panel', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, server.url, '?s=over-create');
+    await openExplorer(page, env.server.url, '?s=over-create');
     await focusPage(page);
     for (let n = 1; n <= 10; n++) await page.keyboard.press('ArrowRight');
     await waitForFrame(page, 10);

@@ -1,19 +1,16 @@
 // Playback pauses itself when the tab is hidden, and prefers-reduced-motion
 // makes every move instant.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openExplorer, openPage, quiet, readFrame, serveDist } from './support.mjs';
+import { NO_PROBLEMS, openExplorer, openPage, quiet, readFrame, withServerAndBrowser } from './support.mjs';
 
-const NO_PROBLEMS = { pageErrors: [], console: [], offOrigin: [], failed: [] };
 
-let server, browser;
-before(async () => { server = await serveDist(); browser = await launchBrowser(); });
-after(async () => { await browser?.close(); await server?.close(); });
+const env = withServerAndBrowser();
 
 test('playback pauses itself when the tab is hidden', async () => {
-  const { page, context, problems } = await openPage(browser, server.origin);
+  const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, server.url, '?s=replicaset-pressure');
+    await openExplorer(page, env.server.url, '?s=replicaset-pressure');
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     const pause = page.getByRole('button', { name: 'Pause', exact: true });
     await pause.waitFor();
@@ -35,9 +32,9 @@ test('playback pauses itself when the tab is hidden', async () => {
 
 for (const reducedMotion of ['reduce', 'no-preference']) {
   test(`rows appear ${reducedMotion === 'reduce' ? 'instantly with' : 'with a short fade without'} prefers-reduced-motion`, async () => {
-    const { page, context, problems } = await openPage(browser, server.origin, { reducedMotion });
+    const { page, context, problems } = await openPage(env.browser, env.server.origin, { reducedMotion });
     try {
-      await openExplorer(page, server.url, '?s=over-create&frame=12');
+      await openExplorer(page, env.server.url, '?s=over-create&frame=12');
       const row = page.getByRole('region', { name: 'Cluster', exact: true }).locator('li[data-kind=ConfigMap]').first();
       await row.waitFor();
       const seconds = Number((await row.evaluate((el) => getComputedStyle(el).animationDuration)).replace(/s$/, ''));

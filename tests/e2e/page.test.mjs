@@ -4,26 +4,25 @@
 // Run: `make build && node --test --test-reporter=spec tests/e2e/`
 // (CACHESCOPE_DIST=/tmp/dist-x tests another build than dist/).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { CSP, DIST, SUB_PATH, launchBrowser, openExplorer, openPage, quiet, readFrame, region, serveDist } from './support.mjs';
+import {
+  CSP,
+  DIST,
+  NO_PROBLEMS,
+  SUB_PATH,
+  openExplorer,
+  openPage,
+  quiet,
+  readFrame,
+  region,
+  withServerAndBrowser,
+} from './support.mjs';
 
-let server;
-let browser;
+const env = withServerAndBrowser();
 
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-const NO_PROBLEMS = { pageErrors: [], console: [], offOrigin: [], failed: [] };
 
 /** The regions the issue names, and the ones the page adds around them. */
 const REGIONS = ['Cluster', 'Watch', 'Cache', 'Expectations', 'Workqueue', 'Reconcile', 'Observations', 'Timeline'];
@@ -47,9 +46,9 @@ test('dist/index.html refers to its assets by relative URLs only', async () => {
 });
 
 test('the page loads from a deep sub-path, quietly, and draws every panel as a named region', async () => {
-  const { page, context, problems, requests } = await openPage(browser, server.origin);
+  const { page, context, problems, requests } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, server.url);
+    await openExplorer(page, env.server.url);
     await page.getByRole('heading', { level: 1, name: 'cachescope' }).waitFor();
 
     for (const name of [...REGIONS, ...MORE_REGIONS]) {
@@ -83,9 +82,9 @@ test('the page loads from a deep sub-path, quietly, and draws every panel as a n
 });
 
 test('choosing another preset redraws the panels for it', async () => {
-  const { page, context, problems } = await openPage(browser, server.origin);
+  const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, server.url);
+    await openExplorer(page, env.server.url);
     const scenario = page.getByRole('combobox', { name: 'Scenario', exact: true });
     await scenario.selectOption('empty-cache');
     // empty-cache starts with fifty seed ConfigMaps in the cluster.
@@ -102,13 +101,13 @@ test('choosing another preset redraws the panels for it', async () => {
 });
 
 test('the page runs under the strict Content-Security-Policy: no inline script, no violation, no other origin', async () => {
-  const { page, context, problems, requests } = await openPage(browser, server.origin);
+  const { page, context, problems, requests } = await openPage(env.browser, env.server.origin);
   try {
     await page.addInitScript(() => {
       window.__cspViolations = [];
       document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
     });
-    const response = await page.goto(server.url + '?s=over-create&controller.naming=generate', { waitUntil: 'load' });
+    const response = await page.goto(env.server.url + '?s=over-create&controller.naming=generate', { waitUntil: 'load' });
     assert.equal(response.headers()['content-security-policy'], CSP, 'served with the policy');
     await region(page, 'Cluster').waitFor({ timeout: 20_000 });
     // The page's own copy of the policy, for hosts that send none.
@@ -121,7 +120,7 @@ test('the page runs under the strict Content-Security-Policy: no inline script, 
     assert.ok((await readFrame(page)) > 0, 'it played');
     await page.waitForLoadState('networkidle');
     assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], 'no CSP violation');
-    for (const url of requests) assert.equal(new URL(url).origin, server.origin, `same origin: ${url}`);
+    for (const url of requests) assert.equal(new URL(url).origin, env.server.origin, `same origin: ${url}`);
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();
@@ -140,9 +139,9 @@ for (const [kind, query, param, value, scenario, frame] of [
   ['broken scenario', '?scenario=%7B%22name%22%3A%22x%22%2C%22controler%22%3A%7B%7D%7D', 'URL parameter scenario', 'controler', 'over-create', 0],
 ]) {
   test(`a bad URL parameter (${kind}: ${query}) shows a banner naming ${param} and ${value}; the rest still loads`, async () => {
-    const { page, context, problems } = await openPage(browser, server.origin);
+    const { page, context, problems } = await openPage(env.browser, env.server.origin);
     try {
-      await page.goto(server.url + query, { waitUntil: 'load' });
+      await page.goto(env.server.url + query, { waitUntil: 'load' });
       const alert = page.getByRole('alert');
       await alert.waitFor({ timeout: 20_000 });
       assert.equal(await alert.count(), 1, 'one banner');

@@ -1,18 +1,16 @@
 // Regressions found by the end-to-end tests: a frame's picture does not depend on
 // how you got there, and every change made at one frame reaches the URL.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { focusPage, launchBrowser, openExplorer, openPage, readState, serveDist, waitForFrame } from './support.mjs';
+import { focusPage, openExplorer, openPage, readState, waitForFrame, withServerAndBrowser } from './support.mjs';
 
-let server, browser;
-before(async () => { server = await serveDist(); browser = await launchBrowser(); });
-after(async () => { await browser?.close(); await server?.close(); });
+const env = withServerAndBrowser();
 
 test('the Cache panel at a frame does not depend on how you got there', async () => {
-  const { page, context } = await openPage(browser, server.origin);
-  await openExplorer(page, server.url, '?s=over-create&frame=40');
+  const { page, context } = await openPage(env.browser, env.server.origin);
+  await openExplorer(page, env.server.url, '?s=over-create&frame=40');
   const fresh = await readState(page, 40);
-  await openExplorer(page, server.url, '?s=over-create&frame=38');
+  await openExplorer(page, env.server.url, '?s=over-create&frame=38');
   await focusPage(page);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
@@ -22,8 +20,8 @@ test('the Cache panel at a frame does not depend on how you got there', async ()
 });
 
 test('two changes at one frame both survive a reload', async () => {
-  const { page, context } = await openPage(browser, server.origin);
-  await openExplorer(page, server.url, '?s=over-create');
+  const { page, context } = await openPage(env.browser, env.server.origin);
+  await openExplorer(page, env.server.url, '?s=over-create');
   await page.getByRole('radio', { name: 'GenerateName', exact: true }).check();
   await page.getByRole('slider', { name: 'Watch lag', exact: true }).focus();
   await page.keyboard.press('ArrowRight');
@@ -38,8 +36,8 @@ test('two changes at one frame both survive a reload', async () => {
 });
 
 test('the keys still work after clicking a transport button', async () => {
-  const { page, context, problems } = await openPage(browser, server.origin);
-  await openExplorer(page, server.url, '?s=over-create&frame=5');
+  const { page, context, problems } = await openPage(env.browser, env.server.origin);
+  await openExplorer(page, env.server.url, '?s=over-create&frame=5');
   // Clicking leaves the focus on the button: arrows and R are still the page's.
   await page.getByRole('button', { name: 'Step forward', exact: true }).click();
   await waitForFrame(page, 6);

@@ -5,31 +5,30 @@
 // this run" shows the trace hash `cachescope run` prints.
 // Run: `make build && node --test --test-reporter=spec tests/e2e/`
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launchBrowser, openExplorer, openPage, playToEnd, presentObjects, quiet, readFrame, region, serveDist, waitForFrame } from './support.mjs';
+import {
+  NO_PROBLEMS,
+  openExplorer,
+  openPage,
+  playToEnd,
+  presentObjects,
+  quiet,
+  readFrame,
+  region,
+  waitForFrame,
+  withServerAndBrowser,
+} from './support.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const NO_PROBLEMS = { pageErrors: [], console: [], offOrigin: [], failed: [] };
 const TMP = mkdtempSync(path.join(tmpdir(), 'cachescope-e2e-'));
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = withServerAndBrowser();
 
 /** The native runner, built by cargo if it is not yet. */
 function runner(...args) {
@@ -38,17 +37,17 @@ function runner(...args) {
 
 /** A fresh page with clipboard access, as a browser grants it to a page the user is on. */
 async function openWithClipboard() {
-  const opened = await openPage(browser, server.origin);
-  await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.origin });
+  const opened = await openPage(env.browser, env.server.origin);
+  await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.origin });
   return opened;
 }
 
 const clipboard = (page) => page.evaluate(() => navigator.clipboard.readText());
 
 test('a link with settings and a frame opens that exact frame; a change survives a reload', async () => {
-  const { page, context, problems } = await openPage(browser, server.origin);
+  const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, server.url, '?s=over-create&controller.naming=generate&cluster.watch_lag_ms=2000&frame=23');
+    await openExplorer(page, env.server.url, '?s=over-create&controller.naming=generate&cluster.watch_lag_ms=2000&frame=23');
     assert.equal(await readFrame(page), 23);
     assert.equal(await page.getByRole('radio', { name: 'GenerateName', exact: true }).isChecked(), true);
     // Frame 23 of this run: eight ConfigMaps created, none in the cache yet.
@@ -78,11 +77,11 @@ test('a link with settings and a frame opens that exact frame; a change survives
 test('"Share" copies a link that reopens the same moment; "Embed" copies an iframe snippet of it', async () => {
   const { page, context, problems } = await openWithClipboard();
   try {
-    await openExplorer(page, server.url, '?s=empty-cache&frame=30');
+    await openExplorer(page, env.server.url, '?s=empty-cache&frame=30');
     await page.getByRole('button', { name: 'Share', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Link copied' }).waitFor();
     const link = await clipboard(page);
-    assert.ok(link.startsWith(server.url), `an absolute link to this page: ${link}`);
+    assert.ok(link.startsWith(env.server.url), `an absolute link to this page: ${link}`);
     assert.match(link, /[?&]s=empty-cache(&|$)/);
     assert.match(link, /[?&]frame=30(&|$)/);
 
@@ -95,7 +94,7 @@ test('"Share" copies a link that reopens the same moment; "Embed" copies an ifra
     assert.match(src, /[?&]embed=1(&|$)/);
 
     // The snippet's src opens the compact layout at the same frame.
-    const other = await openPage(browser, server.origin, { width: 800, height: 500 });
+    const other = await openPage(env.browser, env.server.origin, { width: 800, height: 500 });
     try {
       await other.page.goto(src, { waitUntil: 'load' });
       await region(other.page, 'Cluster').waitFor({ timeout: 20_000 });
@@ -124,9 +123,9 @@ const CUSTOM = {
 test('an imported scenario runs, and its exported trace is byte for byte what `cachescope trace` prints', async () => {
   const file = path.join(TMP, 'three-seeds.json');
   writeFileSync(file, JSON.stringify(CUSTOM, null, 2));
-  const { page, context, problems } = await openPage(browser, server.origin);
+  const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, server.url);
+    await openExplorer(page, env.server.url);
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Import scenario', exact: true }).click();
     await (await chooser).setFiles(file);
@@ -167,9 +166,9 @@ test('an imported scenario runs, and its exported trace is byte for byte what `c
 });
 
 test('a scenario file dropped on the page is imported; a bad one is refused with the runner\'s error', async () => {
-  const { page, context, problems } = await openPage(browser, server.origin);
+  const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, server.url);
+    await openExplorer(page, env.server.url);
     const drop = async (name, text) => {
       const dataTransfer = await page.evaluateHandle(
         ([n, t]) => {
@@ -211,9 +210,9 @@ test('a scenario file dropped on the page is imported; a bad one is refused with
 });
 
 test('"Export SVG" saves the current frame as an SVG image', async () => {
-  const { page, context, problems } = await openPage(browser, server.origin);
+  const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, server.url, '?s=over-create&controller.naming=generate&frame=23');
+    await openExplorer(page, env.server.url, '?s=over-create&controller.naming=generate&frame=23');
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export SVG', exact: true }).click();
     const dl = await download;
@@ -246,9 +245,9 @@ for (const [query, preset, sets] of [
   ['?s=empty-cache', 'empty-cache', []],
 ]) {
   test(`"About this run" shows the trace_hash \`cachescope run\` prints (${query})`, async () => {
-    const { page, context, problems } = await openPage(browser, server.origin);
+    const { page, context, problems } = await openPage(env.browser, env.server.origin);
     try {
-      await openExplorer(page, server.url, query);
+      await openExplorer(page, env.server.url, query);
       await page.getByText('About this run', { exact: true }).click();
       const hash = page.locator('code.trace-hash');
       await hash.waitFor({ timeout: 20_000 });

@@ -3,6 +3,7 @@
 // record every console message, page error and request, so a test can assert
 // the page stayed quiet and stayed on its own origin.
 
+import { after, before } from 'node:test';
 import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -324,4 +325,24 @@ export async function waitForFrameChange(page, from, timeout = 5_000) {
     { timeout },
   );
   return readFrame(page);
+}
+
+/** What a page that went well recorded: nothing (compare with `quiet(problems)`). */
+export const NO_PROBLEMS = { pageErrors: [], console: [], offOrigin: [], failed: [] };
+
+/**
+ * Serves dist/ and launches Chromium before a test file's tests, and closes
+ * both after them. Returns the object whose `server` and `browser` the tests use.
+ */
+export function withServerAndBrowser() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await serveDist();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
 }
