@@ -55,25 +55,30 @@ test('the course page embeds the app three times over, under the CSP, and drives
     for (const iframe of await page.locator('iframe').all()) {
       assert.ok((await iframe.getAttribute('title'))?.startsWith('cachescope: '), 'each iframe has a title for screen readers');
     }
-    // Step three times: the app reports frame 3, with the clock and the invariants.
-    for (let i = 0; i < 3; i++) await post(page, 'replicaset', { cachescope: 'step' });
-    const three = await reported(page, 'replicaset', 3);
+    // The ReplicaSet iframe opens where its creates are in flight: frame 16, add 10.
+    await reported(page, 'replicaset', 16);
+    const rs = page.frameLocator('iframe[data-name="replicaset"]');
+    assert.match(await rs.getByRole('region', { name: 'Expectations', exact: true }).innerText(), /add 10\s+del 0/);
+    // The empty-cache iframe opens at frame 0. Step three times: it reports
+    // frame 3, with the clock and the invariants.
+    for (let i = 0; i < 3; i++) await post(page, 'empty-cache', { cachescope: 'step' });
+    const three = await reported(page, 'empty-cache', 3);
     assert.equal(typeof three.time_ms, 'number');
     assert.deepEqual(Object.keys(three.invariants).sort(), ['children_within_desired', 'no_delete_before_sync', 'no_orphans']);
-    const app = page.frameLocator('iframe[data-name="replicaset"]');
+    const app = page.frameLocator('iframe[data-name="empty-cache"]');
     assert.equal(await app.getByText(/^Frame \d+$/).innerText(), 'Frame 3', 'the iframe draws frame 3');
     // Back, seek, reset.
-    await post(page, 'replicaset', { cachescope: 'back' });
-    await reported(page, 'replicaset', 2);
-    await post(page, 'replicaset', { cachescope: 'seek', frame: 20 });
-    await reported(page, 'replicaset', 20);
+    await post(page, 'empty-cache', { cachescope: 'back' });
+    await reported(page, 'empty-cache', 2);
+    await post(page, 'empty-cache', { cachescope: 'seek', frame: 20 });
+    await reported(page, 'empty-cache', 20);
     assert.equal(await app.getByText(/^Frame \d+$/).innerText(), 'Frame 20');
-    await post(page, 'replicaset', { cachescope: 'reset' });
-    await page.waitForFunction(() => window.__messages.filter((m) => m.from === 'replicaset').at(-1)?.data?.frame === 0);
+    await post(page, 'empty-cache', { cachescope: 'reset' });
+    await page.waitForFunction(() => window.__messages.filter((m) => m.from === 'empty-cache').at(-1)?.data?.frame === 0);
     // Play, then pause: frames go by (one message per drawn frame, with the latest) and stop.
-    await post(page, 'replicaset', { cachescope: 'play' });
-    await page.waitForFunction(() => window.__messages.some((m) => m.from === 'replicaset' && m.data?.cachescope === 'frame' && m.data.frame >= 10), null, { timeout: 10_000 });
-    await post(page, 'replicaset', { cachescope: 'pause' });
+    await post(page, 'empty-cache', { cachescope: 'play' });
+    await page.waitForFunction(() => window.__messages.some((m) => m.from === 'empty-cache' && m.data?.cachescope === 'frame' && m.data.frame >= 10), null, { timeout: 10_000 });
+    await post(page, 'empty-cache', { cachescope: 'pause' });
     await app.getByRole('button', { name: 'Play', exact: true }).waitFor();
 
     // The page's own buttons drive the over-create pair together, and show what each reports.
@@ -128,7 +133,7 @@ test('a malformed message is ignored with a visible notice naming what is wrong,
     // Messages not meant for cachescope at all are left alone, silently.
     await post(page, 'replicaset', { type: 'something-else' });
     await post(page, 'replicaset', 'hello');
-    assert.equal(await app.getByText(/^Frame \d+$/).innerText(), 'Frame 0', 'nothing moved');
+    assert.equal(await app.getByText(/^Frame \d+$/).innerText(), 'Frame 16', 'nothing moved');
     await page.waitForLoadState('networkidle');
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
