@@ -583,10 +583,13 @@ pub fn Explorer(
     on_cleanup(move || messages.remove());
     // Ready before the first frame message (effects run after this).
     post_to_parent(ui, &host::ready());
-    Effect::new(move |_| {
-        let text = ui.snap.with(|s| host::frame(s.position, s.now_ms, &s.invariants));
-        post_to_parent(ui, &text);
-    });
+    // A page on its own has no one to tell: then the effect tracks nothing and never runs again.
+    if embedded() {
+        Effect::new(move |_| {
+            let text = ui.snap.with(|s| host::frame(s.position, s.now_ms, &s.invariants));
+            post_to_parent(ui, &text);
+        });
+    }
 
     // Mark the first drawn frame for the page benchmark, then compute ahead (or play).
     request_animation_frame(move || {
@@ -668,6 +671,11 @@ pub fn Explorer(
 
 /// Post a message to the page embedding this one, if any: to the `origin`
 /// parameter's origin when given, else to whichever page it is.
+/// Is this page inside another (an iframe)?
+fn embedded() -> bool {
+    window().parent().ok().flatten().is_some_and(|p| p != window())
+}
+
 fn post_to_parent(ui: Ui, text: &str) {
     let Ok(Some(parent)) = window().parent() else { return };
     if parent == window() {
