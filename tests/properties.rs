@@ -172,10 +172,8 @@ mod url_codec {
             let speed = cachescope::view::url::parse_query(
                 &format!("speed={}", cachescope::view::url::format_speed(speed_of_step(step))), "over-create"
             ).unwrap().speed;
-            let state = cachescope::view::url::PageState {
-                scenario, settings: unique, frame, speed, embed, panels, controls, autoplay,
-                origin: origin.map(str::to_string), ..base
-            };
+            let layout = cachescope::view::url::Layout { panels, controls, autoplay, origin: origin.map(str::to_string) };
+            let state = cachescope::view::url::PageState { scenario, settings: unique, frame, speed, embed, layout, ..base };
             let q = encode(&state);
             prop_assert_eq!(q.contains("z="), whole);
             let back = parse_query(&q, "over-create").map_err(|e| TestCaseError::fail(format!("{q}: {e}")))?;

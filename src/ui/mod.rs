@@ -16,7 +16,7 @@ use crate::view::host;
 use crate::view::panels as pv;
 use crate::view::session::{Change, Session};
 use crate::view::snapshot::{snapshot, Snapshot};
-use crate::view::url::{self, ControlsMode, PageState, PanelId};
+use crate::view::url::{self, ControlsMode, Layout, PageState, PanelId};
 use leptos::ev;
 use leptos::prelude::*;
 
@@ -73,16 +73,6 @@ pub struct Ui {
     pub wires: Memo<Vec<pv::Wire>>,
 }
 
-/// How the page is laid out and whom it obeys: `panels`, `controls`,
-/// `autoplay` and `origin` as the URL gave them (`None`: the mode's default).
-#[derive(Clone, Debug, Default)]
-pub struct Layout {
-    pub panels: Option<Vec<PanelId>>,
-    pub controls: Option<ControlsMode>,
-    pub autoplay: bool,
-    pub origin: Option<String>,
-}
-
 /// The `Ui` provided by the explorer.
 pub fn use_ui() -> Ui {
     expect_context::<Ui>()
@@ -125,12 +115,7 @@ impl Ui {
             help_open: RwSignal::new(false),
             embed: RwSignal::new(state.embed),
             problems: RwSignal::new(problems),
-            layout: StoredValue::new(Layout {
-                panels: state.panels,
-                controls: state.controls,
-                autoplay: state.autoplay,
-                origin: state.origin,
-            }),
+            layout: StoredValue::new(state.layout),
             reduced_motion: StoredValue::new(reduced),
             last_tick: StoredValue::new(None),
             snap,
@@ -415,7 +400,6 @@ impl Ui {
     /// Everything the URL says, now.
     pub fn page_state(&self) -> PageState {
         let (scenario, edits, frame) = self.session.with_untracked(|s| (s.scenario().clone(), s.edits().to_vec(), s.position()));
-        let layout = self.layout.get_value();
         PageState {
             preset: self.preset.get_untracked(),
             scenario,
@@ -425,10 +409,7 @@ impl Ui {
             frame,
             speed: self.speed(),
             embed: self.embed.get_untracked(),
-            panels: layout.panels,
-            controls: layout.controls,
-            autoplay: layout.autoplay,
-            origin: layout.origin,
+            layout: self.layout.get_value(),
         }
     }
 
@@ -439,7 +420,7 @@ impl Ui {
 
     /// The same moment in the full page: no embed layout, no autoplay, no host.
     pub fn full_view_query(&self) -> String {
-        url::encode(&PageState { embed: false, panels: None, controls: None, autoplay: false, origin: None, ..self.page_state() })
+        url::encode(&PageState { embed: false, layout: Layout::default(), ..self.page_state() })
     }
 }
 

@@ -7,7 +7,7 @@ use super::{use_ui, Ui};
 use crate::report::trace_text;
 use crate::scenario::Scenario;
 use crate::view::svg::frame_svg;
-use crate::view::url::{self, PageState};
+use crate::view::url::{self, Layout, PageState};
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -105,7 +105,10 @@ pub fn ShareBar() -> impl IntoView {
         copy(ui, format!("{}{}", page_base(), ui.query()), done);
     };
     let embed = move |_| {
-        let state = PageState { embed: true, autoplay: false, origin: None, ..ui.page_state() };
+        let now = ui.page_state();
+        // The embed keeps the chosen panels and controls; the author decides on autoplay and origin.
+        let layout = Layout { autoplay: false, origin: None, ..now.layout.clone() };
+        let state = PageState { embed: true, layout, ..now };
         let title = ui.session.with_untracked(|s| format!("cachescope: {}", s.scenario().name));
         let snippet = url::iframe_snippet(&format!("{}{}", page_base(), url::encode(&state)), &title);
         copy(ui, snippet, "Embed snippet copied: paste the <iframe> into your course page.".to_string());

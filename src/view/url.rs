@@ -206,6 +206,12 @@ pub struct PageState {
     pub frame: usize,
     pub speed: f64,
     pub embed: bool,
+    pub layout: Layout,
+}
+
+/// How an embedded page is laid out and whom it obeys, as the URL says.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Layout {
     /// `panels=`: the panels shown, in the page's order; `None` for the mode's default.
     pub panels: Option<Vec<PanelId>>,
     /// `controls=`; `None` for the mode's default.
@@ -232,21 +238,18 @@ impl PageState {
             frame: 0,
             speed: DEFAULT_SPEED,
             embed: false,
-            panels: None,
-            controls: None,
-            autoplay: false,
-            origin: None,
+            layout: Layout::default(),
         }
     }
 
     /// The panels shown: `panels=`, or all of them (four in an embed).
     pub fn shown_panels(&self) -> Vec<PanelId> {
-        self.panels.clone().unwrap_or_else(|| if self.embed { PanelId::EMBED.to_vec() } else { PanelId::ALL.to_vec() })
+        self.layout.panels.clone().unwrap_or_else(|| if self.embed { PanelId::EMBED.to_vec() } else { PanelId::ALL.to_vec() })
     }
 
     /// The controls shown: `controls=`, or all of them (the transport in an embed).
     pub fn controls_mode(&self) -> ControlsMode {
-        self.controls.unwrap_or(if self.embed { ControlsMode::Transport } else { ControlsMode::All })
+        self.layout.controls.unwrap_or(if self.embed { ControlsMode::Transport } else { ControlsMode::All })
     }
 }
 
@@ -308,8 +311,7 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
     let mut custom: Option<String> = None;
     let mut raw_settings = Vec::new();
     let mut edits = Vec::new();
-    // Everything but the scenario, which is settled last.
-    let mut st = Options::default();
+    let (mut frame, mut speed, mut embed, mut layout) = (0, DEFAULT_SPEED, false, Layout::default());
     for (key, value) in form_urlencoded::parse(query.as_bytes()) {
         let (key, value) = (key.into_owned(), value.into_owned());
         match key.as_str() {
@@ -324,15 +326,15 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
                 Err(e) => problems.push(param_error("edit", &value, e.message)),
             },
             "frame" => match value.parse() {
-                Ok(f) => st.frame = f,
+                Ok(f) => frame = f,
                 Err(_) => problems.push(param_error("frame", &value, "expected a frame number, like frame=40")),
             },
             "speed" => match parse_decimal(&value).filter(|v| v.is_finite() && (MIN_SPEED..=MAX_SPEED).contains(v)) {
-                Some(v) => st.speed = v,
+                Some(v) => speed = v,
                 None => problems.push(param_error("speed", &value, format!("expected a number from {MIN_SPEED} to {MAX_SPEED}"))),
             },
-            "embed" => st.embed = flag("embed", &value, &mut problems),
-            "autoplay" => st.autoplay = flag("autoplay", &value, &mut problems),
+            "embed" => embed = flag("embed", &value, &mut problems),
+            "autoplay" => layout.autoplay = flag("autoplay", &value, &mut problems),
             "panels" => {
                 let mut shown = Vec::new();
                 for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
@@ -348,11 +350,11 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
                 }
                 // Shown in the page's order, whatever the URL's.
                 shown.sort_by_key(|p| PanelId::ALL.iter().position(|q| q == p));
-                st.panels = Some(shown);
+                layout.panels = Some(shown);
             }
             "controls" => {
                 match [ControlsMode::None, ControlsMode::Transport, ControlsMode::All].into_iter().find(|m| m.as_str() == value) {
-                    Some(m) => st.controls = Some(m),
+                    Some(m) => layout.controls = Some(m),
                     None => problems.push(param_error("controls", &value, "expected none, transport or all")),
                 }
             }
@@ -364,7 +366,7 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
                         "expected an origin like https://courses.example.org; no message will be obeyed",
                     ));
                 }
-                st.origin = Some(value);
+                layout.origin = Some(value);
             }
             k if k.contains('.') || k == "seed" || k == "until_ms" => raw_settings.push((key, value)),
             _ => problems.push(param_error(&key, &value, format!("unknown URL parameter; {KNOWN}"))),
@@ -419,32 +421,12 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
         custom,
         settings,
         edits,
-        frame: st.frame,
-        speed: st.speed,
-        embed: st.embed,
-        panels: st.panels,
-        controls: st.controls,
-        autoplay: st.autoplay,
-        origin: st.origin,
+        frame,
+        speed,
+        embed,
+        layout,
     };
     Parsed { state, problems }
-}
-
-/// The page options of a query, while it is read.
-struct Options {
-    frame: usize,
-    speed: f64,
-    embed: bool,
-    panels: Option<Vec<PanelId>>,
-    controls: Option<ControlsMode>,
-    autoplay: bool,
-    origin: Option<String>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options { frame: 0, speed: DEFAULT_SPEED, embed: false, panels: None, controls: None, autoplay: false, origin: None }
-    }
 }
 
 /// The query string for a state (with the leading `?`). Defaults are left out.
@@ -474,16 +456,17 @@ pub fn encode(state: &PageState) -> String {
     if state.embed {
         q.append_pair("embed", "1");
     }
-    if let Some(panels) = &state.panels {
+    let layout = &state.layout;
+    if let Some(panels) = &layout.panels {
         q.append_pair("panels", &panels.iter().map(|p| p.as_str()).collect::<Vec<_>>().join(","));
     }
-    if let Some(c) = state.controls {
+    if let Some(c) = layout.controls {
         q.append_pair("controls", c.as_str());
     }
-    if state.autoplay {
+    if layout.autoplay {
         q.append_pair("autoplay", "1");
     }
-    if let Some(o) = &state.origin {
+    if let Some(o) = &layout.origin {
         q.append_pair("origin", o);
     }
     let s = q.finish();
@@ -623,7 +606,7 @@ mod tests {
         assert_eq!(state.scenario.cluster.watch_lag_ms, preset("empty-cache").unwrap().cluster.watch_lag_ms, "the bad one does not");
         assert_eq!(state.settings, [("controller.naming".to_string(), "generate".to_string())]);
         assert_eq!((state.frame, state.speed), (0, 2.0));
-        assert_eq!(state.panels, Some(vec![PanelId::Cluster, PanelId::Cache]), "known panels, in the page's order");
+        assert_eq!(state.layout.panels, Some(vec![PanelId::Cluster, PanelId::Cache]), "known panels, in the page's order");
         let said: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         assert_eq!(said.len(), 4, "{said:#?}");
         for (needle, value) in [
@@ -653,7 +636,10 @@ mod tests {
         let q = "?s=over-create&embed=1&panels=cluster%2Ccache%2Cexpectations&controls=none&autoplay=1&origin=https%3A%2F%2Fcourses.example.org";
         let s = parse_query(q, "over-create").unwrap();
         assert_eq!(s.shown_panels(), [PanelId::Cluster, PanelId::Cache, PanelId::Expectations]);
-        assert_eq!((s.controls_mode(), s.autoplay, s.origin.as_deref()), (ControlsMode::None, true, Some("https://courses.example.org")));
+        assert_eq!(
+            (s.controls_mode(), s.layout.autoplay, s.layout.origin.as_deref()),
+            (ControlsMode::None, true, Some("https://courses.example.org"))
+        );
         assert_eq!(encode(&s), q);
         let plain = parse_query("embed=1", "over-create").unwrap();
         assert_eq!((plain.shown_panels(), plain.controls_mode()), (PanelId::EMBED.to_vec(), ControlsMode::Transport));
