@@ -481,15 +481,25 @@ impl ApiServer {
         Outcome { response: Response { status: Status::OK, object: None, items, list_rv: self.resource_version }, audit, event: None }
     }
 
-    fn update(&mut self, req: &Request, now_ms: u64) -> Outcome {
-        let body = req.body.as_ref().expect("an update carries a body");
+    /// The named object, taken out of the store for a write at the next
+    /// resourceVersion; or the 404 outcome when there is none.
+    fn take_for_write(&mut self, req: &Request, now_ms: u64) -> Result<ObjectRc, Outcome> {
         let name = req.name.clone().unwrap_or_default();
         let key = ObjectKey::new(req.namespace.clone(), name.clone());
         let Some(old) = self.get(req.kind, &key).cloned() else {
-            return self.failed(req, now_ms, name, Status::NOT_FOUND);
+            return Err(self.failed(req, now_ms, name, Status::NOT_FOUND));
         };
         self.remove(&old);
         self.resource_version += 1;
+        Ok(old)
+    }
+
+    fn update(&mut self, req: &Request, now_ms: u64) -> Outcome {
+        let body = req.body.as_ref().expect("an update carries a body");
+        let old = match self.take_for_write(req, now_ms) {
+            Ok(old) => old,
+            Err(not_found) => return not_found,
+        };
         let object = Rc::new(Object {
             resource_version: self.resource_version,
             labels: body.labels.clone(),
@@ -502,13 +512,10 @@ impl ApiServer {
     }
 
     fn delete(&mut self, req: &Request, now_ms: u64) -> Outcome {
-        let name = req.name.clone().unwrap_or_default();
-        let key = ObjectKey::new(req.namespace.clone(), name.clone());
-        let Some(old) = self.get(req.kind, &key).cloned() else {
-            return self.failed(req, now_ms, name, Status::NOT_FOUND);
+        let old = match self.take_for_write(req, now_ms) {
+            Ok(old) => old,
+            Err(not_found) => return not_found,
         };
-        self.remove(&old);
-        self.resource_version += 1;
         let last = Rc::new(Object { resource_version: self.resource_version, ..(*old).clone() });
         self.committed(req, now_ms, Status::OK, last, EventType::Deleted)
     }
