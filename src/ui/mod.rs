@@ -255,11 +255,14 @@ impl Ui {
         self.look_ahead();
     }
 
-    /// Open another scenario from the start.
-    pub fn load(&self, scenario: Scenario, preset_name: Option<String>) {
+    /// Open another scenario from the start: a preset by name, or a scenario
+    /// given whole (imported, or sent by the host page) whose document the URL
+    /// then carries as `custom`.
+    pub fn load(&self, scenario: Scenario, preset_name: Option<String>, custom: Option<String>) {
         self.pause();
+        // Before the signals below: the URL mirror reads it when they settle.
+        self.custom.set_value(custom);
         self.preset.set(preset_name);
-        self.custom.set_value(None);
         self.settings.set(Vec::new());
         self.session.set(Session::new(scenario));
         self.known.set(0);
@@ -267,15 +270,6 @@ impl Ui {
         self.notice.set(None);
         self.settle();
         self.look_ahead();
-    }
-
-    /// Open a scenario given whole (imported, or sent by the host page); the
-    /// URL carries `json`, its document.
-    pub fn load_custom(&self, scenario: Scenario, json: String) {
-        self.load(scenario, None);
-        self.custom.set_value(Some(json));
-        // `custom` is not a signal: nudge the URL mirror.
-        self.preset.set(None);
     }
 
     /// Obey a host page's command ([`crate::view::host`]).
@@ -296,14 +290,14 @@ impl Ui {
             host::Command::Seek(n) => self.seek(n),
             host::Command::Load(scenario) => {
                 let json = scenario.to_value().to_string();
-                self.load_custom(*scenario, json);
+                self.load(*scenario, None, Some(json));
             }
         }
     }
 
     pub fn load_preset(&self, name: &str) {
         match preset(name) {
-            Ok(s) => self.load(s, Some(name.to_string())),
+            Ok(s) => self.load(s, Some(name.to_string()), None),
             Err(e) => self.notice.set(Some(e.to_string())),
         }
     }
@@ -650,18 +644,19 @@ pub fn Explorer(
     }
 }
 
-/// Post a message to the page embedding this one, if any: to the `origin`
-/// parameter's origin when given, else to whichever page it is.
-/// Is this page inside another (an iframe)?
-fn embedded() -> bool {
-    window().parent().ok().flatten().is_some_and(|p| p != window())
+/// The page this one is embedded in, if it is in an iframe.
+fn parent_page() -> Option<web_sys::Window> {
+    window().parent().ok().flatten().filter(|p| *p != window())
 }
 
+fn embedded() -> bool {
+    parent_page().is_some()
+}
+
+/// Post a message to the page embedding this one, if any: to the `origin`
+/// parameter's origin when given, else to whichever page it is.
 fn post_to_parent(ui: Ui, text: &str) {
-    let Ok(Some(parent)) = window().parent() else { return };
-    if parent == window() {
-        return;
-    }
+    let Some(parent) = parent_page() else { return };
     let target = match ui.layout.with_value(|l| l.origin.clone()) {
         Some(only) => {
             // Post only to the origin the URL names; when the embedding page

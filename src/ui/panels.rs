@@ -497,7 +497,9 @@ pub fn AboutRun() -> impl IntoView {
     };
     let command = move || {
         // What the command depends on: not every frame played.
-        (ui.preset.track(), ui.settings.track(), run.track());
+        ui.preset.track();
+        ui.settings.track();
+        run.track();
         crate::view::url::runner_command(&ui.page_state())
     };
     view! {

@@ -74,7 +74,7 @@ pub(super) fn import(ui: Ui, file: web_sys::File) {
                 // The URL carries the document compactly: the file's own JSON, re-serialized without spaces.
                 let compact = serde_json::from_str::<serde_json::Value>(&text).map(|v| v.to_string()).unwrap_or(text);
                 let title = scenario.name.clone();
-                ui.load_custom(scenario, compact);
+                ui.load(scenario, None, Some(compact));
                 ui.notice.set(Some(format!("Imported {name}: scenario {title}, from frame 0.")));
             }
             Err(e) => ui.notice.set(Some(format!("Could not import {name}: {e}"))),

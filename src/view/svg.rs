@@ -4,6 +4,7 @@
 //! the cache yet, struck through = deleted, a bar = the object the frame acted
 //! on. Plain text out, so it is tested natively.
 
+use super::ellipsize;
 use super::panels::{Row, RowState, Wire};
 use super::snapshot::Snapshot;
 use crate::sim::caption::fmt_ms;
@@ -61,17 +62,6 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// A name cut to fit a column, with an ellipsis.
-fn fit(text: &str, chars: usize) -> String {
-    if text.chars().count() <= chars {
-        text.to_string()
-    } else {
-        let mut s: String = text.chars().take(chars.saturating_sub(1)).collect();
-        s.push('…');
-        s
-    }
-}
-
 struct Canvas {
     body: String,
 }
@@ -114,7 +104,7 @@ impl Canvas {
         }
         let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
         let colour = if present { FG } else { MUTED };
-        let name = fit(&r.name, 26);
+        let name = ellipsize(&r.name, 26);
         // Struck through: deleted from the cluster (on either side); merely muted: not cached yet.
         let class = if state == RowState::GoneFromCluster { "m gone" } else { "m" };
         self.text(bx + 8, y, class, colour, &name);
@@ -165,7 +155,7 @@ pub fn frame_svg(scenario: &str, s: &Snapshot, wires: &[Wire]) -> String {
     // Watch: each event with its trip drawn as a track and a dot.
     let mut wy = c.panel(xs[1], top, h, ORANGE, "Watch", &format!("lag {} ms", s.controls.lag_ms));
     for w in wires.iter().take(MAX_ROWS) {
-        let label = fit(&format!("{} {}", w.label, w.name), 30);
+        let label = ellipsize(&format!("{} {}", w.label, w.name), 30);
         c.text(xs[1] + 12, wy, "m small", if w.dropped { VERMILLION } else { FG }, &label);
         let (tx, tw) = (xs[1] + 200, COL - 216);
         let _ =
@@ -189,7 +179,7 @@ pub fn frame_svg(scenario: &str, s: &Snapshot, wires: &[Wire]) -> String {
         }
     }
     for e in &s.expectations.records {
-        c.text(xs[3] + 12, ey, "m small", FG, &fit(&e.key, 34));
+        c.text(xs[3] + 12, ey, "m small", FG, &ellipsize(&e.key, 34));
         ey += 20;
         c.text(xs[3] + 12, ey, "m", FG, &format!("add {}  del {}", e.add, e.del));
         ey += 20;
@@ -200,11 +190,11 @@ pub fn frame_svg(scenario: &str, s: &Snapshot, wires: &[Wire]) -> String {
     c.text(xs[3] + 12, ey, "h", FG, "Workqueue");
     ey += 22;
     let queued = if s.queue.queued.is_empty() { "empty".to_string() } else { s.queue.queued.join(", ") };
-    c.text(xs[3] + 12, ey, "s", FG, &fit(&format!("queue: {queued}"), 40));
+    c.text(xs[3] + 12, ey, "s", FG, &ellipsize(&format!("queue: {queued}"), 40));
     ey += 20;
     let busy: Vec<String> = s.queue.workers.iter().filter_map(|w| w.busy.as_ref().map(|(k, n)| format!("{k} (reconcile {n})"))).collect();
     let busy = if busy.is_empty() { "idle".to_string() } else { busy.join(", ") };
-    c.text(xs[3] + 12, ey, "s", FG, &fit(&format!("processing: {busy}"), 40));
+    c.text(xs[3] + 12, ey, "s", FG, &ellipsize(&format!("processing: {busy}"), 40));
     ey += 28;
     let o = &s.observations;
     c.text(xs[3] + 12, ey, "h", FG, "Observations");

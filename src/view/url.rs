@@ -281,14 +281,6 @@ fn is_origin(text: &str) -> bool {
     rest.is_some_and(|r| !r.is_empty() && !r.contains(['/', '?', '#', '@', ' ']))
 }
 
-/// A long value cut for an error message.
-fn fit(value: &str) -> String {
-    match value.char_indices().nth(40) {
-        Some((i, _)) => format!("{}…", &value[..i]),
-        None => value.to_string(),
-    }
-}
-
 fn flag(name: &str, value: &str, problems: &mut Vec<ScenarioError>) -> bool {
     match value {
         "1" | "true" | "" => true,
@@ -319,7 +311,11 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
             "scenario" => custom = Some(value),
             "z" => match unpack(&value) {
                 Ok(json) => custom = Some(json),
-                Err(e) => problems.push(param_error("z", &fit(&value), format!("{e}; expected a scenario as the page's Share makes it"))),
+                Err(e) => problems.push(param_error(
+                    "z",
+                    &super::ellipsize(&value, 40),
+                    format!("{e}; expected a scenario as the page's Share makes it"),
+                )),
             },
             "edit" => match Edit::parse(&value) {
                 Ok(e) => edits.push(e),
