@@ -1,6 +1,6 @@
 //! A run's summary: what the runner prints and the tests assert on.
 
-use crate::scenario::Scenario;
+use crate::scenario::{expect, Outcome, Scenario};
 use crate::sim::frame::Frame;
 use crate::sim::world::World;
 use serde::Serialize;
@@ -98,6 +98,8 @@ pub struct Report {
     /// The audit log: verb -> HTTP status -> requests.
     pub api: BTreeMap<String, BTreeMap<String, u64>>,
     pub invariants: BTreeMap<String, InvariantOutcome>,
+    /// The scenario's checks that apply to this run's settings, against it.
+    pub expectations: Vec<Outcome>,
 }
 
 impl Report {
@@ -105,14 +107,17 @@ impl Report {
     pub fn run(scenario: &Scenario) -> Report {
         let mut world = World::new(scenario.world_init());
         let mut hasher = TraceHasher::default();
+        let mut frames = Vec::new();
         while let Some(frame) = world.step() {
             hasher.add(&frame);
+            frames.push(frame);
         }
-        Report::of(&scenario.name, &world, &hasher)
+        Report::of(scenario, &world, &frames, &hasher)
     }
 
-    /// Summarise a world that has run.
-    pub fn of(name: &str, world: &World, hasher: &TraceHasher) -> Report {
+    /// Summarise a world that has run through `frames`.
+    pub fn of(scenario: &Scenario, world: &World, frames: &[Frame], hasher: &TraceHasher) -> Report {
+        let name = &scenario.name;
         let kinds = |m: &BTreeMap<crate::sim::object::Kind, u64>| m.iter().map(|(k, n)| (k.to_string(), *n)).collect();
         Report {
             scenario: name.to_string(),
@@ -133,6 +138,7 @@ impl Report {
                 .iter()
                 .map(|i| (i.name.to_string(), InvariantOutcome { held: i.held(), first_broken_frame: i.first_broken_frame }))
                 .collect(),
+            expectations: expect::outcomes(scenario, world, frames),
         }
     }
 

@@ -38,12 +38,60 @@ fn run_prints_one_json_object_with_every_field() {
     assert_eq!(text.trim().lines().count(), 1);
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["api", "frames", "invariants", "live", "peak_live", "scenario", "seed", "sim_time_ms", "trace_hash"]);
+    assert_eq!(keys, ["api", "expectations", "frames", "invariants", "live", "peak_live", "scenario", "seed", "sim_time_ms", "trace_hash"]);
     assert_eq!(v["scenario"], "over-create");
     assert_eq!(v["live"]["ConfigMap"], 4);
     assert!(v["api"]["create"]["409"].as_u64().unwrap() >= 1);
     assert_eq!(v["invariants"]["children_within_desired"], serde_json::json!({"held": true, "first_broken_frame": null}));
     assert_eq!(v["trace_hash"].as_str().unwrap().len(), 16);
+    // The preset's checks for deterministic names, each with what it measured.
+    let first = &v["expectations"][0];
+    assert_eq!(first, &serde_json::json!({"text": "exactly 4 ConfigMaps, as the lab expects", "expected": "4", "measured": 4, "held": true}));
+    assert_eq!(v["expectations"].as_array().unwrap().len(), 3, "only the checks for these settings: {}", v["expectations"]);
+}
+
+#[test]
+fn check_passes_every_preset_and_fails_a_check_the_run_breaks() {
+    let all = cachescope(&[
+        "check",
+        "over-create",
+        "over-create-surplus",
+        "replicaset-pressure",
+        "expectations-timeout",
+        "empty-cache",
+        "read-your-write",
+        "teardown",
+    ]);
+    let out = String::from_utf8(all.stdout).unwrap();
+    assert_eq!(all.status.code(), Some(0), "{out}");
+    assert!(out.lines().last().unwrap().ends_with("held, 0 failed"), "{out}");
+    assert!(!out.contains('✗'), "{out}");
+    // At a watch lag of 0 the generateName run makes no duplicates, so the lab's figure fails.
+    let lag0 = cachescope(&["check", "over-create", "--set", "controller.naming=generate", "--set", "cluster.watch_lag_ms=0"]);
+    let out = String::from_utf8(lag0.stdout).unwrap();
+    assert_eq!(lag0.status.code(), Some(1), "{out}");
+    assert!(out.contains("✗ over-create: with GenerateName, 11 ConfigMaps that nothing cleans up (expected 11, measured 4)"), "{out}");
+    // A scenario file's own checks, and a bad check named by its field.
+    let file = temp_file(
+        "checked.json",
+        r#"{"name": "mine", "controller": {"kind": "ensemble"}, "until_ms": 20000,
+            "actions": [{"at_ms": 0, "apply": {"kind": "Ensemble", "name": "a", "voices": 3}}],
+            "expect": [{"text": "three voices", "measure": "live", "kind": "ConfigMap", "equals": 3}]}"#,
+    );
+    let o = cachescope(&["check", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+    let broken = temp_file(
+        "broken-check.json",
+        r#"{"name": "mine", "controller": {"kind": "ensemble"}, "expect": [{"text": "x", "measure": "live", "equals": 3}]}"#,
+    );
+    let e = bad(&["check", broken.to_str().unwrap()]);
+    assert!(e.contains("expect[0].kind: measure live needs kind"), "{e}");
+    let unknown = temp_file(
+        "unknown-when.json",
+        r#"{"name": "mine", "controller": {"kind": "ensemble"}, "expect": [{"text": "x", "measure": "errors", "equals": 0, "when": {"controller.nameing": "generate"}}]}"#,
+    );
+    let e = bad(&["check", unknown.to_str().unwrap()]);
+    assert!(e.contains("expect[0].when") && e.contains("controller.nameing"), "{e}");
 }
 
 #[test]

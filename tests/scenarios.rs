@@ -3,7 +3,7 @@
 
 mod support;
 
-use cachescope::sim::apiserver::{Actor, ControllerKind};
+use cachescope::sim::apiserver::{Actor, ControllerKind, Verb};
 use cachescope::sim::controllers::Note;
 use cachescope::sim::frame::Event;
 use cachescope::sim::invariants::{CHILDREN_WITHIN_DESIRED, NO_DELETE_BEFORE_SYNC, NO_ORPHANS};
@@ -20,9 +20,15 @@ fn over_create_with_deterministic_names_makes_exactly_four_and_409s() {
 }
 
 #[test]
-fn over_create_with_generated_names_makes_eight_or_more() {
+fn over_create_with_generated_names_makes_eleven_at_every_lag_from_half_a_second() {
+    for lag in ["500", "1000", "2000", "3500", "5000"] {
+        for seed in ["1", "2", "3", "7"] {
+            let run = check("over-create", &[("controller.naming", "generate"), ("cluster.watch_lag_ms", lag), ("seed", seed)]);
+            assert_eq!(run.report.live("ConfigMap"), 11, "lag {lag}, seed {seed}: {:?}", run.report);
+        }
+    }
     let run = check("over-create", &[("controller.naming", "generate")]);
-    assert!(run.report.live("ConfigMap") >= 8, "{:?}", run.report);
+    assert_eq!(run.report.live("ConfigMap"), 11, "{:?}", run.report);
     assert_eq!(run.report.api_count("create", 409), 0, "generated names never collide here");
     let broken = run.report.invariants[CHILDREN_WITHIN_DESIRED].first_broken_frame.expect("over-creation is flagged");
     // The frame that broke it is a controller's 201 create.
@@ -54,14 +60,147 @@ fn the_second_reconcile_reads_a_cache_without_its_own_creates() {
         .collect();
     assert_eq!(counted[0], (0, 0), "reconcile 1 sees nothing, nothing is on the wire");
     assert_eq!(counted[1], (0, 4), "reconcile 2 sees nothing while its 4 ADDED events are on the wire");
+    // 4 + 4 + 3: reconcile 3, queued by the first ADDED event to arrive, reads 1 of 4.
+    assert_eq!(counted[2], (1, 7), "reconcile 3 sees 1 while 7 are on the wire");
+    let third = run.frames.iter().find(|f| matches!(&f.event, Event::ReconcileStarted { n: 3, .. })).unwrap();
+    let caption = cachescope::sim::caption::caption(third);
+    assert!(caption.contains("queued by ADDED ConfigMap beta-voice-"), "{caption}");
+    let read = run.frames.iter().find(|f| matches!(&f.event, Event::Reconcile { n: 3, note: Note::Counted { .. }, .. })).unwrap();
+    let caption = cachescope::sim::caption::caption(read);
+    assert_eq!(
+        caption,
+        "Reconcile 3 reads the cache: 1 of 4 ConfigMaps, while the cluster holds 8 (7 ADDED events still on the wire). It creates 3: the cluster will hold 11, 7 more than it wants."
+    );
 }
 
 #[test]
-fn over_create_surplus_oscillates_and_ends_at_the_desired_count() {
-    let run = check("over-create-surplus", &[]);
-    assert!(run.report.peak_live["ConfigMap"] > 4, "{:?}", run.report);
-    assert!(run.report.api_count("delete", 200) >= 1, "surplus is deleted: {:?}", run.report.api);
-    assert_eq!(run.report.live("ConfigMap"), 4, "{:?}", run.report);
+fn the_frame_that_over_creates_says_so() {
+    let run = check("over-create", &[("controller.naming", "generate")]);
+    let broken = run.report.invariants[CHILDREN_WITHIN_DESIRED].first_broken_frame.unwrap();
+    let frame = &run.frames[broken as usize - 1];
+    assert_eq!(frame.broke.len(), 1);
+    assert!(frame.broke[0].first);
+    let caption = cachescope::sim::caption::caption(frame);
+    assert!(caption.contains("⚠ This breaks children_within_desired: Ensemble beta wants 4 and now has 5"), "{caption}");
+    // Every later over-create is flagged too, as a repeat.
+    let repeats = run.frames.iter().filter(|f| f.broke.iter().any(|v| !v.first)).count();
+    assert_eq!(repeats, 11 - 5, "creates 6 to 11");
+}
+
+#[test]
+fn over_create_surplus_creates_again_after_deleting_at_every_lag_and_seed() {
+    // The lister is a Go map: two reconciles on one stale cache delete
+    // different victims, the count falls below the desired one, and the
+    // controller creates again.
+    for lag in ["1000", "2000", "3000", "4000"] {
+        for seed in 1..=5 {
+            let run = check("over-create-surplus", &[("cluster.watch_lag_ms", lag), ("seed", &seed.to_string())]);
+            let first_delete = run
+                .frames
+                .iter()
+                .position(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == Verb::Delete && entry.status.code == 200))
+                .unwrap_or_else(|| panic!("lag {lag} seed {seed}: no delete"));
+            let creates_after = run.frames[first_delete..]
+                .iter()
+                .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == Verb::Create && entry.status.code == 201))
+                .count();
+            assert!(creates_after >= 1, "lag {lag} seed {seed}: no create after the first delete");
+        }
+    }
+}
+
+#[test]
+fn over_create_surplus_in_key_order_deletes_the_same_victims_twice() {
+    let random = check("over-create-surplus", &[]);
+    let key = check("over-create-surplus", &[("controller.list_order", "key")]);
+    assert!(key.report.api_count("delete", 404) >= 1, "{:?}", key.report.api);
+    // In key order far fewer real deletes are needed to settle.
+    assert!(key.report.api_count("delete", 200) * 4 < random.report.api_count("delete", 200), "{:?} vs {:?}", key.report.api, random.report.api);
+    assert_eq!(key.report.live("ConfigMap"), 4, "{:?}", key.report);
+}
+
+#[test]
+fn empty_cache_deletes_race_the_first_list() {
+    // The deletes (5 a second after a burst of 10) race the informer's first LIST.
+    let deleted = |list_ms: &str| check("empty-cache", &[("cluster.initial_list_ms", list_ms)]).report.api_count("delete", 200);
+    let figures: Vec<u64> = ["20", "1000", "3000", "10000"].iter().map(|ms| deleted(ms)).collect();
+    assert_eq!(figures[0], 0, "the LIST lands before the first delete");
+    assert!(figures.windows(2).all(|w| w[0] < w[1]), "a slower LIST, more deletes: {figures:?}");
+    assert_eq!(figures[3], 50);
+    // Without the client-side limit every delete beats even a 3 s LIST.
+    let unlimited = check("empty-cache", &[("cluster.initial_list_ms", "3000"), ("cluster.client_qps", "0")]);
+    assert_eq!(unlimited.report.api_count("delete", 200), 50);
+}
+
+#[test]
+fn every_preset_check_holds_at_its_defaults() {
+    for name in cachescope::scenario::preset_names() {
+        let run = check(name, &[]);
+        assert!(!run.report.expectations.is_empty(), "{name} checks something at its defaults");
+        for o in &run.report.expectations {
+            assert!(o.held, "{name}: {} expected {}, measured {:?}", o.text, o.expected, o.measured);
+        }
+    }
+}
+
+/// Every figure a preset's description or a check's sentence states is one
+/// the run is checked against, or one of the scenario's own settings.
+#[test]
+fn presets_state_only_figures_the_run_is_checked_against() {
+    for s in cachescope::scenario::presets() {
+        let mut pinned: Vec<u64> = s.expect.iter().flat_map(|c| c.figures()).collect();
+        let mut settings = s.to_value();
+        settings.as_object_mut().unwrap().retain(|k, _| !matches!(k.as_str(), "description" | "expect" | "name" | "incident"));
+        numbers_in(&settings, &mut pinned);
+        for (what, text) in std::iter::once(("description", s.description.as_str())).chain(s.expect.iter().map(|c| ("check", c.text.as_str()))) {
+            for n in stated_figures(text) {
+                assert!(pinned.contains(&n), "{}: the {what} states {n}, which no check pins and no setting holds: {text:?}", s.name);
+            }
+        }
+    }
+}
+
+/// Numbers in a JSON value, with milliseconds also as seconds and minutes.
+fn numbers_in(v: &serde_json::Value, out: &mut Vec<u64>) {
+    match v {
+        serde_json::Value::Number(n) => {
+            if let Some(n) = n.as_u64() {
+                out.extend([n, n / 1000, n / 60_000]);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| numbers_in(x, out)),
+        serde_json::Value::Object(m) => m.values().for_each(|x| numbers_in(x, out)),
+        _ => {}
+    }
+}
+
+/// The figures a sentence states: standalone numbers, not the ones in names
+/// (`seed-99`), citations (`Lab 2`, `step 4`, `reconcile 3`, `#1936`) or
+/// HTTP status labels (`409 AlreadyExists`).
+fn stated_figures(text: &str) -> Vec<u64> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let before = text[..start].trim_end();
+        let glued = start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || matches!(bytes[start - 1], b'-' | b'#' | b'_' | b'.'));
+        let word = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("").to_lowercase();
+        let citation = matches!(word.as_str(), "lab" | "step" | "steps" | "reconcile");
+        let after = &text[i..];
+        let status = ["NotFound", "AlreadyExists", "Created", "OK", "Conflict"].iter().any(|l| after.starts_with(&format!(" {l}")));
+        if !glued && !citation && !status {
+            out.push(text[start..i].parse().unwrap());
+        }
+    }
+    out
 }
 
 #[test]
@@ -173,7 +312,7 @@ fn expectations_timeout_wedges_the_replicaset_until_the_timeout() {
 #[test]
 fn teardown_collects_every_child() {
     let run = check("teardown", &[]);
-    assert!(run.report.peak_live["ConfigMap"] >= 8, "over-created first: {:?}", run.report);
+    assert_eq!(run.report.peak_live["ConfigMap"], 11, "over-created first: {:?}", run.report);
     assert_eq!(run.report.live("ConfigMap"), 0);
     assert_eq!(run.report.live("Ensemble"), 0);
     assert!(run.report.invariants[NO_ORPHANS].held);
@@ -188,7 +327,7 @@ fn teardown_collects_every_child() {
 #[test]
 fn teardown_without_owner_references_leaves_orphans() {
     let run = check("teardown", &[("controller.owner_references", "false")]);
-    assert!(run.report.live("ConfigMap") >= 8, "{:?}", run.report);
+    assert_eq!(run.report.live("ConfigMap"), 11, "{:?}", run.report);
     assert!(!run.report.invariants[NO_ORPHANS].held);
 }
 

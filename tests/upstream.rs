@@ -7,8 +7,9 @@
 
 mod support;
 
-use cachescope::sim::apiserver::{Actor, AuditEntry, ControllerKind, Request, Response, Status, Verb};
-use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, Input, Naming, Reconcile};
+use cachescope::sim::apiserver::{Actor, ApiServer, AuditEntry, ControllerKind, Request, Response, Status, Verb};
+use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, Input, ListOrder, Naming, Reconcile};
+use cachescope::sim::rng::Rng;
 use cachescope::sim::expectations::Expectations;
 use cachescope::sim::object::{Kind, Object, ObjectRc, OwnerReference, Spec};
 use std::rc::Rc;
@@ -20,6 +21,7 @@ fn settings(burst: u32) -> ControllerSettings {
         kind: ControllerKind::ReplicaSet,
         namespace: "default".into(),
         naming: Naming::Generate,
+        list_order: ListOrder::Key,
         double_enqueue: false,
         expectations: true,
         delete_surplus: false,
@@ -78,7 +80,10 @@ fn caches(rs: Option<&ObjectRc>, pods: &[ObjectRc]) -> Caches {
 /// `fakePodControl`: answers every request with `status`, and records the requests.
 fn sync(caches: &Caches, exp: &mut Expectations, settings: &ControllerSettings, now_ms: u64, status: Status) -> Vec<Request> {
     let mut sent = Vec::new();
-    let mut cx = Cx { now_ms, settings, caches, expectations: exp, lag_ms: 0 };
+    // The truth is only narrated, never decided on: an empty apiserver will do.
+    let truth = ApiServer::new();
+    let mut rng = Rng::new(1);
+    let mut cx = Cx { now_ms, settings, caches, expectations: exp, lag_ms: 0, truth: &truth, rng: &mut rng };
     let (mut r, mut beat) = Reconcile::start(KEY, &mut cx);
     loop {
         beat = match beat {

@@ -32,12 +32,27 @@ struct Target {
     set: Vec<String>,
 }
 
+#[derive(clap::Args)]
+struct Targets {
+    /// Preset names or scenario files (`*.json`).
+    #[arg(required = true)]
+    scenarios: Vec<String>,
+    /// Override every scenario's seed.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Set a field in every scenario by its dotted path, e.g. `--set cluster.watch_lag_ms=0`.
+    #[arg(long = "set", value_name = "PATH=VALUE")]
+    set: Vec<String>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Run a scenario to its end and print one JSON summary.
     Run(Target),
     /// Print one JSON line per frame: time, kind, caption, touched objects.
     Trace(Target),
+    /// Run each scenario and test its `expect` checks; exit 1 if any fails.
+    Check(Targets),
     /// List the built-in presets.
     Presets,
     /// Print the scenario JSON Schema.
@@ -84,6 +99,17 @@ fn main() -> ExitCode {
             let report = Report::run(&s);
             println!("{}", serde_json::to_string(&report).expect("reports serialize"));
         }),
+        Command::Check(t) => {
+            let loaded: Result<Vec<Scenario>, ScenarioError> = t
+                .scenarios
+                .iter()
+                .map(|name| load(&Target { scenario: name.clone(), seed: t.seed, set: t.set.clone() }))
+                .collect();
+            match loaded {
+                Ok(scenarios) => return if check(&scenarios) { ExitCode::SUCCESS } else { ExitCode::from(1) },
+                Err(e) => Err(e),
+            }
+        }
         Command::Trace(t) => load(&t).map(|s| trace(&s)),
         Command::Presets => {
             for s in scenario::presets() {
@@ -109,6 +135,37 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Run each scenario, print each applicable check as `✓`/`✗` with what was
+/// expected and measured, and say whether all held.
+fn check(scenarios: &[Scenario]) -> bool {
+    let mut all_held = true;
+    let (mut held, mut failed) = (0, 0);
+    for s in scenarios {
+        let report = Report::run(s);
+        let skipped = s.expect.len() - report.expectations.len();
+        if report.expectations.is_empty() {
+            let why = if s.expect.is_empty() { "it has no checks" } else { "none of its checks applies to these settings" };
+            println!("- {}: nothing checked, {why}", s.name);
+        }
+        for o in &report.expectations {
+            let measured = o.measured.map_or("nothing".to_string(), |m| m.to_string());
+            let mark = if o.held { "✓" } else { "✗" };
+            println!("{mark} {}: {} (expected {}, measured {measured})", s.name, o.text, o.expected);
+            if o.held {
+                held += 1;
+            } else {
+                failed += 1;
+                all_held = false;
+            }
+        }
+        if skipped > 0 && !report.expectations.is_empty() {
+            println!("  {}: {skipped} more check(s) for other settings", s.name);
+        }
+    }
+    println!("{held} held, {failed} failed");
+    all_held
 }
 
 fn trace(s: &Scenario) {

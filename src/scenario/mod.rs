@@ -3,14 +3,16 @@
 //! (unknown fields are errors), validated (every range checked), and resolved
 //! into the world's [`WorldInit`]. Every error names the field and the value.
 
+pub mod expect;
 mod path;
 mod presets;
 
+pub use expect::{Check, Measure, Outcome};
 pub use path::{set_path, split_path};
 pub use presets::{preset, preset_names, presets, PRESETS};
 
 use crate::sim::apiserver::{ControllerKind, EventType};
-use crate::sim::controllers::{ControllerSettings, Naming};
+use crate::sim::controllers::{ControllerSettings, ListOrder, Naming};
 use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, Spec, ENSEMBLE_LABEL, REPLICASET_LABEL};
 use crate::sim::world::{Action, ActionKind, ClusterSettings, WorldInit};
 use serde::{Deserialize, Serialize};
@@ -33,9 +35,11 @@ pub struct Scenario {
     /// The real incident this scenario mirrors.
     #[serde(default)]
     pub incident: Option<Incident>,
-    /// The lab's expected figure, shown beside the measured one (`"4 ConfigMaps; 8 or more with generateName"`).
+    /// What the run must show: each figure the description or the lab states,
+    /// as a check the page draws beside the measured value and `cachescope
+    /// check` enforces.
     #[serde(default)]
-    pub expect: Option<String>,
+    pub expect: Vec<Check>,
     /// Seeds the one RNG: generated names, jitter, which pod gets deleted.
     #[serde(default = "default_seed")]
     pub seed: u64,
@@ -89,6 +93,11 @@ pub struct ClusterSection {
     pub gc_watch_lag_ms: Option<u64>,
     /// How long children may outlive a deleted owner before `no_orphans` breaks (default 60000).
     pub orphan_grace_ms: u64,
+    /// The controller's client-side rate limit in requests per second: every
+    /// request it sends waits for a token (default 5, client-go's; 0: no limit).
+    pub client_qps: u32,
+    /// Requests the controller may send at once before the limit bites (default 10, client-go's).
+    pub client_burst: u32,
 }
 
 impl Default for ClusterSection {
@@ -102,6 +111,8 @@ impl Default for ClusterSection {
             expectations_timeout_ms: d.expectations_timeout_ms,
             gc_watch_lag_ms: None,
             orphan_grace_ms: d.orphan_grace_ms,
+            client_qps: d.client_qps,
+            client_burst: d.client_burst,
         }
     }
 }
@@ -118,6 +129,10 @@ pub struct ControllerSection {
     /// Child names: `deterministic` (`beta-voice-0`) or `generate` (`generateName`). Default deterministic.
     #[serde(default = "default_naming")]
     pub naming: Naming,
+    /// The order its lister returns children in: `random`, as a Go map (the
+    /// default), or `key`. With `delete_surplus`, it decides which children go.
+    #[serde(default)]
+    pub list_order: ListOrder,
     /// Re-add the key once after each successful reconcile (default false).
     #[serde(default)]
     pub double_enqueue: bool,
@@ -523,6 +538,15 @@ impl Scenario {
             range("cluster.gc_watch_lag_ms", v, 0, 600_000)?;
         }
         range("cluster.orphan_grace_ms", c.orphan_grace_ms, 1, 86_400_000)?;
+        range("cluster.client_qps", u64::from(c.client_qps), 0, 10_000)?;
+        range("cluster.client_burst", u64::from(c.client_burst), 0, 10_000)?;
+        if c.client_qps > 0 && c.client_burst == 0 {
+            return Err(ScenarioError::new(
+                "cluster.client_burst",
+                Some("0".into()),
+                "must be at least 1 when cluster.client_qps is set: a bucket of 0 tokens never lets a request through",
+            ));
+        }
         let k = &self.controller;
         dns_name("controller.namespace", &k.namespace)?;
         if let Some(w) = k.workers {
@@ -549,6 +573,12 @@ impl Scenario {
         }
         for (i, a) in self.actions.iter().enumerate() {
             self.validate_action(&format!("actions[{i}]"), a)?;
+        }
+        if !self.expect.is_empty() {
+            let doc = self.to_value();
+            for (i, c) in self.expect.iter().enumerate() {
+                c.validate(&format!("expect[{i}]"), &doc)?;
+            }
         }
         Ok(())
     }
@@ -631,12 +661,15 @@ impl Scenario {
             expectations_timeout_ms: c.expectations_timeout_ms,
             gc_watch_lag_ms: c.gc_watch_lag_ms.unwrap_or(c.watch_lag_ms),
             orphan_grace_ms: c.orphan_grace_ms,
+            client_qps: c.client_qps,
+            client_burst: c.client_burst,
         };
         let k = &self.controller;
         let controller = ControllerSettings {
             kind: k.kind,
             namespace: k.namespace.clone(),
             naming: k.naming,
+            list_order: k.list_order,
             double_enqueue: k.double_enqueue,
             expectations: self.expectations(),
             delete_surplus: k.delete_surplus,

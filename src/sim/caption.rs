@@ -40,8 +40,31 @@ fn who(w: Watcher) -> &'static str {
     }
 }
 
-/// The caption of one frame.
+/// A duration as Go's `time.Duration` prints it (`200ms`, `1.2s`), for log
+/// lines that quote client-go.
+pub fn go_duration(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms}ms")
+    } else {
+        let s = fmt_ms(ms, 3);
+        format!("{}s", s.trim_end_matches('0').trim_end_matches('.'))
+    }
+}
+
+/// The caption of one frame: what happened, then what it broke, if anything.
 pub fn caption(frame: &Frame) -> String {
+    let mut s = event_caption(frame);
+    for v in &frame.broke {
+        if v.first {
+            s.push_str(&format!(" ⚠ This breaks {}: {}.", v.invariant, v.detail));
+        } else {
+            s.push_str(&format!(" ⚠ {} again: {}.", v.invariant, v.detail));
+        }
+    }
+    s
+}
+
+fn event_caption(frame: &Frame) -> String {
     match &frame.event {
         Event::ControllerStarted { restart, wait_for_cache_sync } => {
             let start = if *restart { "The controller restarts with an empty cache" } else { "The controller starts with an empty cache" };
@@ -60,7 +83,7 @@ pub fn caption(frame: &Frame) -> String {
                 "The controller's {kind} watch expires (410 Gone): the informer re-lists, and keys the new list lacks become tombstones."
             )
         }
-        Event::ApiRequest { entry, .. } => {
+        Event::ApiRequest { entry, throttled_ms, .. } => {
             let name = if entry.name.is_empty() { String::new() } else { format!(" {}", entry.name) };
             let generated = match &entry.generate_name {
                 Some(p) if entry.status.is_success() => format!(" (generateName {p}: the server picked the name)"),
@@ -91,8 +114,13 @@ pub fn caption(frame: &Frame) -> String {
                 (Verb::Delete, _) => ": 200 OK. To the apiserver this is an ordinary, intentional delete.".to_string(),
                 _ => format!(": {}{} at resourceVersion {}.", entry.status.label(), generated, entry.resource_version.unwrap_or(0)),
             };
+            let waited = if *throttled_ms >= super::world::LONG_THROTTLE_LATENCY_MS {
+                format!(" It had waited {} for its client-side rate limit.", secs(*throttled_ms))
+            } else {
+                String::new()
+            };
             // Actor names are identifiers (kubectl, pruner): kept lower-case, as logs print them.
-            format!("{} {what}{outcome}", entry.actor)
+            format!("{} {what}{outcome}{waited}", entry.actor)
         }
         Event::CacheFilled { watcher, kind, n_objects, first_sync, tombstones, effects } => {
             let mut s = format!("The {kind} LIST reaches {}: {} in the store", who(*watcher), plural(*n_objects, "object", "objects"));
@@ -149,8 +177,12 @@ pub fn caption(frame: &Frame) -> String {
             }
         }
         Event::Requeued { keys } => format!("The rate-limit delay is over: {} back on the queue.", keys.join(", ")),
-        Event::ReconcileStarted { worker, key, n, double_enqueued } => {
-            let why = if *double_enqueued { " (the double-enqueue re-add)" } else { "" };
+        Event::ReconcileStarted { worker, key, n, double_enqueued, queued_by } => {
+            let why = match (double_enqueued, queued_by) {
+                (true, _) => " (the double-enqueue re-add)".to_string(),
+                (false, Some(cause)) => format!(", queued by {cause}"),
+                (false, None) => String::new(),
+            };
             format!("Worker {worker} takes {key} off the queue: reconcile {n}{why}.")
         }
         Event::Reconcile { n, note, .. } => note_caption(*n, note),
@@ -191,16 +223,35 @@ fn note_caption(n: u64, note: &Note) -> String {
             "Reconcile {n}: the expectations for {owner} are {} old, past the timeout, so they count as satisfied and it acts on its cache.",
             secs(*age_ms)
         ),
-        Note::Counted { in_cache, desired, unseen, plan, child_kind, expect, .. } => {
+        Note::Counted { in_cache, in_cluster, cluster_after, desired, unseen, plan, child_kind, expect, .. } => {
             let kinds = format!("{child_kind}s");
             let mut s = format!("Reconcile {n} reads the cache: {in_cache} of {desired} {kinds}");
+            if in_cluster != in_cache {
+                s.push_str(&format!(", while the cluster holds {in_cluster}"));
+            }
             if *unseen > 0 {
                 s.push_str(&format!(" ({} still on the wire)", plural(*unseen, "ADDED event", "ADDED events")));
             }
             let expect_s = if *expect { ", setting its expectations first" } else { "" };
+            let (after, desired) = (*cluster_after, *desired);
             s.push_str(&match plan {
                 Plan::Nothing => ". Nothing to do.".to_string(),
+                Plan::Create(k) if after > desired => {
+                    format!(". It creates {k}{expect_s}: the cluster will hold {after}, {} more than it wants.", after - desired)
+                }
+                Plan::Create(k) if after < in_cluster + k => {
+                    let taken = in_cluster + k - after;
+                    let exist = if taken == 1 { "exists" } else { "exist" };
+                    format!(". It creates {k}{expect_s}; {taken} of those names already {exist}, so {} 409 AlreadyExists.", if taken == 1 { "that create gets" } else { "those creates get" })
+                }
                 Plan::Create(k) => format!(". It creates {k}{expect_s}."),
+                Plan::Delete(k) if after < desired => {
+                    format!(". It deletes {k}{expect_s}: the cluster will hold {after}, {} fewer than it wants.", desired - after)
+                }
+                Plan::Delete(k) if in_cluster - after < *k => {
+                    let gone = k - (in_cluster - after);
+                    format!(". It deletes {k}{expect_s}; {} already gone, so {} 404 NotFound.", plural(gone, "victim is", "victims are"), if gone == 1 { "that delete gets" } else { "those deletes get" })
+                }
                 Plan::Delete(k) => format!(". It deletes {k}{expect_s}."),
             });
             s
@@ -235,5 +286,9 @@ mod tests {
         assert_eq!(fmt_ms(1999, 0), "2");
         assert_eq!(secs(340), "340 ms");
         assert_eq!(secs(339_400), "339.4 s");
+        assert_eq!(go_duration(200), "200ms");
+        assert_eq!(go_duration(1200), "1.2s");
+        assert_eq!(go_duration(2000), "2s");
+        assert_eq!(go_duration(1005), "1.005s");
     }
 }

@@ -3,7 +3,8 @@
 //! captions each one; the runner prints them; the trace hash covers them.
 
 use super::apiserver::{AuditEntry, EventType};
-use super::controllers::{HandlerEffects, Note};
+use super::controllers::{HandlerEffects, Note, Step};
+use super::invariants::Violation;
 use super::object::{Kind, ObjectRef};
 use serde::Serialize;
 
@@ -39,8 +40,15 @@ pub enum Event {
     FaultArmed { kind: Kind, event_type: Option<EventType> },
     /// The controller's watch of `kind` expired (410 Gone): the informer re-lists.
     RelistStarted { kind: Kind },
-    /// The apiserver handled a request (the audit log's line).
-    ApiRequest { entry: AuditEntry, line: Option<u8> },
+    /// The apiserver handled a request (the audit log's line). `step` is the
+    /// reconcile step that sent it, if a worker did; `throttled_ms`, how long
+    /// it waited for the client-side rate limiter first.
+    ApiRequest {
+        entry: AuditEntry,
+        step: Option<Step>,
+        #[serde(skip_serializing_if = "is_zero")]
+        throttled_ms: u64,
+    },
     /// A LIST reached an informer's store (`Replace`): handlers ran, tombstones for vanished keys.
     CacheFilled { watcher: Watcher, kind: Kind, n_objects: u32, first_sync: bool, tombstones: Vec<String>, effects: HandlerEffects },
     /// A watch event reached an informer: the store took it, then the handlers ran.
@@ -58,10 +66,10 @@ pub enum Event {
     WorkersStarted { waited_for_sync: bool, waited_ms: u64 },
     /// Rate-limited keys whose delay is over went back on the queue.
     Requeued { keys: Vec<String> },
-    /// A worker took a key off the queue.
-    ReconcileStarted { worker: u32, key: String, n: u64, double_enqueued: bool },
+    /// A worker took a key off the queue; `queued_by` is what added it (`ADDED ConfigMap beta-voice-x`).
+    ReconcileStarted { worker: u32, key: String, n: u64, double_enqueued: bool, queued_by: Option<String> },
     /// The reconcile read or decided something.
-    Reconcile { worker: u32, key: String, n: u64, note: Note, line: u8 },
+    Reconcile { worker: u32, key: String, n: u64, note: Note, step: Step },
     /// The reconcile returned.
     ReconcileFinished { worker: u32, key: String, n: u64, error: Option<String>, requeue: Requeue },
     /// The one-shot program ended with this exit code.
@@ -77,6 +85,13 @@ pub struct Frame {
     pub n: u64,
     pub at_ms: u64,
     pub event: Event,
+    /// The invariants this frame violated (each `first` when it is the first time).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub broke: Vec<Violation>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Event {
@@ -114,6 +129,17 @@ impl Event {
                 vec![format!("{kind} {ns}/{name}")]
             }
             _ => Vec::new(),
+        }
+    }
+
+    /// The garbage collector's own cache taking an event that sends nothing to
+    /// `attemptToDelete`: bookkeeping the page hides where the GC is not the point.
+    pub fn is_gc_bookkeeping(&self) -> bool {
+        match self {
+            Event::WatchDelivered { watcher: Watcher::GarbageCollector, effects, .. }
+            | Event::CacheFilled { watcher: Watcher::GarbageCollector, effects, .. } => effects.attempt_to_delete.is_empty(),
+            Event::WatchDropped { watcher: Watcher::GarbageCollector, .. } => true,
+            _ => false,
         }
     }
 

@@ -2,8 +2,7 @@
 //! frame that broke it, so the UI can jump there and the runner can report it.
 
 use super::apiserver::{Actor, ApiServer, AuditEntry, Verb};
-use super::controllers::ControllerSettings;
-use super::frame::{Event, Frame};
+use super::frame::Event;
 use super::object::{child_kind, child_label, Kind, ObjectKey};
 use super::world::InFlightRequest;
 use serde::Serialize;
@@ -22,6 +21,22 @@ pub struct Invariant {
 impl Invariant {
     pub fn held(&self) -> bool {
         self.first_broken_frame.is_none()
+    }
+}
+
+/// One violation of an invariant, carried by the frame that made it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Violation {
+    pub invariant: &'static str,
+    /// What broke it, in words: `Ensemble beta wants 4 and now has 5 after creating beta-voice-x`.
+    pub detail: String,
+    /// The first violation of this invariant in the run.
+    pub first: bool,
+}
+
+impl Violation {
+    fn new(invariant: &'static str, detail: String) -> Self {
+        Violation { invariant, detail, first: false }
     }
 }
 
@@ -58,19 +73,22 @@ impl Invariants {
         self.list.iter().find(|i| i.name == name)
     }
 
-    fn break_(&mut self, name: &str, frame: u64, detail: impl FnOnce() -> String) {
-        if let Some(i) = self.list.iter_mut().find(|i| i.name == name) {
-            if i.first_broken_frame.is_none() {
+    /// Record a violation at `frame`; true when it is the invariant's first.
+    pub fn record(&mut self, v: &Violation, frame: u64) -> bool {
+        match self.list.iter_mut().find(|i| i.name == v.invariant) {
+            Some(i) if i.first_broken_frame.is_none() => {
                 i.first_broken_frame = Some(frame);
-                i.detail = Some(detail());
+                i.detail = Some(v.detail.clone());
+                true
             }
+            _ => false,
         }
     }
 
-    /// Check a request the apiserver just handled; `frame` is the frame it becomes.
-    pub fn check_request(&mut self, req: &InFlightRequest, audit: &AuditEntry, api: &ApiServer, frame: u64) {
+    /// Check a request the apiserver just handled: the violation it makes, if any.
+    pub fn check_request(&self, req: &InFlightRequest, audit: &AuditEntry, api: &ApiServer) -> Option<Violation> {
         if !matches!(audit.actor, Actor::Controller(_)) {
-            return;
+            return None;
         }
         match audit.verb {
             Verb::Create if audit.status.is_success() => {
@@ -85,25 +103,27 @@ impl Invariants {
                     let desired = owner.and_then(|o| o.spec.desired()).unwrap_or(0);
                     let children = api.count_labelled(audit.kind, &audit.namespace, label, owner_name);
                     if children > desired {
-                        self.break_(CHILDREN_WITHIN_DESIRED, frame, || {
-                            format!("{owner_kind} {owner_name} wants {desired} and now has {children} after creating {}", audit.name)
-                        });
+                        let detail = format!("{owner_kind} {owner_name} wants {desired} and now has {children} after creating {}", audit.name);
+                        return Some(Violation::new(CHILDREN_WITHIN_DESIRED, detail));
                     }
                 }
+                None
             }
-            Verb::Delete if !req.synced_at_send => {
-                self.break_(NO_DELETE_BEFORE_SYNC, frame, || {
-                    format!("delete of {} {} sent before the cache synced", audit.kind, audit.name)
-                });
-            }
-            _ => {}
+            Verb::Delete if !req.synced_at_send => Some(Violation::new(
+                NO_DELETE_BEFORE_SYNC,
+                format!("delete of {} {} sent before the cache synced", audit.kind, audit.name),
+            )),
+            _ => None,
         }
     }
 
-    /// Check a frame once it exists.
-    pub fn check_frame(&mut self, frame: &Frame, _api: &ApiServer, _settings: &ControllerSettings) {
-        if let Event::OrphansRemain { owner, children, .. } = &frame.event {
-            self.break_(NO_ORPHANS, frame.n, || format!("{children} children of deleted {owner} remain"));
+    /// Check an event once it is a frame: the violation it shows, if any.
+    pub fn check_event(&self, event: &Event) -> Option<Violation> {
+        match event {
+            Event::OrphansRemain { owner, children, .. } => {
+                Some(Violation::new(NO_ORPHANS, format!("{children} children of deleted {owner} remain")))
+            }
+            _ => None,
         }
     }
 }

@@ -56,6 +56,11 @@ impl<T: Ord + Clone> WorkQueue<T> {
         true
     }
 
+    /// The item is dirty: an `Add` now would change nothing.
+    pub fn is_dirty(&self, item: &T) -> bool {
+        self.dirty.contains(item)
+    }
+
     /// `Get`: pop the head, move it to processing and out of dirty.
     pub fn get(&mut self) -> Option<T> {
         let item = self.queue.pop_front()?;

@@ -12,14 +12,14 @@
 //! ordered maps make a run a pure function of its inputs.
 
 use super::apiserver::{Actor, ApiServer, AuditEntry, ControllerKind, EventType, Request, Response, Verb};
-use super::controllers::{self, Beat, Caches, ControllerSettings, Cx, HandlerEffects, HandlerEvent, Input, Reconcile};
+use super::controllers::{self, Beat, Caches, ControllerSettings, Cx, HandlerEffects, HandlerEvent, Input, Reconcile, Step};
 use super::expectations::Expectations;
 use super::frame::{Event, Frame, Requeue, Watcher};
 use super::informer::Informer;
-use super::invariants::Invariants;
+use super::invariants::{Invariants, Violation};
 use super::object::{child_kind, child_label, Kind, ObjectKey, ObjectRc, ObjectRef, ObjectTemplate, Spec};
 use super::rng::Rng;
-use super::sorted::SortedSet;
+use super::sorted::{SortedMap, SortedSet};
 use super::workqueue::WorkQueue;
 use serde::Serialize;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -43,6 +43,12 @@ pub struct ClusterSettings {
     /// How long an owner may be gone while children naming it remain before
     /// the `no_orphans` invariant breaks.
     pub orphan_grace_ms: u64,
+    /// The controller's client-side rate limit, requests per second (0: none).
+    /// client-go's rest client defaults to 5 (`rest.Config.QPS` unset).
+    pub client_qps: u32,
+    /// The token bucket's size: requests sent at once before the limit bites
+    /// (client-go's default: 10).
+    pub client_burst: u32,
 }
 
 impl Default for ClusterSettings {
@@ -55,9 +61,57 @@ impl Default for ClusterSettings {
             expectations_timeout_ms: super::expectations::DEFAULT_TIMEOUT_MS,
             gc_watch_lag_ms: 1000,
             orphan_grace_ms: 60_000,
+            client_qps: DEFAULT_CLIENT_QPS,
+            client_burst: DEFAULT_CLIENT_BURST,
         }
     }
 }
+
+/// client-go's `DefaultQPS` and `DefaultBurst` (`rest/config.go`), what a
+/// hand-written operator gets when it leaves `rest.Config.QPS` at zero.
+pub const DEFAULT_CLIENT_QPS: u32 = 5;
+pub const DEFAULT_CLIENT_BURST: u32 = 10;
+
+/// client-go's client-side rate limiter: `flowcontrol.NewTokenBucketRateLimiter(qps, burst)`,
+/// which every request of a rest client waits on (`Wait`, a reservation of
+/// golang.org/x/time/rate). The bucket starts full; tokens are counted in
+/// thousandths, so a refill of `qps` tokens a second is `qps` a millisecond.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenBucket {
+    qps: u32,
+    burst: u32,
+    /// Thousandths of a token; negative once requests have reserved the future.
+    milli_tokens: i64,
+    last_ms: u64,
+}
+
+impl TokenBucket {
+    pub fn new(qps: u32, burst: u32, now_ms: u64) -> Self {
+        TokenBucket { qps, burst, milli_tokens: i64::from(burst) * 1000, last_ms: now_ms }
+    }
+
+    /// Take a token at `now_ms`: how long the request must wait for it (0 when
+    /// the bucket has one, always 0 with no limit).
+    pub fn reserve(&mut self, now_ms: u64) -> u64 {
+        if self.qps == 0 {
+            return 0;
+        }
+        let elapsed = now_ms.saturating_sub(self.last_ms) as i64;
+        self.last_ms = self.last_ms.max(now_ms);
+        self.milli_tokens = (self.milli_tokens + elapsed * i64::from(self.qps)).min(i64::from(self.burst) * 1000);
+        self.milli_tokens -= 1000;
+        if self.milli_tokens >= 0 {
+            0
+        } else {
+            let owed = -self.milli_tokens as u64;
+            owed.div_ceil(u64::from(self.qps))
+        }
+    }
+}
+
+/// client-go logs a throttled request once it has waited this long
+/// (`longThrottleLatency`, `rest/request.go`).
+pub const LONG_THROTTLE_LATENCY_MS: u64 = 50;
 
 /// A setting that can change while the world runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +125,7 @@ pub enum Knob {
     DeleteSurplus(bool),
     WaitForCacheSync(bool),
     ReconcileMs(u64),
+    OwnerReferences(bool),
 }
 
 /// A scenario action, resolved to what the world does.
@@ -147,6 +202,8 @@ pub struct InFlightRequest {
     origin: Origin,
     /// The sender's caches had synced when it sent this.
     pub synced_at_send: bool,
+    /// How long it waited for the client-side rate limiter before it left.
+    pub throttled_ms: u64,
 }
 
 /// A worker and the reconcile it runs, if any.
@@ -160,8 +217,8 @@ pub struct Worker {
 pub struct Busy {
     pub key: String,
     pub n: u64,
-    /// The pseudo-code line it is on.
-    pub line: u8,
+    /// The pseudo-code step it is on.
+    pub step: Step,
     double_enqueued: bool,
     reconcile: Option<Reconcile>,
     responses: Vec<Option<(Response, AuditEntry)>>,
@@ -184,7 +241,12 @@ pub struct Runtime {
     pub exited: Option<i32>,
     /// Keys whose queued reconcile was caused by `--double-enqueue`.
     double_enqueued: SortedSet<String>,
+    /// What added each dirty key (`ADDED ConfigMap beta-voice-x`): the first
+    /// `Add` that made it dirty, which the reconcile it starts is "queued by".
+    queued_by: SortedMap<String, String>,
     pub reconciles: u64,
+    /// The client's rate limiter: a new process starts with a full bucket.
+    limiter: TokenBucket,
 }
 
 /// The garbage collector: its informers over every kind and its attemptToDelete jobs.
@@ -215,6 +277,18 @@ pub struct World {
     /// Requests by (kind, verb, status, sent by the controller): a short list, searched linearly.
     counts: Vec<((Kind, Verb, u16, bool), u64)>,
     pub invariants: Invariants,
+    /// Violations found since the last frame: the next frame carries them.
+    violations: Vec<Violation>,
+}
+
+impl Runtime {
+    /// `queue.Add(key)`, remembering what added it if this `Add` makes it dirty.
+    fn enqueue(&mut self, key: String, cause: impl FnOnce() -> String) {
+        if !self.queue.is_dirty(&key) {
+            self.queued_by.insert(key.clone(), cause());
+        }
+        self.queue.add(key);
+    }
 }
 
 /// The run key of the one-shot pruner: its namespace.
@@ -242,7 +316,9 @@ impl World {
                 running: false,
                 exited: None,
                 double_enqueued: SortedSet::new(),
+                queued_by: SortedMap::new(),
                 reconciles: 0,
+                limiter: TokenBucket::new(init.cluster.client_qps, init.cluster.client_burst, 0),
             },
             gc: GarbageCollector { caches: Caches::new(&Kind::ALL) },
             timers: BinaryHeap::new(),
@@ -251,6 +327,7 @@ impl World {
             actions: Rc::new(init.actions),
             counts: Vec::new(),
             invariants: Invariants::new(),
+            violations: Vec::new(),
             cluster: init.cluster,
             controller: init.controller,
         };
@@ -327,9 +404,15 @@ impl World {
     }
 
     fn send(&mut self, request: Request, origin: Origin, synced_at_send: bool) {
-        let arrives_at_ms = self.now_ms + self.cluster.api_latency_ms;
+        // The controller's own client waits for its rate limiter; kubectl and
+        // the garbage collector have clients of their own, not modelled as limited.
+        let throttled_ms = match origin {
+            Origin::Worker { .. } | Origin::Informer { .. } => self.ctl.limiter.reserve(self.now_ms),
+            Origin::Kubectl | Origin::GcGet { .. } | Origin::GcDelete => 0,
+        };
+        let arrives_at_ms = self.now_ms + throttled_ms + self.cluster.api_latency_ms;
         self.requests_in_flight += 1;
-        let inflight = InFlightRequest { request, sent_at_ms: self.now_ms, arrives_at_ms, origin, synced_at_send };
+        let inflight = InFlightRequest { request, sent_at_ms: self.now_ms, arrives_at_ms, origin, synced_at_send, throttled_ms };
         self.set_timer(arrives_at_ms, Timer::Request(Box::new(inflight)));
     }
 
@@ -376,9 +459,12 @@ impl World {
             self.now_ms = self.now_ms.max(at);
             if let Some(event) = self.run(source) {
                 self.frames += 1;
-                let frame = Frame { n: self.frames, at_ms: self.now_ms, event };
-                self.invariants.check_frame(&frame, &self.api, &self.controller);
-                return Some(frame);
+                let mut broke = std::mem::take(&mut self.violations);
+                broke.extend(self.invariants.check_event(&event));
+                for v in &mut broke {
+                    v.first = self.invariants.record(v, self.frames);
+                }
+                return Some(Frame { n: self.frames, at_ms: self.now_ms, event, broke });
             }
         }
     }
@@ -452,6 +538,8 @@ impl World {
         ctl.running = false;
         ctl.exited = None;
         ctl.double_enqueued.clear();
+        ctl.queued_by.clear();
+        ctl.limiter = TokenBucket::new(self.cluster.client_qps, self.cluster.client_burst, self.now_ms);
         let epoch = ctl.epoch;
         let kinds: Vec<Kind> = ctl.caches.informers.iter().map(|i| i.kind).collect();
         for kind in kinds {
@@ -460,7 +548,7 @@ impl World {
             self.send(req, Origin::Informer { kind, epoch }, false);
         }
         if self.ctl.kind == ControllerKind::Pruner {
-            self.ctl.queue.add(pruner_key(&self.controller.namespace));
+            self.ctl.enqueue(pruner_key(&self.controller.namespace), || "the program's start".to_string());
         }
         let wait = self.controller.wait_for_cache_sync;
         if wait {
@@ -503,13 +591,13 @@ impl World {
                 self.set_timer(at, timer);
             }
         }
-        let mut line = None;
+        let mut step = None;
         match origin {
             Origin::Kubectl | Origin::GcDelete => {}
             Origin::Worker { worker, epoch, slot } => {
                 if epoch == self.ctl.epoch {
                     if let Some(busy) = self.ctl.workers[worker].busy.as_mut() {
-                        line = Some(busy.line);
+                        step = Some(busy.step);
                         busy.responses[slot] = Some((outcome.response.clone(), outcome.audit.clone()));
                         busy.awaiting -= 1;
                         if busy.awaiting == 0 {
@@ -537,8 +625,8 @@ impl World {
                 }
             }
         }
-        self.invariants.check_request(&inflight, &outcome.audit, &self.api, self.frames + 1);
-        Some(Event::ApiRequest { entry: outcome.audit, line })
+        self.violations.extend(self.invariants.check_request(&inflight, &outcome.audit, &self.api));
+        Some(Event::ApiRequest { entry: outcome.audit, step, throttled_ms: inflight.throttled_ms })
     }
 
     /// The head of a watch (or a waiting LIST) reaches an informer.
@@ -561,17 +649,19 @@ impl World {
                 (inf.kind, r, inf.len() as u32)
             };
             let mut effects = HandlerEffects::default();
+            let cause = format!("the {kind} LIST");
             for o in &replaced.added {
                 let ev = HandlerEvent { event_type: EventType::Added, object: o, old: None, tombstone: false };
-                merge(&mut effects, self.handle(watcher, kind, &ev));
+                merge(&mut effects, self.handle(watcher, kind, &ev, &cause));
             }
             for (old, new) in &replaced.updated {
                 let ev = HandlerEvent { event_type: EventType::Modified, object: new, old: Some(old), tombstone: false };
-                merge(&mut effects, self.handle(watcher, kind, &ev));
+                merge(&mut effects, self.handle(watcher, kind, &ev, &cause));
             }
             for o in &replaced.tombstones {
                 let ev = HandlerEvent { event_type: EventType::Deleted, object: o, old: Some(o), tombstone: true };
-                merge(&mut effects, self.handle(watcher, kind, &ev));
+                let tombstone = format!("the tombstone of {kind} {}", o.name);
+                merge(&mut effects, self.handle(watcher, kind, &ev, &tombstone));
             }
             let tombstones = replaced.tombstones.iter().map(|o| o.key().to_string()).collect();
             return Event::CacheFilled { watcher, kind, n_objects, first_sync: replaced.first_sync, tombstones, effects };
@@ -593,7 +683,8 @@ impl World {
             };
         }
         let ev = HandlerEvent { event_type: e.event_type, object: &e.object, old: delivered.old.as_ref(), tombstone: false };
-        let effects = self.handle(watcher, kind, &ev);
+        let cause = format!("{} {kind} {}", e.event_type.as_str(), e.object.name);
+        let effects = self.handle(watcher, kind, &ev, &cause);
         Event::WatchDelivered {
             watcher,
             event_type: e.event_type,
@@ -604,13 +695,13 @@ impl World {
         }
     }
 
-    /// Run the handlers of `watcher` for one event and apply their effects.
-    fn handle(&mut self, watcher: Watcher, kind: Kind, ev: &HandlerEvent) -> HandlerEffects {
+    /// Run the handlers of `watcher` for one event (`cause`, in words) and apply their effects.
+    fn handle(&mut self, watcher: Watcher, kind: Kind, ev: &HandlerEvent, cause: &str) -> HandlerEffects {
         match watcher {
             Watcher::Controller => {
                 let fx = controllers::handle(self.ctl.kind, kind, ev, &mut self.ctl.expectations);
                 for key in &fx.enqueued {
-                    self.ctl.queue.add(key.clone());
+                    self.ctl.enqueue(key.clone(), || cause.to_string());
                 }
                 fx
             }
@@ -656,10 +747,12 @@ impl World {
         self.ctl.reconciles += 1;
         let n = self.ctl.reconciles;
         let double_enqueued = self.ctl.double_enqueued.remove(&key);
+        let queued_by = self.ctl.queued_by.remove(&key);
+        let step = controllers::first_step(self.ctl.kind);
         self.ctl.workers[w].busy =
-            Some(Busy { key: key.clone(), n, line: 0, double_enqueued, reconcile: None, responses: Vec::new(), awaiting: 0 });
+            Some(Busy { key: key.clone(), n, step, double_enqueued, reconcile: None, responses: Vec::new(), awaiting: 0 });
         self.set_timer(self.now_ms, Timer::Resume { worker: w, epoch: self.ctl.epoch });
-        Event::ReconcileStarted { worker: w as u32, key, n, double_enqueued }
+        Event::ReconcileStarted { worker: w as u32, key, n, double_enqueued, queued_by }
     }
 
     /// Run a worker's reconcile up to its next beat.
@@ -669,7 +762,15 @@ impl World {
         let synced = self.ctl.caches.all_synced();
         let ctl = &mut self.ctl;
         let busy = ctl.workers[w].busy.as_mut()?;
-        let mut cx = Cx { now_ms: now, settings: &self.controller, caches: &ctl.caches, expectations: &mut ctl.expectations, lag_ms };
+        let mut cx = Cx {
+            now_ms: now,
+            settings: &self.controller,
+            caches: &ctl.caches,
+            expectations: &mut ctl.expectations,
+            lag_ms,
+            truth: &self.api,
+            rng: &mut self.rng,
+        };
         let beat = match busy.reconcile.as_mut() {
             None => {
                 let (r, beat) = Reconcile::start(&busy.key, &mut cx);
@@ -688,14 +789,14 @@ impl World {
         let (key, n) = (busy.key.clone(), busy.n);
         match beat {
             Beat::Note { note, then_ms } => {
-                let line = controllers::note_line(ctl.kind, &note);
-                busy.line = line;
+                let step = controllers::note_step(&note);
+                busy.step = step;
                 let epoch = ctl.epoch;
                 self.set_timer(now + then_ms, Timer::Resume { worker: w, epoch });
-                Some(Event::Reconcile { worker: w as u32, key, n, note, line })
+                Some(Event::Reconcile { worker: w as u32, key, n, note, step })
             }
-            Beat::Call { requests, line } => {
-                busy.line = line;
+            Beat::Call { requests, step } => {
+                busy.step = step;
                 busy.awaiting = requests.len();
                 busy.responses = vec![None; requests.len()];
                 let epoch = ctl.epoch;
@@ -730,7 +831,7 @@ impl World {
             Ok(()) => {
                 self.ctl.queue.forget(&key);
                 if self.controller.double_enqueue && !busy.double_enqueued {
-                    self.ctl.queue.add(key.clone());
+                    self.ctl.enqueue(key.clone(), || "--double-enqueue".to_string());
                     self.ctl.double_enqueued.insert(key.clone());
                     Requeue::DoubleEnqueue
                 } else {
@@ -738,6 +839,9 @@ impl World {
                 }
             }
             Err(_) => {
+                if !self.ctl.queue.is_dirty(&key) {
+                    self.ctl.queued_by.insert(key.clone(), "AddRateLimited after the error".to_string());
+                }
                 let delay_ms = self.ctl.queue.add_rate_limited(key.clone(), self.now_ms);
                 Requeue::RateLimited { delay_ms }
             }
@@ -848,6 +952,7 @@ impl World {
             Knob::DeleteSurplus(v) => self.controller.delete_surplus = v,
             Knob::WaitForCacheSync(v) => self.controller.wait_for_cache_sync = v,
             Knob::ReconcileMs(v) => self.controller.reconcile_ms = v,
+            Knob::OwnerReferences(v) => self.controller.owner_references = v,
         }
     }
 

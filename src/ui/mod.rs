@@ -145,7 +145,7 @@ impl Ui {
     /// After any move by hand: the clock snaps to the frame and the caption is narrated.
     fn settle(&self) {
         let (now, caption, known) =
-            self.session.with_untracked(|s| (s.world().now_ms(), pv::current_caption(s.last_frame()), s.frames().len()));
+            self.session.with_untracked(|s| (s.world().now_ms(), pv::session_caption(s), s.frames().len()));
         self.display_ms.set(now);
         self.raise_known(known);
         self.narration.set(caption);
@@ -461,7 +461,7 @@ pub fn Explorer(
         *p = all;
     });
     provide_context(ui);
-    ui.narration.set(ui.session.with_untracked(|s| pv::current_caption(s.last_frame())));
+    ui.narration.set(ui.session.with_untracked(|s| pv::session_caption(s)));
 
     // Keyboard: Space, ←/→, Shift+→, R, ? and Escape, except while typing in a field.
     let keys = window_event_listener(ev::keydown, move |e| {

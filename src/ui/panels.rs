@@ -355,9 +355,20 @@ pub fn ReconcilePanel() -> impl IntoView {
             <ol class="code mono">
                 {move || {
                     let r = snap.with(|s| s.reconcile.clone());
-                    r.lines.iter().enumerate().map(|(i, line)| {
-                        let active = r.active.iter().any(|(_, l)| *l as usize == i);
-                        view! { <li class:active=active aria-current=if active { Some("step") } else { None }>{line.to_string()}</li> }
+                    r.lines.into_iter().map(|line| {
+                        let lit = line.lit;
+                        let waiting = (!line.waiting.is_empty() && !lit).then(|| {
+                            let who = line.waiting.iter().map(|w| format!("worker {w}")).collect::<Vec<_>>().join(", ");
+                            view! { <span class="waiting">{format!("{who} waits here")}</span> }
+                        });
+                        view! {
+                            <li class:lit=lit aria-current=lit.then_some("step")>
+                                {lit.then(|| view! { <span class="now">"now"</span> })}
+                                <span class="text">{line.text}</span>
+                                {line.value.map(|v| view! { <span class="value">{v}</span> })}
+                                {waiting}
+                            </li>
+                        }
                     }).collect_view()
                 }}
             </ol>
@@ -370,32 +381,57 @@ pub fn Observations() -> impl IntoView {
     let snap = use_ui().snap;
     view! {
         <section class="panel observations" aria-label="Observations">
-            {move || snap.with(|s| observations(&s.observations, s.expect.as_deref(), &s.plot))}
+            {move || snap.with(|s| observations(&s.observations, &s.checks, &s.plot))}
         </section>
     }
 }
 
-fn observations(o: &pv::Observations, expect: Option<&str>, plot: &(String, String)) -> impl IntoView {
-    let counts = |m: &[(u16, u64)]| {
-        if m.is_empty() {
-            "none".to_string()
+fn observations(o: &pv::Observations, checks: &pv::ChecksView, plot: &(String, String)) -> impl IntoView {
+    let rows = checks
+        .checks
+        .iter()
+        .map(|c| {
+            let (mark, class, said) = match c.held {
+                Some(true) => ("✓", "held", "holds"),
+                Some(false) => ("✗", "failed", "does not hold"),
+                None => ("…", "pending", "not measured yet"),
+            };
+            let measured = match (c.held, c.measured) {
+                (None, _) => "…".to_string(),
+                (Some(_), Some(m)) => m.to_string(),
+                (Some(_), None) => "nothing".to_string(),
+            };
+            view! {
+                <li class=format!("check {class}")>
+                    <span class="mark" aria-hidden="true">{mark}</span>
+                    <span class="text">{c.text.clone()}<span class="sr-only">{format!(": {said}")}</span></span>
+                    <span class="figures mono">{format!("expected {} · measured {measured}", c.expected)}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    let empty = checks.checks.is_empty().then(|| {
+        let text = if checks.other_settings > 0 {
+            "The lab gives no figure for these settings."
         } else {
-            m.iter().map(|(c, n)| format!("{n} × {}", pv::status_label(*c))).collect::<Vec<_>>().join(", ")
-        }
-    };
+            "This scenario states no figure to check."
+        };
+        view! { <li class="check none">{text}</li> }
+    });
     view! {
         <header>
             <h2>"Observations"</h2>
+            <span class="sub">"what the lab expects, checked against this run"</span>
         </header>
+        <ul class="checks" role="list">{rows}{empty}</ul>
+        {checks.why.clone().map(|w| view! { <p class="why">{w}</p> })}
         <dl class="facts">
             <dt>{format!("{}s", o.kind)}</dt>
             <dd class="mono">{format!("cluster {} · cache {} · peak {}", o.in_cluster, o.in_cache, o.peak_in_cluster)}</dd>
             <dt>"creates"</dt>
-            <dd class="mono">{counts(&o.creates)}</dd>
+            <dd class="mono">{pv::Observations::counts(&o.creates)}</dd>
             <dt>"deletes"</dt>
-            <dd class="mono">{counts(&o.deletes)}</dd>
-            <dt>"the lab expects"</dt>
-            <dd>{expect.unwrap_or("(no figure given)").to_string()}</dd>
+            <dd class="mono">{pv::Observations::counts(&o.deletes)}</dd>
         </dl>
         <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
             <polyline class="series cluster" points=plot.0.clone() />

@@ -2,10 +2,10 @@
 //! frames so far. Cluster and Cache share one row list, so the two panels line
 //! up row for row and the eye compares them.
 
-use crate::sim::apiserver::{AuditEntry, EventType, Status, Verb};
-use crate::sim::controllers::{self, Note};
+use crate::sim::apiserver::{AuditEntry, ControllerKind, EventType, Status, Verb};
+use crate::sim::controllers::{self, Note, Step};
 use crate::sim::expectations::Satisfied;
-use crate::sim::frame::{Event, Frame, Watcher};
+use crate::sim::frame::{Event, Frame, Requeue, Watcher};
 use crate::sim::informer::ListState;
 use crate::sim::object::{child_label, Kind, ObjectRc};
 use crate::sim::world::World;
@@ -291,19 +291,108 @@ pub fn expectations(world: &World) -> ExpectationsView {
     }
 }
 
-/// The Reconcile panel: the pseudo-code and the line each busy worker is on.
+/// One line of pseudo-code as the Reconcile panel draws it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReconcileView {
-    pub lines: &'static [&'static str],
-    /// (worker, line) for every busy worker.
-    pub active: Vec<(u32, u8)>,
+pub struct CodeLine {
+    pub step: Step,
+    pub text: &'static str,
+    /// The current frame is this step of a reconcile: the line is lit.
+    pub lit: bool,
+    /// What the step just read or did, on the lit line: `len(children) = 0 · the cache has 0, the cluster 4`.
+    pub value: Option<String>,
+    /// Busy workers paused on this line (waiting for a response or a timer).
+    pub waiting: Vec<u32>,
 }
 
-pub fn reconcile(world: &World) -> ReconcileView {
-    ReconcileView {
-        lines: controllers::pseudo_code(world.controller.kind),
-        active: world.ctl.workers.iter().enumerate().filter_map(|(i, w)| w.busy.as_ref().map(|b| (i as u32, b.line))).collect(),
+/// The Reconcile panel: the controller's pseudo-code, the line the current
+/// frame acted on lit with the values it read, and where other workers wait.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReconcileView {
+    pub lines: Vec<CodeLine>,
+    /// The worker and reconcile number the lit line belongs to.
+    pub lit_by: Option<(u32, u64)>,
+}
+
+/// The step of a reconcile the frame is, with the worker and reconcile number, if it is one.
+pub fn frame_step(kind: ControllerKind, frame: &Frame) -> Option<(Step, Option<(u32, u64)>)> {
+    match &frame.event {
+        Event::ReconcileStarted { worker, n, .. } => Some((controllers::first_step(kind), Some((*worker, *n)))),
+        Event::Reconcile { worker, n, step, .. } => Some((*step, Some((*worker, *n)))),
+        Event::ApiRequest { step: Some(step), .. } => Some((*step, None)),
+        Event::ReconcileFinished { worker, n, .. } => Some((controllers::last_step(kind), Some((*worker, *n)))),
+        Event::ControllerExited { .. } => Some((Step::Exit, None)),
+        _ => None,
     }
+}
+
+/// What the lit line just read or did, in the code's own terms.
+pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
+    let children = if kind == ControllerKind::ReplicaSet { "pods" } else { "children" };
+    Some(match &frame.event {
+        Event::ReconcileStarted { key, n, double_enqueued, .. } => {
+            let why = if *double_enqueued { " · the --double-enqueue re-add" } else { "" };
+            if kind == ControllerKind::Pruner {
+                "the program's one pass begins".to_string()
+            } else {
+                format!("key = {key} · reconcile {n}{why}")
+            }
+        }
+        Event::Reconcile { note, .. } => match note {
+            Note::OwnerNotInCache { .. } => "err = NotFound · expectations forgotten, return".to_string(),
+            Note::ExpectationsPending { add, del, .. } => format!("false · add {add}, del {del} still expected · return nil"),
+            Note::ExpectationsExpired { age_ms, .. } => format!("true · the record expired after {}", crate::sim::caption::secs(*age_ms)),
+            Note::Counted { in_cache, in_cluster, .. } => {
+                format!("len({children}) = {in_cache} · the cache has {in_cache}, the cluster {in_cluster}")
+            }
+            Note::LiveListed { n_live, n_cached, .. } => format!("len(live.Items) = {n_live} · the cache holds {n_cached}"),
+            Note::CacheMiss { name, eta_ms, .. } => match eta_ms {
+                Some(eta) => format!("lister.Get({name}) = NotFound · its event is {} away", crate::sim::caption::secs(*eta)),
+                None => format!("lister.Get({name}) = NotFound · the cache has not listed it"),
+            },
+            Note::CacheHit { name, .. } => format!("lister.Get({name}) = found"),
+        },
+        Event::ApiRequest { entry, .. } => {
+            let name = if entry.name.is_empty() { format!("{}s", entry.kind) } else { entry.name.clone() };
+            format!("{} {name} · {}", entry.verb.as_str(), entry.status.label())
+        }
+        Event::ReconcileFinished { error, requeue, .. } => match (error, requeue) {
+            (Some(_), Requeue::RateLimited { delay_ms }) => {
+                format!("return err · AddRateLimited: again in {}", crate::sim::caption::secs(*delay_ms))
+            }
+            (_, Requeue::DoubleEnqueue) => "return nil · queue.Add(key): one more reconcile".to_string(),
+            (Some(_), _) => "return err".to_string(),
+            (None, _) => "return nil · Forget(key)".to_string(),
+        },
+        Event::ControllerExited { code, deleted, .. } => format!("exit status {code} · {deleted} deleted"),
+        _ => return None,
+    })
+}
+
+pub fn reconcile(world: &World, frame: Option<&Frame>) -> ReconcileView {
+    let kind = world.controller.kind;
+    let current = frame.and_then(|f| frame_step(kind, f));
+    let value = frame.and_then(|f| step_value(kind, f));
+    let lines = controllers::pseudo_code(kind)
+        .iter()
+        .map(|(step, text)| {
+            let lit = current.is_some_and(|(s, _)| s == *step);
+            CodeLine {
+                step: *step,
+                text,
+                lit,
+                value: if lit { value.clone() } else { None },
+                waiting: world
+                    .ctl
+                    .workers
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, w)| w.busy.as_ref().is_some_and(|b| b.step == *step))
+                    .map(|(i, _)| i as u32)
+                    .collect(),
+            }
+        })
+        .collect();
+    ReconcileView { lines, lit_by: current.and_then(|(_, by)| by) }
 }
 
 /// One line of the Timeline: an audit entry or a controller log line.
@@ -364,6 +453,16 @@ pub struct Observations {
     pub deletes: Vec<(u16, u64)>,
 }
 
+impl Observations {
+    /// A count of `(status, n)` pairs as the strip prints it: `4 × 201 Created, 10 × 409 AlreadyExists`.
+    pub fn counts(m: &[(u16, u64)]) -> String {
+        if m.is_empty() {
+            return "none".to_string();
+        }
+        m.iter().map(|(c, n)| format!("{n} × {}", status_label(*c))).collect::<Vec<_>>().join(", ")
+    }
+}
+
 pub fn observations(world: &World) -> Observations {
     let kind = super::session::tracked_kind(world.controller.kind);
     // Deletes count whoever sent them (the pruner, kubectl's pressure, the GC); creates, the controller's.
@@ -385,12 +484,75 @@ pub fn observations(world: &World) -> Observations {
     }
 }
 
-/// The caption for the current position (frame 0 has its own).
-pub fn current_caption(frame: Option<&Frame>) -> String {
+/// The caption for the current position. Frame 0, before anything happened,
+/// tells the scenario's story (its description) and how to start.
+pub fn current_caption(frame: Option<&Frame>, description: &str) -> String {
     match frame {
-        None => "Nothing has happened yet. Press Play, or → to step one frame.".to_string(),
+        None if description.trim().is_empty() => "Nothing has happened yet. Press Play, or → to step one frame.".to_string(),
+        None => format!("{} Press Play, or → to step one frame.", description.trim()),
         Some(f) => crate::sim::caption::caption(f),
     }
+}
+
+/// The caption at the session's position.
+pub fn session_caption(s: &super::session::Session) -> String {
+    current_caption(s.last_frame(), &s.scenario().description)
+}
+
+/// One of the scenario's checks, as the Observations panel shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckView {
+    pub text: String,
+    pub expected: String,
+    /// Measured over the whole run; `None` until its end is known (or if unmeasurable).
+    pub measured: Option<u64>,
+    /// `None` until the run's end is known.
+    pub held: Option<bool>,
+}
+
+/// The scenario's checks for this run: what the lab expects, what the run
+/// gives, and why they differ when a setting moved the run off the lab's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChecksView {
+    pub checks: Vec<CheckView>,
+    /// Checks the scenario has for other settings than these.
+    pub other_settings: usize,
+    /// One sentence, when a check does not hold.
+    pub why: Option<String>,
+}
+
+pub fn checks(s: &super::session::Session) -> ChecksView {
+    let total = s.scenario().expect.len();
+    let checks: Vec<CheckView> = match s.outcomes() {
+        Some(outcomes) => outcomes
+            .iter()
+            .map(|o| CheckView { text: o.text.clone(), expected: o.expected.clone(), measured: o.measured, held: Some(o.held) })
+            .collect(),
+        None => s
+            .applicable_checks()
+            .into_iter()
+            .map(|c| CheckView { text: c.text.clone(), expected: c.expected(), measured: None, held: None })
+            .collect(),
+    };
+    let why = checks.iter().any(|c| c.held == Some(false)).then(|| {
+        let departures = s.departures();
+        if departures.is_empty() {
+            "This run does not do what its scenario expects, at the scenario's own settings.".to_string()
+        } else {
+            let parts: Vec<String> = departures
+                .iter()
+                .map(|d| {
+                    let when = d.frame.map(|f| format!(" at frame {f}")).unwrap_or_default();
+                    match &d.lab {
+                        Some(lab) => format!("{} {} (the lab: {lab}){when}", d.what, d.now),
+                        None => format!("{} {}{when}", d.what, d.now),
+                    }
+                })
+                .collect();
+            format!("The lab's figures are for its own settings; this run changed {}.", parts.join(", "))
+        }
+    });
+    ChecksView { other_settings: total - checks.len().min(total), checks, why }
 }
 
 /// A short label for an HTTP status, as kubectl users read it.
@@ -533,10 +695,15 @@ mod tests {
     }
 
     #[test]
-    fn reconcile_view_lights_the_line() {
-        let s = at_reconcile_2("deterministic");
-        let r = reconcile(s.world());
-        assert_eq!(r.active, vec![(0, 3)]);
-        assert!(r.lines[3].contains("diff"));
+    fn reconcile_view_lights_the_stale_read_with_what_it_read() {
+        let s = at_reconcile_2("generate");
+        let r = reconcile(s.world(), s.last_frame());
+        let lit: Vec<&CodeLine> = r.lines.iter().filter(|l| l.lit).collect();
+        assert_eq!(lit.len(), 1);
+        assert_eq!(lit[0].step, Step::ListChildren);
+        assert!(lit[0].text.contains("cmLister.List"));
+        assert_eq!(lit[0].value.as_deref(), Some("len(children) = 0 · the cache has 0, the cluster 4"));
+        assert_eq!(r.lit_by, Some((0, 2)));
+        assert_eq!(lit[0].waiting, vec![0], "the worker is paused on the line it read");
     }
 }

@@ -2,7 +2,7 @@
 //! way, and the children-count series for the plot. The page keeps one
 //! `Session` in one signal; everything it draws is computed from it.
 
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::{expect, Outcome, Scenario, ScenarioError};
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::controllers::Naming;
 use crate::sim::frame::Frame;
@@ -55,6 +55,7 @@ impl fmt::Display for Edit {
                 Knob::DeleteSurplus(v) => write!(f, "{n}:controller.delete_surplus={v}"),
                 Knob::WaitForCacheSync(v) => write!(f, "{n}:controller.wait_for_cache_sync={v}"),
                 Knob::ReconcileMs(v) => write!(f, "{n}:controller.reconcile_ms={v}"),
+                Knob::OwnerReferences(v) => write!(f, "{n}:controller.owner_references={v}"),
             },
             Change::Action(a) => match a {
                 UiAction::DeletePod => write!(f, "{n}:do=delete_pod"),
@@ -100,6 +101,7 @@ impl Edit {
             "controller.expectations" => Change::Knob(Knob::Expectations(flag()?)),
             "controller.delete_surplus" => Change::Knob(Knob::DeleteSurplus(flag()?)),
             "controller.wait_for_cache_sync" => Change::Knob(Knob::WaitForCacheSync(flag()?)),
+            "controller.owner_references" => Change::Knob(Knob::OwnerReferences(flag()?)),
             "do" => Change::Action(match value.split_once(':') {
                 None if value == "delete_pod" => UiAction::DeletePod,
                 None if value == "delete_owner" => UiAction::DeleteOwner,
@@ -134,21 +136,60 @@ pub struct Sample {
 /// The most frames a session computes, so a runaway scenario cannot hang the page.
 pub const MAX_FRAMES: usize = 200_000;
 
+/// A setting the learner moved off the lab's: from the URL or a control.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Departure {
+    /// The setting's dotted path (`cluster.watch_lag_ms`), or the action (`scale`).
+    pub what: String,
+    /// Its value in the lab's scenario, if it is a setting.
+    pub lab: Option<String>,
+    pub now: String,
+    /// The frame it changed at (`None`: from the start, a URL setting).
+    pub frame: Option<usize>,
+}
+
 /// A scenario being explored.
 #[derive(Debug, Clone)]
 pub struct Session {
+    /// The scenario as its author wrote it (the preset, the imported file).
+    base: Scenario,
+    /// The scenario this run plays: `base` with the URL's settings.
     scenario: Scenario,
     history: History<World>,
     edits: Vec<Edit>,
     /// `samples[n]` is the state after frame n (0 = the initial state).
     samples: Vec<Sample>,
+    /// The scenario's checks against the whole run, once its end is known.
+    outcomes: Option<Vec<Outcome>>,
+    /// Stepping skips the garbage collector's own cache deliveries.
+    hide_gc: bool,
 }
 
 impl Session {
     pub fn new(scenario: Scenario) -> Session {
         let world = World::new(scenario.world_init());
         let first = sample(&world);
-        Session { scenario, history: History::new(world), edits: Vec::new(), samples: vec![first] }
+        let hide_gc = !gc_is_the_point(&scenario);
+        Session {
+            base: scenario.clone(),
+            scenario,
+            history: History::new(world),
+            edits: Vec::new(),
+            samples: vec![first],
+            outcomes: None,
+            hide_gc,
+        }
+    }
+
+    /// The same session, saying `base` is the scenario the lab wrote (before the URL's settings).
+    pub fn with_base(mut self, base: Scenario) -> Session {
+        self.base = base;
+        self
+    }
+
+    /// The scenario as its author wrote it.
+    pub fn base(&self) -> &Scenario {
+        &self.base
     }
 
     /// Build a session and replay `edits` (from a URL) in frame order.
@@ -206,20 +247,94 @@ impl Session {
         }
     }
 
+    /// The run's last frame is here: measure the scenario's checks on it.
+    fn measure_at_end(&mut self) {
+        if self.outcomes.is_none() && self.at_end() {
+            self.outcomes = Some(expect::outcomes(&self.scenario, self.history.current(), self.history.frames()));
+        }
+    }
+
     /// One frame forward; false at the end.
     pub fn step_forward(&mut self) -> bool {
         if self.at_end() {
+            self.measure_at_end();
             return false;
         }
         let moved = self.history.step_forward().is_some();
         if moved {
             self.record();
         }
+        self.measure_at_end();
         moved
     }
 
     pub fn step_back(&mut self) -> bool {
         self.history.step_back()
+    }
+
+    /// Whether stepping skips the garbage collector's own cache deliveries
+    /// (hidden by default unless the scenario deletes an owner: then they are the point).
+    pub fn hide_gc(&self) -> bool {
+        self.hide_gc
+    }
+
+    pub fn set_hide_gc(&mut self, hide: bool) {
+        self.hide_gc = hide;
+    }
+
+    fn hidden(&self) -> bool {
+        self.hide_gc && self.last_frame().is_some_and(|f| f.event.is_gc_bookkeeping())
+    }
+
+    /// One step forward as the learner steps: past frames that are hidden.
+    pub fn step_forward_shown(&mut self) -> bool {
+        let mut moved = false;
+        while self.step_forward() {
+            moved = true;
+            if !self.hidden() {
+                break;
+            }
+        }
+        moved
+    }
+
+    /// One step back as the learner steps: past frames that are hidden.
+    pub fn step_back_shown(&mut self) -> bool {
+        let mut moved = false;
+        while self.step_back() {
+            moved = true;
+            if !self.hidden() {
+                break;
+            }
+        }
+        moved
+    }
+
+    /// The scenario's checks against the whole run; `None` until its end is known.
+    pub fn outcomes(&self) -> Option<&[Outcome]> {
+        self.outcomes.as_deref()
+    }
+
+    /// The checks that apply to this run's settings (as they stand at the current frame).
+    pub fn applicable_checks(&self) -> Vec<&crate::scenario::Check> {
+        let effective = expect::effective_settings(&self.scenario, self.world());
+        self.scenario.expect.iter().filter(|c| c.applies(&effective)).collect()
+    }
+
+    /// Where this run departs from the lab's: settings the URL changed, and
+    /// changes made at a frame.
+    pub fn departures(&self) -> Vec<Departure> {
+        let base = self.base.to_value();
+        let mut out = Vec::new();
+        leaf_differences(&base, &self.scenario.to_value(), &mut String::new(), &mut out);
+        for e in &self.edits {
+            let text = e.to_string();
+            let (_, rest) = text.split_once(':').unwrap_or(("", &text));
+            let (path, value) = rest.split_once('=').unwrap_or((rest, ""));
+            let lab = if path == "do" { None } else { lookup(&base, path).map(value_text) };
+            out.push(Departure { what: path.to_string(), lab, now: value.to_string(), frame: Some(e.frame) });
+        }
+        out
     }
 
     /// Forward to the start of the next reconcile (inclusive); false if none comes.
@@ -274,6 +389,7 @@ impl Session {
         self.edits.retain(|e| e.frame < frame || (e.frame == frame && !same_knob(e.change, change)));
         self.edits.push(Edit { frame, change });
         self.samples.truncate(frame + 1);
+        self.outcomes = None;
     }
 
     /// The owner the buttons act on: the scenario's first Ensemble or ReplicaSet.
@@ -296,6 +412,58 @@ impl Session {
             UiAction::DeleteOwner | UiAction::Scale(_) => self.owner_key().is_some(),
             UiAction::DropNextEvent | UiAction::RestartController => true,
         }
+    }
+}
+
+/// The garbage collector's own cache is the point of a scenario that deletes an owner.
+fn gc_is_the_point(scenario: &Scenario) -> bool {
+    scenario.actions.iter().any(|a| a.delete.as_ref().is_some_and(|d| matches!(d.kind, Kind::Ensemble | Kind::ReplicaSet)))
+}
+
+/// A JSON value as a learner reads it: strings without quotes.
+fn value_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn lookup<'a>(root: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
+    crate::scenario::split_path(path).iter().try_fold(root, |v, seg| match v {
+        serde_json::Value::Object(m) => m.get(seg.as_str()),
+        serde_json::Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
+        _ => None,
+    })
+}
+
+/// The settings (leaves) where `now` differs from `lab`, by dotted path.
+fn leaf_differences(lab: &serde_json::Value, now: &serde_json::Value, path: &mut String, out: &mut Vec<Departure>) {
+    use serde_json::Value;
+    match (lab, now) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (k, v) in b {
+                let len = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+                match a.get(k) {
+                    Some(old) => leaf_differences(old, v, path, out),
+                    None => out.push(Departure { what: path.clone(), lab: None, now: value_text(v), frame: None }),
+                }
+                path.truncate(len);
+            }
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                leaf_differences(x, y, path, out);
+                path.truncate(len);
+            }
+        }
+        (a, b) if a != b => out.push(Departure { what: path.clone(), lab: Some(value_text(a)), now: value_text(b), frame: None }),
+        _ => {}
     }
 }
 

@@ -3,7 +3,7 @@
 //! animation clock): one reactive computation instead of one per panel, which
 //! keeps the wasm small and the redraw cheap.
 
-use super::panels::{self as pv, ExpectationsView, Observations, QueueView, ReconcileView, Row, TimelineEntry};
+use super::panels::{self as pv, ChecksView, ExpectationsView, Observations, QueueView, ReconcileView, Row, TimelineEntry};
 use super::session::{Session, UiAction};
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::controllers::Naming;
@@ -27,7 +27,7 @@ pub struct Snapshot {
     pub expectations: ExpectationsView,
     pub reconcile: ReconcileView,
     pub observations: Observations,
-    pub expect: Option<String>,
+    pub checks: ChecksView,
     pub invariants: Vec<Invariant>,
     pub audit: Vec<TimelineEntry>,
     pub logs: Vec<TimelineEntry>,
@@ -78,7 +78,7 @@ pub fn snapshot(s: &Session) -> Snapshot {
         now_ms: w.now_ms(),
         resource_version: w.api.resource_version(),
         synced: w.controller_synced(),
-        caption: pv::current_caption(s.last_frame()),
+        caption: pv::session_caption(s),
         stale: s.last_frame().is_some_and(pv::is_stale_read),
         rows: {
             let mut rows = pv::object_rows(w);
@@ -87,9 +87,9 @@ pub fn snapshot(s: &Session) -> Snapshot {
         },
         queue: pv::queue(w),
         expectations: pv::expectations(w),
-        reconcile: pv::reconcile(w),
+        reconcile: pv::reconcile(w, s.last_frame()),
         observations: pv::observations(w),
-        expect: s.scenario().expect.clone(),
+        checks: pv::checks(s),
         invariants: w.invariants.list.clone(),
         audit,
         logs,

@@ -47,7 +47,7 @@ pub fn run_scenario(scenario: Scenario) -> Run {
         hasher.add(&f);
         frames.push(f);
     }
-    let report = Report::of(&scenario.name, &world, &hasher);
+    let report = Report::of(&scenario, &world, &frames, &hasher);
     Run { scenario, report, frames, world }
 }
 

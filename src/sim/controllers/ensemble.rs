@@ -6,25 +6,26 @@
 //! the whole of lab 1. With `expectations` on it guards the count the way the
 //! ReplicaSet controller does.
 //!
-//! Pseudo-code lines (the Reconcile panel lights the current one):
-//! 0 get the Ensemble from the cache, 1 check expectations, 2 list children
-//! from the cache, 3 count and compare, 4 create, 5 delete surplus, 6 return.
+//! With `delete_surplus` it deletes `children[voices:]` in the order its
+//! lister returned them: a Go map's order, random from call to call (see
+//! [`super::ListOrder`]), so two reconciles on the same stale cache can pick
+//! different victims and delete below the desired count.
 
-use super::{count_children, split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan};
+use super::{count_children, lister_order, split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
 use crate::sim::expectations::Satisfied;
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Spec, ENSEMBLE_LABEL};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-/// The pseudo-code the Reconcile panel shows.
-pub const PSEUDO_CODE: &[&str] = &[
-    "ensemble := cache.Get(key)            // gone? forget expectations, return",
-    "if !expectations.Satisfied(key) { return }",
-    "children := cache.List(configmaps, ensemble=key)",
-    "diff := spec.voices - len(children)",
-    "create diff children (names or generateName)",
-    "delete surplus children (if --delete-surplus)",
-    "return nil                            // --double-enqueue: queue.Add(key)",
+/// The pseudo-code the Reconcile panel shows, a line per step.
+pub const PSEUDO_CODE: &[(Step, &str)] = &[
+    (Step::Dequeue, "key := queue.Get()"),
+    (Step::GetOwner, "ensemble, err := lister.Get(key)   // NotFound: forget expectations, return"),
+    (Step::CheckExpectations, "if !expectations.SatisfiedExpectations(key) { return nil }"),
+    (Step::ListChildren, "children := cmLister.List(ensemble=key)   // the cache, not the cluster"),
+    (Step::Create, "for i := len(children); i < spec.voices; i++ { client.Create(voice) }"),
+    (Step::Delete, "for _, c := range children[spec.voices:] { client.Delete(c) }   // --delete-surplus"),
+    (Step::Return, "return nil   // --double-enqueue: queue.Add(key)"),
 ];
 
 const ACTOR: Actor = Actor::Controller(ControllerKind::Ensemble);
@@ -88,6 +89,7 @@ impl Reconcile {
         let informer = cx.caches.informer(Kind::ConfigMap).expect("the Ensemble controller watches ConfigMaps");
         let (children, unseen) = count_children(informer, ENSEMBLE_LABEL, &self.owner, cx.lag_ms);
         let in_cache = children.len() as u32;
+        let in_cluster = cx.truth.count_labelled(Kind::ConfigMap, &self.owner.namespace, ENSEMBLE_LABEL, &self.owner.name);
         let plan = if in_cache < desired {
             Plan::Create(desired - in_cache)
         } else if in_cache > desired && cx.settings.delete_surplus {
@@ -95,28 +97,47 @@ impl Reconcile {
         } else {
             Plan::Nothing
         };
-        let present = children.iter().map(|c| c.name.clone()).collect();
+        let present: BTreeSet<String> = children.iter().map(|c| c.name.clone()).collect();
+        // Surplus victims are chosen now, from what this reconcile read:
+        // `children[voices:]` in the lister's order. The store iterates in key
+        // order; a Go map would not, so the order is shuffled here, only when
+        // it matters (the RNG is drawn only for a delete).
+        let victims: VecDeque<ObjectKey> = if let Plan::Delete(_) = plan {
+            let mut listed: Vec<&ObjectRc> = children.iter().collect();
+            lister_order(&mut listed, cx.settings.list_order, cx.rng);
+            listed.iter().skip(desired as usize).map(|o| o.key()).collect()
+        } else {
+            VecDeque::new()
+        };
+        let exists = |name: &str| cx.truth.get(Kind::ConfigMap, &ObjectKey::new(self.owner.namespace.clone(), name)).is_some();
+        let cluster_after = match plan {
+            Plan::Nothing => in_cluster,
+            Plan::Create(n) => match cx.settings.naming {
+                super::Naming::Generate => in_cluster + n,
+                super::Naming::Deterministic => {
+                    let new = missing_names(&owner, &present).take(n as usize).filter(|name| !exists(name)).count() as u32;
+                    in_cluster + new
+                }
+            },
+            Plan::Delete(_) => in_cluster.saturating_sub(victims.iter().filter(|k| exists(&k.name)).count() as u32),
+        };
         let note = Note::Counted {
             owner: self.key.clone(),
             child_kind: Kind::ConfigMap,
             in_cache,
+            in_cluster,
+            cluster_after,
             desired,
             unseen,
             plan,
             expect: cx.settings.expectations && plan != Plan::Nothing,
         };
-        // Surplus victims are chosen now, from what this reconcile read: newest first.
-        if let Plan::Delete(n) = plan {
-            let mut victims: Vec<&ObjectRc> = children.iter().collect();
-            victims.sort_by(|a, b| b.creation_rv.cmp(&a.creation_rv).then(a.name.cmp(&b.name)));
-            let todo: VecDeque<ObjectKey> = victims.iter().take(n as usize).map(|o| o.key()).collect();
-            self.stage = Stage::Deleting { todo };
+        if let Plan::Delete(_) = plan {
             if cx.settings.expectations {
-                if let Stage::Deleting { todo } = &self.stage {
-                    let keys = todo.iter().map(|k| k.to_string()).collect();
-                    cx.expectations.expect_deletions(&self.key, keys, cx.now_ms);
-                }
+                let keys = victims.iter().map(|k| k.to_string()).collect();
+                cx.expectations.expect_deletions(&self.key, keys, cx.now_ms);
             }
+            self.stage = Stage::Deleting { todo: victims };
         } else {
             self.stage = Stage::Act { plan, owner, present };
         }
@@ -140,16 +161,8 @@ impl Reconcile {
             spec: Spec::ConfigMap,
         };
         match cx.settings.naming {
-            super::Naming::Deterministic => {
-                // The names this reconcile believes are missing: beta-voice-i not in its cache.
-                let desired = owner.spec.desired().unwrap_or(0);
-                (0..desired)
-                    .map(|i| format!("{prefix}{i}"))
-                    .filter(|name| !present.contains(name))
-                    .take(n as usize)
-                    .map(|name| template(Some(name), None))
-                    .collect()
-            }
+            // The names this reconcile believes are missing: beta-voice-i not in its cache.
+            super::Naming::Deterministic => missing_names(owner, present).take(n as usize).map(|name| template(Some(name), None)).collect(),
             super::Naming::Generate => (0..n).map(|_| template(None, Some(prefix.clone()))).collect(),
         }
     }
@@ -202,7 +215,7 @@ impl Reconcile {
             None => Beat::Return(Ok(())),
             Some(t) => {
                 self.stage = Stage::Creating { todo };
-                Beat::Call { requests: vec![Request::create(ACTOR, t)], line: 4 }
+                Beat::Call { requests: vec![Request::create(ACTOR, t)], step: Step::Create }
             }
         }
     }
@@ -212,10 +225,16 @@ impl Reconcile {
             None => Beat::Return(Ok(())),
             Some(k) => {
                 self.stage = Stage::Deleting { todo };
-                Beat::Call { requests: vec![Request::delete(ACTOR, Kind::ConfigMap, &k)], line: 5 }
+                Beat::Call { requests: vec![Request::delete(ACTOR, Kind::ConfigMap, &k)], step: Step::Delete }
             }
         }
     }
+}
+
+/// The deterministic names `beta-voice-0 .. beta-voice-(voices-1)` absent from `present`.
+fn missing_names<'a>(owner: &ObjectRc, present: &'a BTreeSet<String>) -> impl Iterator<Item = String> + 'a {
+    let prefix = format!("{}-voice-", owner.name);
+    (0..owner.spec.desired().unwrap_or(0)).map(move |i| format!("{prefix}{i}")).filter(|name| !present.contains(name))
 }
 
 /// The handlers: `For(Ensemble)` enqueues the Ensemble; ConfigMaps map to their

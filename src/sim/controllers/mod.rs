@@ -10,10 +10,11 @@ pub mod ensemble;
 pub mod pruner;
 pub mod replicaset;
 
-use super::apiserver::{AuditEntry, ControllerKind, EventType, Request, Response};
+use super::apiserver::{ApiServer, AuditEntry, ControllerKind, EventType, Request, Response};
 use super::expectations::Expectations;
 use super::informer::Informer;
 use super::object::{Kind, ObjectKey, ObjectRc};
+use super::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 /// How a controller names the children it creates.
@@ -27,12 +28,32 @@ pub enum Naming {
     Generate,
 }
 
+/// The order a lister returns objects in.
+///
+/// client-go's `cache.Store` is a Go map (`threadSafeMap.items`), and Go
+/// randomises map iteration, so `lister.List()` hands back the same objects in
+/// a different order each call. An operator that deletes `children[desired:]`
+/// therefore picks different victims from one reconcile to the next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ListOrder {
+    /// As a Go map: a fresh, seeded shuffle each time the order matters (the default).
+    #[default]
+    Random,
+    /// Sorted by namespace/name, as some operators sort before acting: repeated
+    /// deletes then pick the same victims.
+    Key,
+}
+
 /// Every knob of the controller under study. Defaults are documented per field.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ControllerSettings {
     pub kind: ControllerKind,
     pub namespace: String,
     pub naming: Naming,
+    /// The order its lister returns children in (only a surplus delete depends on it).
+    pub list_order: ListOrder,
     pub double_enqueue: bool,
     pub expectations: bool,
     pub delete_surplus: bool,
@@ -84,6 +105,11 @@ pub struct Cx<'a> {
     pub expectations: &'a mut Expectations,
     /// The watch lag, so a note can say how far away a missing event is.
     pub lag_ms: u64,
+    /// The cluster's truth, for the narration only: a note may say what the
+    /// cluster holds beside what the cache says, but no decision reads it.
+    pub truth: &'a ApiServer,
+    /// The world's one RNG: the order a Go map iterates in.
+    pub rng: &'a mut Rng,
 }
 
 impl Cx<'_> {
@@ -108,7 +134,7 @@ pub enum Beat {
     /// Something it read or decided: one frame. It resumes `then_ms` later.
     Note { note: Note, then_ms: u64 },
     /// Send these requests at once; resume when the last has answered.
-    Call { requests: Vec<Request>, line: u8 },
+    Call { requests: Vec<Request>, step: Step },
     /// Return from `Reconcile`: `Ok` forgets the key's failures, `Err` requeues it rate-limited.
     Return(Result<(), String>),
 }
@@ -133,8 +159,22 @@ pub enum Note {
     ExpectationsPending { owner: String, add: i64, del: i64, age_ms: u64 },
     /// The record is older than the timeout: counted as satisfied, with a log line.
     ExpectationsExpired { owner: String, age_ms: u64 },
-    /// The children counted in the cache, and the plan.
-    Counted { owner: String, child_kind: Kind, in_cache: u32, desired: u32, unseen: u32, plan: Plan, expect: bool },
+    /// The children counted in the cache, and the plan. `in_cluster` is the
+    /// truth at that instant, for the narration (the reconcile never sees it).
+    /// `cluster_after` is what the cluster will hold once the plan's requests
+    /// have landed (a create of a name that exists or a delete of an object
+    /// already gone changes nothing), also for the narration.
+    Counted {
+        owner: String,
+        child_kind: Kind,
+        in_cache: u32,
+        in_cluster: u32,
+        cluster_after: u32,
+        desired: u32,
+        unseen: u32,
+        plan: Plan,
+        expect: bool,
+    },
     /// A lister `Get` for `name` found nothing; `eta_ms` is when its event arrives, if one is on the wire.
     CacheMiss { name: String, kind: Kind, event: Option<EventType>, eta_ms: Option<u64>, then: MissAction },
     /// A lister `Get` found the object.
@@ -192,21 +232,70 @@ pub struct HandlerEffects {
     pub attempt_to_delete: Vec<String>,
 }
 
-/// The pseudo-code line a note belongs to, for the Reconcile panel.
-pub fn note_line(kind: ControllerKind, note: &Note) -> u8 {
-    match (kind, note) {
-        (_, Note::OwnerNotInCache { .. }) => 0,
-        (_, Note::ExpectationsPending { .. } | Note::ExpectationsExpired { .. }) => 1,
-        (ControllerKind::Pruner, Note::LiveListed { .. }) => 0,
-        (ControllerKind::Pruner, Note::CacheMiss { then: MissAction::Delete, .. }) => 1,
-        (ControllerKind::Pruner, Note::CacheMiss { then: MissAction::CreateAgain, .. } | Note::CacheHit { .. }) => 4,
-        (_, Note::Counted { .. }) => 3,
-        (_, Note::LiveListed { .. } | Note::CacheMiss { .. } | Note::CacheHit { .. }) => 2,
+/// A named line of a controller's pseudo-code: the line a frame lights in the
+/// Reconcile panel. Each controller's `PSEUDO_CODE` pairs the steps it has
+/// with their text, so no line is ever numbered by hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    /// `key := queue.Get()`: a worker takes a key off the workqueue.
+    Dequeue,
+    /// The owner from its lister.
+    GetOwner,
+    /// `SatisfiedExpectations(key)`.
+    CheckExpectations,
+    /// The children from the lister: the read that can be stale.
+    ListChildren,
+    /// Create the missing children.
+    Create,
+    /// Delete children: the surplus, or (the pruner) what the cache lacks.
+    Delete,
+    /// Return: `Forget`, or `AddRateLimited`; `--double-enqueue` adds the key again.
+    Return,
+    /// The pruner: the live LIST from the apiserver.
+    LiveList,
+    /// The pruner: `lister.Get(cm.Name)` for each live ConfigMap.
+    LookUp,
+    /// The pruner: create seed-99.
+    CreateOnce,
+    /// The pruner: re-read seed-99 from the lister.
+    Reread,
+    /// The pruner: create seed-99 again.
+    CreateAgain,
+    /// The pruner: the program exits.
+    Exit,
+}
+
+/// The step a note belongs to.
+pub fn note_step(note: &Note) -> Step {
+    match note {
+        Note::OwnerNotInCache { .. } => Step::GetOwner,
+        Note::ExpectationsPending { .. } | Note::ExpectationsExpired { .. } => Step::CheckExpectations,
+        Note::Counted { .. } => Step::ListChildren,
+        Note::LiveListed { .. } => Step::LiveList,
+        Note::CacheMiss { then: MissAction::Delete, .. } => Step::LookUp,
+        Note::CacheMiss { then: MissAction::CreateAgain, .. } | Note::CacheHit { .. } => Step::Reread,
     }
 }
 
-/// The pseudo-code of a controller.
-pub fn pseudo_code(kind: ControllerKind) -> &'static [&'static str] {
+/// The step a reconcile is on when a worker has just taken its key.
+pub fn first_step(kind: ControllerKind) -> Step {
+    match kind {
+        ControllerKind::Pruner => Step::LiveList,
+        ControllerKind::Ensemble | ControllerKind::ReplicaSet => Step::Dequeue,
+    }
+}
+
+/// The step of a reconcile's return (the pruner's is its exit).
+pub fn last_step(kind: ControllerKind) -> Step {
+    match kind {
+        ControllerKind::Pruner => Step::Exit,
+        ControllerKind::Ensemble | ControllerKind::ReplicaSet => Step::Return,
+    }
+}
+
+/// The pseudo-code of a controller: each step with its line.
+pub fn pseudo_code(kind: ControllerKind) -> &'static [(Step, &'static str)] {
     match kind {
         ControllerKind::Ensemble => ensemble::PSEUDO_CODE,
         ControllerKind::ReplicaSet => replicaset::PSEUDO_CODE,
@@ -279,6 +368,17 @@ pub fn split_key(key: &str) -> ObjectKey {
     match key.split_once('/') {
         Some((ns, name)) => ObjectKey::new(ns, name),
         None => ObjectKey::new("", key),
+    }
+}
+
+/// Shuffle `items` as a Go map's iteration would, with the world's RNG
+/// (Fisher-Yates), when the lister's order is [`ListOrder::Random`].
+pub fn lister_order<T>(items: &mut [T], order: ListOrder, rng: &mut Rng) {
+    if order == ListOrder::Random {
+        for i in (1..items.len()).rev() {
+            let j = rng.below(i as u64 + 1) as usize;
+            items.swap(i, j);
+        }
     }
 }
 

@@ -6,19 +6,20 @@
 //! Without `wait_for_cache_sync` it runs before its informer has listed, so the
 //! lister is empty and every live ConfigMap "is not in the cache".
 
-use super::{Beat, Cx, Input, MissAction, Naming, Note};
+use super::{Beat, Cx, Input, MissAction, Naming, Note, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, Request, Status};
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, Spec};
 use std::collections::VecDeque;
 
-/// The pseudo-code the Reconcile panel shows.
-pub const PSEUDO_CODE: &[&str] = &[
-    "live := clientset.ConfigMaps(ns).List()      // from the apiserver",
-    "for cm in live: if lister.Get(cm.Name) is NotFound {",
-    "    DELETE (not in cache) cm.Name }",
-    "create seed-99                               // --reread-after-create",
-    "if lister.Get(seed-99) is NotFound { create seed-99 again }",
-    "exit",
+/// The pseudo-code the Reconcile panel shows, a line per step.
+pub const PSEUDO_CODE: &[(Step, &str)] = &[
+    (Step::LiveList, "live, _ := cs.CoreV1().ConfigMaps(ns).List(ctx, opts)   // the apiserver"),
+    (Step::LookUp, "for _, cm := range live.Items { if _, err := lister.Get(cm.Name); IsNotFound(err) {"),
+    (Step::Delete, "    cs.CoreV1().ConfigMaps(ns).Delete(ctx, cm.Name)   // DELETE (not in cache) } }"),
+    (Step::CreateOnce, "cs.CoreV1().ConfigMaps(ns).Create(ctx, seed99)   // --reread-after-create"),
+    (Step::Reread, "if _, err := lister.Get(\"seed-99\"); IsNotFound(err) {"),
+    (Step::CreateAgain, "    cs.CoreV1().ConfigMaps(ns).Create(ctx, seed99) }   // AlreadyExists: the good outcome"),
+    (Step::Exit, "os.Exit(code)   // 0, or 1 after an error"),
 ];
 
 /// The name the read-your-write step creates.
@@ -60,7 +61,7 @@ impl Reconcile {
     pub fn start(key: &str, _cx: &mut Cx) -> (Reconcile, Beat) {
         let namespace = key.split('/').next().unwrap_or(key).to_string();
         let r = Reconcile { namespace: namespace.clone(), stage: Stage::Listing, deleted: 0 };
-        (r, Beat::Call { requests: vec![Request::list(ACTOR, Kind::ConfigMap, &namespace)], line: 0 })
+        (r, Beat::Call { requests: vec![Request::list(ACTOR, Kind::ConfigMap, &namespace)], step: Step::LiveList })
     }
 
     fn template(&self, cx: &Cx) -> ObjectTemplate {
@@ -99,7 +100,7 @@ impl Reconcile {
     fn after_prune(&mut self, cx: &mut Cx) -> Beat {
         if cx.settings.reread_after_create {
             self.stage = Stage::Creating;
-            return Beat::Call { requests: vec![Request::create(ACTOR, self.template(cx))], line: 3 };
+            return Beat::Call { requests: vec![Request::create(ACTOR, self.template(cx))], step: Step::CreateOnce };
         }
         self.exit(Ok(()))
     }
@@ -133,7 +134,7 @@ impl Reconcile {
                 Input::Resume => {
                     let live = todo.pop_front().expect("a miss leaves its object first");
                     self.stage = Stage::Deleting { todo };
-                    Beat::Call { requests: vec![Request::delete(ACTOR, Kind::ConfigMap, &live.key())], line: 2 }
+                    Beat::Call { requests: vec![Request::delete(ACTOR, Kind::ConfigMap, &live.key())], step: Step::Delete }
                 }
                 Input::Responses(rs) => {
                     if rs[0].0.status.is_success() {
@@ -165,7 +166,7 @@ impl Reconcile {
             }
             Stage::Reread => {
                 self.stage = Stage::CreatingAgain;
-                Beat::Call { requests: vec![Request::create(ACTOR, self.template(cx))], line: 4 }
+                Beat::Call { requests: vec![Request::create(ACTOR, self.template(cx))], step: Step::CreateAgain }
             }
             Stage::CreatingAgain => {
                 let Input::Responses(rs) = input else { return self.exit(Ok(())) };

@@ -13,21 +13,21 @@
 //! controllerRef), every pod is Running and ready (so victims are simply the
 //! newest), and status writes are omitted (they change no pod count).
 
-use super::{split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan};
+use super::{split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
 use crate::sim::expectations::{Expectations, Satisfied};
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Spec, REPLICASET_LABEL};
 use std::collections::BTreeMap;
 
-/// The pseudo-code the Reconcile panel shows.
-pub const PSEUDO_CODE: &[&str] = &[
-    "rs := rsLister.Get(key)              // gone? DeleteExpectations, return",
-    "rsNeedsSync := expectations.SatisfiedExpectations(key)",
-    "pods := podLister.List(selector)      // active, owned by rs",
-    "diff := len(pods) - spec.replicas; if !rsNeedsSync { return }",
-    "ExpectCreations(key, n); slowStartBatch(n, 1, create)",
-    "ExpectDeletions(key, victims); delete victims",
-    "return err                            // nil: Forget; error: AddRateLimited",
+/// The pseudo-code the Reconcile panel shows, a line per step.
+pub const PSEUDO_CODE: &[(Step, &str)] = &[
+    (Step::Dequeue, "key := queue.Get()"),
+    (Step::GetOwner, "rs, err := rsLister.Get(key)   // NotFound: DeleteExpectations, return"),
+    (Step::CheckExpectations, "rsNeedsSync := expectations.SatisfiedExpectations(key)"),
+    (Step::ListChildren, "pods := podLister.List(selector)   // active pods rs controls, from the cache"),
+    (Step::Create, "diff < 0 && rsNeedsSync: ExpectCreations(key, n); slowStartBatch(n, create)"),
+    (Step::Delete, "diff > 0 && rsNeedsSync: ExpectDeletions(key, victims); delete victims"),
+    (Step::Return, "return err   // nil: Forget; an error: AddRateLimited"),
 ];
 
 /// `controller.SlowStartInitialBatchSize`.
@@ -140,6 +140,7 @@ impl Reconcile {
             .count() as u32;
         let desired = rs.spec.desired().unwrap_or(0);
         let active = pods.len() as u32;
+        let in_cluster = cx.truth.objects_of(Kind::Pod).filter(|p| p.controller_ref().is_some_and(|r| r.uid == rs.uid)).count() as u32;
         let burst = cx.settings.burst_replicas.max(1);
         let plan = if !needs_sync || active == desired {
             Plan::Nothing
@@ -156,10 +157,17 @@ impl Reconcile {
         } else {
             Vec::new()
         };
+        let cluster_after = match plan {
+            Plan::Nothing => in_cluster,
+            Plan::Create(n) => in_cluster + n,
+            Plan::Delete(_) => in_cluster.saturating_sub(victims.iter().filter(|k| cx.truth.get(Kind::Pod, k).is_some()).count() as u32),
+        };
         let note = Note::Counted {
             owner: self.key.clone(),
             child_kind: Kind::Pod,
             in_cache: active,
+            in_cluster,
+            cluster_after,
             desired,
             unseen,
             plan,
@@ -188,7 +196,7 @@ impl Reconcile {
         }
         let requests = (0..batch).map(|_| Request::create(ACTOR, self.template(&rs))).collect();
         self.stage = Stage::Creating { rs, total, remaining: remaining - batch, batch, successes };
-        Beat::Call { requests, line: 4 }
+        Beat::Call { requests, step: Step::Create }
     }
 
     pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
@@ -210,7 +218,7 @@ impl Reconcile {
                 }
                 self.stage = Stage::Deleting;
                 let requests = victims.iter().map(|k| Request::delete(ACTOR, Kind::Pod, k)).collect();
-                Beat::Call { requests, line: 5 }
+                Beat::Call { requests, step: Step::Delete }
             }
             Stage::Creating { rs, total, remaining, batch, successes } => {
                 let Input::Responses(rs_) = input else { return Beat::Return(Ok(())) };

@@ -1,0 +1,321 @@
+//! What a scenario promises, as data. Each [`Check`] is one figure a learner
+//! reads beside the run ("exactly 4 ConfigMaps"): what is measured, the value
+//! or range expected, the settings it holds under, and the sentence shown.
+//! The page draws each as expected · measured · ✓/✗ for the run on screen;
+//! `cachescope run` reports them and `cachescope check` fails when one does
+//! not hold, so a figure in a lesson is a figure a test has seen.
+
+use super::ScenarioError;
+use crate::sim::apiserver::{Actor, Verb};
+use crate::sim::frame::{Event, Frame};
+use crate::sim::invariants::Invariants;
+use crate::sim::object::Kind;
+use crate::sim::world::World;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+#[cfg(not(target_arch = "wasm32"))]
+use schemars::JsonSchema;
+
+/// What a check measures, over the whole run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Measure {
+    /// Objects of `kind` alive when the run ends.
+    Live,
+    /// The most objects of `kind` alive at any instant.
+    Peak,
+    /// The controller's own requests with `verb` answered `status`, sent
+    /// within `from_ms`..`to_ms` when given (by the time the apiserver handled them).
+    Requests,
+    /// Requests from anyone answered 400 or above.
+    Errors,
+    /// The one-shot program's exit status (unmeasured if it never exits).
+    ExitCode,
+    /// 1 if `invariant` broke during the run, 0 if it held.
+    Broken,
+    /// The controller's creates answered 201 after its first delete answered
+    /// 200: a delete went below the desired count and the controller made it good.
+    CreatesAfterDelete,
+}
+
+impl Measure {
+    /// The fields this measure takes (besides `text`, the expected value and `when`).
+    fn takes(self) -> &'static [&'static str] {
+        match self {
+            Measure::Live | Measure::Peak => &["kind"],
+            Measure::Requests => &["verb", "status", "from_ms", "to_ms"],
+            Measure::Broken => &["invariant"],
+            Measure::Errors | Measure::ExitCode | Measure::CreatesAfterDelete => &[],
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Measure::Live => "live",
+            Measure::Peak => "peak",
+            Measure::Requests => "requests",
+            Measure::Errors => "errors",
+            Measure::ExitCode => "exit_code",
+            Measure::Broken => "broken",
+            Measure::CreatesAfterDelete => "creates_after_delete",
+        }
+    }
+}
+
+/// One figure a scenario promises: `{"text": "exactly 4 ConfigMaps", "measure":
+/// "live", "kind": "ConfigMap", "equals": 4, "when": {"controller.naming": "deterministic"}}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    /// The sentence a learner reads beside the measured figure.
+    pub text: String,
+    pub measure: Measure,
+    /// `live`, `peak`: the kind of object counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Kind>,
+    /// `requests`: the verb.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verb: Option<Verb>,
+    /// `requests`: the HTTP status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// `requests`: count only those handled at or after this time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_ms: Option<u64>,
+    /// `requests`: count only those handled before this time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_ms: Option<u64>,
+    /// `broken`: the invariant's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invariant: Option<String>,
+    /// The value expected exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equals: Option<u64>,
+    /// The least value expected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<u64>,
+    /// The most value expected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u64>,
+    /// The settings this figure holds under, by dotted path
+    /// (`{"controller.naming": "generate"}`); empty: always.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub when: BTreeMap<String, Value>,
+}
+
+/// A check against one run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    pub text: String,
+    /// The expected value or range in words: `4`, `at least 1`, `8 to 12`.
+    pub expected: String,
+    /// What the run gave; `None` when there is nothing to measure (a program that never exited).
+    pub measured: Option<u64>,
+    pub held: bool,
+}
+
+impl Check {
+    /// The expected value or range in words.
+    pub fn expected(&self) -> String {
+        match (self.equals, self.min, self.max) {
+            (Some(v), _, _) => v.to_string(),
+            (None, Some(lo), Some(hi)) => format!("{lo} to {hi}"),
+            (None, Some(lo), None) => format!("at least {lo}"),
+            (None, None, Some(hi)) => format!("at most {hi}"),
+            (None, None, None) => "?".to_string(),
+        }
+    }
+
+    /// Does `v` satisfy the expectation?
+    pub fn accepts(&self, v: u64) -> bool {
+        self.equals.is_none_or(|e| v == e) && self.min.is_none_or(|lo| v >= lo) && self.max.is_none_or(|hi| v <= hi)
+    }
+
+    /// The figures this check names: its expected values (for the test that
+    /// every figure in a description is pinned by a check).
+    pub fn figures(&self) -> impl Iterator<Item = u64> {
+        [self.equals, self.min, self.max].into_iter().flatten()
+    }
+
+    /// Does it apply to a run with these effective settings ([`effective_settings`])?
+    pub fn applies(&self, effective: &Value) -> bool {
+        self.when.iter().all(|(path, want)| lookup(effective, path) == Some(want))
+    }
+
+    /// Check the fields against the measure; `at` is the check's path (`expect[2]`),
+    /// `doc` the scenario's JSON with every field present (for `when` paths).
+    pub fn validate(&self, at: &str, doc: &Value) -> Result<(), ScenarioError> {
+        if self.text.trim().is_empty() {
+            return Err(ScenarioError::new(format!("{at}.text"), Some("\"\"".into()), "must not be empty: it is what the learner reads"));
+        }
+        let given: [(&str, bool); 6] = [
+            ("kind", self.kind.is_some()),
+            ("verb", self.verb.is_some()),
+            ("status", self.status.is_some()),
+            ("from_ms", self.from_ms.is_some()),
+            ("to_ms", self.to_ms.is_some()),
+            ("invariant", self.invariant.is_some()),
+        ];
+        let takes = self.measure.takes();
+        for (field, present) in given {
+            if present && !takes.contains(&field) {
+                return Err(ScenarioError::new(
+                    format!("{at}.{field}"),
+                    None,
+                    format!("measure {} takes no {field}", self.measure.name()),
+                ));
+            }
+        }
+        let need = |field: &str, present: bool| {
+            if present {
+                Ok(())
+            } else {
+                Err(ScenarioError::new(format!("{at}.{field}"), None, format!("measure {} needs {field}", self.measure.name())))
+            }
+        };
+        match self.measure {
+            Measure::Live | Measure::Peak => need("kind", self.kind.is_some())?,
+            Measure::Requests => {
+                need("verb", self.verb.is_some())?;
+                need("status", self.status.is_some())?;
+                if let Some(s) = self.status {
+                    super::range(&format!("{at}.status"), u64::from(s), 100, 599)?;
+                }
+                if let (Some(from), Some(to)) = (self.from_ms, self.to_ms) {
+                    if from >= to {
+                        return Err(ScenarioError::new(
+                            format!("{at}.to_ms"),
+                            Some(to.to_string()),
+                            format!("{to} is not after from_ms {from}"),
+                        ));
+                    }
+                }
+            }
+            Measure::Broken => {
+                need("invariant", self.invariant.is_some())?;
+                let name = self.invariant.as_deref().unwrap_or_default();
+                let known: Vec<&str> = Invariants::new().list.iter().map(|i| i.name).collect();
+                if !known.contains(&name) {
+                    return Err(ScenarioError::new(
+                        format!("{at}.invariant"),
+                        Some(format!("{name:?}")),
+                        format!("unknown invariant {name:?}; known: {}", known.join(", ")),
+                    ));
+                }
+            }
+            Measure::Errors | Measure::ExitCode | Measure::CreatesAfterDelete => {}
+        }
+        match (self.equals, self.min, self.max) {
+            (None, None, None) => {
+                return Err(ScenarioError::new(at, None, "needs the expected value: equals, or min and/or max"));
+            }
+            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+                return Err(ScenarioError::new(format!("{at}.equals"), None, "give equals, or min and/or max, not both"));
+            }
+            (None, Some(lo), Some(hi)) if lo > hi => {
+                return Err(ScenarioError::new(format!("{at}.min"), Some(lo.to_string()), format!("{lo} is above max {hi}")));
+            }
+            _ => {}
+        }
+        for path in self.when.keys() {
+            if lookup(doc, path).is_none_or(|v| v.is_object()) || path.starts_with("expect") {
+                return Err(ScenarioError::new(
+                    format!("{at}.when"),
+                    Some(format!("{path:?}")),
+                    format!("{path:?} is not a scenario setting (for example controller.naming or cluster.watch_lag_ms)"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Measure this check on a finished run.
+    pub fn measure(&self, world: &World, frames: &[Frame]) -> Option<u64> {
+        let own = |actor: Actor| matches!(actor, Actor::Controller(_));
+        Some(match self.measure {
+            Measure::Live => world.api.live_count(self.kind?),
+            Measure::Peak => world.api.peak_count(self.kind?),
+            Measure::Requests => {
+                let (verb, status) = (self.verb?, self.status?);
+                let from = self.from_ms.unwrap_or(0);
+                let to = self.to_ms.unwrap_or(u64::MAX);
+                frames
+                    .iter()
+                    .filter(|f| {
+                        matches!(&f.event, Event::ApiRequest { entry, .. }
+                            if own(entry.actor) && entry.verb == verb && entry.status.code == status && (from..to).contains(&entry.at_ms))
+                    })
+                    .count() as u64
+            }
+            Measure::Errors => {
+                frames.iter().filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.status.code >= 400)).count() as u64
+            }
+            Measure::ExitCode => {
+                let code = frames.iter().rev().find_map(|f| match &f.event {
+                    Event::ControllerExited { code, .. } => Some(*code),
+                    _ => None,
+                })?;
+                u64::try_from(code).ok()?
+            }
+            Measure::Broken => u64::from(world.invariants.get(self.invariant.as_deref()?)?.first_broken_frame.is_some()),
+            Measure::CreatesAfterDelete => {
+                let mut deleted = false;
+                let mut n = 0;
+                for f in frames {
+                    if let Event::ApiRequest { entry, .. } = &f.event {
+                        if !own(entry.actor) {
+                            continue;
+                        }
+                        match (entry.verb, entry.status.code) {
+                            (Verb::Delete, 200) => deleted = true,
+                            (Verb::Create, 201) if deleted => n += 1,
+                            _ => {}
+                        }
+                    }
+                }
+                n
+            }
+        })
+    }
+
+    /// This check against a finished run.
+    pub fn outcome(&self, world: &World, frames: &[Frame]) -> Outcome {
+        let measured = self.measure(world, frames);
+        Outcome { text: self.text.clone(), expected: self.expected(), measured, held: measured.is_some_and(|v| self.accepts(v)) }
+    }
+}
+
+/// The value at a dotted path (`controller.naming`, `actions[0].apply.replicas`).
+fn lookup<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
+    super::split_path(path).iter().try_fold(root, |v, seg| match v {
+        Value::Object(m) => m.get(seg.as_str()),
+        Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
+        _ => None,
+    })
+}
+
+/// The scenario's settings as the run ended: its document with the cluster
+/// and controller sections as the world last had them (so a switch flipped
+/// during the run counts), for [`Check::applies`].
+pub fn effective_settings(scenario: &super::Scenario, world: &World) -> Value {
+    let mut doc = scenario.to_value();
+    for (section, now) in [("cluster", serde_json::to_value(&world.cluster)), ("controller", serde_json::to_value(&world.controller))] {
+        let (Some(Value::Object(into)), Ok(Value::Object(now))) = (doc.get_mut(section), now) else { continue };
+        for (k, v) in now {
+            if let Some(slot) = into.get_mut(&k) {
+                *slot = v;
+            }
+        }
+    }
+    doc
+}
+
+/// The checks that apply to a finished run, against it.
+pub fn outcomes(scenario: &super::Scenario, world: &World, frames: &[Frame]) -> Vec<Outcome> {
+    let effective = effective_settings(scenario, world);
+    scenario.expect.iter().filter(|c| c.applies(&effective)).map(|c| c.outcome(world, frames)).collect()
+}
