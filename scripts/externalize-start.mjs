@@ -22,9 +22,27 @@ if (!dir) {
 const index = join(dir, 'index.html');
 const html = readFileSync(index, 'utf8');
 
+// The module's imports stay at the top; the rest (the `await init(...)` that
+// fetches and compiles the wasm) runs in a try, so a failure reaches
+// scripts/boot.js, which tells the reader in the page instead of leaving it blank.
+function guarded(body) {
+  const lines = body.trim().split('\n');
+  const imports = lines.filter((l) => /^\s*import\b/.test(l));
+  const rest = lines.filter((l) => !/^\s*import\b/.test(l));
+  return [
+    ...imports,
+    'try {',
+    ...rest.map((l) => `  ${l}`),
+    '} catch (error) {',
+    '  window.cachescopeBootFailed?.(error);',
+    '  throw error;',
+    '}',
+  ].join('\n');
+}
+
 let moved = 0;
 const out = html.replace(/<script type="module">([\s\S]*?)<\/script>/g, (_, body) => {
-  const code = `${body.trim()}\n`;
+  const code = `${guarded(body)}\n`;
   const name = `start-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.js`;
   writeFileSync(join(dir, name), code);
   moved += 1;

@@ -10,6 +10,11 @@ fn main() {
     // Turn Rust panics into readable `console.error` messages instead of an
     // opaque "unreachable executed".
     console_error_panic_hook::set_once();
+    // index.html says "Loading…" until now (and scripts/boot.js says what went
+    // wrong if this never runs).
+    if let Some(loading) = leptos::prelude::document().get_element_by_id("loading") {
+        loading.remove();
+    }
     leptos::mount::mount_to_body(cachescope::ui::App);
 }
 

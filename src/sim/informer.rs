@@ -34,8 +34,9 @@ pub enum ListState {
     Idle,
     /// The LIST is in flight; events committed meanwhile will be in its snapshot.
     Requested { started_at_ms: u64 },
-    /// The apiserver answered; the items reach the store at `fill_at_ms`.
-    Listed { items: Vec<ObjectRc>, list_rv: u64, fill_at_ms: u64 },
+    /// The apiserver answered; the items reach the store at `fill_at_ms`
+    /// (the LIST started at `started_at_ms`).
+    Listed { items: Vec<ObjectRc>, list_rv: u64, started_at_ms: u64, fill_at_ms: u64 },
     /// The store holds a list; the watch delivers events after its resourceVersion.
     Watching { list_rv: u64 },
 }
@@ -129,7 +130,7 @@ impl Informer {
             _ => now_ms,
         };
         let fill_at_ms = now_ms.max(started + initial_list_ms);
-        self.state = ListState::Listed { items, list_rv, fill_at_ms };
+        self.state = ListState::Listed { items, list_rv, started_at_ms: started, fill_at_ms };
     }
 
     /// A committed change. It joins the wire if the watch covers it.

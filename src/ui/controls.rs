@@ -15,21 +15,59 @@ use leptos::prelude::*;
 /// The watch lag slider's top, in ms.
 pub const MAX_LAG_MS: u64 = 5_000;
 
+/// The scenario menu, in the page's header.
+#[component]
+pub fn ScenarioPicker() -> impl IntoView {
+    let ui = use_ui();
+    view! {
+        <div class="control scenario">
+            <label for="scenario-select">"Scenario"</label>
+            <select
+                id="scenario-select"
+                on:change=move |ev| ui.load_preset(&event_target_value(&ev))
+                prop:value=move || ui.preset.get().unwrap_or_default()
+            >
+                {move || ui.preset.get().is_none().then(|| view! { <option value="">"(custom scenario)"</option> })}
+                {preset_names().into_iter().map(|n| view! { <option value=n>{n}</option> }).collect_view()}
+            </select>
+        </div>
+    }
+}
+
+/// The first-LIST slider's top, in ms.
+pub const MAX_FIRST_LIST_MS: u64 = 20_000;
+
+/// The settings and actions that act on the current scenario (the others are
+/// not shown). Laid out as one toolbar on a wide screen; behind a "Settings"
+/// disclosure on a phone or in an embed, where it opens over the panels
+/// instead of pushing them down.
 #[component]
 pub fn Controls() -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
     let c = move || snap.with(|s| s.controls.clone());
+    let shown = move || snap.with(|s| s.controls.shown);
     let kind = move || snap.with(|s| s.controls.kind);
     let lag = move || snap.with(|s| s.controls.lag_ms);
+    let first_list = move || snap.with(|s| s.controls.first_list_ms);
     let naming = move || snap.with(|s| s.controls.naming);
     let desired = move || snap.with(|s| s.controls.desired);
     let desired_label = move || if kind() == ControllerKind::ReplicaSet { "Replicas" } else { "Voices" };
     let desired_error = RwSignal::new(None::<String>);
+    // Open by default where there is room for a toolbar.
+    let compact = ui.embed.get_untracked()
+        || window().match_media("(max-width: 700px), (max-height: 500px)").ok().flatten().is_some_and(|m| m.matches());
+    let open = RwSignal::new(!compact);
 
     let on_lag = move |ev| {
         if let Ok(v) = event_target_value(&ev).parse::<u64>() {
             ui.apply(Change::Knob(Knob::WatchLagMs(v.min(MAX_LAG_MS))), &format!("Watch lag set to {v} ms"));
+        }
+    };
+    let on_first_list = move |ev| {
+        if let Ok(v) = event_target_value(&ev).parse::<u64>() {
+            let v = v.min(MAX_FIRST_LIST_MS);
+            ui.restart_with("cluster.initial_list_ms", &v.to_string(), &format!("First LIST set to {} s", fmt_ms(v, 1)));
         }
     };
     let set_naming = move |n: Naming| {
@@ -55,98 +93,123 @@ pub fn Controls() -> impl IntoView {
             _ => desired_error.set(Some(format!("{}: {raw:?} is not a whole number from 0 to {max}", desired_label()))),
         }
     };
+    let toggle = move |knob: fn(bool) -> Knob, name: &'static str| {
+        move |v: bool| ui.apply(Change::Knob(knob(v)), &format!("{name} {}", if v { "on" } else { "off" }))
+    };
 
     view! {
-        <section class="controls" aria-label="Controls">
-            <div class="control scenario">
-                <label for="scenario-select">"Scenario"</label>
-                <select
-                    id="scenario-select"
-                    on:change=move |ev| ui.load_preset(&event_target_value(&ev))
-                    prop:value=move || ui.preset.get().unwrap_or_default()
-                >
-                    {move || ui.preset.get().is_none().then(|| view! { <option value="">"(custom scenario)"</option> })}
-                    {preset_names().into_iter().map(|n| view! { <option value=n>{n}</option> }).collect_view()}
-                </select>
-            </div>
-            <div class="control lag">
-                <label for="lag">"Watch lag"</label>
-                <input
-                    id="lag"
-                    type="range"
-                    min="0"
-                    max=MAX_LAG_MS
-                    step="100"
-                    prop:value=move || lag().to_string()
-                    aria-valuetext=move || format!("{} milliseconds", lag())
-                    on:change=on_lag
-                />
-                <output for="lag" class="mono">{move || format!("{} ms", lag())}</output>
-            </div>
-            <fieldset class="control naming" role="radiogroup">
-                <legend>"Naming scheme"</legend>
-                <label>
+        <details class="settings" prop:open=move || open.get() on:toggle=move |ev| {
+            let el: web_sys::HtmlDetailsElement = event_target(&ev);
+            open.set(el.open());
+        }>
+            <summary>"Settings"</summary>
+            <section class="controls" aria-label="Controls">
+                <div class="control lag">
+                    <label for="lag">"Watch lag"</label>
                     <input
-                        type="radio"
-                        name="naming"
-                        prop:checked=move || naming() == Naming::Deterministic
-                        on:change=move |_| set_naming(Naming::Deterministic)
-                    />
-                    "Deterministic names"
-                </label>
-                <label>
-                    <input
-                        type="radio"
-                        name="naming"
-                        prop:checked=move || naming() == Naming::Generate
-                        on:change=move |_| set_naming(Naming::Generate)
-                    />
-                    "GenerateName"
-                </label>
-            </fieldset>
-            <fieldset class="control switches">
-                <legend>"Controller"</legend>
-                <Switch label="Double enqueue" checked=Signal::derive(move || c().double_enqueue) on_toggle=move |v| ui.apply(Change::Knob(Knob::DoubleEnqueue(v)), if v { "Double enqueue on" } else { "Double enqueue off" }) />
-                <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=move |v| ui.apply(Change::Knob(Knob::Expectations(v)), if v { "Expectations on" } else { "Expectations off" }) />
-                <Switch label="Wait for cache sync" checked=Signal::derive(move || c().wait_for_cache_sync) on_toggle=move |v| restart_wait(ui, v) />
-                <Switch label="Delete surplus" checked=Signal::derive(move || c().delete_surplus) on_toggle=move |v| ui.apply(Change::Knob(Knob::DeleteSurplus(v)), if v { "Delete surplus on" } else { "Delete surplus off" }) />
-            </fieldset>
-            {move || desired().is_some().then(|| view! {
-                <div class="control desired">
-                    <label for="desired">{desired_label}</label>
-                    <input
-                        id="desired"
-                        type="number"
+                        id="lag"
+                        type="range"
                         min="0"
-                        inputmode="numeric"
-                        prop:value=move || desired().unwrap_or(0).to_string()
-                        aria-invalid=move || desired_error.get().is_some().to_string()
-                        aria-describedby="desired-error"
-                        on:change=on_desired
+                        max=MAX_LAG_MS
+                        step="100"
+                        prop:value=move || lag().to_string()
+                        aria-valuetext=move || format!("{} milliseconds", lag())
+                        on:change=on_lag
                     />
-                    {move || desired_error.get().map(|e| view! { <span id="desired-error" class="field-error" role="alert">{e}</span> })}
+                    <output for="lag" class="mono">{move || format!("{} ms", lag())}</output>
                 </div>
-            })}
-            <div class="control actions" role="group" aria-label="Actions">
-                {move || c().can_delete_pod.then(|| view! {
-                    <button on:click=move |_| ui.apply(Change::Action(UiAction::DeletePod), "A pod deleted")>"Delete a pod"</button>
+                {move || shown().first_list.then(|| view! {
+                    <div class="control first-list" title="How long the informer's first LIST takes to reach its store. A cluster-wide informer lists every ConfigMap in the cluster: on a big cluster, seconds.">
+                        <label for="first-list">"First LIST"</label>
+                        <input
+                            id="first-list"
+                            type="range"
+                            min="0"
+                            max=MAX_FIRST_LIST_MS
+                            step="500"
+                            prop:value=move || first_list().to_string()
+                            aria-valuetext=move || format!("{} seconds", fmt_ms(first_list(), 1))
+                            aria-describedby="first-list-why"
+                            on:change=on_first_list
+                        />
+                        <output for="first-list" class="mono">{move || format!("{} s", fmt_ms(first_list(), 1))}</output>
+                        <span id="first-list-why" class="sr-only">
+                            "How long the informer's first LIST takes to reach its store: a cluster-wide informer lists every ConfigMap in the cluster."
+                        </span>
+                    </div>
                 })}
-                {move || c().can_delete_owner.then(|| view! {
-                    <button on:click=move |_| ui.apply(Change::Action(UiAction::DeleteOwner), "Owner deleted")>
-                        {if kind() == ControllerKind::ReplicaSet { "Delete the ReplicaSet" } else { "Delete the Ensemble" }}
-                    </button>
+                {move || shown().naming.then(|| view! {
+                    <fieldset class="control naming">
+                        <legend>"Names"</legend>
+                        <label>
+                            <input
+                                type="radio"
+                                name="naming"
+                                prop:checked=move || naming() == Naming::Deterministic
+                                on:change=move |_| set_naming(Naming::Deterministic)
+                            />
+                            "Deterministic names"
+                        </label>
+                        <label>
+                            <input
+                                type="radio"
+                                name="naming"
+                                prop:checked=move || naming() == Naming::Generate
+                                on:change=move |_| set_naming(Naming::Generate)
+                            />
+                            "GenerateName"
+                        </label>
+                    </fieldset>
                 })}
-                <button on:click=move |_| ui.apply(Change::Action(UiAction::DropNextEvent), "Next watch event will be dropped")>"Drop next watch event"</button>
-                <button on:click=move |_| ui.apply(Change::Action(UiAction::RestartController), "Controller restarted")>"Restart controller"</button>
-            </div>
-            <details class="about" open=!ui.embed.get_untracked()>
-                <summary>"About this scenario"</summary>
-                <p>{move || c().description}</p>
-                {move || c().incident.map(|(title, url)| view! {
-                    <p>"This happened: " <a href=url target="_blank" rel="noopener noreferrer">{title}</a></p>
+                <fieldset class="control switches">
+                    <legend class="sr-only">"Controller"</legend>
+                    {move || shown().double_enqueue.then(|| view! {
+                        <Switch label="Double enqueue" checked=Signal::derive(move || c().double_enqueue) on_toggle=toggle(Knob::DoubleEnqueue, "Double enqueue") />
+                    })}
+                    {move || shown().expectations.then(|| view! {
+                        <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=toggle(Knob::Expectations, "Expectations") />
+                    })}
+                    <Switch label="Wait for cache sync" checked=Signal::derive(move || c().wait_for_cache_sync) on_toggle=move |v| restart_wait(ui, v) />
+                    {move || shown().delete_surplus.then(|| view! {
+                        <Switch label="Delete surplus" checked=Signal::derive(move || c().delete_surplus) on_toggle=toggle(Knob::DeleteSurplus, "Delete surplus") />
+                    })}
+                    {move || shown().owner_references.then(|| view! {
+                        <Switch label="ownerReferences" checked=Signal::derive(move || c().owner_references) on_toggle=toggle(Knob::OwnerReferences, "ownerReferences") />
+                    })}
+                    <Switch label="GC steps" checked=Signal::derive(move || !c().hide_gc) on_toggle=move |v| ui.set_hide_gc(!v) />
+                </fieldset>
+                {move || desired().is_some().then(|| view! {
+                    <div class="control desired">
+                        <label for="desired">{desired_label}</label>
+                        <input
+                            id="desired"
+                            type="number"
+                            min="0"
+                            inputmode="numeric"
+                            prop:value=move || desired().unwrap_or(0).to_string()
+                            aria-invalid=move || desired_error.get().is_some().to_string()
+                            aria-describedby="desired-error"
+                            on:change=on_desired
+                        />
+                        {move || desired_error.get().map(|e| view! { <span id="desired-error" class="field-error" role="alert">{e}</span> })}
+                    </div>
                 })}
-            </details>
-        </section>
+                <div class="control actions" role="group" aria-label="Actions">
+                    {move || c().can_delete_pod.then(|| view! {
+                        <button on:click=move |_| ui.apply(Change::Action(UiAction::DeletePod), "A pod deleted")>"Delete a pod"</button>
+                    })}
+                    {move || c().can_delete_owner.then(|| view! {
+                        <button on:click=move |_| ui.apply(Change::Action(UiAction::DeleteOwner), "Owner deleted")>
+                            {if kind() == ControllerKind::ReplicaSet { "Delete the ReplicaSet" } else { "Delete the Ensemble" }}
+                        </button>
+                    })}
+                    {move || shown().faults.then(|| view! {
+                        <button on:click=move |_| ui.apply(Change::Action(UiAction::DropNextEvent), "Next watch event will be dropped")>"Drop next watch event"</button>
+                        <button on:click=move |_| ui.apply(Change::Action(UiAction::RestartController), "Controller restarted")>"Restart controller"</button>
+                    })}
+                </div>
+            </section>
+        </details>
     }
 }
 
@@ -181,7 +244,7 @@ pub fn Transport() -> impl IntoView {
     view! {
         <section class="transport" aria-label="Transport">
             <div class="buttons">
-                <button on:click=move |_| ui.reset() aria-keyshortcuts="R" title="Reset (R)">"Reset"</button>
+                <button on:click=move |_| ui.reset() aria-keyshortcuts="R" title="Reset to frame 0 (R)">"Reset"</button>
                 <button on:click=move |_| ui.step_back() aria-keyshortcuts="ArrowLeft" title="Step back (←)" aria-label="Step back">"◀"</button>
                 <button class="play" on:click=move |_| ui.toggle_play() aria-keyshortcuts="Space" title="Play / pause (Space)">
                     {move || if ui.playing.get() { "Pause" } else { "Play" }}
@@ -192,7 +255,7 @@ pub fn Transport() -> impl IntoView {
             <div class="clock">
                 <span class="frame mono">{move || format!("Frame {}", position())}</span>
                 <span class="time mono">{move || format!("t = {} s", fmt_ms(now_ms(), 3))}</span>
-                {move || at_end().then(|| view! { <span class="end">"End of run"</span> })}
+                <span class="end">{move || if at_end() { "End of run" } else { "" }}</span>
             </div>
             <div class="scrub">
                 <input

@@ -17,13 +17,14 @@ use crate::view::panels as pv;
 use crate::view::session::{Change, Session};
 use crate::view::snapshot::{snapshot, Snapshot};
 use crate::view::url::{self, ControlsMode, Layout, PageState, PanelId};
+use leptos::either::Either;
 use leptos::ev;
 use leptos::prelude::*;
 
-pub use controls::{Controls, Transport};
+pub use controls::{Controls, ScenarioPicker, Transport};
 pub use panels::{
-    AboutRun, CachePanel, ClusterPanel, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, TimelinePanel, WatchPanel,
-    WorkqueuePanel,
+    AboutRun, AboutScenario, CachePanel, ClusterPanel, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, TimelinePanel,
+    WatchPanel, WorkqueuePanel,
 };
 pub use share::ShareBar;
 
@@ -67,6 +68,10 @@ pub struct Ui {
     pub layout: StoredValue<Layout>,
     pub reduced_motion: StoredValue<bool>,
     last_tick: StoredValue<Option<f64>>,
+    /// Invariants broken so far in playback, so each break is announced once.
+    announced_breaks: StoredValue<usize>,
+    /// Feedback from Share, Embed, import and export, shown beside those buttons.
+    pub share_note: RwSignal<Option<share::Note>>,
     /// Everything the panels draw for the current frame: one memo for all of them.
     pub snap: Memo<Snapshot>,
     /// The wires at the animation clock.
@@ -80,7 +85,14 @@ pub fn use_ui() -> Ui {
 
 impl Ui {
     pub fn new(state: PageState) -> Ui {
-        let mut session = Session::with_edits(state.scenario.clone(), &state.edits);
+        // The scenario as written, before the URL's settings: what "the lab's settings" are.
+        let base = match (&state.preset, &state.custom) {
+            (Some(name), _) => preset(name).ok(),
+            (None, Some(json)) => Scenario::from_json(json).ok(),
+            (None, None) => None,
+        }
+        .unwrap_or_else(|| state.scenario.clone());
+        let mut session = Session::with_edits(state.scenario.clone(), &state.edits).with_base(base);
         session.seek(state.frame);
         let mut problems = Vec::new();
         if session.position() < state.frame {
@@ -118,6 +130,8 @@ impl Ui {
             layout: StoredValue::new(state.layout),
             reduced_motion: StoredValue::new(reduced),
             last_tick: StoredValue::new(None),
+            announced_breaks: StoredValue::new(0),
+            share_note: RwSignal::new(None),
             snap,
             wires,
         }
@@ -144,11 +158,14 @@ impl Ui {
 
     /// After any move by hand: the clock snaps to the frame and the caption is narrated.
     fn settle(&self) {
-        let (now, caption, known) =
-            self.session.with_untracked(|s| (s.world().now_ms(), pv::session_caption(s), s.frames().len()));
+        let (now, caption, known, broken) = self.session.with_untracked(|s| {
+            let broken = s.world().invariants.list.iter().filter(|i| !i.held()).count();
+            (s.world().now_ms(), pv::session_caption(s), s.frames().len(), broken)
+        });
         self.display_ms.set(now);
         self.raise_known(known);
         self.narration.set(caption);
+        self.announced_breaks.set_value(broken);
     }
 
     pub fn pause(&self) {
@@ -158,7 +175,7 @@ impl Ui {
     pub fn step_forward(&self) {
         self.pause();
         let mut moved = false;
-        self.session.update(|s| moved = s.step_forward());
+        self.session.update(|s| moved = s.step_forward_shown());
         if !moved {
             self.ended.set(true);
         }
@@ -168,9 +185,19 @@ impl Ui {
     pub fn step_back(&self) {
         self.pause();
         self.session.update(|s| {
-            s.step_back();
+            s.step_back_shown();
         });
         self.settle();
+    }
+
+    /// Show or hide the garbage collector's own cache deliveries when stepping.
+    pub fn set_hide_gc(&self, hide: bool) {
+        self.session.update(|s| s.set_hide_gc(hide));
+        self.notice.set(Some(if hide {
+            "Garbage collector steps hidden: stepping skips its own cache deliveries.".to_string()
+        } else {
+            "Garbage collector steps shown: stepping stops at each delivery to its cache too.".to_string()
+        }));
     }
 
     pub fn step_to_next_reconcile(&self) {
@@ -243,8 +270,8 @@ impl Ui {
                     v.retain(|(k, _)| k != path);
                     v.push((path.to_string(), value.to_string()));
                 });
-                let edits = self.session.with_untracked(|s| s.edits().to_vec());
-                self.session.set(Session::with_edits(scenario, &edits));
+                let rebuilt = self.session.with_untracked(|s| s.rebuilt(scenario));
+                self.session.set(rebuilt);
                 self.known.set(0);
                 self.ended.set(false);
                 self.notice.set(Some(format!("{what}: this matters when the controller starts, so the run was recomputed from frame 0.")));
@@ -329,7 +356,10 @@ impl Ui {
                 });
                 ui.known.set(now_known);
                 ui.ended.set(now_ended);
-                if !now_ended {
+                if now_ended {
+                    // The run's end is known now, and with it the checks' measured figures.
+                    ui.session.update(|_| ());
+                } else {
                     ui.look_ahead();
                 }
             },
@@ -378,6 +408,22 @@ impl Ui {
             }
             ended = s.at_end() || s.world().next_at_ms().is_none();
         });
+        // A broken invariant is announced even while playing (the caption is not).
+        let broken = self.session.with_untracked(|s| s.world().invariants.list.iter().filter(|i| !i.held()).count());
+        if broken > self.announced_breaks.get_value() {
+            let said = self.session.with_untracked(|s| {
+                s.world()
+                    .invariants
+                    .list
+                    .iter()
+                    .filter_map(|i| Some(format!("⚠ {} broken at frame {}: {}.", i.name, i.first_broken_frame?, i.detail.as_deref()?)))
+                    .last()
+            });
+            if let Some(said) = said {
+                self.narration.set(said);
+            }
+        }
+        self.announced_breaks.set_value(broken);
         let frame_now = self.session.with_untracked(|s| s.world().now_ms());
         let shown = if self.at_top_speed() || self.reduced_motion.get_value() { frame_now } else { target_ms.max(frame_now) };
         self.display_ms.set(shown);
@@ -463,22 +509,45 @@ pub fn Explorer(
     provide_context(ui);
     ui.narration.set(ui.session.with_untracked(|s| pv::session_caption(s)));
 
-    // Keyboard: Space, ←/→, Shift+→, R, ? and Escape, except while typing in a field.
+    // Keyboard: Space, ←/→, Shift+→, R, ? and Escape. A control the learner
+    // reached with Tab keeps its own keys (arrows move a radio group or a
+    // slider, Space ticks a box); one they clicked with the pointer does not:
+    // there Space, ← and → drive the transport, so choosing "GenerateName" and
+    // pressing → steps the run instead of switching back.
+    let pointer_down = StoredValue::new(false);
+    let pointer_focus = StoredValue::new(false);
+    let down = window_event_listener(ev::pointerdown, move |_| pointer_down.set_value(true));
+    let focus = window_event_listener(ev::focusin, move |_| {
+        pointer_focus.set_value(pointer_down.get_value());
+        pointer_down.set_value(false);
+    });
     let keys = window_event_listener(ev::keydown, move |e| {
-        let tag = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()).map(|el| el.tag_name());
-        // In a field every key is the field's; on a button or a link, Space and
-        // Enter are its own (they press it), the rest are the page's.
-        let in_field = tag.as_deref().is_some_and(|t| matches!(t, "INPUT" | "SELECT" | "TEXTAREA"));
-        let on_control = tag.as_deref().is_some_and(|t| matches!(t, "BUTTON" | "A" | "SUMMARY"));
+        let target = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        let tag = target.as_ref().map(|el| el.tag_name());
+        let input_type = target.as_ref().and_then(|el| el.get_attribute("type")).unwrap_or_default();
+        let key = e.key();
+        if key == "Tab" {
+            pointer_down.set_value(false);
+            pointer_focus.set_value(false);
+        }
         if e.ctrl_key() || e.meta_key() || e.alt_key() {
             return;
         }
-        let key = e.key();
         if key == "Escape" {
             ui.help_open.set(false);
             return;
         }
-        if in_field && key != "?" || on_control && matches!(key.as_str(), " " | "Enter") {
+        // In a field every key is the field's; on a button or a link, Space and
+        // Enter are its own (they press it), the rest are the page's.
+        let in_field = tag.as_deref().is_some_and(|t| matches!(t, "INPUT" | "SELECT" | "TEXTAREA"));
+        let on_control = tag.as_deref().is_some_and(|t| matches!(t, "BUTTON" | "A" | "SUMMARY"));
+        let clicked_setting = pointer_focus.get_value()
+            && (tag.as_deref() == Some("SELECT") || matches!(input_type.as_str(), "radio" | "checkbox" | "range"))
+            && matches!(key.as_str(), " " | "ArrowLeft" | "ArrowRight");
+        if in_field && !clicked_setting && key != "?" || on_control && matches!(key.as_str(), " " | "Enter") {
+            return;
+        }
+        if ui.help_open.get_untracked() && key != "?" {
             return;
         }
         let handled = match key.as_str() {
@@ -512,7 +581,20 @@ pub fn Explorer(
             e.prevent_default();
         }
     });
-    on_cleanup(move || keys.remove());
+    // A checkbox ticks on Space's keyup: cancelled too when the keydown drove the transport.
+    let keyup = window_event_listener(ev::keyup, move |e| {
+        let target = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+        let checkbox = target.and_then(|el| el.get_attribute("type")).is_some_and(|t| t == "checkbox" || t == "radio");
+        if checkbox && pointer_focus.get_value() && e.key() == " " {
+            e.prevent_default();
+        }
+    });
+    on_cleanup(move || {
+        keys.remove();
+        keyup.remove();
+        down.remove();
+        focus.remove();
+    });
 
     // Playback pauses itself when the tab is hidden.
     let hidden = window_event_listener_untyped("visibilitychange", move |_| {
@@ -589,6 +671,7 @@ pub fn Explorer(
         }
         ui.full_view_query()
     };
+    let title = move || ui.session.with(|s| format!("cachescope: {}", s.scenario().name));
     view! {
         <main
             class="app"
@@ -608,34 +691,43 @@ pub fn Explorer(
             }
         >
             <Banner />
-            {(!embed.get_untracked()).then(|| view! {
-                <header class="app-header">
-                    <h1>"cachescope"</h1>
-                    <p class="lede">"See what a Kubernetes controller sees: its cache lags the cluster."</p>
-                    <ShareBar />
-                    <button class="help-button" aria-label="Help" aria-keyshortcuts="?" on:click=move |_| ui.help_open.set(true)>
-                        "?"
-                    </button>
-                </header>
-            })}
-            {(controls == ControlsMode::All).then(|| view! { <Controls /> })}
-            {embed.get_untracked().then(|| view! {
-                <a class="full-view" href=full_view target="_blank" rel="noopener">"Open full view ↗"</a>
-            })}
-            <div class="grid">
-                {has(PanelId::Cluster).then(|| view! { <ClusterPanel /> })}
-                {has(PanelId::Watch).then(|| view! { <WatchPanel /> })}
-                {has(PanelId::Cache).then(|| view! { <CachePanel /> })}
-                {has(PanelId::Expectations).then(|| view! { <ExpectationsPanel /> })}
-                {has(PanelId::Workqueue).then(|| view! { <WorkqueuePanel /> })}
-                {has(PanelId::Reconcile).then(|| view! { <ReconcilePanel /> })}
-                {has(PanelId::Observations).then(|| view! { <Observations /> })}
+            {if embed.get_untracked() {
+                Either::Left(view! {
+                    <h1 class="sr-only">{title}</h1>
+                    <a class="full-view" href=full_view target="_blank" rel="noopener">"Open full view ↗"</a>
+                })
+            } else {
+                Either::Right(view! {
+                    <header class="app-header">
+                        <h1>"cachescope"</h1>
+                        <p class="lede">"See what a Kubernetes controller sees: its cache lags the cluster."</p>
+                        <ScenarioPicker />
+                        <ShareBar />
+                        <button class="help-button" aria-label="Help" aria-keyshortcuts="?" on:click=move |_| ui.help_open.set(true)>
+                            "?"
+                        </button>
+                        {(controls == ControlsMode::All).then(|| view! { <Controls /> })}
+                    </header>
+                })
+            }}
+            {(embed.get_untracked() && controls == ControlsMode::All).then(|| view! { <Controls /> })}
+            <div class="stage-scroll">
+                <div class="grid">
+                    {has(PanelId::Cluster).then(|| view! { <ClusterPanel /> })}
+                    {has(PanelId::Watch).then(|| view! { <WatchPanel /> })}
+                    {has(PanelId::Cache).then(|| view! { <CachePanel /> })}
+                    {has(PanelId::Expectations).then(|| view! { <ExpectationsPanel /> })}
+                    {has(PanelId::Workqueue).then(|| view! { <WorkqueuePanel /> })}
+                    {has(PanelId::Reconcile).then(|| view! { <ReconcilePanel /> })}
+                    {has(PanelId::Observations).then(|| view! { <Observations /> })}
+                </div>
+                <div class="more">
+                    {has(PanelId::Timeline).then(|| view! { <TimelinePanel /> })}
+                    {(!embed.get_untracked()).then(|| view! { <AboutScenario /> <AboutRun /> })}
+                </div>
             </div>
-            <Caption />
+            <CaptionBar invariants=has(PanelId::Invariants) />
             {(controls != ControlsMode::None).then(|| view! { <Transport /> })}
-            {has(PanelId::Invariants).then(|| view! { <InvariantsPanel /> })}
-            {has(PanelId::Timeline).then(|| view! { <TimelinePanel /> })}
-            {(!embed.get_untracked()).then(|| view! { <AboutRun /> })}
             <div class="sr-only" aria-live="polite" aria-atomic="true">
                 {move || ui.narration.get()}
             </div>
@@ -675,44 +767,99 @@ fn post_to_parent(ui: Ui, text: &str) {
     }
 }
 
-/// The caption of the current frame, and the change notice.
+/// The caption of the current frame, the invariants' badges and the change
+/// notice, in a bar of fixed height: nothing below it moves while stepping.
 #[component]
-fn Caption() -> impl IntoView {
+fn CaptionBar(invariants: bool) -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
     view! {
         <section class="caption-bar" aria-label="Caption">
-            <p class="caption" class:stale=move || snap.with(|s| s.stale)>
+            <p
+                class="caption"
+                class:stale=move || snap.with(|s| s.stale)
+                class:broke=move || snap.with(|s| s.broke)
+                tabindex="0"
+            >
                 {move || snap.with(|s| s.caption.clone())}
+                {move || snap.with(|s| s.incident.clone()).map(|(title, url)| view! {
+                    " " <span class="incident">"This happened: " <a href=url target="_blank" rel="noopener noreferrer">{title}</a></span>
+                })}
             </p>
-            {move || ui.notice.get().map(|n| view! { <p class="notice" role="status">{n}</p> })}
+            {invariants.then(|| view! { <InvariantsPanel /> })}
+            {move || ui.notice.get().map(|n| view! {
+                <p class="notice" role="status">
+                    <span>{n}</span>
+                    <button class="dismiss" aria-label="Dismiss the notice" on:click=move |_| ui.notice.set(None)>"×"</button>
+                </p>
+            })}
         </section>
     }
 }
 
-/// The help overlay: every key, and what the simulation simplifies.
+/// The help overlay: every key, and what the simulation simplifies. A modal
+/// dialog: Tab stays inside it, and closing it returns the focus to where it was.
 #[component]
 fn Help() -> impl IntoView {
     let ui = use_ui();
     let close = NodeRef::<leptos::html::Button>::new();
+    let dialog = NodeRef::<leptos::html::Div>::new();
+    let opener = document().active_element();
     Effect::new(move |_| {
         if let Some(b) = close.get() {
             let _ = b.focus();
         }
     });
+    on_cleanup(move || {
+        if let Some(el) = opener.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
+            let _ = el.focus();
+        }
+    });
+    // Tab and Shift+Tab cycle through the dialog's own controls.
+    let trap = move |e: web_sys::KeyboardEvent| {
+        if e.key() != "Tab" {
+            return;
+        }
+        let Some(d) = dialog.get() else { return };
+        let Ok(all) = d.query_selector_all("a[href], button, input, select, [tabindex='0']") else { return };
+        let items: Vec<web_sys::HtmlElement> =
+            (0..all.length()).filter_map(|i| all.item(i)).filter_map(|n| wasm_bindgen::JsCast::dyn_into(n).ok()).collect();
+        let (Some(first), Some(last)) = (items.first(), items.last()) else { return };
+        let active = document().active_element();
+        let at = |el: &web_sys::HtmlElement| active.as_ref().is_some_and(|a| a == wasm_bindgen::JsCast::unchecked_ref::<web_sys::Element>(el));
+        let inside = active.as_ref().is_some_and(|a| d.contains(Some(a)));
+        if e.shift_key() && (at(first) || !inside) {
+            e.prevent_default();
+            let _ = last.focus();
+        } else if !e.shift_key() && (at(last) || !inside) {
+            e.prevent_default();
+            let _ = first.focus();
+        }
+    };
     view! {
         <div class="overlay" on:click=move |_| ui.help_open.set(false)>
-            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" on:click=|e| e.stop_propagation()>
+            <div
+                class="dialog"
+                role="dialog"
+                aria-modal="true"
+                aria-labelledby="help-title"
+                node_ref=dialog
+                on:click=|e| e.stop_propagation()
+                on:keydown=trap
+            >
                 <h2 id="help-title">"Keys"</h2>
                 <dl class="keys">
                     <dt><kbd>"Space"</kbd></dt><dd>"Play / pause"</dd>
-                    <dt><kbd>"→"</kbd></dt><dd>"Step forward one frame"</dd>
+                    <dt><kbd>"→"</kbd></dt><dd>"Step forward"</dd>
                     <dt><kbd>"Shift"</kbd>" + "<kbd>"→"</kbd></dt><dd>"Step to the next reconcile"</dd>
-                    <dt><kbd>"←"</kbd></dt><dd>"Step back one frame"</dd>
+                    <dt><kbd>"←"</kbd></dt><dd>"Step back"</dd>
                     <dt><kbd>"R"</kbd></dt><dd>"Reset to frame 0"</dd>
                     <dt><kbd>"?"</kbd></dt><dd>"This help"</dd>
                     <dt><kbd>"Esc"</kbd></dt><dd>"Close it"</dd>
                 </dl>
+                <p>
+                    "After you click a setting, Space, ← and → still drive the run. Reach a setting with Tab instead and it keeps its own keys."
+                </p>
                 <h2>"Sharing and files"</h2>
                 <p>
                     "Share copies a link to this moment; Embed, an iframe for a course page. Import a scenario file, or drop one on the page; "
@@ -723,8 +870,10 @@ fn Help() -> impl IntoView {
                     <li>"Deletes are immediate: no graceful deletion, no finalizers."</li>
                     <li>"An informer's LIST reaches its store in one step, so HasSynced turns true at one frame."</li>
                     <li>"ReplicaSet status writes and orphan adoption are left out; every pod is Running and ready."</li>
-                    <li>"The garbage collector checks a dependent's first ownerReference only."</li>
+                    <li>"The garbage collector checks a dependent's first ownerReference only. Its own cache deliveries are hidden when stepping unless an owner is deleted (GC steps shows them)."</li>
                     <li>"A watch never expires on its own; the relist action makes it. Dropped events are a fault you inject."</li>
+                    <li>"A lister returns children in a Go map's order, shuffled with the run's seed; only a surplus delete depends on it."</li>
+                    <li>"The controller's requests wait for client-go's client-side rate limiter (5 a second after a burst of 10 by default); kubectl and the garbage collector are not limited."</li>
                     <li>"While playing, quiet stretches with nothing in flight are skipped."</li>
                 </ul>
                 <button node_ref=close on:click=move |_| ui.help_open.set(false)>"Close"</button>

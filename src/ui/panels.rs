@@ -2,7 +2,7 @@
 //! [`crate::view::panels`]; none computes anything the views do not.
 
 use super::use_ui;
-use crate::sim::apiserver::Actor;
+use crate::sim::apiserver::{Actor, ControllerKind};
 use crate::sim::caption::fmt_ms;
 use crate::sim::object::Kind;
 use crate::view::panels::{self as pv, Row, RowState, TimelineEntry};
@@ -56,12 +56,32 @@ fn name_view(r: &Row) -> impl IntoView {
 /// legible at a glance and cheap to redraw while playing.
 const DENSE_ROWS: usize = 60;
 
-/// Cluster or Cache: the same rows, seen from one side.
+/// Cluster or Cache: the same rows, seen from one side. Each side names only
+/// what it holds; an object only the other side has keeps its row as an
+/// unnamed, dashed slot (so the two panels still line up row for row), and an
+/// empty side says it is empty rather than drawing a column of slots.
 fn objects_list(cache_side: bool) -> impl IntoView {
     let snap = use_ui().snap;
     let dense = Memo::new(move |_| snap.with(|s| s.rows.len() > DENSE_ROWS));
-    let empty = move || snap.with(|s| s.rows.is_empty()).then(|| view! { <p class="empty">"No objects yet."</p> });
-    (empty, move || if dense.get() { Either::Left(chips(cache_side)) } else { Either::Right(rows_list(cache_side)) })
+    let holds = move || snap.with(|s| if cache_side { s.cache_holds } else { s.cluster_holds });
+    let empty = move || {
+        let (rows, holds, synced, other) = snap.with(|s| {
+            let (holds, other) = if cache_side { (s.cache_holds, s.cluster_holds) } else { (s.cluster_holds, s.cache_holds) };
+            (s.rows.len(), holds, s.synced, other)
+        });
+        match (rows, holds, cache_side) {
+            (0, _, _) => Some("No objects yet.".to_string()),
+            (_, 0, true) if !synced => Some(format!("Empty. The first LIST has not reached this store, so HasSynced is false: a lister finds nothing here, while the cluster holds {other}.")),
+            (_, 0, true) => Some(format!("Empty, though the cluster holds {other}: their events are still on the wire.")),
+            (_, 0, false) => Some(format!("Empty: every object is gone from the cluster, while the cache still holds {other}.")),
+            _ => None,
+        }
+        .map(|text| view! { <p class="empty big">{text}</p> })
+    };
+    let list = move || {
+        (holds() > 0).then(|| if dense.get() { Either::Left(chips(cache_side)) } else { Either::Right(rows_list(cache_side)) })
+    };
+    (empty, list)
 }
 
 /// Keeps the object the current frame acted on in view while stepping or
@@ -94,27 +114,37 @@ fn sync_scroll(ev: &web_sys::Event, cache_side: bool) {
     }
 }
 
+fn list_label(cache_side: bool) -> &'static str {
+    if cache_side {
+        "Objects in the cache"
+    } else {
+        "Objects in the cluster"
+    }
+}
+
 /// The dense form: owners as rows, children as chips.
 fn chips(cache_side: bool) -> impl IntoView {
     let snap = use_ui().snap;
     view! {
-        <ul class="chips" role="list" on:scroll=move |ev| sync_scroll(&ev, cache_side)>
+        <ul class="chips" role="list" tabindex="0" aria-label=list_label(cache_side) on:scroll=move |ev| sync_scroll(&ev, cache_side)>
             <For
                 each=move || snap.with(|s| s.rows.iter().map(|r| (format!("{}|{:?}|{:?}|{}|{}", r.id, r.cluster_rv, r.cache_rv, r.pending.is_some(), r.touched), r.clone())).collect::<Vec<_>>())
                 key=|(k, _)| k.clone()
                 children=move |(_, r): (String, Row)| {
                     let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
+                    if !present {
+                        // Held by the other side only: an unnamed slot.
+                        return Either::Left(view! { <li class=row_class("chip slot", &r) aria-hidden="true"></li> });
+                    }
                     let class = match (cache_side, r.state()) {
-                        (_, RowState::Synced) => "chip",
                         (false, RowState::NotInCache) => "chip unseen",
-                        (true, RowState::NotInCache) => "chip ghost",
-                        (false, RowState::GoneFromCluster) => "chip gone",
-                        (true, _) | (false, RowState::Stale) => "chip stale",
+                        (true, RowState::GoneFromCluster) | (_, RowState::Stale) => "chip stale",
+                        _ => "chip",
                     };
                     let label = if r.depth > 0 { String::new() } else { format!("{} {}", kind_abbr(r.kind), r.name) };
-                    view! {
-                        <li class=row_class(class, &r) data-kind=r.kind.as_str() data-present=present.to_string() title=r.name.clone()>{label}</li>
-                    }
+                    Either::Right(view! {
+                        <li class=row_class(class, &r) data-kind=r.kind.as_str() data-present="true" title=r.name.clone()>{label}</li>
+                    })
                 }
             />
         </ul>
@@ -125,36 +155,39 @@ fn chips(cache_side: bool) -> impl IntoView {
 fn rows_list(cache_side: bool) -> impl IntoView {
     let snap = use_ui().snap;
     view! {
-        <ul class="rows" role="list" on:scroll=move |ev| sync_scroll(&ev, cache_side)>
+        <ul class="rows" role="list" tabindex="0" aria-label=list_label(cache_side) on:scroll=move |ev| sync_scroll(&ev, cache_side)>
             <For
                 each=move || snap.with(|s| s.rows.clone())
                 key=row_key
                 children=move |r: Row| {
                     let state = r.state();
                     let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
+                    if !present {
+                        // What only the other side holds: a slot without a name.
+                        let note = match (cache_side, r.pending) {
+                            (true, Some((t, eta))) => format!("{} in {}", t.as_str(), secs(eta)),
+                            (true, None) => "not in this cache".to_string(),
+                            (false, _) => "deleted; the cache still has it".to_string(),
+                        };
+                        return Either::Left(view! {
+                            <li class=row_class("row slot", &r)><span class="note">{note}</span></li>
+                        });
+                    }
                     let rv = if cache_side { r.cache_rv } else { r.cluster_rv };
                     let (class, note) = match (cache_side, state) {
-                        (_, RowState::Synced) => ("row", String::new()),
-                        (false, RowState::NotInCache) => ("row unseen", "not in the cache yet".to_string()),
-                        (true, RowState::NotInCache) => (
-                            "row ghost",
-                            match r.pending {
-                                Some((t, eta)) => format!("not in cache yet: {} in {}", t.as_str(), secs(eta)),
-                                None => "not in cache".to_string(),
-                            },
-                        ),
-                        (false, RowState::GoneFromCluster) => ("row gone", "deleted: still in the cache".to_string()),
+                        (false, RowState::NotInCache) => ("row unseen", "not cached yet".to_string()),
                         (true, RowState::GoneFromCluster) => ("row stale", "gone from the cluster".to_string()),
                         (_, RowState::Stale) => ("row stale", "older version in the cache".to_string()),
+                        _ => ("row", String::new()),
                     };
-                    view! {
-                        <li class=row_class(class, &r) data-kind=r.kind.as_str() data-present=present.to_string() title=r.id.clone()>
+                    Either::Right(view! {
+                        <li class=row_class(class, &r) data-kind=r.kind.as_str() data-present="true" title=r.id.clone()>
                             <span class="kind">{kind_abbr(r.kind)}</span>
                             {name_view(&r)}
                             <span class="rv mono">{rv.map(|v| format!("rv {v}")).unwrap_or_default()}</span>
                             {(!note.is_empty()).then(|| view! { <span class="note">{note}</span> })}
                         </li>
-                    }
+                    })
                 }
             />
         </ul>
@@ -164,11 +197,17 @@ fn rows_list(cache_side: bool) -> impl IntoView {
 #[component]
 pub fn ClusterPanel() -> impl IntoView {
     let snap = use_ui().snap;
+    let sub = move || {
+        snap.with(|s| match s.cluster_lacks {
+            0 => format!("the truth · {}", plural(s.cluster_holds, "object")),
+            n => format!("the truth · {} · {n} deleted, still cached", plural(s.cluster_holds, "object")),
+        })
+    };
     view! {
         <section class="panel cluster" aria-label="Cluster">
             <header>
                 <h2>"Cluster"</h2>
-                <span class="sub">"the apiserver's truth"</span>
+                <span class="sub">{sub}</span>
                 <span class="badge mono">{move || format!("rv {}", snap.with(|s| s.resource_version))}</span>
             </header>
             {follow_touched()}
@@ -181,17 +220,31 @@ pub fn ClusterPanel() -> impl IntoView {
 pub fn CachePanel() -> impl IntoView {
     let snap = use_ui().snap;
     let synced = move || snap.with(|s| s.synced);
+    let sub = move || {
+        snap.with(|s| match s.cache_lacks {
+            0 => format!("the informer's store · {}", plural(s.cache_holds, "object")),
+            n => format!("the informer's store · {} · lacks {n}", plural(s.cache_holds, "object")),
+        })
+    };
     view! {
         <section class="panel cache" aria-label="Cache">
             <header>
                 <h2>"Cache"</h2>
-                <span class="sub">"the informer's store"</span>
+                <span class="sub">{sub}</span>
                 <span class="badge synced" class:no=move || !synced()>
                     {move || if synced() { "HasSynced ✓" } else { "HasSynced ✗" }}
                 </span>
             </header>
             {objects_list(true)}
         </section>
+    }
+}
+
+fn plural(n: usize, one: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
     }
 }
 
@@ -211,7 +264,7 @@ pub fn WatchPanel() -> impl IntoView {
                 <span>"apiserver"</span>
                 <span>"cache"</span>
             </div>
-            <ul class="wires" role="list">
+            <ul class="wires" role="list" tabindex="0" aria-label="Events in flight">
                 <For
                     each=move || wires.with(|w| w.iter().take(MAX_WIRES).map(|w| (w.id.clone(), w.label.clone(), w.kind, w.name.clone(), w.dropped)).collect::<Vec<_>>())
                     key=|w| w.0.clone()
@@ -228,7 +281,7 @@ pub fn WatchPanel() -> impl IntoView {
                                 <span class="what">
                                     <span class="event">{label.clone()}</span>
                                     " "
-                                    <span class="mono">{format!("{} {}", kind_abbr(kind), name)}</span>
+                                    <span class="obj mono"><span class="k">{format!("{} ", kind_abbr(kind))}</span>{name.clone()}</span>
                                     <span class="eta mono">
                                         {move || if dropped { "dropped".to_string() } else { eta().map(|e| format!("in {}", secs(e))).unwrap_or_default() }}
                                     </span>
@@ -242,7 +295,7 @@ pub fn WatchPanel() -> impl IntoView {
                 />
             </ul>
             {move || wires.with(|w| w.is_empty()).then(|| view! { <p class="empty">"Nothing on the wire: the cache has every change."</p> })}
-            {move || (more() > 0).then(|| view! { <p class="more">{format!("+{} more in flight", more())}</p> })}
+            {move || (more() > 0).then(|| view! { <p class="more-wires">{format!("+{} more in flight", more())}</p> })}
         </section>
     }
 }
@@ -285,7 +338,7 @@ fn workqueue(q: &pv::QueueView, now: u64) -> impl IntoView {
             <h2>"Workqueue"</h2>
             <span class="sub">{if q.running { "workers running" } else { "workers waiting" }}</span>
         </header>
-        <dl class="queue">
+        <dl class="queue" tabindex="0" aria-label="The workqueue's structures">
             <dt>"queue"</dt>
             <dd class="mono">{queued}</dd>
             <dt>"processing"</dt>
@@ -301,11 +354,14 @@ fn workqueue(q: &pv::QueueView, now: u64) -> impl IntoView {
 #[component]
 pub fn ExpectationsPanel() -> impl IntoView {
     let snap = use_ui().snap;
-    view! { <section class="panel expectations" aria-label="Expectations">{move || snap.with(|s| expectations(&s.expectations))}</section> }
+    view! { <section class="panel expectations" aria-label="Expectations">{move || snap.with(|s| expectations(&s.expectations, s.controls.kind))}</section> }
 }
 
-fn expectations(e: &pv::ExpectationsView) -> impl IntoView {
+fn expectations(e: &pv::ExpectationsView, kind: ControllerKind) -> impl IntoView {
     let note = match (e.enabled, e.records.is_empty()) {
+        (false, true) if kind == ControllerKind::Pruner => {
+            Some("The pruner keeps no expectations: it is a one-shot program that trusts its lister, not a reconcile loop.")
+        }
         (false, true) => Some("This controller keeps no expectations: nothing stops a second reconcile from counting a cache that has not seen its own creates."),
         (true, true) => Some("No records yet: SatisfiedExpectations is true for a key without one."),
         _ => None,
@@ -339,20 +395,38 @@ fn expectations(e: &pv::ExpectationsView) -> impl IntoView {
             <span class="sub">"ControllerExpectations"</span>
         </header>
         {note.map(|n| view! { <p class="empty">{n}</p> })}
-        <ul class="records" role="list">{records}</ul>
+        <ul class="records" role="list" tabindex="0" aria-label="Expectation records">{records}</ul>
+    }
+}
+
+/// Scrolls `list` just enough to show its child matching `selector`.
+fn keep_in_view(list: &web_sys::Element, selector: &str) {
+    let Some(item) = list.query_selector(selector).ok().flatten() else { return };
+    let (r, l) = (item.get_bounding_client_rect(), list.get_bounding_client_rect());
+    let by = if r.top() < l.top() { r.top() - l.top() } else { (r.bottom() - l.bottom()).max(0.0) };
+    if by != 0.0 {
+        list.set_scroll_top(list.scroll_top() + by as i32);
     }
 }
 
 #[component]
 pub fn ReconcilePanel() -> impl IntoView {
     let snap = use_ui().snap;
+    let code = NodeRef::<leptos::html::Ol>::new();
+    // The lit line stays in view when the panel is too short for all of the code.
+    Effect::new(move |_| {
+        snap.track();
+        if let Some(list) = code.get() {
+            keep_in_view(&list, "li.lit");
+        }
+    });
     view! {
         <section class="panel reconcile" aria-label="Reconcile">
             <header>
                 <h2>"Reconcile"</h2>
                 <span class="sub">"the controller's code, current step lit"</span>
             </header>
-            <ol class="code mono">
+            <ol class="code mono" tabindex="0" aria-label="The reconcile's code" node_ref=code>
                 {move || {
                     let r = snap.with(|s| s.reconcile.clone());
                     r.lines.into_iter().map(|line| {
@@ -423,21 +497,23 @@ fn observations(o: &pv::Observations, checks: &pv::ChecksView, plot: &(String, S
             <h2>"Observations"</h2>
             <span class="sub">"what the lab expects, checked against this run"</span>
         </header>
-        <ul class="checks" role="list">{rows}{empty}</ul>
-        {checks.why.clone().map(|w| view! { <p class="why">{w}</p> })}
-        <dl class="facts">
-            <dt>{format!("{}s", o.kind)}</dt>
-            <dd class="mono">{format!("cluster {} · cache {} · peak {}", o.in_cluster, o.in_cache, o.peak_in_cluster)}</dd>
-            <dt>"creates"</dt>
-            <dd class="mono">{pv::Observations::counts(&o.creates)}</dd>
-            <dt>"deletes"</dt>
-            <dd class="mono">{pv::Observations::counts(&o.deletes)}</dd>
-        </dl>
-        <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
-            <polyline class="series cluster" points=plot.0.clone() />
-            <polyline class="series cache" points=plot.1.clone() />
-        </svg>
-        <p class="legend"><span class="swatch cluster"></span>"cluster "<span class="swatch cache"></span>"cache"</p>
+        <div class="scroll" tabindex="0" aria-label="Checks and counts">
+            <ul class="checks" role="list">{rows}{empty}</ul>
+            {checks.why.clone().map(|w| view! { <p class="why">{w}</p> })}
+            <dl class="facts">
+                <dt>{format!("{}s", o.kind)}</dt>
+                <dd class="mono">{format!("cluster {} · cache {} · peak {}", o.in_cluster, o.in_cache, o.peak_in_cluster)}</dd>
+                <dt>"creates"</dt>
+                <dd class="mono">{pv::Observations::counts(&o.creates)}</dd>
+                <dt>"deletes"</dt>
+                <dd class="mono">{pv::Observations::counts(&o.deletes)}</dd>
+            </dl>
+            <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
+                <polyline class="series cluster" points=plot.0.clone() />
+                <polyline class="series cache" points=plot.1.clone() />
+            </svg>
+            <p class="legend"><span class="swatch cluster"></span>"cluster "<span class="swatch cache"></span>"cache"</p>
+        </div>
     }
 }
 
@@ -458,7 +534,7 @@ pub fn InvariantsPanel() -> impl IntoView {
                                 <button class="jump" on:click=move |_| ui.seek(n as usize)>{format!("broken at frame {n}: jump")}</button>
                             })}
                             {broken.is_none().then(|| view! { <span class="held">"held"</span> })}
-                            {i.detail.map(|d| view! { <span class="detail">{d}</span> })}
+                            {i.detail.map(|d| view! { <span class="sr-only">{d}</span> })}
                         </li>
                     }
                 }).collect_view()}
@@ -503,6 +579,22 @@ pub fn TimelinePanel() -> impl IntoView {
                 </ol>
             </div>
         </section>
+    }
+}
+
+/// "About this scenario": its description and the real incident it mirrors.
+#[component]
+pub fn AboutScenario() -> impl IntoView {
+    let snap = use_ui().snap;
+    let c = move || snap.with(|s| (s.controls.description.clone(), s.controls.incident.clone()));
+    view! {
+        <details class="about" open>
+            <summary>"About this scenario"</summary>
+            <p>{move || c().0}</p>
+            {move || c().1.map(|(title, url)| view! {
+                <p>"This happened: " <a href=url target="_blank" rel="noopener noreferrer">{title}</a></p>
+            })}
+        </details>
     }
 }
 

@@ -1,7 +1,9 @@
 //! Sharing and files: "Share" (the link), "Embed" (an `<iframe>` snippet),
 //! "Import scenario" (a file picker; dropping a file on the page does the
-//! same), "Export scenario", "Export trace" and "Export SVG". What each one
-//! says lands in the notice under the caption (a `role="status"` region).
+//! same), and an "Export" menu (scenario, trace, SVG). What each one says
+//! appears beside these buttons (a `role="status"` popover); where the
+//! clipboard is missing or refuses, the popover holds the text, selected, to
+//! copy by hand.
 
 use super::{use_ui, Ui};
 use crate::report::trace_text;
@@ -18,14 +20,38 @@ fn page_base() -> String {
     format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())
 }
 
-/// Copy `text`; say `done` when it worked, and show the text to copy by hand when it did not
-/// (an iframe without `allow="clipboard-write"`, a page not served over https).
+/// What the share bar says beside its buttons.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Note {
+    pub text: String,
+    /// Text to copy by hand, shown selected in a field: the clipboard was missing or refused.
+    pub copy_by_hand: Option<String>,
+}
+
+impl Note {
+    fn say(text: impl Into<String>) -> Option<Note> {
+        Some(Note { text: text.into(), copy_by_hand: None })
+    }
+}
+
+/// Copy `text`; say `done` when it worked, and offer the text to copy by hand
+/// when there is no clipboard (a page over plain http, but for localhost) or
+/// it refuses (an iframe without `allow="clipboard-write"`).
 fn copy(ui: Ui, text: String, done: String) {
-    let promise = window().navigator().clipboard().write_text(&text);
+    let by_hand = move |text: String| {
+        ui.share_note.set(Some(Note { text: "The clipboard is not available here: copy this by hand.".to_string(), copy_by_hand: Some(text) }))
+    };
+    let navigator = window().navigator();
+    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard")).is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    if !has_clipboard {
+        by_hand(text);
+        return;
+    }
+    let promise = navigator.clipboard().write_text(&text);
     leptos::task::spawn_local(async move {
         match JsFuture::from(promise).await {
-            Ok(_) => ui.notice.set(Some(done)),
-            Err(_) => ui.notice.set(Some(format!("The clipboard is not available here; copy this by hand: {text}"))),
+            Ok(_) => ui.share_note.set(Note::say(done)),
+            Err(_) => by_hand(text),
         }
     });
 }
@@ -65,7 +91,7 @@ pub(super) fn import(ui: Ui, file: web_sys::File) {
         let text = match JsFuture::from(promise).await {
             Ok(t) => t.as_string().unwrap_or_default(),
             Err(_) => {
-                ui.notice.set(Some(format!("Could not read {name}.")));
+                ui.share_note.set(Note::say(format!("Could not read {name}.")));
                 return;
             }
         };
@@ -75,9 +101,9 @@ pub(super) fn import(ui: Ui, file: web_sys::File) {
                 let compact = serde_json::from_str::<serde_json::Value>(&text).map(|v| v.to_string()).unwrap_or(text);
                 let title = scenario.name.clone();
                 ui.load(scenario, None, Some(compact));
-                ui.notice.set(Some(format!("Imported {name}: scenario {title}, from frame 0.")));
+                ui.share_note.set(Note::say(format!("Imported {name}: scenario {title}, from frame 0.")));
             }
-            Err(e) => ui.notice.set(Some(format!("Could not import {name}: {e}"))),
+            Err(e) => ui.share_note.set(Note::say(format!("Could not import {name}: {e}"))),
         }
     });
 }
@@ -117,14 +143,14 @@ pub fn ShareBar() -> impl IntoView {
         let json = ui.session.with_untracked(|s| serde_json::to_string_pretty(&s.scenario().to_value()).unwrap_or_default());
         let name = format!("{}.json", file_stem(ui));
         if download(&name, "application/json", &format!("{json}\n")).is_ok() {
-            ui.notice.set(Some(format!("Exported the scenario as {name}; import it here or run it with `cachescope run {name}`.")));
+            ui.share_note.set(Note::say(format!("Exported the scenario as {name}; import it here or run it with `cachescope run {name}`.")));
         }
     };
     let export_trace = move |_| {
         let (text, n) = ui.session.with_untracked(|s| (trace_text(&s.frames()[..s.position()]), s.position()));
         let name = format!("{}.trace.jsonl", file_stem(ui));
         if download(&name, "application/x-ndjson", &text).is_ok() {
-            ui.notice.set(Some(format!("Exported frames 1 to {n} as {name}, line for line what `cachescope trace` prints.")));
+            ui.share_note.set(Note::say(format!("Exported frames 1 to {n} as {name}, line for line what `cachescope trace` prints.")));
         }
     };
     let export_svg = move |_| {
@@ -134,7 +160,22 @@ pub fn ShareBar() -> impl IntoView {
         });
         let name = format!("{}-frame-{n}.svg", file_stem(ui));
         if download(&name, "image/svg+xml", &svg).is_ok() {
-            ui.notice.set(Some(format!("Exported frame {n} as {name}.")));
+            ui.share_note.set(Note::say(format!("Exported frame {n} as {name}.")));
+        }
+    };
+    let note = ui.share_note;
+    // The field to copy from by hand is selected as soon as it appears.
+    let by_hand = NodeRef::<leptos::html::Textarea>::new();
+    Effect::new(move |_| {
+        if let Some(t) = by_hand.get() {
+            let _ = t.focus();
+            t.select();
+        }
+    });
+    let menu = NodeRef::<leptos::html::Details>::new();
+    let close_menu = move || {
+        if let Some(m) = menu.get() {
+            m.set_open(false);
         }
     };
     view! {
@@ -145,14 +186,13 @@ pub fn ShareBar() -> impl IntoView {
                 if let Some(input) = picker.get() {
                     input.click();
                 }
-            }>"Import scenario"</button>
+            } aria-label="Import scenario">"Import"</button>
+            // Hidden from everyone: the Import button stands for it.
             <input
                 node_ref=picker
-                class="sr-only"
+                hidden
                 type="file"
                 accept=".json,application/json"
-                tabindex="-1"
-                aria-label="Scenario file"
                 on:change=move |ev| {
                     let input: web_sys::HtmlInputElement = event_target(&ev);
                     if let Some(file) = first_file(input.files()) {
@@ -161,9 +201,23 @@ pub fn ShareBar() -> impl IntoView {
                     input.set_value("");
                 }
             />
-            <button on:click=export_scenario>"Export scenario"</button>
-            <button on:click=export_trace>"Export trace"</button>
-            <button on:click=export_svg>"Export SVG"</button>
+            <details class="menu" node_ref=menu>
+                <summary>"Export"</summary>
+                <div class="menu-items">
+                    <button on:click=move |e| { close_menu(); export_scenario(e) }>"Export scenario"</button>
+                    <button on:click=move |e| { close_menu(); export_trace(e) }>"Export trace"</button>
+                    <button on:click=move |e| { close_menu(); export_svg(e) }>"Export SVG"</button>
+                </div>
+            </details>
+            {move || note.get().map(|n| view! {
+                <div class="share-note" role="status">
+                    <p>{n.text}</p>
+                    {n.copy_by_hand.map(|t| view! {
+                        <textarea node_ref=by_hand readonly rows="3" aria-label="Text to copy">{t}</textarea>
+                    })}
+                    <button class="dismiss" aria-label="Dismiss" on:click=move |_| note.set(None)>"×"</button>
+                </div>
+            })}
         </section>
     }
 }

@@ -166,16 +166,17 @@ pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
     let now = at_ms.max(world.now_ms());
     let mut out = Vec::new();
     let mut add = |watcher: Watcher, inf: &crate::sim::informer::Informer, lag: u64| {
-        if let ListState::Listed { items, fill_at_ms, .. } = inf.state() {
+        if let ListState::Listed { items, started_at_ms, fill_at_ms, .. } = inf.state() {
+            let span = fill_at_ms.saturating_sub(*started_at_ms).max(1) as f64;
             out.push(Wire {
                 id: format!("{watcher:?}/LIST/{}", inf.kind),
                 watcher,
                 label: "LIST".into(),
                 kind: inf.kind,
                 name: format!("{} items", items.len()),
-                sent_at_ms: now,
+                sent_at_ms: *started_at_ms,
                 deliver_at_ms: *fill_at_ms,
-                progress: 0.5,
+                progress: (now.saturating_sub(*started_at_ms) as f64 / span).clamp(0.0, 1.0),
                 dropped: false,
             });
         }

@@ -187,6 +187,15 @@ impl Session {
         self
     }
 
+    /// The same session over a changed scenario (a start-time setting moved):
+    /// its base, its edits and its stepping preference are kept; the run is recomputed.
+    pub fn rebuilt(&self, scenario: Scenario) -> Session {
+        let mut s = Session::with_edits(scenario, &self.edits);
+        s.base = self.base.clone();
+        s.hide_gc = self.hide_gc;
+        s
+    }
+
     /// The scenario as its author wrote it.
     pub fn base(&self) -> &Scenario {
         &self.base

@@ -36,6 +36,16 @@ pub struct Snapshot {
     pub controls: ControlsView,
     /// Frames where the learner changed something.
     pub forks: Vec<usize>,
+    /// The current frame broke an invariant (its caption says which).
+    pub broke: bool,
+    /// At frame 0: the real incident this scenario mirrors (title, link).
+    pub incident: Option<(String, String)>,
+    /// Objects the cache holds, and objects the cluster has that it lacks.
+    pub cache_holds: usize,
+    pub cache_lacks: usize,
+    /// Objects the cluster holds, and objects gone from it the cache still has.
+    pub cluster_holds: usize,
+    pub cluster_lacks: usize,
 }
 
 /// The controls' current values (they follow the frame: stepping back before
@@ -44,11 +54,18 @@ pub struct Snapshot {
 pub struct ControlsView {
     pub kind: ControllerKind,
     pub lag_ms: u64,
+    /// The informer's first LIST, `cluster.initial_list_ms`.
+    pub first_list_ms: u64,
     pub naming: Naming,
     pub double_enqueue: bool,
     pub expectations: bool,
     pub wait_for_cache_sync: bool,
     pub delete_surplus: bool,
+    pub owner_references: bool,
+    /// Stepping skips the garbage collector's own cache deliveries.
+    pub hide_gc: bool,
+    /// Which controls act on this scenario; the others are not shown.
+    pub shown: Shown,
     /// The owner's voices or replicas: live if it exists, else what it will be applied with.
     pub desired: Option<u32>,
     /// The owner exists in the cluster now (a change is a `kubectl scale`); if
@@ -59,6 +76,38 @@ pub struct ControlsView {
     pub can_delete_owner: bool,
     pub description: String,
     pub incident: Option<(String, String)>,
+}
+
+/// The controls that act on a scenario's controller: a pruner has no children
+/// to name twice, a ReplicaSet's pods always have generated names, and so on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Shown {
+    pub naming: bool,
+    pub double_enqueue: bool,
+    pub expectations: bool,
+    pub delete_surplus: bool,
+    pub owner_references: bool,
+    /// The informer's first-LIST time: where acting before it lands is the lesson.
+    pub first_list: bool,
+    /// Drop next watch event, Restart controller: the long-running controllers.
+    pub faults: bool,
+}
+
+impl Shown {
+    pub fn of(s: &crate::scenario::Scenario) -> Shown {
+        let kind = s.controller.kind;
+        let (ensemble, replicaset, pruner) =
+            (kind == ControllerKind::Ensemble, kind == ControllerKind::ReplicaSet, kind == ControllerKind::Pruner);
+        Shown {
+            naming: ensemble || (pruner && s.controller.reread_after_create),
+            double_enqueue: ensemble,
+            expectations: ensemble || replicaset,
+            delete_surplus: ensemble,
+            owner_references: ensemble,
+            first_list: pruner,
+            faults: !pruner,
+        }
+    }
 }
 
 pub fn snapshot(s: &Session) -> Snapshot {
@@ -97,11 +146,15 @@ pub fn snapshot(s: &Session) -> Snapshot {
         controls: ControlsView {
             kind: c.kind,
             lag_ms: w.cluster.watch_lag_ms,
+            first_list_ms: w.cluster.initial_list_ms,
             naming: c.naming,
             double_enqueue: c.double_enqueue,
             expectations: c.expectations,
             wait_for_cache_sync: c.wait_for_cache_sync,
             delete_surplus: c.delete_surplus,
+            owner_references: c.owner_references,
+            hide_gc: s.hide_gc(),
+            shown: Shown::of(s.scenario()),
             desired,
             owner_exists,
             desired_path,
@@ -111,6 +164,24 @@ pub fn snapshot(s: &Session) -> Snapshot {
             incident: s.scenario().incident.as_ref().map(|i| (i.title.clone(), i.url.clone())),
         },
         forks: s.edits().iter().map(|e| e.frame).collect(),
+        broke: s.last_frame().is_some_and(|f| !f.broke.is_empty()),
+        incident: s.last_frame().is_none().then(|| s.scenario().incident.as_ref().map(|i| (i.title.clone(), i.url.clone()))).flatten(),
+        cache_holds: 0,
+        cache_lacks: 0,
+        cluster_holds: 0,
+        cluster_lacks: 0,
+    }
+    .with_gaps()
+}
+
+impl Snapshot {
+    /// Count what each side holds and lacks, from the rows.
+    fn with_gaps(mut self) -> Self {
+        self.cluster_holds = self.rows.iter().filter(|r| r.cluster_rv.is_some()).count();
+        self.cluster_lacks = self.rows.len() - self.cluster_holds;
+        self.cache_holds = self.rows.iter().filter(|r| r.cache_rv.is_some()).count();
+        self.cache_lacks = self.rows.len() - self.cache_holds;
+        self
     }
 }
 
