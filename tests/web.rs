@@ -15,8 +15,8 @@ use cachescope::sim::apiserver::ControllerKind;
 use cachescope::sim::controllers::Naming;
 use cachescope::sim::object::Kind;
 use cachescope::ui::{
-    App, CachePanel, ClusterPanel, Controls, ExpectationsPanel, Explorer, InvariantsPanel, Observations, ReconcilePanel, ShareBar,
-    TimelinePanel, Transport, Ui, WatchPanel, WorkqueuePanel,
+    App, CachePanel, ClusterPanel, Controls, ExpectationsPanel, Explorer, InvariantsPanel, Observations, ReconcilePanel, ScenarioPicker,
+    ShareBar, TimelinePanel, Transport, Ui, WatchPanel, WorkqueuePanel,
 };
 use cachescope::view::panels::{self as pv, RowState, TimelineEntry};
 use cachescope::view::session::Session;
@@ -197,36 +197,49 @@ fn first_frame_where(query: &str, pred: impl Fn(&Session) -> bool) -> usize {
 // ---------------------------------------------------------------- Cluster and Cache
 
 /// The Cluster (or Cache) panel's rows are exactly the view's rows, in order,
-/// each seen from its side.
+/// each seen from its side: a side names only what it holds; an object only
+/// the other side has is an unnamed slot; a side that holds nothing draws no
+/// list at all and says it is empty.
 fn assert_rows_drawn(m: &Mounted, panel: &str, s: &Session, cache_side: bool) {
     let rows = pv::object_rows(s.world());
     let items = m.all(&format!(r#"section[aria-label="{panel}"] ul.rows > li"#));
     let at = format!("{panel} at frame {}", s.position());
-    assert_eq!(items.len(), rows.len(), "{at}: one row per object");
+    let holds = rows.iter().filter(|r| if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() }).count();
+    if holds == 0 {
+        assert!(items.is_empty(), "{at}: an empty side draws no rows");
+        if !rows.is_empty() {
+            assert!(m.text(&format!(r#"section[aria-label="{panel}"] .empty"#)).starts_with("Empty"), "{at}: it says it is empty");
+        }
+        return;
+    }
+    assert_eq!(items.len(), rows.len(), "{at}: one row per object, so both panels line up");
     for (li, r) in items.iter().zip(&rows) {
         let rv = if cache_side { r.cache_rv } else { r.cluster_rv };
+        assert_eq!(has_class(li, "child"), r.depth == 1, "{at}: {} listed under its owner", r.id);
+        let Some(rv) = rv else {
+            assert!(has_class(li, "slot"), "{at}: {} is a slot on this side", r.id);
+            assert!(li.query_selector(".name").unwrap().is_none(), "{at}: a slot names nothing");
+            assert!(!text(li).contains(&r.name), "{at}: {} is not named on the side that lacks it", r.name);
+            if cache_side {
+                let note = match r.pending {
+                    Some((t, eta)) => format!("{} in {}", t.as_str(), secs(eta)),
+                    None => "not in this cache".to_string(),
+                };
+                assert_eq!(text(&one(li, ".note")), note, "{at}: the slot says when its event arrives");
+            }
+            continue;
+        };
         assert_eq!(attr(li, "title").as_deref(), Some(r.id.as_str()), "{at}: row order");
         assert_eq!(attr(li, "data-kind").as_deref(), Some(r.kind.as_str()), "{at}: {}", r.id);
-        assert_eq!(attr(li, "data-present"), Some(rv.is_some().to_string()), "{at}: {} present on this side", r.id);
         assert_eq!(text(&one(li, ".name")), r.name, "{at}: the full name (a generated suffix too)");
-        assert_eq!(text(&one(li, ".rv")), rv.map(|v| format!("rv {v}")).unwrap_or_default(), "{at}: {}", r.id);
-        assert_eq!(has_class(li, "child"), r.depth == 1, "{at}: {} listed under its owner", r.id);
+        assert_eq!(text(&one(li, ".rv")), format!("rv {rv}"), "{at}: {}", r.id);
         let expected_class = match (cache_side, r.state()) {
-            (_, RowState::Synced) => None,
             (false, RowState::NotInCache) => Some("unseen"),
-            (true, RowState::NotInCache) => Some("ghost"),
-            (false, RowState::GoneFromCluster) => Some("gone"),
             (true, RowState::GoneFromCluster) | (_, RowState::Stale) => Some("stale"),
+            _ => None,
         };
-        for class in ["unseen", "ghost", "gone", "stale"] {
+        for class in ["unseen", "stale", "slot"] {
             assert_eq!(has_class(li, class), expected_class == Some(class), "{at}: {} is {:?}, class {class}", r.id, r.state());
-        }
-        if cache_side && r.state() == RowState::NotInCache {
-            let note = match r.pending {
-                Some((t, eta)) => format!("not in cache yet: {} in {}", t.as_str(), secs(eta)),
-                None => "not in cache".to_string(),
-            };
-            assert_eq!(text(&one(li, ".note")), note, "{at}: the ghost says when it arrives");
         }
     }
 }
@@ -247,28 +260,47 @@ async fn cluster_panel_lists_what_the_apiserver_holds_frame_by_frame() {
         tick().await;
         s.seek(n);
         assert_rows_drawn(&m, "Cluster", &s, false);
-        let present_cms = m.all(r#"li[data-kind="ConfigMap"][data-present="true"]"#).len() as u64;
+        let present_cms = m.all(r#"li[data-kind="ConfigMap"]"#).len() as u64;
         assert_eq!(present_cms, s.world().api.live().get(&Kind::ConfigMap).copied().unwrap_or(0), "frame {n}: ConfigMaps in the cluster");
         assert_eq!(m.text(".badge"), format!("rv {}", s.world().api.resource_version()), "frame {n}: the cluster's resourceVersion");
     }
     // At the end, the lab's figure: exactly four beta-voice- ConfigMaps.
-    let names: Vec<String> = m.all(r#"li[data-kind="ConfigMap"][data-present="true"] .name"#).iter().map(text).collect();
+    let names: Vec<String> = m.all(r#"li[data-kind="ConfigMap"] .name"#).iter().map(text).collect();
     assert_eq!(names, ["beta-voice-0", "beta-voice-1", "beta-voice-2", "beta-voice-3"]);
     m.finish().await;
 }
 
 #[wasm_bindgen_test]
-async fn cluster_panel_strikes_out_what_is_deleted_but_still_cached() {
-    // empty-cache: the pruner deletes seeds the cache has not seen; rows gone
-    // from the cluster but still in the cache are drawn as gone.
-    let q = "s=empty-cache";
+async fn cluster_panel_keeps_a_slot_for_what_is_deleted_but_still_cached() {
+    // replicaset-pressure: pods are deleted while the cache still holds them;
+    // the Cluster keeps an unnamed slot, the Cache strikes the name out.
+    let q = "s=replicaset-pressure";
     let n = first_frame_where(q, |s| pv::object_rows(s.world()).iter().any(|r| r.state() == RowState::GoneFromCluster));
     let q = format!("{q}&frame={n}");
     let m = mount_panel(&q, || view! { <ClusterPanel /> <CachePanel /> }).await;
     let s = reference(&q);
     assert_rows_drawn(&m, "Cluster", &s, false);
     assert_rows_drawn(&m, "Cache", &s, true);
-    assert!(!m.all(r#"section[aria-label="Cluster"] li.gone[data-present="false"]"#).is_empty(), "frame {n}: a deleted row is drawn");
+    assert!(!m.all(r#"section[aria-label="Cluster"] li.slot"#).is_empty(), "frame {n}: the deleted pod's slot");
+    assert!(!m.all(r#"section[aria-label="Cache"] li.stale[data-kind="Pod"]"#).is_empty(), "frame {n}: still cached, struck out");
+    m.finish().await;
+}
+
+#[wasm_bindgen_test]
+async fn an_empty_cache_names_nothing() {
+    // empty-cache without the wait: the cache holds nothing while the cluster holds the seeds.
+    let q = "s=empty-cache";
+    let n = first_frame_where(q, |s| s.world().api.resource_version() > 55);
+    let q = format!("{q}&frame={n}");
+    let m = mount_panel(&q, || view! { <CachePanel /> }).await;
+    let s = reference(&q);
+    assert_eq!(s.world().controller_informer(Kind::ConfigMap).unwrap().len(), 0, "the store is empty at frame {n}");
+    assert_rows_drawn(&m, "Cache", &s, true);
+    let drawn = m.text(r#"section[aria-label="Cache"]"#);
+    for o in s.world().api.objects_of(Kind::ConfigMap) {
+        assert!(!drawn.contains(&format!("{} ", o.name)) && !drawn.ends_with(&o.name), "the empty cache names {}: {drawn}", o.name);
+    }
+    assert!(drawn.contains("Empty."), "{drawn}");
     m.finish().await;
 }
 
@@ -276,7 +308,7 @@ async fn cluster_panel_strikes_out_what_is_deleted_but_still_cached() {
 async fn cluster_and_cache_light_the_object_the_frame_acts_on_and_keep_it_in_view() {
     // read-your-write: the 409 frame acts on seed-99, the 51st of 51 rows.
     let q = "s=read-your-write";
-    let n = first_frame_where(q, |s| s.last_frame().is_some() && pv::current_caption(s.last_frame()).contains("409 AlreadyExists"));
+    let n = first_frame_where(q, |s| s.last_frame().is_some() && pv::session_caption(s).contains("409 AlreadyExists"));
     // The page's stylesheet is not loaded here: give the lists the scrolling box they have on the page.
     let style = document().create_element("style").unwrap();
     style.set_text_content(Some(".rows { display: block; max-height: 120px; overflow-y: auto; margin: 0; padding: 0 }"));
@@ -287,10 +319,12 @@ async fn cluster_and_cache_light_the_object_the_frame_acts_on_and_keep_it_in_vie
         ui.seek(frame);
         tick().await;
         sleep(20).await;
-        for panel in ["Cluster", "Cache"] {
-            let names: Vec<String> = m.all(&format!(r#"section[aria-label="{panel}"] li.touched .name"#)).iter().map(text).collect();
-            assert_eq!(names, lit.into_iter().collect::<Vec<_>>(), "frame {frame}: the {panel} row lit");
-        }
+        // The Cluster names it; the Cache, which does not hold it yet, lights its unnamed slot.
+        let names: Vec<String> = m.all(r#"section[aria-label="Cluster"] li.touched .name"#).iter().map(text).collect();
+        assert_eq!(names, lit.into_iter().collect::<Vec<_>>(), "frame {frame}: the Cluster row lit");
+        let slots = m.all(r#"section[aria-label="Cache"] li.touched"#);
+        assert_eq!(slots.len(), usize::from(lit.is_some()), "frame {frame}: the Cache slot lit");
+        assert!(slots.iter().all(|s| has_class(s, "slot")), "frame {frame}: seed-99 is not in the cache yet");
         if lit.is_some() {
             for panel in ["Cluster", "Cache"] {
                 let row = m.one(&format!(r#"section[aria-label="{panel}"] li.touched"#)).get_bounding_client_rect();
@@ -311,8 +345,8 @@ async fn cluster_and_cache_light_the_object_the_frame_acts_on_and_keep_it_in_vie
 }
 
 #[wasm_bindgen_test]
-async fn cache_panel_draws_ghosts_for_what_it_has_not_seen_yet() {
-    // The first frame where the cluster has a ConfigMap the cache has not seen.
+async fn cache_panel_keeps_slots_for_what_it_has_not_seen_yet() {
+    // The first frames where the cluster has ConfigMaps the cache has not seen.
     let q = "s=over-create&controller.naming=generate";
     let n =
         first_frame_where(q, |s| pv::object_rows(s.world()).iter().any(|r| r.kind == Kind::ConfigMap && r.state() == RowState::NotInCache));
@@ -321,19 +355,23 @@ async fn cache_panel_draws_ghosts_for_what_it_has_not_seen_yet() {
     let s = reference(&q);
     assert_rows_drawn(&m, "Cache", &s, true);
     assert_rows_drawn(&m, "Cluster", &s, false);
-    let ghosts = m.all(r#"section[aria-label="Cache"] li.ghost[data-present="false"]"#);
-    assert!(!ghosts.is_empty(), "ghosts in the Cache panel");
-    // The ghost and the cluster row line up, by position in both lists.
+    let slots = m.all(r#"section[aria-label="Cache"] li.slot"#);
+    assert!(!slots.is_empty(), "slots in the Cache panel");
+    // The slot and the cluster row line up, by position in both lists.
     let cluster = m.all(r#"section[aria-label="Cluster"] ul.rows > li"#);
     let cache = m.all(r#"section[aria-label="Cache"] ul.rows > li"#);
+    assert_eq!(cluster.len(), cache.len());
     for (a, b) in cluster.iter().zip(&cache) {
-        assert_eq!(attr(a, "title"), attr(b, "title"), "the two panels line up row by row");
-        assert_eq!(has_class(a, "unseen"), has_class(b, "ghost"), "highlighted in both panels: {:?}", attr(a, "title"));
+        assert_eq!(has_class(a, "unseen"), has_class(b, "slot"), "highlighted in both panels: {:?}", attr(a, "title"));
+        if !has_class(b, "slot") {
+            assert_eq!(attr(a, "title"), attr(b, "title"), "the two panels line up row by row");
+        }
     }
     // Generated names are shown in full, the suffix set apart.
-    let suffix = one(&ghosts[0], ".name b.suffix");
+    let unseen = m.one(r#"section[aria-label="Cluster"] li.unseen"#);
+    let suffix = one(&unseen, ".name b.suffix");
     assert_eq!(text(&suffix).len(), 5, "the five-letter generated suffix");
-    assert!(text(&one(&ghosts[0], ".name")).starts_with("beta-voice-"));
+    assert!(text(&one(&unseen, ".name")).starts_with("beta-voice-"));
     // HasSynced follows the informer.
     let badge = m.text(r#"section[aria-label="Cache"] .badge.synced"#);
     assert_eq!(badge, if s.world().controller_synced() { "HasSynced ✓" } else { "HasSynced ✗" });
@@ -551,34 +589,40 @@ async fn expectations_panel_counts_creates_in_flight() {
 // ---------------------------------------------------------------- Reconcile
 
 #[wasm_bindgen_test]
-async fn reconcile_panel_lights_the_line_the_worker_is_on() {
-    let q0 = "s=over-create";
+async fn reconcile_panel_lights_the_step_each_frame_acts_on() {
+    let q0 = "s=over-create&controller.naming=generate";
     let m = mount_panel(q0, || view! { <ReconcilePanel /> }).await;
     let ui = m.ui();
     let mut s = reference(q0);
-    let lines = pv::reconcile(s.world()).lines;
-    let drawn: Vec<String> = m.all("ol.code > li").iter().map(text).collect();
-    assert_eq!(drawn, lines, "the controller's pseudo-code, line by line");
-    assert!(m.all("ol.code > li.active").is_empty(), "frame 0: nobody is reconciling");
-    // Walk the run; every frame lights exactly the lines the view says.
-    let mut lit_lines = std::collections::BTreeSet::new();
-    let end = reference("s=over-create&frame=100000").position();
+    let lines = pv::reconcile(s.world(), s.last_frame()).lines;
+    let drawn: Vec<String> = m.all("ol.code > li .text").iter().map(text).collect();
+    assert_eq!(drawn, lines.iter().map(|l| l.text.to_string()).collect::<Vec<_>>(), "the controller's pseudo-code, line by line");
+    assert!(m.all("ol.code > li.lit").is_empty(), "frame 0: nobody is reconciling");
+    // Walk the run; every frame lights exactly the line the view says, with its values.
+    let mut lit_steps = std::collections::BTreeSet::new();
+    let end = reference(&format!("{q0}&frame=100000")).position();
     for n in 1..=end {
-        ui.step_forward();
+        ui.seek(n);
         tick().await;
         s.seek(n);
-        let r = pv::reconcile(s.world());
+        let r = pv::reconcile(s.world(), s.last_frame());
         let items = m.all("ol.code > li");
-        for (i, li) in items.iter().enumerate() {
-            let active = r.active.iter().any(|(_, l)| *l as usize == i);
-            assert_eq!(has_class(li, "active"), active, "frame {n}: line {i} ({})", lines[i]);
-            assert_eq!(attr(li, "aria-current").as_deref(), active.then_some("step"), "frame {n}: line {i}");
-            if active {
-                lit_lines.insert(i);
+        for (li, line) in items.iter().zip(&r.lines) {
+            assert_eq!(has_class(li, "lit"), line.lit, "frame {n}: {}", line.text);
+            assert_eq!(attr(li, "aria-current").as_deref(), line.lit.then_some("step"), "frame {n}: {}", line.text);
+            if line.lit {
+                lit_steps.insert(format!("{:?}", line.step));
+                let value = line.value.clone().unwrap_or_default();
+                assert_eq!(li.query_selector(".value").unwrap().map(|v| text(&v)).unwrap_or_default(), value, "frame {n}");
             }
         }
+        // A frame a reconcile acts in lights a line; others light none.
+        let acts = pv::frame_step(ControllerKind::Ensemble, s.last_frame().unwrap()).is_some();
+        assert_eq!(items.iter().any(|li| has_class(li, "lit")), acts, "frame {n}");
     }
-    assert!(lit_lines.len() >= 2, "the run lights several lines: {lit_lines:?}");
+    for step in ["Dequeue", "ListChildren", "Create", "Return"] {
+        assert!(lit_steps.contains(step), "the run lights {step}: {lit_steps:?}");
+    }
     m.finish().await;
 }
 
@@ -610,8 +654,30 @@ async fn observations_show_the_labs_numbers_live() {
         };
         assert_eq!(dds[1], counts(o.creates.clone().into_iter().collect()), "frame {n}: creates");
         assert_eq!(dds[2], counts(o.deletes.clone().into_iter().collect()), "frame {n}: deletes");
-        assert_eq!(Some(dds[3].as_str()), s.scenario().expect.as_deref(), "the lab's expected figure");
+        let checks = pv::checks(&s);
+        let drawn: Vec<String> = m.all("li.check .text").iter().map(text).collect();
+        let said: Vec<String> = checks
+            .checks
+            .iter()
+            .map(|c| {
+                let how = match c.held {
+                    Some(true) => "holds",
+                    Some(false) => "does not hold",
+                    None => "not measured yet",
+                };
+                format!("{}: {how}", c.text)
+            })
+            .collect();
+        assert_eq!(drawn, said, "frame {n}: the lab's checks, each with its verdict");
     }
+    // Once the page knows the run's end, every check holds, each with its figure.
+    ui.seek(100_000);
+    tick().await;
+    let figures: Vec<String> = m.all("li.check .figures").iter().map(text).collect();
+    assert!(!figures.is_empty());
+    assert!(figures.iter().all(|f| !f.ends_with('…')), "{figures:?}");
+    assert!(m.all("li.check.failed").is_empty());
+    assert!(figures.contains(&"expected 50 · measured 50".to_string()), "{figures:?}");
     // At the end the cache-less pruner has deleted all fifty.
     assert_eq!(m.all("dl.facts > dd")[2].text_content().unwrap(), "50 × 200 OK");
     assert!(m.one("svg.plot polyline.cluster").get_attribute("points").unwrap().split(' ').count() >= 2);
@@ -699,7 +765,7 @@ async fn timeline_shows_the_audit_log_and_the_controller_log_side_by_side() {
 #[wasm_bindgen_test]
 async fn controls_show_the_scenario_settings_and_change_them() {
     let q = "s=over-create";
-    let m = mount_panel(q, || view! { <Controls /> }).await;
+    let m = mount_panel(q, || view! { <ScenarioPicker /> <Controls /> }).await;
     let ui = m.ui();
     let s = reference(q);
     let c = &s.world().controller;
@@ -761,6 +827,27 @@ async fn controls_show_the_scenario_settings_and_change_them() {
     assert_eq!(ui.session.with_untracked(|s| s.scenario().controller.kind), ControllerKind::ReplicaSet);
     assert_eq!(m.text(r#"label[for="desired"]"#), "Replicas");
     assert!(m.all("button").iter().any(|b| text(b) == "Delete a pod"));
+    // Only the controls that act on this controller: a ReplicaSet's pods always have generated names.
+    let labels = || m.all("label").iter().map(|l| text(l).trim().to_string()).collect::<Vec<_>>();
+    for gone in ["GenerateName", "Double enqueue", "Delete surplus", "ownerReferences"] {
+        assert!(!labels().iter().any(|l| l == gone), "{gone} does nothing to a ReplicaSet: {:?}", labels());
+    }
+    assert!(labels().iter().any(|l| l == "Expectations"));
+    // The pruner: its first LIST is the figure's other half; expectations and faults do nothing to it.
+    select.set_value("empty-cache");
+    fire(select.unchecked_ref(), "change");
+    tick().await;
+    assert_eq!(m.text(r#"label[for="first-list"]"#), "First LIST");
+    assert_eq!(m.one("input#first-list").unchecked_into::<HtmlInputElement>().value(), "10000");
+    assert_eq!(m.text(r#"output[for="first-list"]"#), "10.0 s");
+    for gone in ["Expectations", "Double enqueue", "GenerateName"] {
+        assert!(!labels().iter().any(|l| l == gone), "{gone} does nothing to the pruner: {:?}", labels());
+    }
+    assert!(!m.all("button").iter().any(|b| text(b) == "Drop next watch event"));
+    set_input(&m.one("input#first-list"), "2000", "change");
+    tick().await;
+    assert_eq!(ui.session.with_untracked(|s| s.world().cluster.initial_list_ms), 2000);
+    assert_eq!(ui.session.with_untracked(|s| s.position()), 0, "a start-time setting recomputes the run from frame 0");
     m.finish().await;
 }
 
@@ -780,7 +867,7 @@ async fn wait_for_cache_sync_rebuilds_the_run_from_frame_0() {
     tick().await;
     let s = reference("s=empty-cache&controller.wait_for_cache_sync=true&frame=100000");
     assert_rows_drawn(&m, "Cluster", &s, false);
-    assert_eq!(m.all(r#"li[data-kind="ConfigMap"][data-present="true"]"#).len(), 50, "all fifty seeds remain");
+    assert_eq!(m.all(r#"li[data-kind="ConfigMap"]"#).len(), 50, "all fifty seeds remain");
     m.finish().await;
 }
 
@@ -879,8 +966,8 @@ async fn explorer_opens_the_urls_frame_with_every_region_and_answers_keys() {
     }
     assert_eq!(m.text(".frame"), "Frame 40");
     let s = reference("s=over-create&frame=40");
-    assert_eq!(m.text("p.caption"), pv::current_caption(s.last_frame()));
-    assert_eq!(m.text(r#"[aria-live="polite"]"#), pv::current_caption(s.last_frame()), "the live region narrates the caption");
+    assert_eq!(m.text("p.caption"), pv::session_caption(&s));
+    assert_eq!(m.text(r#"[aria-live="polite"]"#), pv::session_caption(&s), "the live region narrates the caption");
 
     press("ArrowRight", false);
     tick().await;
@@ -902,7 +989,7 @@ async fn explorer_opens_the_urls_frame_with_every_region_and_answers_keys() {
     press("?", false);
     tick().await;
     let dialog = m.one(r#"[role="dialog"]"#);
-    assert!(text(&dialog).contains("Step forward one frame"));
+    assert!(text(&dialog).contains("Step forward"));
     press("Escape", false);
     tick().await;
     assert!(m.all(r#"[role="dialog"]"#).is_empty(), "Escape closes the help");
@@ -985,17 +1072,18 @@ async fn cluster_and_cache_draw_hundreds_of_children_as_chips() {
         assert_eq!(chips.len(), rows.len(), "{panel} at frame {n}: one chip per object");
         for (li, r) in chips.iter().zip(&rows) {
             let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
+            if !present {
+                assert!(has_class(li, "slot") && attr(li, "title").is_none(), "{panel}: {} is an unnamed slot", r.id);
+                continue;
+            }
             assert_eq!(attr(li, "data-kind").as_deref(), Some(r.kind.as_str()));
-            assert_eq!(attr(li, "data-present"), Some(present.to_string()), "{panel}: {}", r.id);
             assert_eq!(attr(li, "title").as_deref(), Some(r.name.as_str()), "the name in the tooltip");
             let class = match (cache_side, r.state()) {
-                (_, RowState::Synced) => None,
                 (false, RowState::NotInCache) => Some("unseen"),
-                (true, RowState::NotInCache) => Some("ghost"),
-                (false, RowState::GoneFromCluster) => Some("gone"),
-                (true, _) | (false, RowState::Stale) => Some("stale"),
+                (true, RowState::GoneFromCluster) | (_, RowState::Stale) => Some("stale"),
+                _ => None,
             };
-            for c in ["unseen", "ghost", "gone", "stale"] {
+            for c in ["unseen", "stale", "slot"] {
                 assert_eq!(has_class(li, c), class == Some(c), "{panel}: {} is {:?}", r.id, r.state());
             }
         }
@@ -1050,7 +1138,7 @@ async fn panels_and_controls_choose_what_an_embed_shows() {
 async fn several_changes_at_one_frame_all_reach_the_url() {
     // A learner at frame 0 chooses GenerateName, then sets the lag: the URL
     // must carry both, or a reload (or a shared link) shows another run.
-    let m = mount_panel("s=over-create", || view! { <Controls /> }).await;
+    let m = mount_panel("s=over-create", || view! { <ScenarioPicker /> <Controls /> }).await;
     let ui = m.ui();
     let generate = m.all("label").into_iter().find(|l| text(l).trim() == "GenerateName").unwrap();
     click(&one(&generate, "input"));
@@ -1121,10 +1209,14 @@ async fn host_messages_drive_the_explorer_and_bad_ones_are_named() {
 #[wasm_bindgen_test]
 async fn the_share_bar_names_every_action() {
     let m = mount_panel("s=over-create", || view! { <ShareBar /> }).await;
-    let names: Vec<String> = m.all("section.share button").iter().map(text).collect();
+    // Accessible names: the visible label, or the aria-label that contains it.
+    let names: Vec<String> = m.all("section.share button").iter().map(|b| attr(b, "aria-label").unwrap_or_else(|| text(b))).collect();
     assert_eq!(names, ["Share", "Embed", "Import scenario", "Export scenario", "Export trace", "Export SVG"]);
+    assert_eq!(m.text("section.share details.menu > summary"), "Export");
+    // The file input the Import button opens is hidden from everyone: no phantom control.
     let picker = m.one(r#"input[type="file"]"#);
-    assert_eq!(attr(&picker, "aria-label").as_deref(), Some("Scenario file"));
+    assert!(picker.has_attribute("hidden"));
+    assert_eq!(attr(&picker, "aria-label"), None);
     assert_eq!(attr(&picker, "accept").as_deref(), Some(".json,application/json"));
     m.finish().await;
 }
