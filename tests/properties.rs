@@ -155,6 +155,7 @@ mod url_codec {
             autoplay in any::<bool>(),
             origin in prop::option::of(prop::sample::select(vec!["https://courses.example.org", "http://127.0.0.1:8080"])),
             whole in any::<bool>(),
+            gc_steps in prop::option::of(any::<bool>()),
         ) {
             // Later settings of the same path win, as in the page; keep the last of each.
             let mut unique: Vec<(String, String)> = Vec::new();
@@ -173,7 +174,7 @@ mod url_codec {
                 &format!("speed={}", cachescope::view::url::format_speed(speed_of_step(step))), "over-create"
             ).unwrap().speed;
             let layout = cachescope::view::url::Layout { panels, controls, autoplay, origin: origin.map(str::to_string) };
-            let state = cachescope::view::url::PageState { scenario, settings: unique, frame, speed, embed, layout, ..base };
+            let state = cachescope::view::url::PageState { scenario, settings: unique, frame, speed, embed, layout, gc_steps, ..base };
             let q = encode(&state);
             prop_assert_eq!(q.contains("z="), whole);
             let back = parse_query(&q, "over-create").map_err(|e| TestCaseError::fail(format!("{q}: {e}")))?;

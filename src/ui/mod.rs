@@ -93,6 +93,9 @@ impl Ui {
         }
         .unwrap_or_else(|| state.scenario.clone());
         let mut session = Session::with_edits(state.scenario.clone(), &state.edits).with_base(base);
+        if let Some(show) = state.gc_steps {
+            session.set_hide_gc(!show);
+        }
         session.seek(state.frame);
         let mut problems = Vec::new();
         if session.position() < state.frame {
@@ -450,6 +453,7 @@ impl Ui {
             speed: self.speed(),
             embed: self.embed.get_untracked(),
             layout: self.layout.get_value(),
+            gc_steps: self.session.with_untracked(|s| (s.hide_gc() != s.hides_gc_by_default()).then_some(!s.hide_gc())),
         }
     }
 

@@ -291,6 +291,11 @@ impl Session {
         self.hide_gc = hide;
     }
 
+    /// Whether this scenario hides them unless told otherwise.
+    pub fn hides_gc_by_default(&self) -> bool {
+        !gc_is_the_point(&self.scenario)
+    }
+
     fn hidden(&self) -> bool {
         self.hide_gc && self.last_frame().is_some_and(|f| f.event.is_gc_bookkeeping())
     }

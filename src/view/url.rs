@@ -207,6 +207,10 @@ pub struct PageState {
     pub speed: f64,
     pub embed: bool,
     pub layout: Layout,
+    /// `gc=1` shows the garbage collector's own cache deliveries when stepping,
+    /// `gc=0` hides them; `None`: the scenario's default (shown only where an
+    /// owner is deleted).
+    pub gc_steps: Option<bool>,
 }
 
 /// How an embedded page is laid out and whom it obeys, as the URL says.
@@ -239,6 +243,7 @@ impl PageState {
             speed: DEFAULT_SPEED,
             embed: false,
             layout: Layout::default(),
+            gc_steps: None,
         }
     }
 
@@ -296,7 +301,7 @@ fn flag(name: &str, value: &str, problems: &mut Vec<ScenarioError>) -> bool {
 /// bad preset or scenario falls back to the default preset) and reported.
 /// A frame past the end of the run is for the page to find, as it plays it.
 pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
-    const KNOWN: &str = "known: s, scenario, z, a dotted setting like cluster.watch_lag_ms, seed, until_ms, edit, frame, speed, embed, panels, controls, autoplay, origin";
+    const KNOWN: &str = "known: s, scenario, z, a dotted setting like cluster.watch_lag_ms, seed, until_ms, edit, frame, speed, gc, embed, panels, controls, autoplay, origin";
     let query = query.strip_prefix('?').unwrap_or(query);
     let mut problems = Vec::new();
     let mut preset_name: Option<String> = None;
@@ -304,6 +309,7 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
     let mut raw_settings = Vec::new();
     let mut edits = Vec::new();
     let (mut frame, mut speed, mut embed, mut layout) = (0, DEFAULT_SPEED, false, Layout::default());
+    let mut gc_steps = None;
     for (key, value) in form_urlencoded::parse(query.as_bytes()) {
         let (key, value) = (key.into_owned(), value.into_owned());
         match key.as_str() {
@@ -330,6 +336,13 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
                 None => problems.push(param_error("speed", &value, format!("expected a number from {MIN_SPEED} to {MAX_SPEED}"))),
             },
             "embed" => embed = flag("embed", &value, &mut problems),
+            "gc" => {
+                if matches!(value.as_str(), "1" | "true" | "" | "0" | "false") {
+                    gc_steps = Some(flag("gc", &value, &mut problems));
+                } else {
+                    flag("gc", &value, &mut problems);
+                }
+            }
             "autoplay" => layout.autoplay = flag("autoplay", &value, &mut problems),
             "panels" => {
                 let mut shown = Vec::new();
@@ -421,6 +434,7 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
         speed,
         embed,
         layout,
+        gc_steps,
     };
     Parsed { state, problems }
 }
@@ -448,6 +462,9 @@ pub fn encode(state: &PageState) -> String {
     }
     if (state.speed - DEFAULT_SPEED).abs() > f64::EPSILON {
         q.append_pair("speed", &format_speed(state.speed));
+    }
+    if let Some(show) = state.gc_steps {
+        q.append_pair("gc", if show { "1" } else { "0" });
     }
     if state.embed {
         q.append_pair("embed", "1");

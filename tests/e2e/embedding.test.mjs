@@ -177,7 +177,8 @@ test('autoplay=1 starts an embed playing at the speed= it names', async () => {
     await page.getByRole('button', { name: 'Pause', exact: true }).waitFor({ timeout: 5_000 });
     await page.waitForFunction(() => /^Frame [1-9]/.test([...document.querySelectorAll('section[aria-label="Transport"] span')].map((e) => e.textContent).find((t) => /^Frame \d+$/.test(t)) ?? ''));
     assert.equal(await page.getByRole('slider', { name: 'Speed', exact: true }).getAttribute('aria-valuetext'), '×10');
-    assert.equal(await page.getByRole('heading', { level: 1 }).count(), 0, 'no page header');
+    assert.equal(await page.getByRole('button', { name: 'Share', exact: true }).count(), 0, 'no page header');
+    assert.equal(await page.getByRole('heading', { level: 1, name: 'cachescope: replicaset-pressure' }).count(), 1, 'a heading for assistive technology');
     assert.equal(await page.getByRole('region', { name: 'Controls', exact: true }).count(), 0, 'transport only');
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     assert.deepEqual(quiet(problems), NO_PROBLEMS);

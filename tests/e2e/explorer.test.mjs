@@ -102,7 +102,8 @@ test('over-create: GenerateName without lag creates exactly four', async () => {
 
 test('"Step back" returns the Frame counter and the panels to the previous frame exactly', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, env.server.url, '?s=over-create');
+    // gc=1: every frame, the garbage collector's own deliveries too, so each step is one frame.
+    await openExplorer(page, env.server.url, '?s=over-create&gc=1');
     const forward = byName(page, 'button', 'Step forward');
     const back = byName(page, 'button', 'Step back');
     let changed = 0;
@@ -153,7 +154,7 @@ test('empty-cache: without "Wait for cache sync" every seed is deleted; with it 
 
 test('replicaset-pressure: add is non-zero while creates are in flight, and Pods never exceed 10', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, env.server.url, '?s=replicaset-pressure');
+    await openExplorer(page, env.server.url, '?s=replicaset-pressure&gc=1');
     assert.equal(await byName(page, 'spinbutton', 'Replicas').inputValue(), '10');
     let frames = 0;
     let maxPods = 0;
@@ -184,7 +185,7 @@ test('replicaset-pressure: add is non-zero while creates are in flight, and Pods
 
 test('keyboard: Space plays and pauses, arrows step, Shift+→ goes to the next reconcile, R resets, ? opens the help', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, env.server.url, '?s=replicaset-pressure');
+    await openExplorer(page, env.server.url, '?s=replicaset-pressure&gc=1');
     await focusPage(page);
 
     await page.keyboard.press('Space');
@@ -234,7 +235,7 @@ test('keyboard: Space plays and pauses, arrows step, Shift+→ goes to the next 
 
 test('the URL carries the state: reloading it shows the same frame and the same Cluster panel', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, env.server.url, '?s=over-create');
+    await openExplorer(page, env.server.url, '?s=over-create&gc=1');
     await focusPage(page);
     for (let n = 1; n <= 10; n++) await page.keyboard.press('ArrowRight');
     await waitForFrame(page, 10);

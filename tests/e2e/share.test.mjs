@@ -30,6 +30,12 @@ const TMP = mkdtempSync(path.join(tmpdir(), 'cachescope-e2e-'));
 
 const env = withServerAndBrowser();
 
+/** Opens the share bar's Export menu (a disclosure), where the three exports are. */
+async function openExportMenu(page) {
+  const menu = page.locator('section[aria-label="Share and export"] details.menu');
+  if (!(await menu.evaluate((d) => d.open))) await menu.getByText('Export', { exact: true }).click();
+}
+
 /** The native runner, built by cargo if it is not yet. */
 function runner(...args) {
   return execFileSync('cargo', ['run', '-q', '--bin', 'cachescope', '--', ...args], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -99,7 +105,9 @@ test('"Share" copies a link that reopens the same moment; "Embed" copies an ifra
       await other.page.goto(src, { waitUntil: 'load' });
       await region(other.page, 'Cluster').waitFor({ timeout: 20_000 });
       assert.equal(await readFrame(other.page), 30);
-      assert.equal(await other.page.getByRole('heading', { level: 1 }).count(), 0, 'no page header in an embed');
+      // No page header in an embed: one heading, for assistive technology, naming the scenario.
+      assert.equal(await other.page.getByRole('button', { name: 'Share', exact: true }).count(), 0, 'no page header in an embed');
+      assert.equal(await other.page.getByRole('heading', { level: 1, name: 'cachescope: empty-cache' }).count(), 1);
       assert.equal(await other.page.getByRole('link', { name: 'Open full view ↗' }).count(), 1);
       assert.deepEqual(quiet(other.problems), NO_PROBLEMS);
     } finally {
@@ -137,6 +145,7 @@ test('an imported scenario runs, and its exported trace is byte for byte what `c
 
     await playToEnd(page);
     const download = page.waitForEvent('download');
+    await openExportMenu(page);
     await page.getByRole('button', { name: 'Export trace', exact: true }).click();
     const saved = path.join(TMP, 'page.trace.jsonl');
     await (await download).saveAs(saved);
@@ -147,6 +156,7 @@ test('an imported scenario runs, and its exported trace is byte for byte what `c
 
     // "Export scenario" writes a file the runner plays to the same trace.
     const dl2 = page.waitForEvent('download');
+    await openExportMenu(page);
     await page.getByRole('button', { name: 'Export scenario', exact: true }).click();
     const exported = path.join(TMP, 'exported.json');
     await (await dl2).saveAs(exported);
@@ -214,6 +224,7 @@ test('"Export SVG" saves the current frame as an SVG image', async () => {
   try {
     await openExplorer(page, env.server.url, '?s=over-create&controller.naming=generate&frame=23');
     const download = page.waitForEvent('download');
+    await openExportMenu(page);
     await page.getByRole('button', { name: 'Export SVG', exact: true }).click();
     const dl = await download;
     assert.equal(dl.suggestedFilename(), 'over-create-frame-23.svg');
