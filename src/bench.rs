@@ -9,12 +9,14 @@ use std::io::Write;
 use std::time::Instant;
 
 /// The pressure benchmark: `replicaset-pressure` at 1,000 replicas, 20 pods
-/// deleted per second, for 10 simulated minutes.
+/// deleted per second, for 10 simulated minutes, with no client-side rate
+/// limit (so the figures compare with those measured before it existed).
 pub fn pressure_scenario() -> Scenario {
     preset("replicaset-pressure")
         .and_then(|s| {
             s.with_settings([
                 ("until_ms", "600000"),
+                ("cluster.client_qps", "0"),
                 ("actions.0.apply.replicas", "1000"),
                 ("actions.1.delete_pods.count", "12000"),
                 ("actions.1.delete_pods.interval_ms", "50"),

@@ -518,12 +518,33 @@ pub fn Explorer(
     // slider, Space ticks a box); one they clicked with the pointer does not:
     // there Space, ← and → drive the transport, so choosing "GenerateName" and
     // pressing → steps the run instead of switching back.
-    let pointer_down = StoredValue::new(false);
+    let pointer_down = StoredValue::new_local(None::<web_sys::Element>);
     let pointer_focus = StoredValue::new(false);
-    let down = window_event_listener(ev::pointerdown, move |_| pointer_down.set_value(true));
-    let focus = window_event_listener(ev::focusin, move |_| {
-        pointer_focus.set_value(pointer_down.get_value());
-        pointer_down.set_value(false);
+    let element = |t: Option<web_sys::EventTarget>| t.and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+    // A press on the control itself, or on its label.
+    let pressed_on = |p: &web_sys::Element, control: &web_sys::Element| {
+        p.contains(Some(control))
+            || control.contains(Some(p))
+            || p.closest("label").ok().flatten().is_some_and(|l| {
+                l.contains(Some(control)) || l.get_attribute("for").is_some_and(|id| id == control.id())
+            })
+    };
+    let down = window_event_listener(ev::pointerdown, move |e| {
+        let pressed = element(e.target());
+        // Pressing the control that already has the focus makes it a clicked one too.
+        if let (Some(p), Some(active)) = (&pressed, document().active_element()) {
+            if pressed_on(p, &active) {
+                pointer_focus.set_value(true);
+            }
+        }
+        pointer_down.set_value(pressed);
+    });
+    // Focus that follows a pointer press on the control, or on its label.
+    let focus = window_event_listener(ev::focusin, move |e| {
+        let pressed = pointer_down.get_value();
+        pointer_down.set_value(None);
+        let by_pointer = element(e.target()).is_some_and(|focused| pressed.is_some_and(|p| pressed_on(&p, &focused)));
+        pointer_focus.set_value(by_pointer);
     });
     let keys = window_event_listener(ev::keydown, move |e| {
         let target = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
@@ -531,7 +552,7 @@ pub fn Explorer(
         let input_type = target.as_ref().and_then(|el| el.get_attribute("type")).unwrap_or_default();
         let key = e.key();
         if key == "Tab" {
-            pointer_down.set_value(false);
+            pointer_down.set_value(None);
             pointer_focus.set_value(false);
         }
         if e.ctrl_key() || e.meta_key() || e.alt_key() {

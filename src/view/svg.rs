@@ -89,7 +89,8 @@ impl Canvas {
             (_, RowState::Synced) => ("none", "", "none"),
             (false, RowState::NotInCache) => (ORANGE, "", "#fdf5e6"),
             (true, RowState::NotInCache) => (ORANGE, r#" stroke-dasharray="4 3""#, "none"),
-            (_, RowState::GoneFromCluster) | (_, RowState::Stale) => (VERMILLION, r#" stroke-dasharray="2 2""#, "none"),
+            (false, RowState::GoneFromCluster) => (VERMILLION, r#" stroke-dasharray="4 3""#, "none"),
+            (true, RowState::GoneFromCluster) | (_, RowState::Stale) => (VERMILLION, r#" stroke-dasharray="2 2""#, "none"),
         };
         if stroke != "none" {
             let _ = writeln!(
@@ -102,16 +103,19 @@ impl Canvas {
         if r.touched {
             let _ = writeln!(self.body, r#"<rect x="{bx}" y="{}" width="4" height="{}" fill="{FG}"/>"#, y - 15, LINE - 2);
         }
-        let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
-        let colour = if present { FG } else { MUTED };
-        let name = ellipsize(&r.name, 26);
-        // Struck through: deleted from the cluster (on either side); merely muted: not cached yet.
-        let class = if state == RowState::GoneFromCluster { "m gone" } else { "m" };
-        self.text(bx + 8, y, class, colour, &name);
+        // As the page: a side names only what it holds; what only the other
+        // side has is an unnamed slot (dashed), struck through in the cache
+        // when the cluster has deleted it.
         let rv = if cache_side { r.cache_rv } else { r.cluster_rv };
-        if let Some(v) = rv {
-            self.text(bx + bw - 58, y, "m small", MUTED, &format!("rv {v}"));
-        }
+        let Some(v) = rv else {
+            let note = if cache_side { "not in this cache" } else { "deleted; still cached" };
+            self.text(bx + 8, y, "m small", MUTED, note);
+            return;
+        };
+        let name = ellipsize(&r.name, 26);
+        let class = if state == RowState::GoneFromCluster { "m gone" } else { "m" };
+        self.text(bx + 8, y, class, FG, &name);
+        self.text(bx + bw - 58, y, "m small", MUTED, &format!("rv {v}"));
     }
 }
 

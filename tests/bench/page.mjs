@@ -59,10 +59,14 @@ const PLAY_RECORD_MS = 5_000;
  * deletions would end at t = 11.5 s and its run at t = 30 s, before the
  * recording does, so the pressure goes on (400 deletions, to t = 104 s) and
  * the run is longer (until_ms): playback never reaches its end while recording.
+ * The client-side rate limit is off (client_qps 0), as in the measurements
+ * before it existed: at the preset's 20 a second the 500 creates alone would
+ * take 25 simulated seconds.
  */
 const PLAY_QUERY = new URLSearchParams({
   s: 'replicaset-pressure',
   'actions.0.apply.replicas': '500',
+  'cluster.client_qps': '0',
   'actions.1.delete_pods.count': '400',
   until_ms: '120000',
   speed: '10',
