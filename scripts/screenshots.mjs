@@ -9,7 +9,7 @@
 // the pictures follow the simulation when it changes. Each shot names the
 // frame it picked and the link that reopens it.
 
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launchBrowser, openExplorer, openPage, serveDist, waitForFrame } from '../tests/e2e/support.mjs';
 import { TELLING, pickFrame, tellingQuery, trace } from '../tests/e2e/telling.mjs';
@@ -27,8 +27,18 @@ const server = await serveDist();
 const browser = await launchBrowser();
 let status = 0;
 try {
+  const index = [
+    '# Screenshots',
+    '',
+    'Redrawn by `make screenshots` (`scripts/screenshots.mjs`): each preset at its telling frame, found by its',
+    "caption in the runner's trace, at 1440×900 and 1280×720. The frame numbers below are this run's.",
+    '',
+    '| picture | frame | query |',
+    '| --- | --- | --- |',
+  ];
   for (const shot of TELLING) {
     const { frame, query } = tellingQuery(shot);
+    index.push(`| [${shot.alt}](${shot.file}-1440.png) ([1280×720](${shot.file}-1280.png)) | ${frame} | \`${query}\` |`);
     for (const [width, height] of SIZES) {
       const { page, context, problems } = await openPage(browser, server.origin, { width, height });
       await openExplorer(page, server.url, query);
@@ -46,14 +56,20 @@ try {
       await context.close();
     }
   }
+  writeFileSync(join(OUT, 'README.md'), `${index.join('\n')}\n`);
   // The sample course page, with its over-create pair stepped to where they part ways.
   {
     const { page, context, problems } = await openPage(browser, server.origin, { width: 1700, height: 1000 });
     await page.goto(`${server.url}examples/course-page.html`, { waitUntil: 'load' });
     await page.locator('output[data-frame-of="generate"]', { hasText: /^frame 0,/ }).waitFor({ timeout: 20_000 });
     const frame = pickFrame(trace('over-create', { 'controller.naming': 'generate' }), { at: /^Reconcile 3 reads the cache/ });
-    for (let i = 0; i < frame; i++) await page.getByRole('button', { name: 'Step both' }).click();
-    await page.locator('output[data-frame-of="generate"]', { hasText: new RegExp(`^frame ${frame},`) }).waitFor();
+    // "Step both" steps as a learner does (past hidden frames): press it until the frame is reached.
+    const shown = async () => Number((await page.locator('output[data-frame-of="generate"]').innerText()).match(/^frame (\d+),/)[1]);
+    for (let i = 0; i < frame && (await shown()) < frame; i++) {
+      const before = await shown();
+      await page.getByRole('button', { name: 'Step both' }).click();
+      await page.waitForFunction((n) => !document.querySelector('output[data-frame-of="generate"]').textContent.startsWith(`frame ${n},`), before);
+    }
     await page.waitForLoadState('networkidle');
     const file = join(OUT, 'course-page.png');
     await page.screenshot({ path: file, fullPage: true });
