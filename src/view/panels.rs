@@ -696,6 +696,34 @@ mod tests {
     }
 
     #[test]
+    fn checks_say_which_setting_moved_the_run_off_the_labs_figure() {
+        use crate::sim::world::Knob;
+        use crate::view::session::Change;
+        let generate = preset("over-create").unwrap().with_settings([("controller.naming", "generate")]).unwrap();
+        let mut s = Session::new(generate).with_base(preset("over-create").unwrap());
+        // Before the run's end is known, the checks for these settings are listed, unmeasured.
+        let pending = checks(&s);
+        assert!(pending.checks.iter().all(|c| c.held.is_none() && c.measured.is_none()));
+        assert_eq!(pending.checks.len() + pending.other_settings, s.scenario().expect.len());
+        s.apply(Change::Knob(Knob::WatchLagMs(0)));
+        s.seek(usize::MAX);
+        s.step_forward();
+        let v = checks(&s);
+        let eleven = v.checks.iter().find(|c| c.text.contains("11 ConfigMaps")).expect("the GenerateName figure applies");
+        assert_eq!((eleven.measured, eleven.held), (Some(4), Some(false)), "at lag 0 there is no duplicate");
+        let why = v.why.expect("a failed check says why");
+        assert!(why.contains("controller.naming generate (the lab: deterministic)"), "{why}");
+        assert!(why.contains("cluster.watch_lag_ms 0 (the lab: 2000) at frame 0"), "{why}");
+        // At the lab's own settings every check holds and nothing needs explaining.
+        let mut lab = Session::new(preset("over-create").unwrap());
+        lab.seek(usize::MAX);
+        lab.step_forward();
+        let v = checks(&lab);
+        assert!(v.checks.iter().all(|c| c.held == Some(true)), "{:?}", v.checks);
+        assert_eq!(v.why, None);
+    }
+
+    #[test]
     fn reconcile_view_lights_the_stale_read_with_what_it_read() {
         let s = at_reconcile_2("generate");
         let r = reconcile(s.world(), s.last_frame());
