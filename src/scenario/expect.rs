@@ -143,7 +143,7 @@ impl Check {
 
     /// Does it apply to a run with these effective settings ([`effective_settings`])?
     pub fn applies(&self, effective: &Value) -> bool {
-        self.when.iter().all(|(path, want)| lookup(effective, path) == Some(want))
+        self.when.iter().all(|(path, want)| super::get_path(effective, path) == Some(want))
     }
 
     /// Check the fields against the measure; `at` is the check's path (`expect[2]`),
@@ -222,7 +222,7 @@ impl Check {
             _ => {}
         }
         for path in self.when.keys() {
-            if lookup(doc, path).is_none_or(|v| v.is_object()) || path.starts_with("expect") {
+            if super::get_path(doc, path).is_none_or(|v| v.is_object()) || path.starts_with("expect") {
                 return Err(ScenarioError::new(
                     format!("{at}.when"),
                     Some(format!("{path:?}")),
@@ -287,15 +287,6 @@ impl Check {
         let measured = self.measure(world, frames);
         Outcome { text: self.text.clone(), expected: self.expected(), measured, held: measured.is_some_and(|v| self.accepts(v)) }
     }
-}
-
-/// The value at a dotted path (`controller.naming`, `actions[0].apply.replicas`).
-fn lookup<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
-    super::split_path(path).iter().try_fold(root, |v, seg| match v {
-        Value::Object(m) => m.get(seg.as_str()),
-        Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
-        _ => None,
-    })
 }
 
 /// The scenario's settings as the run ended: its document with the cluster

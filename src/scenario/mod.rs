@@ -8,7 +8,7 @@ mod path;
 mod presets;
 
 pub use expect::{Check, Measure, Outcome};
-pub use path::{set_path, split_path};
+pub use path::{get_path, set_path, split_path};
 pub use presets::{preset, preset_names, presets, PRESETS};
 
 use crate::sim::apiserver::{ControllerKind, EventType};

@@ -10,6 +10,15 @@ pub fn split_path(path: &str) -> Vec<String> {
     path.replace('[', ".").replace(']', "").split('.').filter(|s| !s.is_empty()).map(str::to_string).collect()
 }
 
+/// The value at a dotted path (`controller.naming`, `actions[0].apply.replicas`), if any.
+pub fn get_path<'a>(root: &'a Value, path: &str) -> Option<&'a Value> {
+    split_path(path).iter().try_fold(root, |v, seg| match v {
+        Value::Object(m) => m.get(seg.as_str()),
+        Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
+        _ => None,
+    })
+}
+
 /// Read a raw setting: JSON if it parses as JSON (`800`, `true`, `"x"`, `[..]`), else a plain string.
 fn parse_raw(raw: &str) -> Value {
     serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_string()))

@@ -414,13 +414,10 @@ impl Ui {
         // A broken invariant is announced even while playing (the caption is not).
         let broken = self.session.with_untracked(|s| s.world().invariants.list.iter().filter(|i| !i.held()).count());
         if broken > self.announced_breaks.get_value() {
+            // The latest break: the one this tick played past.
             let said = self.session.with_untracked(|s| {
-                s.world()
-                    .invariants
-                    .list
-                    .iter()
-                    .filter_map(|i| Some(format!("⚠ {} broken at frame {}: {}.", i.name, i.first_broken_frame?, i.detail.as_deref()?)))
-                    .last()
+                let latest = s.world().invariants.list.iter().filter(|i| !i.held()).max_by_key(|i| i.first_broken_frame)?;
+                Some(format!("⚠ {} broken at frame {}: {}.", latest.name, latest.first_broken_frame?, latest.detail.as_deref()?))
             });
             if let Some(said) = said {
                 self.narration.set(said);
@@ -511,7 +508,7 @@ pub fn Explorer(
         *p = all;
     });
     provide_context(ui);
-    ui.narration.set(ui.session.with_untracked(|s| pv::session_caption(s)));
+    ui.narration.set(ui.session.with_untracked(pv::session_caption));
 
     // Keyboard: Space, ←/→, Shift+→, R, ? and Escape. A control the learner
     // reached with Tab keeps its own keys (arrows move a radio group or a

@@ -92,14 +92,9 @@ fn follow_touched() {
     Effect::new(move |_| {
         snap.track();
         // Rows only: past 60 objects the panels draw chips, all in view at once.
-        let Ok(lit) = document().query_selector_all(".cluster .rows > .touched, .cache .rows > .touched") else { return };
-        for row in (0..lit.length()).filter_map(|i| lit.item(i)).filter_map(|n| n.dyn_into::<web_sys::Element>().ok()) {
-            let Some(list) = row.parent_element() else { continue };
-            let (r, l) = (row.get_bounding_client_rect(), list.get_bounding_client_rect());
-            let by = if r.top() < l.top() { r.top() - l.top() } else { (r.bottom() - l.bottom()).max(0.0) };
-            if by != 0.0 {
-                list.set_scroll_top(list.scroll_top() + by as i32);
-            }
+        let Ok(lists) = document().query_selector_all(".cluster .rows, .cache .rows") else { return };
+        for list in (0..lists.length()).filter_map(|i| lists.item(i)).filter_map(|n| n.dyn_into::<web_sys::Element>().ok()) {
+            keep_in_view(&list, ":scope > .touched");
         }
     });
 }

@@ -345,7 +345,7 @@ impl Session {
             let text = e.to_string();
             let (_, rest) = text.split_once(':').unwrap_or(("", &text));
             let (path, value) = rest.split_once('=').unwrap_or((rest, ""));
-            let lab = if path == "do" { None } else { lookup(&base, path).map(value_text) };
+            let lab = if path == "do" { None } else { crate::scenario::get_path(&base, path).map(value_text) };
             out.push(Departure { what: path.to_string(), lab, now: value.to_string(), frame: Some(e.frame) });
         }
         out
@@ -440,14 +440,6 @@ fn value_text(v: &serde_json::Value) -> String {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
     }
-}
-
-fn lookup<'a>(root: &'a serde_json::Value, path: &str) -> Option<&'a serde_json::Value> {
-    crate::scenario::split_path(path).iter().try_fold(root, |v, seg| match v {
-        serde_json::Value::Object(m) => m.get(seg.as_str()),
-        serde_json::Value::Array(a) => seg.parse::<usize>().ok().and_then(|i| a.get(i)),
-        _ => None,
-    })
 }
 
 /// The settings (leaves) where `now` differs from `lab`, by dotted path.
