@@ -143,11 +143,31 @@ fn presets_lists_every_preset_with_a_line() {
 }
 
 #[test]
+fn the_docs_list_every_setting_as_its_declaration_says() {
+    let o = cachescope(&["settings"]);
+    assert!(o.status.success());
+    let generated = String::from_utf8(o.stdout).unwrap();
+    let docs = include_str!("../docs/scenarios.md");
+    let begin = docs.find("<!-- settings:begin -->\n").expect("docs/scenarios.md has the settings tables") + "<!-- settings:begin -->\n".len();
+    let end = docs.find("<!-- settings:end -->").unwrap();
+    assert_eq!(&docs[begin..end], generated, "run `cargo run -q -- settings` and paste it between the markers");
+    for path in ["watch_lag_ms", "client_qps", "list_order", "burst_replicas"] {
+        assert!(generated.contains(&format!("| `{path}` |")), "{path}");
+    }
+}
+
+#[test]
 fn the_committed_schema_is_the_generated_one() {
     let o = cachescope(&["schema"]);
     assert!(o.status.success());
     let committed = include_str!("../docs/scenario.schema.json");
     assert_eq!(String::from_utf8(o.stdout).unwrap().trim(), committed.trim(), "run `cargo run -q -- schema > docs/scenario.schema.json`");
+    // The settings' limits are in it, from their one declaration.
+    let schema: serde_json::Value = serde_json::from_str(committed).unwrap();
+    assert_eq!(schema["properties"]["until_ms"]["minimum"], 1);
+    assert_eq!(schema["$defs"]["ClusterSection"]["properties"]["watch_lag_ms"]["maximum"], 600_000);
+    assert_eq!(schema["$defs"]["ControllerSection"]["properties"]["workers"]["minimum"], 1);
+    assert_eq!(schema["$defs"]["ObjectSpec"]["properties"]["voices"]["maximum"], 1_000);
 }
 
 #[test]

@@ -13,6 +13,14 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 
+/// `println!` that stops quietly when stdout is closed (`cachescope trace … | head`)
+/// instead of panicking: a closed pipe is not an error.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 #[derive(Parser)]
 #[command(name = "cachescope", version, about = "See what a Kubernetes controller sees: play a scenario headless.")]
 struct Cli {
@@ -57,6 +65,8 @@ enum Command {
     Presets,
     /// Print the scenario JSON Schema.
     Schema,
+    /// Print every setting (path, default, range, whether it may change during a run, meaning) as Markdown tables.
+    Settings,
     /// Print benchmark figures, one `name: value unit` per line.
     Bench,
 }
@@ -97,7 +107,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(t) => load(&t).map(|s| {
             let report = Report::run(&s);
-            println!("{}", serde_json::to_string(&report).expect("reports serialize"));
+            say!("{}", serde_json::to_string(&report).expect("reports serialize"));
         }),
         Command::Check(t) => {
             let loaded: Result<Vec<Scenario>, ScenarioError> = t
@@ -114,13 +124,20 @@ fn main() -> ExitCode {
         Command::Presets => {
             for s in scenario::presets() {
                 let first = s.description.split(". ").nth(1).unwrap_or(&s.description);
-                println!("{:<22} {}", s.name, first.trim_end_matches('.'));
+                say!("{:<22} {}", s.name, first.trim_end_matches('.'));
             }
             Ok(())
         }
         Command::Schema => {
-            let schema = schemars::schema_for!(Scenario);
-            println!("{}", serde_json::to_string_pretty(&schema).expect("schemas serialize"));
+            let mut schema = serde_json::to_value(schemars::schema_for!(Scenario)).expect("schemas serialize");
+            scenario::settings::annotate_schema(&mut schema);
+            say!("{}", serde_json::to_string_pretty(&schema).expect("schemas serialize"));
+            Ok(())
+        }
+        Command::Settings => {
+            for (title, section) in [("Top level", ""), ("cluster", "cluster"), ("controller", "controller")] {
+                say!("### {title}\n\n{}", scenario::settings::markdown_table(section));
+            }
             Ok(())
         }
         Command::Bench => {
@@ -147,12 +164,12 @@ fn check(scenarios: &[Scenario]) -> bool {
         let skipped = s.expect.len() - report.expectations.len();
         if report.expectations.is_empty() {
             let why = if s.expect.is_empty() { "it has no checks" } else { "none of its checks applies to these settings" };
-            println!("- {}: nothing checked, {why}", s.name);
+            say!("- {}: nothing checked, {why}", s.name);
         }
         for o in &report.expectations {
             let measured = o.measured.map_or("nothing".to_string(), |m| m.to_string());
             let mark = if o.held { "✓" } else { "✗" };
-            println!("{mark} {}: {} (expected {}, measured {measured})", s.name, o.text, o.expected);
+            say!("{mark} {}: {} (expected {}, measured {measured})", s.name, o.text, o.expected);
             if o.held {
                 held += 1;
             } else {
@@ -161,10 +178,10 @@ fn check(scenarios: &[Scenario]) -> bool {
             }
         }
         if skipped > 0 && !report.expectations.is_empty() {
-            println!("  {}: {skipped} more check(s) for other settings", s.name);
+            say!("  {}: {skipped} more check(s) for other settings", s.name);
         }
     }
-    println!("{held} held, {failed} failed");
+    say!("{held} held, {failed} failed");
     all_held
 }
 

@@ -6,6 +6,7 @@
 pub mod expect;
 mod path;
 mod presets;
+pub mod settings;
 
 pub use expect::{Check, Measure, Outcome};
 pub use path::{get_path, set_path, split_path};
@@ -74,29 +75,30 @@ pub struct Incident {
     pub url: String,
 }
 
-/// The cluster's timing. Every field has a default.
+/// The cluster's timing. Every field has a default. Limits, units and help
+/// live in [`settings::SETTINGS`], the one declaration of each setting.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
 #[serde(deny_unknown_fields, default)]
 pub struct ClusterSection {
-    /// Commit to handler on the controller's watch (default 1000, max 600000).
+    /// Commit to handler on the controller's watch.
     pub watch_lag_ms: u64,
-    /// Extra seeded delay per event, up to this (default 0). Order is kept.
+    /// Extra seeded delay per event, up to this. Order is kept.
     pub watch_jitter_ms: u64,
-    /// Latency of every API request (default 20, max 60000).
+    /// Latency of every API request.
     pub api_latency_ms: u64,
-    /// From an informer's LIST to its items in the store (default 500).
+    /// From an informer's LIST to its items in the store.
     pub initial_list_ms: u64,
-    /// `ExpectationsTimeout` (default 300000, five minutes as upstream).
+    /// `ExpectationsTimeout` (five minutes upstream).
     pub expectations_timeout_ms: u64,
-    /// The garbage collector's watch lag (default: the same as `watch_lag_ms`).
+    /// The garbage collector's watch lag (absent: the same as `watch_lag_ms`).
     pub gc_watch_lag_ms: Option<u64>,
-    /// How long children may outlive a deleted owner before `no_orphans` breaks (default 60000).
+    /// How long children may outlive a deleted owner before `no_orphans` breaks.
     pub orphan_grace_ms: u64,
     /// The controller's client-side rate limit in requests per second: every
-    /// request it sends waits for a token (default 5, client-go's; 0: no limit).
+    /// request it sends waits for a token (client-go's default; 0: no limit).
     pub client_qps: u32,
-    /// Requests the controller may send at once before the limit bites (default 10, client-go's).
+    /// Requests the controller may send at once before the limit bites (client-go's default).
     pub client_burst: u32,
 }
 
@@ -123,41 +125,41 @@ impl Default for ClusterSection {
 #[serde(deny_unknown_fields)]
 pub struct ControllerSection {
     pub kind: ControllerKind,
-    /// The namespace it works in (default `academy-lab`).
+    /// The namespace it works in.
     #[serde(default = "default_namespace")]
     pub namespace: String,
-    /// Child names: `deterministic` (`beta-voice-0`) or `generate` (`generateName`). Default deterministic.
+    /// Child names: `deterministic` (`beta-voice-0`) or `generate` (`generateName`).
     #[serde(default = "default_naming")]
     pub naming: Naming,
-    /// The order its lister returns children in: `random`, as a Go map (the
-    /// default), or `key`. With `delete_surplus`, it decides which children go.
+    /// The order its lister returns children in: `random`, as a Go map, or
+    /// `key`. With `delete_surplus`, it decides which children go.
     #[serde(default)]
     pub list_order: ListOrder,
-    /// Re-add the key once after each successful reconcile (default false).
+    /// Re-add the key once after each successful reconcile.
     #[serde(default)]
     pub double_enqueue: bool,
-    /// Use ControllerExpectations (default: true for `replicaset`, false otherwise).
+    /// Use ControllerExpectations (absent: true for `replicaset`, false otherwise).
     #[serde(default)]
     pub expectations: Option<bool>,
-    /// Delete children beyond the desired count (default false).
+    /// Delete children beyond the desired count.
     #[serde(default)]
     pub delete_surplus: bool,
-    /// Give children an ownerReference to their owner (default true).
+    /// Give children an ownerReference to their owner.
     #[serde(default = "default_true")]
     pub owner_references: bool,
-    /// Start workers only after `WaitForCacheSync` (default true).
+    /// Start workers only after `WaitForCacheSync`.
     #[serde(default = "default_true")]
     pub wait_for_cache_sync: bool,
-    /// Pruner: create `seed-99`, re-read it from the cache, create again if absent (default false).
+    /// Pruner: create `seed-99`, re-read it from the cache, create again if absent.
     #[serde(default)]
     pub reread_after_create: bool,
-    /// Worker goroutines (default: 5 for `replicaset` as upstream, 1 otherwise; max 64).
+    /// Worker goroutines (absent: 5 for `replicaset` as upstream, 1 otherwise).
     #[serde(default)]
     pub workers: Option<u32>,
-    /// Time between a reconcile's cache read and its first request (default 50).
+    /// Time between a reconcile's cache read and its first request.
     #[serde(default = "default_reconcile_ms")]
     pub reconcile_ms: u64,
-    /// `burstReplicas` (default 500, as upstream).
+    /// `burstReplicas`, as upstream.
     #[serde(default = "default_burst")]
     pub burst_replicas: u32,
 }
@@ -527,19 +529,14 @@ impl Scenario {
 
     /// Check every range and cross-field rule.
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        let c = &self.cluster;
-        range("until_ms", self.until_ms, 1, 86_400_000)?;
-        range("cluster.watch_lag_ms", c.watch_lag_ms, 0, 600_000)?;
-        range("cluster.watch_jitter_ms", c.watch_jitter_ms, 0, 600_000)?;
-        range("cluster.api_latency_ms", c.api_latency_ms, 0, 60_000)?;
-        range("cluster.initial_list_ms", c.initial_list_ms, 0, 600_000)?;
-        range("cluster.expectations_timeout_ms", c.expectations_timeout_ms, 1, 86_400_000)?;
-        if let Some(v) = c.gc_watch_lag_ms {
-            range("cluster.gc_watch_lag_ms", v, 0, 600_000)?;
+        // Every setting's limits, from its one declaration.
+        let doc = self.to_value();
+        for setting in settings::SETTINGS {
+            if let Some(value) = get_path(&doc, setting.path) {
+                setting.check(value)?;
+            }
         }
-        range("cluster.orphan_grace_ms", c.orphan_grace_ms, 1, 86_400_000)?;
-        range("cluster.client_qps", u64::from(c.client_qps), 0, 10_000)?;
-        range("cluster.client_burst", u64::from(c.client_burst), 0, 10_000)?;
+        let c = &self.cluster;
         if c.client_qps > 0 && c.client_burst == 0 {
             return Err(ScenarioError::new(
                 "cluster.client_burst",
@@ -547,13 +544,6 @@ impl Scenario {
                 "must be at least 1 when cluster.client_qps is set: a bucket of 0 tokens never lets a request through",
             ));
         }
-        let k = &self.controller;
-        dns_name("controller.namespace", &k.namespace)?;
-        if let Some(w) = k.workers {
-            range("controller.workers", u64::from(w), 1, 64)?;
-        }
-        range("controller.reconcile_ms", k.reconcile_ms, 0, 600_000)?;
-        range("controller.burst_replicas", u64::from(k.burst_replicas), 1, 10_000)?;
         if self.name.trim().is_empty() {
             return Err(ScenarioError::new("name", Some("\"\"".into()), "must not be empty"));
         }
@@ -575,7 +565,6 @@ impl Scenario {
             self.validate_action(&format!("actions[{i}]"), a)?;
         }
         if !self.expect.is_empty() {
-            let doc = self.to_value();
             for (i, c) in self.expect.iter().enumerate() {
                 c.validate(&format!("expect[{i}]"), &doc)?;
             }
@@ -627,7 +616,7 @@ impl Scenario {
                     format!("{} cannot be scaled: only Ensemble and ReplicaSet", s.kind),
                 ));
             }
-            range(&format!("{at}.scale.to"), u64::from(s.to), 0, 10_000)?;
+            range(&format!("{at}.scale.to"), u64::from(s.to), 0, settings::desired_max(s.kind))?;
         }
         if let Some(d) = &a.delete_pods {
             range(&format!("{at}.delete_pods.count"), u64::from(d.count), 1, 100_000)?;
@@ -748,10 +737,10 @@ impl ObjectSpec {
             _ => {}
         }
         if let Some(v) = self.voices {
-            range(&format!("{at}.voices"), u64::from(v), 0, 1_000)?;
+            range(&format!("{at}.voices"), u64::from(v), 0, settings::desired_max(Kind::Ensemble))?;
         }
         if let Some(r) = self.replicas {
-            range(&format!("{at}.replicas"), u64::from(r), 0, 10_000)?;
+            range(&format!("{at}.replicas"), u64::from(r), 0, settings::desired_max(Kind::ReplicaSet))?;
         }
         if self.kind == Kind::Pod {
             return Err(ScenarioError::new(

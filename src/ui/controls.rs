@@ -7,6 +7,7 @@ use crate::scenario::preset_names;
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::caption::fmt_ms;
 use crate::sim::controllers::Naming;
+use crate::sim::object::Kind;
 use crate::sim::world::Knob;
 use crate::view::session::{Change, UiAction};
 use crate::view::url;
@@ -79,9 +80,10 @@ pub fn Controls() -> impl IntoView {
     };
     let on_desired = move |ev| {
         let raw = event_target_value(&ev);
-        let max = if snap.with_untracked(|s| s.controls.kind) == ControllerKind::ReplicaSet { 10_000 } else { 1_000 };
+        let owner = if snap.with_untracked(|s| s.controls.kind) == ControllerKind::ReplicaSet { Kind::ReplicaSet } else { Kind::Ensemble };
+        let max = crate::scenario::settings::desired_max(owner);
         match raw.trim().parse::<u32>() {
-            Ok(n) if n <= max => {
+            Ok(n) if u64::from(n) <= max => {
                 desired_error.set(None);
                 let (exists, path) = snap.with_untracked(|s| (s.controls.owner_exists, s.controls.desired_path.clone()));
                 match (exists, path) {

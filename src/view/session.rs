@@ -2,9 +2,8 @@
 //! way, and the children-count series for the plot. The page keeps one
 //! `Session` in one signal; everything it draws is computed from it.
 
-use crate::scenario::{expect, Outcome, Scenario, ScenarioError};
+use crate::scenario::{expect, settings, Outcome, Scenario, ScenarioError};
 use crate::sim::apiserver::ControllerKind;
-use crate::sim::controllers::Naming;
 use crate::sim::frame::Frame;
 use crate::sim::history::History;
 use crate::sim::object::{Kind, ObjectKey};
@@ -44,19 +43,10 @@ impl fmt::Display for Edit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.frame;
         match self.change {
-            Change::Knob(k) => match k {
-                Knob::WatchLagMs(v) => write!(f, "{n}:cluster.watch_lag_ms={v}"),
-                Knob::WatchJitterMs(v) => write!(f, "{n}:cluster.watch_jitter_ms={v}"),
-                Knob::ApiLatencyMs(v) => write!(f, "{n}:cluster.api_latency_ms={v}"),
-                Knob::Naming(Naming::Deterministic) => write!(f, "{n}:controller.naming=deterministic"),
-                Knob::Naming(Naming::Generate) => write!(f, "{n}:controller.naming=generate"),
-                Knob::DoubleEnqueue(v) => write!(f, "{n}:controller.double_enqueue={v}"),
-                Knob::Expectations(v) => write!(f, "{n}:controller.expectations={v}"),
-                Knob::DeleteSurplus(v) => write!(f, "{n}:controller.delete_surplus={v}"),
-                Knob::WaitForCacheSync(v) => write!(f, "{n}:controller.wait_for_cache_sync={v}"),
-                Knob::ReconcileMs(v) => write!(f, "{n}:controller.reconcile_ms={v}"),
-                Knob::OwnerReferences(v) => write!(f, "{n}:controller.owner_references={v}"),
-            },
+            Change::Knob(k) => {
+                let (path, value) = settings::knob_setting(k);
+                write!(f, "{n}:{path}={value}")
+            }
             Change::Action(a) => match a {
                 UiAction::DeletePod => write!(f, "{n}:do=delete_pod"),
                 UiAction::DeleteOwner => write!(f, "{n}:do=delete_owner"),
@@ -70,6 +60,8 @@ impl fmt::Display for Edit {
 
 impl Edit {
     /// Parse the URL form; errors name the edit and what is wrong with it.
+    /// A setting's path, limits and whether it may change during a run come
+    /// from its one declaration ([`settings::SETTINGS`]).
     pub fn parse(text: &str) -> Result<Edit, ScenarioError> {
         let err = |msg: &str| {
             ScenarioError::new(
@@ -81,48 +73,27 @@ impl Edit {
         let (frame, rest) = text.split_once(':').ok_or_else(|| err("no frame number"))?;
         let frame: usize = frame.parse().map_err(|_| err("the frame is not a number"))?;
         let (path, value) = rest.split_once('=').ok_or_else(|| err("no '='"))?;
-        let num = || value.parse::<u64>().map_err(|_| err("the value is not a whole number"));
-        let flag = || match value {
-            "true" => Ok(true),
-            "false" => Ok(false),
-            _ => Err(err("the value is not true or false")),
-        };
-        let change = match path {
-            "cluster.watch_lag_ms" => Change::Knob(Knob::WatchLagMs(bounded(num()?, 600_000, &err)?)),
-            "cluster.watch_jitter_ms" => Change::Knob(Knob::WatchJitterMs(bounded(num()?, 600_000, &err)?)),
-            "cluster.api_latency_ms" => Change::Knob(Knob::ApiLatencyMs(bounded(num()?, 60_000, &err)?)),
-            "controller.reconcile_ms" => Change::Knob(Knob::ReconcileMs(bounded(num()?, 600_000, &err)?)),
-            "controller.naming" => Change::Knob(Knob::Naming(match value {
-                "deterministic" => Naming::Deterministic,
-                "generate" => Naming::Generate,
-                _ => return Err(err("naming is deterministic or generate")),
-            })),
-            "controller.double_enqueue" => Change::Knob(Knob::DoubleEnqueue(flag()?)),
-            "controller.expectations" => Change::Knob(Knob::Expectations(flag()?)),
-            "controller.delete_surplus" => Change::Knob(Knob::DeleteSurplus(flag()?)),
-            "controller.wait_for_cache_sync" => Change::Knob(Knob::WaitForCacheSync(flag()?)),
-            "controller.owner_references" => Change::Knob(Knob::OwnerReferences(flag()?)),
-            "do" => Change::Action(match value.split_once(':') {
+        let change = if path == "do" {
+            Change::Action(match value.split_once(':') {
                 None if value == "delete_pod" => UiAction::DeletePod,
                 None if value == "delete_owner" => UiAction::DeleteOwner,
                 None if value == "drop_next_event" => UiAction::DropNextEvent,
                 None if value == "restart_controller" => UiAction::RestartController,
                 Some(("scale", n)) => {
-                    UiAction::Scale(n.parse::<u32>().ok().filter(|n| *n <= 10_000).ok_or_else(|| err("scale takes 0 to 10000"))?)
+                    let max = settings::desired_max(Kind::ReplicaSet).max(settings::desired_max(Kind::Ensemble));
+                    UiAction::Scale(
+                        n.parse::<u32>().ok().filter(|n| u64::from(*n) <= max).ok_or_else(|| err(&format!("scale takes 0 to {max}")))?,
+                    )
                 }
                 _ => return Err(err("unknown action; known: delete_pod, delete_owner, drop_next_event, restart_controller, scale:N")),
-            }),
-            _ => return Err(err("this setting cannot change during a run")),
+            })
+        } else {
+            let setting = settings::setting(path).ok_or_else(|| err("no such setting"))?;
+            let live = setting.live.ok_or_else(|| err("this setting cannot change during a run"))?;
+            Change::Knob(live(setting.parse(value).map_err(|m| err(&m))?))
         };
         Ok(Edit { frame, change })
     }
-}
-
-fn bounded(v: u64, max: u64, err: &dyn Fn(&str) -> ScenarioError) -> Result<u64, ScenarioError> {
-    if v > max {
-        return Err(err(&format!("out of range 0..={max}")));
-    }
-    Ok(v)
 }
 
 /// Children counted at one frame, for the plot.
@@ -408,14 +379,7 @@ impl Session {
 
     /// The owner the buttons act on: the scenario's first Ensemble or ReplicaSet.
     pub fn owner_key(&self) -> Option<(Kind, ObjectKey)> {
-        let ns = &self.scenario.controller.namespace;
-        let from_objects = self.scenario.objects.iter().map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
-        let from_actions =
-            self.scenario.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
-        from_objects
-            .chain(from_actions)
-            .find(|(k, _, _)| matches!(k, Kind::Ensemble | Kind::ReplicaSet))
-            .map(|(k, n, name)| (k, ObjectKey::new(n.unwrap_or_else(|| ns.clone()), name)))
+        owner_of(&self.scenario)
     }
 
     /// Which buttons make sense for this controller.
@@ -427,6 +391,17 @@ impl Session {
             UiAction::DropNextEvent | UiAction::RestartController => true,
         }
     }
+}
+
+/// A scenario's owner, the one the page's buttons act on: its first Ensemble or ReplicaSet.
+pub fn owner_of(scenario: &Scenario) -> Option<(Kind, ObjectKey)> {
+    let ns = &scenario.controller.namespace;
+    let from_objects = scenario.objects.iter().map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
+    let from_actions = scenario.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
+    from_objects
+        .chain(from_actions)
+        .find(|(k, _, _)| matches!(k, Kind::Ensemble | Kind::ReplicaSet))
+        .map(|(k, n, name)| (k, ObjectKey::new(n.unwrap_or_else(|| ns.clone()), name)))
 }
 
 /// The garbage collector's own cache is the point of a scenario that deletes an owner.
@@ -516,6 +491,7 @@ fn sample(world: &World) -> Sample {
 mod tests {
     use super::*;
     use crate::scenario::preset;
+    use crate::sim::controllers::Naming;
 
     #[test]
     fn edits_round_trip_through_their_url_form() {

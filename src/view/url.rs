@@ -424,6 +424,19 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
             Err(e) => problems.push(e),
         }
     }
+    // A scale is bounded by its owner's kind: 1,000 voices, 10,000 replicas.
+    let owner = super::session::owner_of(&scenario).map(|(kind, _)| kind);
+    edits.retain(|e| match (e.change, owner) {
+        (super::session::Change::Action(super::session::UiAction::Scale(to)), Some(kind)) => {
+            let max = crate::scenario::settings::desired_max(kind);
+            let ok = u64::from(to) <= max;
+            if !ok {
+                problems.push(param_error("edit", &e.to_string(), format!("a {kind} scales to 0 to {max}")));
+            }
+            ok
+        }
+        _ => true,
+    });
     let state = PageState {
         preset: if custom.is_some() { None } else { Some(preset_name.unwrap_or_else(|| default_preset.to_string())) },
         scenario,

@@ -1,0 +1,405 @@
+//! Every setting of a scenario, declared once: its dotted path, its domain
+//! and limits, its unit, whether it may change during a run, and the help a
+//! reader sees. Validation, `--set`, the URL, `edit=`, the page's controls,
+//! `cachescope schema` and the tables in `docs/scenarios.md` all read
+//! [`SETTINGS`], so adding a knob is one entry here (plus its field in the
+//! serde types and, if it may change mid-run, its `Knob`).
+//!
+//! (turmoil's `Config` and kube-runtime's `watcher::Config` keep each knob's
+//! default and meaning beside it; this is the same idea for a document whose
+//! fields also travel as URL parameters.)
+
+use super::ScenarioError;
+use crate::sim::controllers::Naming;
+use crate::sim::object::Kind;
+use crate::sim::world::Knob;
+use serde_json::Value;
+
+/// The values a setting takes. Types are serde's business; the limits are here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Domain {
+    /// A whole number from `min` to `max`; `optional`: `null` (absent) too.
+    Int { min: u64, max: u64, optional: bool },
+    /// `true` or `false`; `optional`: `null` (the controller's default) too.
+    Flag { optional: bool },
+    /// One of these words.
+    Choice(&'static [&'static str]),
+    /// A DNS-1123 label (a namespace).
+    Name,
+}
+
+/// A value of a setting, as `edit=` carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Val {
+    Int(u64),
+    Flag(bool),
+    Word(&'static str),
+}
+
+/// One setting.
+#[derive(Debug, Clone, Copy)]
+pub struct Setting {
+    /// The dotted path, as `--set` and the URL write it.
+    pub path: &'static str,
+    pub domain: Domain,
+    /// `ms`, `requests/s`, or empty.
+    pub unit: &'static str,
+    /// The default, when the document's own default does not say it (a default per controller).
+    pub default_note: Option<&'static str>,
+    /// What it does, in one line (the docs' table and the controls' hints).
+    pub help: &'static str,
+    /// It may change during a run (`edit=`, the page's controls): the change the world makes.
+    pub live: Option<fn(Val) -> Knob>,
+}
+
+const fn int(min: u64, max: u64) -> Domain {
+    Domain::Int { min, max, optional: false }
+}
+
+const MS: &str = "ms";
+
+/// Every setting, in the order validation checks them (the first bad one is reported).
+pub const SETTINGS: &[Setting] = &[
+    Setting { path: "seed", domain: int(0, u64::MAX), unit: "", default_note: None, help: "seeds the one RNG: generated names, jitter, a lister's order, which pod is deleted", live: None },
+    Setting { path: "until_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "the run stops here (earlier if nothing is left to happen)", live: None },
+    Setting {
+        path: "cluster.watch_lag_ms",
+        domain: int(0, 600_000),
+        unit: MS,
+        default_note: None,
+        help: "from the apiserver's commit to the controller's handler; a change moves events already in flight",
+        live: Some(|v| Knob::WatchLagMs(as_int(v))),
+    },
+    Setting {
+        path: "cluster.watch_jitter_ms",
+        domain: int(0, 600_000),
+        unit: MS,
+        default_note: None,
+        help: "extra seeded delay per event, up to this; events on one watch are still never reordered",
+        live: Some(|v| Knob::WatchJitterMs(as_int(v))),
+    },
+    Setting {
+        path: "cluster.api_latency_ms",
+        domain: int(0, 60_000),
+        unit: MS,
+        default_note: None,
+        help: "every request, from send to commit and answer",
+        live: Some(|v| Knob::ApiLatencyMs(as_int(v))),
+    },
+    Setting {
+        path: "cluster.initial_list_ms",
+        domain: int(0, 600_000),
+        unit: MS,
+        default_note: None,
+        help: "from an informer's LIST to its items in the store (HasSynced); a cluster-wide informer lists every object of its kind, so on a big cluster, seconds",
+        live: None,
+    },
+    Setting { path: "cluster.expectations_timeout_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "ExpectationsTimeout, five minutes upstream", live: None },
+    Setting {
+        path: "cluster.gc_watch_lag_ms",
+        domain: Domain::Int { min: 0, max: 600_000, optional: true },
+        unit: MS,
+        default_note: Some("= `watch_lag_ms`"),
+        help: "the garbage collector's own watch lag",
+        live: None,
+    },
+    Setting { path: "cluster.orphan_grace_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "how long children may outlive their deleted owner before the no_orphans invariant breaks", live: None },
+    Setting {
+        path: "cluster.client_qps",
+        domain: int(0, 10_000),
+        unit: "requests/s",
+        default_note: None,
+        help: "the controller's client-side rate limit (client-go's default; kube-controller-manager runs at 20): each request, its informers' LISTs too, waits for a token; 0 turns it off",
+        live: None,
+    },
+    Setting {
+        path: "cluster.client_burst",
+        domain: int(0, 10_000),
+        unit: "requests",
+        default_note: None,
+        help: "requests it may send at once before the limit bites (client-go's default; kube-controller-manager: 30); at least 1 when client_qps is set",
+        live: None,
+    },
+    Setting {
+        path: "controller.kind",
+        domain: Domain::Choice(&["ensemble", "replicaset", "pruner"]),
+        unit: "",
+        default_note: Some("required"),
+        help: "ensemble (lab 1's operator), replicaset (the upstream controller) or pruner (lab 2's program)",
+        live: None,
+    },
+    Setting { path: "controller.namespace", domain: Domain::Name, unit: "", default_note: None, help: "where it works; objects default to it", live: None },
+    Setting {
+        path: "controller.naming",
+        domain: Domain::Choice(&["deterministic", "generate"]),
+        unit: "",
+        default_note: None,
+        help: "children's names: deterministic (beta-voice-0) or generate (generateName: beta-voice-); the pruner's seed-99 follows it too",
+        live: Some(|v| Knob::Naming(if v == Val::Word("generate") { Naming::Generate } else { Naming::Deterministic })),
+    },
+    Setting {
+        path: "controller.list_order",
+        domain: Domain::Choice(&["random", "key"]),
+        unit: "",
+        default_note: None,
+        help: "the order a lister returns children in: random, as a Go map iterates (client-go's store is one), or key (namespace/name)",
+        live: None,
+    },
+    Setting {
+        path: "controller.double_enqueue",
+        domain: Domain::Flag { optional: false },
+        unit: "",
+        default_note: None,
+        help: "after a successful reconcile, add the key once more (the reconcile that re-add causes does not re-add again)",
+        live: Some(|v| Knob::DoubleEnqueue(as_flag(v))),
+    },
+    Setting {
+        path: "controller.expectations",
+        domain: Domain::Flag { optional: true },
+        unit: "",
+        default_note: Some("`true` for `replicaset`, else `false`"),
+        help: "use ControllerExpectations",
+        live: Some(|v| Knob::Expectations(as_flag(v))),
+    },
+    Setting {
+        path: "controller.delete_surplus",
+        domain: Domain::Flag { optional: false },
+        unit: "",
+        default_note: None,
+        help: "Ensemble: delete children[voices:] in the lister's order",
+        live: Some(|v| Knob::DeleteSurplus(as_flag(v))),
+    },
+    Setting {
+        path: "controller.owner_references",
+        domain: Domain::Flag { optional: false },
+        unit: "",
+        default_note: None,
+        help: "Ensemble: children get an ownerReference, so the garbage collector deletes them with their owner",
+        live: Some(|v| Knob::OwnerReferences(as_flag(v))),
+    },
+    Setting {
+        path: "controller.wait_for_cache_sync",
+        domain: Domain::Flag { optional: false },
+        unit: "",
+        default_note: None,
+        help: "start workers only after every informer HasSynced (polled every 100 ms); changed during a run, from the next (re)start",
+        live: Some(|v| Knob::WaitForCacheSync(as_flag(v))),
+    },
+    Setting {
+        path: "controller.reread_after_create",
+        domain: Domain::Flag { optional: false },
+        unit: "",
+        default_note: None,
+        help: "pruner: create seed-99, re-read it from the lister, create again if absent",
+        live: None,
+    },
+    Setting {
+        path: "controller.workers",
+        domain: Domain::Int { min: 1, max: 64, optional: true },
+        unit: "",
+        default_note: Some("5 for `replicaset`, else 1"),
+        help: "worker goroutines; a key is never processed by two at once",
+        live: None,
+    },
+    Setting {
+        path: "controller.reconcile_ms",
+        domain: int(0, 600_000),
+        unit: MS,
+        default_note: None,
+        help: "time between a reconcile's cache read and its first request",
+        live: Some(|v| Knob::ReconcileMs(as_int(v))),
+    },
+    Setting { path: "controller.burst_replicas", domain: int(1, 10_000), unit: "", default_note: None, help: "ReplicaSet burstReplicas: the most creates or deletes one sync issues", live: None },
+];
+
+fn as_int(v: Val) -> u64 {
+    match v {
+        Val::Int(n) => n,
+        _ => 0,
+    }
+}
+
+fn as_flag(v: Val) -> bool {
+    v == Val::Flag(true)
+}
+
+/// The most children an owner of `kind` may want (`voices`, `replicas`,
+/// `scale.to`, the page's field and `edit=…do=scale:N`, all of them).
+pub fn desired_max(kind: Kind) -> u64 {
+    match kind {
+        Kind::Ensemble => 1_000,
+        Kind::ReplicaSet => 10_000,
+        Kind::ConfigMap | Kind::Pod => 0,
+    }
+}
+
+/// A setting by its path (`actions[0]…` and other list entries are not settings).
+pub fn setting(path: &str) -> Option<&'static Setting> {
+    SETTINGS.iter().find(|s| s.path == path)
+}
+
+impl Setting {
+    /// Check a value of this setting in a scenario document: its limits. The
+    /// value's type was serde's to check.
+    pub fn check(&self, value: &Value) -> Result<(), ScenarioError> {
+        match (self.domain, value) {
+            (Domain::Int { min, max, .. }, Value::Number(n)) => super::range(self.path, n.as_u64().unwrap_or(u64::MAX), min, max),
+            (Domain::Name, Value::String(s)) => super::dns_name(self.path, s),
+            _ => Ok(()),
+        }
+    }
+
+    /// Read a raw value as `edit=` writes it (`800`, `true`, `generate`).
+    pub fn parse(&self, raw: &str) -> Result<Val, String> {
+        match self.domain {
+            Domain::Int { min, max, .. } => {
+                let v: u64 = raw.parse().map_err(|_| "the value is not a whole number".to_string())?;
+                if v < min || v > max {
+                    return Err(format!("{v} is out of range {min}..={max}"));
+                }
+                Ok(Val::Int(v))
+            }
+            Domain::Flag { .. } => match raw {
+                "true" => Ok(Val::Flag(true)),
+                "false" => Ok(Val::Flag(false)),
+                _ => Err("the value is not true or false".to_string()),
+            },
+            Domain::Choice(words) => {
+                words.iter().find(|w| **w == raw).map(|w| Val::Word(w)).ok_or_else(|| format!("{} is {}", self.path, words.join(" or ")))
+            }
+            Domain::Name => Err("a name cannot change during a run".to_string()),
+        }
+    }
+
+    /// The range in words for the docs: `0-600000`, `true or false`.
+    pub fn range_text(&self) -> String {
+        match self.domain {
+            Domain::Int { min, max: u64::MAX, .. } => format!("{min} or more"),
+            Domain::Int { min, max, .. } => format!("{min}-{max}"),
+            Domain::Flag { .. } => "true or false".to_string(),
+            Domain::Choice(words) => words.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", "),
+            Domain::Name => "a DNS label".to_string(),
+        }
+    }
+}
+
+/// The live setting a knob changes, and its value as `edit=` writes it.
+pub fn knob_setting(knob: Knob) -> (&'static str, String) {
+    match knob {
+        Knob::WatchLagMs(v) => ("cluster.watch_lag_ms", v.to_string()),
+        Knob::WatchJitterMs(v) => ("cluster.watch_jitter_ms", v.to_string()),
+        Knob::ApiLatencyMs(v) => ("cluster.api_latency_ms", v.to_string()),
+        Knob::Naming(Naming::Deterministic) => ("controller.naming", "deterministic".to_string()),
+        Knob::Naming(Naming::Generate) => ("controller.naming", "generate".to_string()),
+        Knob::DoubleEnqueue(v) => ("controller.double_enqueue", v.to_string()),
+        Knob::Expectations(v) => ("controller.expectations", v.to_string()),
+        Knob::DeleteSurplus(v) => ("controller.delete_surplus", v.to_string()),
+        Knob::WaitForCacheSync(v) => ("controller.wait_for_cache_sync", v.to_string()),
+        Knob::ReconcileMs(v) => ("controller.reconcile_ms", v.to_string()),
+        Knob::OwnerReferences(v) => ("controller.owner_references", v.to_string()),
+    }
+}
+
+/// The docs' table of every setting under `section` (`cluster`, `controller`),
+/// or at the top level for `""`: what `docs/scenarios.md` carries, checked by a test.
+pub fn markdown_table(section: &str) -> String {
+    let defaults = super::Scenario::from_json(r#"{"name": "defaults", "controller": {"kind": "ensemble"}}"#)
+        .expect("a minimal scenario is valid")
+        .to_value();
+    let mut out = String::from("| field | default | range | during a run | meaning |\n|---|---|---|---|---|\n");
+    for s in SETTINGS {
+        let (head, field) = s.path.rsplit_once('.').unwrap_or(("", s.path));
+        if head != section {
+            continue;
+        }
+        let default = match s.default_note {
+            Some(note) => note.to_string(),
+            None => match super::get_path(&defaults, s.path) {
+                Some(Value::String(w)) => format!("`{w}`"),
+                Some(v) => v.to_string(),
+                None => String::new(),
+            },
+        };
+        let unit = if s.unit.is_empty() { String::new() } else { format!(" {}", s.unit) };
+        let live = if s.live.is_some() { "yes" } else { "" };
+        out.push_str(&format!("| `{field}` | {default} | {}{unit} | {live} | {} |\n", s.range_text(), s.help));
+    }
+    out
+}
+
+/// Write each setting's limits into the scenario's JSON Schema (which serde's
+/// types alone cannot say): `minimum` and `maximum` at the setting's property,
+/// and the owners' sizes at `voices`, `replicas` and `scale.to`.
+pub fn annotate_schema(schema: &mut Value) {
+    let mut limits: Vec<(String, u64, u64)> = SETTINGS
+        .iter()
+        .filter_map(|s| match s.domain {
+            Domain::Int { min, max, .. } => Some((s.path.to_string(), min, max)),
+            _ => None,
+        })
+        .collect();
+    let ensemble = desired_max(Kind::Ensemble);
+    let replicaset = desired_max(Kind::ReplicaSet);
+    limits.push(("$defs.ObjectSpec.voices".into(), 0, ensemble));
+    limits.push(("$defs.ObjectSpec.replicas".into(), 0, replicaset));
+    limits.push(("$defs.ScaleSpec.to".into(), 0, ensemble.max(replicaset)));
+    for (path, min, max) in limits {
+        let Some(pointer) = schema_pointer(schema, &path) else { continue };
+        if let Some(Value::Object(node)) = schema.pointer_mut(&pointer) {
+            node.insert("minimum".into(), Value::from(min));
+            if max < u64::MAX {
+                node.insert("maximum".into(), Value::from(max));
+            }
+        }
+    }
+}
+
+/// The JSON pointer of the schema of the property at a dotted path, following
+/// `$ref`s; `$defs.Name.field` starts at a definition.
+fn schema_pointer(schema: &Value, path: &str) -> Option<String> {
+    let mut segments = path.split('.').peekable();
+    let mut pointer = String::new();
+    if segments.peek() == Some(&"$defs") {
+        segments.next();
+        pointer = format!("/$defs/{}", segments.next()?);
+    }
+    for seg in segments {
+        let node = schema.pointer(&pointer)?;
+        if let Some(Value::String(r)) = node.get("$ref") {
+            pointer = r.trim_start_matches('#').to_string();
+        }
+        pointer = format!("{pointer}/properties/{seg}");
+        schema.pointer(&pointer)?;
+    }
+    Some(pointer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_live_setting_round_trips_through_its_knob() {
+        for s in SETTINGS {
+            let Some(live) = s.live else { continue };
+            let samples: Vec<&str> = match s.domain {
+                Domain::Int { .. } => vec!["0", "1", "600"],
+                Domain::Flag { .. } => vec!["true", "false"],
+                Domain::Choice(words) => words.to_vec(),
+                Domain::Name => vec![],
+            };
+            for raw in samples {
+                let Ok(v) = s.parse(raw) else { continue };
+                assert_eq!(knob_setting(live(v)), (s.path, raw.to_string()), "{}", s.path);
+            }
+        }
+    }
+
+    #[test]
+    fn paths_name_fields_that_exist() {
+        let doc = crate::scenario::preset("over-create").unwrap().to_value();
+        for s in SETTINGS {
+            assert!(crate::scenario::get_path(&doc, s.path).is_some(), "{} is a field of a scenario", s.path);
+        }
+    }
+}

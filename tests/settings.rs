@@ -1,0 +1,118 @@
+//! One home per knob: every setting is declared once (`scenario::settings`),
+//! and `--set`, the page's URL and `edit=` accept exactly the same paths and
+//! limits, because they read that declaration.
+#![cfg(not(target_arch = "wasm32"))]
+
+use cachescope::scenario::settings::{Domain, SETTINGS};
+use cachescope::scenario::{preset, Scenario};
+use cachescope::view::session::Edit;
+use cachescope::view::url::parse_query_lenient;
+
+/// The values worth trying for a setting: its edges, and one step past each.
+fn samples(domain: Domain) -> Vec<(String, bool)> {
+    match domain {
+        Domain::Int { min, max, .. } => {
+            let mut v = vec![(min.to_string(), true), (max.to_string(), true)];
+            if min > 0 {
+                v.push(((min - 1).to_string(), false));
+            }
+            if max < u64::MAX {
+                v.push(((max + 1).to_string(), false));
+            }
+            v
+        }
+        Domain::Flag { .. } => vec![("true".into(), true), ("false".into(), true), ("maybe".into(), false)],
+        Domain::Choice(words) => words.iter().map(|w| (w.to_string(), true)).chain([("bogus".to_string(), false)]).collect(),
+        Domain::Name => vec![("academy-lab".into(), true), ("Not_A_Name".into(), false)],
+    }
+}
+
+/// The base a setting is tried on: empty-cache (no action a short `until_ms`
+/// would leave behind), with the one cross-field rule (a bucket of 0 tokens
+/// needs no rate limit) satisfied.
+fn base(path: &str) -> Scenario {
+    let s = preset("empty-cache").unwrap();
+    if path == "cluster.client_burst" {
+        s.with_settings([("cluster.client_qps", "0")]).unwrap()
+    } else {
+        s
+    }
+}
+
+#[test]
+fn set_the_url_and_edit_accept_exactly_the_same_paths_and_limits() {
+    let mut tried = 0;
+    for s in SETTINGS {
+        for (value, in_domain) in samples(s.domain) {
+            let scenario = base(s.path);
+            let by_set = scenario.with_settings([(s.path, value.as_str())]);
+            assert_eq!(by_set.is_ok(), in_domain, "--set {}={value}: {:?}", s.path, by_set.err());
+            if let Err(e) = &by_set {
+                assert_eq!(e.field, s.path, "the error names the setting: {e}");
+            }
+            // The URL reads the same setting through the same rules.
+            let mut query = String::from("s=empty-cache");
+            if s.path == "cluster.client_burst" {
+                query.push_str("&cluster.client_qps=0");
+            }
+            query.push_str(&format!("&{}={}", s.path, value));
+            let url = parse_query_lenient(&query, "over-create");
+            assert_eq!(url.problems.is_empty(), in_domain, "?{query}: {:?}", url.problems);
+            if in_domain {
+                assert_eq!(url.state.scenario, by_set.unwrap(), "?{query} gives the scenario --set gives");
+            } else {
+                assert!(url.problems.iter().any(|p| p.field == s.path), "?{query} names {}: {:?}", s.path, url.problems);
+            }
+            // edit= takes the settings that may change during a run, with the same limits.
+            let edit = Edit::parse(&format!("3:{}={value}", s.path));
+            match s.live {
+                Some(_) => {
+                    assert_eq!(edit.is_ok(), in_domain, "edit 3:{}={value}: {:?}", s.path, edit.err());
+                    if let Ok(e) = edit {
+                        assert_eq!(e.to_string(), format!("3:{}={value}", s.path), "edit= writes what it reads");
+                    }
+                }
+                None => {
+                    let e = edit.unwrap_err();
+                    assert!(e.message.contains("cannot change during a run"), "{}: {e}", s.path);
+                }
+            }
+            tried += 1;
+        }
+    }
+    assert!(tried >= 70, "{tried} values tried");
+}
+
+#[test]
+fn an_unknown_setting_is_refused_alike_everywhere() {
+    let set = preset("over-create").unwrap().with_settings([("cluster.watch_lagms", "1")]).unwrap_err();
+    assert!(set.message.contains("unknown setting"), "{set}");
+    let url = parse_query_lenient("s=over-create&cluster.watch_lagms=1", "over-create");
+    assert_eq!(url.problems.len(), 1);
+    assert!(url.problems[0].message.contains("unknown setting"), "{}", url.problems[0]);
+    let edit = Edit::parse("3:cluster.watch_lagms=1").unwrap_err();
+    assert!(edit.message.contains("no such setting"), "{edit}");
+}
+
+#[test]
+fn an_owner_scales_within_its_kind() {
+    // Validation, a scale action, the page's edit= and the URL all hold an
+    // Ensemble to 1,000 voices and a ReplicaSet to 10,000 replicas.
+    let ensemble = preset("over-create").unwrap();
+    assert!(ensemble.with_settings([("actions.0.apply.voices", "1000")]).is_ok());
+    assert_eq!(ensemble.with_settings([("actions.0.apply.voices", "1001")]).unwrap_err().field, "actions[0].apply.voices");
+    let url = parse_query_lenient("s=over-create&edit=5:do=scale:5000", "over-create");
+    assert_eq!(url.problems.len(), 1, "{:?}", url.problems);
+    assert!(url.problems[0].to_string().contains("Ensemble scales to 0 to 1000"), "{}", url.problems[0]);
+    assert!(url.state.edits.is_empty());
+    let url = parse_query_lenient("s=replicaset-pressure&edit=5:do=scale:5000", "over-create");
+    assert!(url.problems.is_empty(), "{:?}", url.problems);
+    let mut with_scale = ensemble.to_value();
+    with_scale["actions"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"at_ms": 1000, "scale": {"kind": "Ensemble", "name": "beta", "to": 5000}}));
+    let e = Scenario::from_value(with_scale).unwrap_err();
+    assert_eq!(e.field, "actions[1].scale.to");
+    assert!(e.message.contains("0..=1000"), "{e}");
+}
