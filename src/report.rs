@@ -61,7 +61,7 @@ pub fn trace_line(frame: &Frame) -> String {
         "at_ms": frame.at_ms,
         "kind": frame.event.name(),
         "caption": crate::sim::caption::caption(frame),
-        "touched": frame.event.touched(),
+        "touched": frame.event.touched().iter().map(ToString::to_string).collect::<Vec<_>>(),
     })
     .to_string()
 }

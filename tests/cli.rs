@@ -46,7 +46,10 @@ fn run_prints_one_json_object_with_every_field() {
     assert_eq!(v["trace_hash"].as_str().unwrap().len(), 16);
     // The preset's checks for deterministic names, each with what it measured.
     let first = &v["expectations"][0];
-    assert_eq!(first, &serde_json::json!({"text": "exactly 4 ConfigMaps, as the lab expects", "expected": "4", "measured": 4, "held": true}));
+    assert_eq!(
+        first,
+        &serde_json::json!({"text": "exactly 4 ConfigMaps, as the lab expects", "expected": "4", "measured": 4, "held": true})
+    );
     assert_eq!(v["expectations"].as_array().unwrap().len(), 3, "only the checks for these settings: {}", v["expectations"]);
 }
 
@@ -148,7 +151,8 @@ fn the_docs_list_every_setting_as_its_declaration_says() {
     assert!(o.status.success());
     let generated = String::from_utf8(o.stdout).unwrap();
     let docs = include_str!("../docs/scenarios.md");
-    let begin = docs.find("<!-- settings:begin -->\n").expect("docs/scenarios.md has the settings tables") + "<!-- settings:begin -->\n".len();
+    let begin =
+        docs.find("<!-- settings:begin -->\n").expect("docs/scenarios.md has the settings tables") + "<!-- settings:begin -->\n".len();
     let end = docs.find("<!-- settings:end -->").unwrap();
     assert_eq!(&docs[begin..end], generated, "run `cargo run -q -- settings` and paste it between the markers");
     for path in ["watch_lag_ms", "client_qps", "list_order", "burst_replicas"] {

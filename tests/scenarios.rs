@@ -115,7 +115,12 @@ fn over_create_surplus_in_key_order_deletes_the_same_victims_twice() {
     let key = check("over-create-surplus", &[("controller.list_order", "key")]);
     assert!(key.report.api_count("delete", 404) >= 1, "{:?}", key.report.api);
     // In key order far fewer real deletes are needed to settle.
-    assert!(key.report.api_count("delete", 200) * 4 < random.report.api_count("delete", 200), "{:?} vs {:?}", key.report.api, random.report.api);
+    assert!(
+        key.report.api_count("delete", 200) * 4 < random.report.api_count("delete", 200),
+        "{:?} vs {:?}",
+        key.report.api,
+        random.report.api
+    );
     assert_eq!(key.report.live("ConfigMap"), 4, "{:?}", key.report);
 }
 
@@ -152,7 +157,9 @@ fn presets_state_only_figures_the_run_is_checked_against() {
         let mut settings = s.to_value();
         settings.as_object_mut().unwrap().retain(|k, _| !matches!(k.as_str(), "description" | "expect" | "name" | "incident"));
         numbers_in(&settings, &mut pinned);
-        for (what, text) in std::iter::once(("description", s.description.as_str())).chain(s.expect.iter().map(|c| ("check", c.text.as_str()))) {
+        for (what, text) in
+            std::iter::once(("description", s.description.as_str())).chain(s.expect.iter().map(|c| ("check", c.text.as_str())))
+        {
             for n in stated_figures(text) {
                 assert!(pinned.contains(&n), "{}: the {what} states {n}, which no check pins and no setting holds: {text:?}", s.name);
             }

@@ -9,9 +9,9 @@ mod support;
 
 use cachescope::sim::apiserver::{Actor, ApiServer, AuditEntry, ControllerKind, Request, Response, Status, Verb};
 use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, Input, ListOrder, Naming, Reconcile};
-use cachescope::sim::rng::Rng;
 use cachescope::sim::expectations::Expectations;
 use cachescope::sim::object::{Kind, Object, ObjectRc, OwnerReference, Spec};
+use cachescope::sim::rng::Rng;
 use std::rc::Rc;
 
 const KEY: &str = "default/foobar";

@@ -110,11 +110,8 @@ fn main() -> ExitCode {
             say!("{}", serde_json::to_string(&report).expect("reports serialize"));
         }),
         Command::Check(t) => {
-            let loaded: Result<Vec<Scenario>, ScenarioError> = t
-                .scenarios
-                .iter()
-                .map(|name| load(&Target { scenario: name.clone(), seed: t.seed, set: t.set.clone() }))
-                .collect();
+            let loaded: Result<Vec<Scenario>, ScenarioError> =
+                t.scenarios.iter().map(|name| load(&Target { scenario: name.clone(), seed: t.seed, set: t.set.clone() })).collect();
             match loaded {
                 Ok(scenarios) => return if check(&scenarios) { ExitCode::SUCCESS } else { ExitCode::from(1) },
                 Err(e) => Err(e),

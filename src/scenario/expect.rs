@@ -163,11 +163,7 @@ impl Check {
         let takes = self.measure.takes();
         for (field, present) in given {
             if present && !takes.contains(&field) {
-                return Err(ScenarioError::new(
-                    format!("{at}.{field}"),
-                    None,
-                    format!("measure {} takes no {field}", self.measure.name()),
-                ));
+                return Err(ScenarioError::new(format!("{at}.{field}"), None, format!("measure {} takes no {field}", self.measure.name())));
             }
         }
         let need = |field: &str, present: bool| {

@@ -115,18 +115,24 @@ impl Event {
         }
     }
 
-    /// The objects this frame touched, as `Kind ns/name`.
-    pub fn touched(&self) -> Vec<String> {
+    /// The objects this frame acted on.
+    pub fn touched(&self) -> Vec<ObjectRef> {
         match self {
             Event::ApiRequest { entry, .. } if !entry.name.is_empty() => {
-                vec![format!("{} {}/{}", entry.kind, entry.namespace, entry.name)]
+                vec![ObjectRef { kind: entry.kind, namespace: entry.namespace.clone(), name: entry.name.clone() }]
             }
-            Event::WatchDelivered { object, .. } | Event::WatchDropped { object, .. } => vec![object.to_string()],
-            Event::OrphansRemain { owner, .. } => vec![owner.to_string()],
-            Event::CacheFilled { kind, tombstones, .. } => tombstones.iter().map(|t| format!("{kind} {t}")).collect(),
+            Event::WatchDelivered { object, .. } | Event::WatchDropped { object, .. } => vec![object.clone()],
+            Event::OrphansRemain { owner, .. } => vec![owner.clone()],
+            Event::CacheFilled { kind, tombstones, .. } => tombstones
+                .iter()
+                .map(|t| {
+                    let key = super::controllers::split_key(t);
+                    ObjectRef { kind: *kind, namespace: key.namespace, name: key.name }
+                })
+                .collect(),
             Event::Reconcile { note: Note::CacheMiss { name, kind, .. } | Note::CacheHit { name, kind }, key, .. } => {
-                let ns = key.split('/').next().unwrap_or_default();
-                vec![format!("{kind} {ns}/{name}")]
+                let namespace = key.split('/').next().unwrap_or_default().to_string();
+                vec![ObjectRef { kind: *kind, namespace, name: name.clone() }]
             }
             _ => Vec::new(),
         }

@@ -103,16 +103,16 @@ impl Invariants {
                     let desired = owner.and_then(|o| o.spec.desired()).unwrap_or(0);
                     let children = api.count_labelled(audit.kind, &audit.namespace, label, owner_name);
                     if children > desired {
-                        let detail = format!("{owner_kind} {owner_name} wants {desired} and now has {children} after creating {}", audit.name);
+                        let detail =
+                            format!("{owner_kind} {owner_name} wants {desired} and now has {children} after creating {}", audit.name);
                         return Some(Violation::new(CHILDREN_WITHIN_DESIRED, detail));
                     }
                 }
                 None
             }
-            Verb::Delete if !req.synced_at_send => Some(Violation::new(
-                NO_DELETE_BEFORE_SYNC,
-                format!("delete of {} {} sent before the cache synced", audit.kind, audit.name),
-            )),
+            Verb::Delete if !req.synced_at_send => {
+                Some(Violation::new(NO_DELETE_BEFORE_SYNC, format!("delete of {} {} sent before the cache synced", audit.kind, audit.name)))
+            }
             _ => None,
         }
     }

@@ -17,13 +17,21 @@ use super::expectations::Expectations;
 use super::frame::{Event, Frame, Requeue, Watcher};
 use super::informer::Informer;
 use super::invariants::{Invariants, Violation};
-use super::object::{child_kind, child_label, Kind, ObjectKey, ObjectRc, ObjectRef, ObjectTemplate, Spec};
+use super::object::{child_kind, Kind, ObjectRc, ObjectRef, ObjectTemplate};
 use super::rng::Rng;
 use super::sorted::{SortedMap, SortedSet};
 use super::workqueue::WorkQueue;
 use serde::Serialize;
 use std::collections::{BTreeMap, BinaryHeap};
 use std::rc::Rc;
+
+mod actions;
+mod client;
+mod gc;
+
+pub use actions::{Action, ActionKind};
+pub use client::{TokenBucket, DEFAULT_CLIENT_BURST, DEFAULT_CLIENT_QPS, LONG_THROTTLE_LATENCY_MS};
+pub use gc::GarbageCollector;
 
 /// The cluster's timing. Every field is a knob; defaults are the presets' baseline.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -67,52 +75,6 @@ impl Default for ClusterSettings {
     }
 }
 
-/// client-go's `DefaultQPS` and `DefaultBurst` (`rest/config.go`), what a
-/// hand-written operator gets when it leaves `rest.Config.QPS` at zero.
-pub const DEFAULT_CLIENT_QPS: u32 = 5;
-pub const DEFAULT_CLIENT_BURST: u32 = 10;
-
-/// client-go's client-side rate limiter: `flowcontrol.NewTokenBucketRateLimiter(qps, burst)`,
-/// which every request of a rest client waits on (`Wait`, a reservation of
-/// golang.org/x/time/rate). The bucket starts full; tokens are counted in
-/// thousandths, so a refill of `qps` tokens a second is `qps` a millisecond.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TokenBucket {
-    qps: u32,
-    burst: u32,
-    /// Thousandths of a token; negative once requests have reserved the future.
-    milli_tokens: i64,
-    last_ms: u64,
-}
-
-impl TokenBucket {
-    pub fn new(qps: u32, burst: u32, now_ms: u64) -> Self {
-        TokenBucket { qps, burst, milli_tokens: i64::from(burst) * 1000, last_ms: now_ms }
-    }
-
-    /// Take a token at `now_ms`: how long the request must wait for it (0 when
-    /// the bucket has one, always 0 with no limit).
-    pub fn reserve(&mut self, now_ms: u64) -> u64 {
-        if self.qps == 0 {
-            return 0;
-        }
-        let elapsed = now_ms.saturating_sub(self.last_ms) as i64;
-        self.last_ms = self.last_ms.max(now_ms);
-        self.milli_tokens = (self.milli_tokens + elapsed * i64::from(self.qps)).min(i64::from(self.burst) * 1000);
-        self.milli_tokens -= 1000;
-        if self.milli_tokens >= 0 {
-            0
-        } else {
-            let owed = -self.milli_tokens as u64;
-            owed.div_ceil(u64::from(self.qps))
-        }
-    }
-}
-
-/// client-go logs a throttled request once it has waited this long
-/// (`longThrottleLatency`, `rest/request.go`).
-pub const LONG_THROTTLE_LATENCY_MS: u64 = 50;
-
 /// A setting that can change while the world runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Knob {
@@ -126,31 +88,6 @@ pub enum Knob {
     WaitForCacheSync(bool),
     ReconcileMs(u64),
     OwnerReferences(bool),
-}
-
-/// A scenario action, resolved to what the world does.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ActionKind {
-    /// `kubectl apply`: create, or update if it exists.
-    Apply(ObjectTemplate),
-    /// `kubectl delete`.
-    Delete { kind: Kind, key: ObjectKey },
-    /// `kubectl scale`.
-    Scale { kind: Kind, key: ObjectKey, to: u32 },
-    /// Delete `count` pods of a ReplicaSet, one every `interval_ms`, chosen by the seeded RNG.
-    DeletePods { owner: ObjectKey, count: u32, interval_ms: u64 },
-    /// Drop the next event (of `event_type`, if given) on the controller's watch of `kind`.
-    DropNextEvent { kind: Kind, event_type: Option<EventType> },
-    /// Kill the controller: its cache, queue and expectations are lost; it starts again.
-    RestartController,
-    /// The controller's watch of `kind` expires (410): the informer re-lists.
-    Relist { kind: Kind },
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Action {
-    pub at_ms: u64,
-    pub kind: ActionKind,
 }
 
 /// Everything a world is built from.
@@ -247,12 +184,6 @@ pub struct Runtime {
     pub reconciles: u64,
     /// The client's rate limiter: a new process starts with a full bucket.
     limiter: TokenBucket,
-}
-
-/// The garbage collector: its informers over every kind and its attemptToDelete jobs.
-#[derive(Debug, Clone)]
-pub struct GarbageCollector {
-    pub caches: Caches,
 }
 
 /// The simulated cluster and controller.
@@ -511,16 +442,7 @@ impl World {
                     None
                 }
             }
-            Timer::OrphanDeadline { owner, uid, deleted_at_ms } => {
-                let recreated = self.api.get(owner.kind, &owner.key()).is_some_and(|o| o.uid != uid);
-                let label = child_label(owner.kind)?;
-                let kind = child_kind(owner.kind)?;
-                let children = self.api.count_labelled(kind, &owner.namespace, label, &owner.name);
-                if recreated || children == 0 {
-                    return None;
-                }
-                Some(Event::OrphansRemain { owner, children, since_ms: deleted_at_ms })
-            }
+            Timer::OrphanDeadline { owner, uid, deleted_at_ms } => self.orphan_deadline(owner, uid, deleted_at_ms),
         }
     }
 
@@ -586,9 +508,8 @@ impl World {
             }
             // Owners that go away start their children's grace period.
             if ev.event_type == EventType::Deleted && child_kind(ev.object.kind()).is_some() {
-                let at = self.now_ms + self.cluster.orphan_grace_ms;
-                let timer = Timer::OrphanDeadline { owner: ev.object.object_ref(), uid: ev.object.uid, deleted_at_ms: self.now_ms };
-                self.set_timer(at, timer);
+                let owner = ev.object.clone();
+                self.start_orphan_grace(&owner);
             }
         }
         let mut step = None;
@@ -614,16 +535,7 @@ impl World {
                     }
                 }
             }
-            Origin::GcGet { dependent: dep } => {
-                let owner_gone = match &outcome.response.object {
-                    None => true,
-                    Some(o) => dep.owner_references.iter().all(|r| r.uid != o.uid),
-                };
-                if owner_gone {
-                    let req = Request::delete(Actor::GarbageCollector, dep.kind(), &dep.key());
-                    self.send(req, Origin::GcDelete, true);
-                }
-            }
+            Origin::GcGet { dependent } => self.gc_owner_answered(dependent, &outcome),
         }
         self.violations.extend(self.invariants.check_request(&inflight, &outcome.audit, &self.api));
         Some(Event::ApiRequest { entry: outcome.audit, step, throttled_ms: inflight.throttled_ms })
@@ -707,39 +619,6 @@ impl World {
             }
             Watcher::GarbageCollector => self.gc_handle(ev),
         }
-    }
-
-    /// The garbage collector's graph: an owner's DELETED sends each dependent to
-    /// `attemptToDelete`; so does a dependent whose owner the graph has never seen.
-    fn gc_handle(&mut self, ev: &HandlerEvent) -> HandlerEffects {
-        let mut fx = HandlerEffects::default();
-        let mut dependents: Vec<ObjectRc> = Vec::new();
-        match ev.event_type {
-            EventType::Deleted => {
-                let uid = ev.object.uid;
-                if child_kind(ev.object.kind()).is_some() {
-                    for inf in &self.gc.caches.informers {
-                        dependents.extend(inf.list().filter(|o| o.owner_references.iter().any(|r| r.uid == uid)).cloned());
-                    }
-                }
-            }
-            EventType::Added | EventType::Modified => {
-                let owner_missing = ev.object.owner_references.iter().any(|r| {
-                    let key = ObjectKey::new(ev.object.namespace.clone(), r.name.clone());
-                    self.gc.caches.get(r.kind, &key).is_none_or(|o| o.uid != r.uid)
-                });
-                if owner_missing {
-                    dependents.push(ev.object.clone());
-                }
-            }
-        }
-        for dep in dependents {
-            fx.attempt_to_delete.push(dep.key().to_string());
-            let Some(owner) = dep.owner_references.first() else { continue };
-            let req = Request::get(Actor::GarbageCollector, owner.kind, &ObjectKey::new(dep.namespace.clone(), owner.name.clone()));
-            self.send(req, Origin::GcGet { dependent: dep.clone() }, true);
-        }
-        fx
     }
 
     fn pick_up(&mut self, w: usize) -> Event {
@@ -850,94 +729,6 @@ impl World {
         Event::ReconcileFinished { worker: w as u32, key, n: busy.n, error: result.err(), requeue }
     }
 
-    fn act(&mut self, i: usize) -> Option<Event> {
-        let action = self.actions[i].kind.clone();
-        match action {
-            ActionKind::Apply(t) => {
-                let exists =
-                    t.name.as_ref().is_some_and(|n| self.api.get(t.kind(), &ObjectKey::new(t.namespace.clone(), n.clone())).is_some());
-                let req = if exists { Request::update(Actor::Kubectl, t) } else { Request::create(Actor::Kubectl, t) };
-                self.send(req, Origin::Kubectl, true);
-                None
-            }
-            ActionKind::Delete { kind, key } => {
-                self.send(Request::delete(Actor::Kubectl, kind, &key), Origin::Kubectl, true);
-                None
-            }
-            ActionKind::Scale { kind, key, to } => {
-                let current = self.api.get(kind, &key).cloned();
-                let body = match current {
-                    Some(o) => {
-                        let spec = match o.spec {
-                            Spec::Ensemble { .. } => Spec::Ensemble { voices: to },
-                            Spec::ReplicaSet { .. } => Spec::ReplicaSet { replicas: to },
-                            ref s => s.clone(),
-                        };
-                        ObjectTemplate {
-                            namespace: o.namespace.clone(),
-                            name: Some(o.name.clone()),
-                            generate_name: None,
-                            labels: o.labels.clone(),
-                            owner_references: o.owner_references.clone(),
-                            spec,
-                        }
-                    }
-                    // Scaling something that is not there is a 404, as kubectl gets.
-                    None => ObjectTemplate {
-                        namespace: key.namespace.clone(),
-                        name: Some(key.name.clone()),
-                        generate_name: None,
-                        labels: Default::default(),
-                        owner_references: vec![],
-                        spec: Spec::ReplicaSet { replicas: to },
-                    },
-                };
-                let mut req = Request::update(Actor::Kubectl, body);
-                req.kind = kind;
-                self.send(req, Origin::Kubectl, true);
-                None
-            }
-            ActionKind::DeletePods { count, .. } => {
-                self.delete_random_pod(i, count);
-                None
-            }
-            ActionKind::DropNextEvent { kind, event_type } => {
-                let inf = self.ctl.caches.informer_mut(kind)?;
-                inf.drop_next(event_type);
-                Some(Event::FaultArmed { kind, event_type })
-            }
-            ActionKind::RestartController => Some(self.start_controller(true)),
-            ActionKind::Relist { kind } => {
-                let epoch = self.ctl.epoch;
-                let inf = self.ctl.caches.informer_mut(kind)?;
-                inf.start_list(self.now_ms);
-                let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
-                self.send(req, Origin::Informer { kind, epoch }, true);
-                Some(Event::RelistStarted { kind })
-            }
-        }
-    }
-
-    fn delete_random_pod(&mut self, action: usize, left: u32) {
-        if left == 0 {
-            return;
-        }
-        let ActionKind::DeletePods { owner, interval_ms, .. } = &self.actions[action].kind else { return };
-        let interval_ms = *interval_ms;
-        // Compare uids, not names: this runs every interval over every pod.
-        let victim = self.api.get(Kind::ReplicaSet, owner).map(|rs| rs.uid).and_then(|uid| {
-            let pods: Vec<&ObjectRc> =
-                self.api.objects_of(Kind::Pod).filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid)).collect();
-            (!pods.is_empty()).then(|| pods[self.rng.below(pods.len() as u64) as usize].key())
-        });
-        if let Some(key) = victim {
-            self.send(Request::delete(Actor::Kubectl, Kind::Pod, &key), Origin::Kubectl, true);
-        }
-        if left > 1 {
-            self.set_timer(self.now_ms + interval_ms.max(1), Timer::DeletePod { action, left: left - 1 });
-        }
-    }
-
     /// Change a knob now. The watch lag moves events already on the wire too;
     /// the controller's switches apply from its next reconcile; the
     /// start-time ones (`wait_for_cache_sync`) from its next (re)start.
@@ -954,19 +745,6 @@ impl World {
             Knob::ReconcileMs(v) => self.controller.reconcile_ms = v,
             Knob::OwnerReferences(v) => self.controller.owner_references = v,
         }
-    }
-
-    /// Do an action now (the page's buttons): it fires as the next thing at this millisecond.
-    pub fn inject(&mut self, kind: ActionKind) {
-        let actions = Rc::make_mut(&mut self.actions);
-        actions.push(Action { at_ms: self.now_ms, kind });
-        let i = actions.len() - 1;
-        self.set_timer(self.now_ms, Timer::Action(i));
-    }
-
-    /// The scenario's actions, including injected ones.
-    pub fn actions(&self) -> &[Action] {
-        &self.actions
     }
 
     /// When the next change is due, if anything is left before `until_ms`.

@@ -522,9 +522,10 @@ pub fn Explorer(
     let pressed_on = |p: &web_sys::Element, control: &web_sys::Element| {
         p.contains(Some(control))
             || control.contains(Some(p))
-            || p.closest("label").ok().flatten().is_some_and(|l| {
-                l.contains(Some(control)) || l.get_attribute("for").is_some_and(|id| id == control.id())
-            })
+            || p.closest("label")
+                .ok()
+                .flatten()
+                .is_some_and(|l| l.contains(Some(control)) || l.get_attribute("for").is_some_and(|id| id == control.id()))
     };
     let down = window_event_listener(ev::pointerdown, move |e| {
         let pressed = element(e.target());
@@ -848,7 +849,8 @@ fn Help() -> impl IntoView {
             (0..all.length()).filter_map(|i| all.item(i)).filter_map(|n| wasm_bindgen::JsCast::dyn_into(n).ok()).collect();
         let (Some(first), Some(last)) = (items.first(), items.last()) else { return };
         let active = document().active_element();
-        let at = |el: &web_sys::HtmlElement| active.as_ref().is_some_and(|a| a == wasm_bindgen::JsCast::unchecked_ref::<web_sys::Element>(el));
+        let at =
+            |el: &web_sys::HtmlElement| active.as_ref().is_some_and(|a| a == wasm_bindgen::JsCast::unchecked_ref::<web_sys::Element>(el));
         let inside = active.as_ref().is_some_and(|a| d.contains(Some(a)));
         if e.shift_key() && (at(first) || !inside) {
             e.prevent_default();

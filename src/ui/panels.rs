@@ -78,9 +78,8 @@ fn objects_list(cache_side: bool) -> impl IntoView {
         }
         .map(|text| view! { <p class="empty big">{text}</p> })
     };
-    let list = move || {
-        (holds() > 0).then(|| if dense.get() { Either::Left(chips(cache_side)) } else { Either::Right(rows_list(cache_side)) })
-    };
+    let list =
+        move || (holds() > 0).then(|| if dense.get() { Either::Left(chips(cache_side)) } else { Either::Right(rows_list(cache_side)) });
     (empty, list)
 }
 

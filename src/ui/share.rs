@@ -39,7 +39,8 @@ impl Note {
 /// it refuses (an iframe without `allow="clipboard-write"`).
 fn copy(ui: Ui, text: String, done: String) {
     let by_hand = move |text: String| {
-        ui.share_note.set(Some(Note { text: "The clipboard is not available here: copy this by hand.".to_string(), copy_by_hand: Some(text) }))
+        ui.share_note
+            .set(Some(Note { text: "The clipboard is not available here: copy this by hand.".to_string(), copy_by_hand: Some(text) }))
     };
     let navigator = window().navigator();
     let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard")).is_ok_and(|c| !c.is_undefined() && !c.is_null());
@@ -143,7 +144,8 @@ pub fn ShareBar() -> impl IntoView {
         let json = ui.session.with_untracked(|s| serde_json::to_string_pretty(&s.scenario().to_value()).unwrap_or_default());
         let name = format!("{}.json", file_stem(ui));
         if download(&name, "application/json", &format!("{json}\n")).is_ok() {
-            ui.share_note.set(Note::say(format!("Exported the scenario as {name}; import it here or run it with `cachescope run {name}`.")));
+            ui.share_note
+                .set(Note::say(format!("Exported the scenario as {name}; import it here or run it with `cachescope run {name}`.")));
         }
     };
     let export_trace = move |_| {

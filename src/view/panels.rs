@@ -7,7 +7,7 @@ use crate::sim::controllers::{self, Note, Step};
 use crate::sim::expectations::Satisfied;
 use crate::sim::frame::{Event, Frame, Requeue, Watcher};
 use crate::sim::informer::ListState;
-use crate::sim::object::{child_label, Kind, ObjectRc};
+use crate::sim::object::{child_label, Kind, ObjectRc, ObjectRef};
 use crate::sim::world::World;
 
 /// How an object's row stands between the cluster and the cache.
@@ -29,6 +29,7 @@ pub struct Row {
     /// Stable across frames: `Kind/namespace/name`.
     pub id: String,
     pub kind: Kind,
+    pub namespace: String,
     pub name: String,
     /// The server picked the name (`generateName`).
     pub generated: bool,
@@ -89,6 +90,7 @@ pub fn object_rows(world: &World) -> Vec<Row> {
         Row {
             id: format!("{}/{}/{}", o.kind(), o.namespace, o.name),
             kind: o.kind(),
+            namespace: o.namespace.clone(),
             name: o.name.clone(),
             generated: o.generate_name.is_some(),
             cluster_rv: v.0.as_ref().map(|o| o.resource_version),
@@ -129,15 +131,11 @@ pub fn object_rows(world: &World) -> Vec<Row> {
     rows
 }
 
-/// Marks the rows of the objects a frame acted on (`touched` as
-/// [`crate::sim::frame::Event::touched`] names them: `Kind namespace/name`),
-/// so the panels can light them and keep them in view.
-pub fn mark_touched(rows: &mut [Row], touched: &[String]) {
+/// Marks the rows of the objects a frame acted on ([`Event::touched`]), so
+/// the panels can light them and keep them in view.
+pub fn mark_touched(rows: &mut [Row], touched: &[ObjectRef]) {
     for t in touched {
-        let Some((kind, key)) = t.split_once(' ') else { continue };
-        // Row ids are `Kind/namespace/name`.
-        let matches = |r: &Row| r.id.len() == kind.len() + 1 + key.len() && r.id.starts_with(kind) && r.id[kind.len() + 1..] == *key;
-        if let Some(r) = rows.iter_mut().find(|r| matches(r)) {
+        if let Some(r) = rows.iter_mut().find(|r| r.kind == t.kind && r.namespace == t.namespace && r.name == t.name) {
             r.touched = true;
         }
     }
@@ -608,11 +606,13 @@ mod tests {
         mark_touched(&mut rows, &session.last_frame().unwrap().event.touched());
         let touched: Vec<&str> = rows.iter().filter(|r| r.touched).map(|r| r.name.as_str()).collect();
         assert_eq!(touched, ["seed-99"]);
-        // A frame that acts on nothing marks nothing; a name that is only a prefix does not match.
-        mark_touched(&mut rows, &["ConfigMap academy-lab/seed-9".to_string()]);
+        // Another object marks its own row; a name that is only a prefix, or
+        // another kind of the same name, marks none.
+        let object = |kind, name: &str| ObjectRef { kind, namespace: "academy-lab".into(), name: name.into() };
+        mark_touched(&mut rows, &[object(Kind::ConfigMap, "seed-9")]);
         assert_eq!(rows.iter().filter(|r| r.touched).count(), 2);
         let mut fresh = object_rows(session.world());
-        mark_touched(&mut fresh, &["ConfigMap academy-lab/seed".to_string(), "Pod academy-lab/seed-1".to_string()]);
+        mark_touched(&mut fresh, &[object(Kind::ConfigMap, "seed"), object(Kind::Pod, "seed-1")]);
         assert!(fresh.iter().all(|r| !r.touched));
     }
 

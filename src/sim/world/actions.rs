@@ -1,0 +1,137 @@
+//! A scenario's actions (`kubectl apply`, `delete`, `scale`, pod deletions,
+//! faults, restarts, relists) and the page's buttons, which inject actions at
+//! the current millisecond.
+
+use super::{Origin, Timer, World};
+use crate::sim::apiserver::{Actor, EventType, Request};
+use crate::sim::frame::Event;
+use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, Spec};
+use std::rc::Rc;
+
+/// A scenario action, resolved to what the world does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ActionKind {
+    /// `kubectl apply`: create, or update if it exists.
+    Apply(ObjectTemplate),
+    /// `kubectl delete`.
+    Delete { kind: Kind, key: ObjectKey },
+    /// `kubectl scale`.
+    Scale { kind: Kind, key: ObjectKey, to: u32 },
+    /// Delete `count` pods of a ReplicaSet, one every `interval_ms`, chosen by the seeded RNG.
+    DeletePods { owner: ObjectKey, count: u32, interval_ms: u64 },
+    /// Drop the next event (of `event_type`, if given) on the controller's watch of `kind`.
+    DropNextEvent { kind: Kind, event_type: Option<EventType> },
+    /// Kill the controller: its cache, queue and expectations are lost; it starts again.
+    RestartController,
+    /// The controller's watch of `kind` expires (410): the informer re-lists.
+    Relist { kind: Kind },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Action {
+    pub at_ms: u64,
+    pub kind: ActionKind,
+}
+
+impl World {
+    pub(super) fn act(&mut self, i: usize) -> Option<Event> {
+        let action = self.actions[i].kind.clone();
+        match action {
+            ActionKind::Apply(t) => {
+                let exists =
+                    t.name.as_ref().is_some_and(|n| self.api.get(t.kind(), &ObjectKey::new(t.namespace.clone(), n.clone())).is_some());
+                let req = if exists { Request::update(Actor::Kubectl, t) } else { Request::create(Actor::Kubectl, t) };
+                self.send(req, Origin::Kubectl, true);
+                None
+            }
+            ActionKind::Delete { kind, key } => {
+                self.send(Request::delete(Actor::Kubectl, kind, &key), Origin::Kubectl, true);
+                None
+            }
+            ActionKind::Scale { kind, key, to } => {
+                let current = self.api.get(kind, &key).cloned();
+                let body = match current {
+                    Some(o) => {
+                        let spec = match o.spec {
+                            Spec::Ensemble { .. } => Spec::Ensemble { voices: to },
+                            Spec::ReplicaSet { .. } => Spec::ReplicaSet { replicas: to },
+                            ref s => s.clone(),
+                        };
+                        ObjectTemplate {
+                            namespace: o.namespace.clone(),
+                            name: Some(o.name.clone()),
+                            generate_name: None,
+                            labels: o.labels.clone(),
+                            owner_references: o.owner_references.clone(),
+                            spec,
+                        }
+                    }
+                    // Scaling something that is not there is a 404, as kubectl gets.
+                    None => ObjectTemplate {
+                        namespace: key.namespace.clone(),
+                        name: Some(key.name.clone()),
+                        generate_name: None,
+                        labels: Default::default(),
+                        owner_references: vec![],
+                        spec: Spec::ReplicaSet { replicas: to },
+                    },
+                };
+                let mut req = Request::update(Actor::Kubectl, body);
+                req.kind = kind;
+                self.send(req, Origin::Kubectl, true);
+                None
+            }
+            ActionKind::DeletePods { count, .. } => {
+                self.delete_random_pod(i, count);
+                None
+            }
+            ActionKind::DropNextEvent { kind, event_type } => {
+                let inf = self.ctl.caches.informer_mut(kind)?;
+                inf.drop_next(event_type);
+                Some(Event::FaultArmed { kind, event_type })
+            }
+            ActionKind::RestartController => Some(self.start_controller(true)),
+            ActionKind::Relist { kind } => {
+                let epoch = self.ctl.epoch;
+                let inf = self.ctl.caches.informer_mut(kind)?;
+                inf.start_list(self.now_ms);
+                let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
+                self.send(req, Origin::Informer { kind, epoch }, true);
+                Some(Event::RelistStarted { kind })
+            }
+        }
+    }
+
+    pub(super) fn delete_random_pod(&mut self, action: usize, left: u32) {
+        if left == 0 {
+            return;
+        }
+        let ActionKind::DeletePods { owner, interval_ms, .. } = &self.actions[action].kind else { return };
+        let interval_ms = *interval_ms;
+        // Compare uids, not names: this runs every interval over every pod.
+        let victim = self.api.get(Kind::ReplicaSet, owner).map(|rs| rs.uid).and_then(|uid| {
+            let pods: Vec<&ObjectRc> =
+                self.api.objects_of(Kind::Pod).filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid)).collect();
+            (!pods.is_empty()).then(|| pods[self.rng.below(pods.len() as u64) as usize].key())
+        });
+        if let Some(key) = victim {
+            self.send(Request::delete(Actor::Kubectl, Kind::Pod, &key), Origin::Kubectl, true);
+        }
+        if left > 1 {
+            self.set_timer(self.now_ms + interval_ms.max(1), Timer::DeletePod { action, left: left - 1 });
+        }
+    }
+
+    /// Do an action now (the page's buttons): it fires as the next thing at this millisecond.
+    pub fn inject(&mut self, kind: ActionKind) {
+        let actions = Rc::make_mut(&mut self.actions);
+        actions.push(Action { at_ms: self.now_ms, kind });
+        let i = actions.len() - 1;
+        self.set_timer(self.now_ms, Timer::Action(i));
+    }
+
+    /// The scenario's actions, including injected ones.
+    pub fn actions(&self) -> &[Action] {
+        &self.actions
+    }
+}
