@@ -395,3 +395,77 @@ fn a_key_is_never_reconciled_by_two_workers_at_once() {
         assert!(!workers_seen.is_empty());
     }
 }
+
+/// A ReplicaSet deleted and re-created under its name before its pods' events
+/// arrive: the old pods belong to nobody (their ControllerRef names the old
+/// UID), so the successor creates its own three and deletes nothing, as
+/// upstream does; and children are counted by ControllerRef, so the
+/// predecessor's pods, still being collected, are no breach.
+#[test]
+fn a_recreated_replicaset_is_not_fooled_by_its_predecessors_pods() {
+    let scenario: cachescope::scenario::Scenario = serde_json::from_value(serde_json::json!({
+        "name": "recreate", "seed": 7, "until_ms": 30000,
+        "cluster": {"watch_lag_ms": 800, "gc_watch_lag_ms": 5000, "client_qps": 20, "client_burst": 30},
+        "controller": {"kind": "replicaset"},
+        "actions": [
+            {"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 3}},
+            {"at_ms": 1000, "delete": {"kind": "ReplicaSet", "name": "web"}},
+            {"at_ms": 1100, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 3}}
+        ]
+    }))
+    .unwrap();
+    let run = support::run_scenario(scenario);
+    let by = |actor: Actor, verb: Verb| {
+        run.frames
+            .iter()
+            .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.actor == actor && entry.verb == verb && entry.status.is_success() && entry.kind == Kind::Pod))
+            .count()
+    };
+    let rs = Actor::Controller(ControllerKind::ReplicaSet);
+    assert_eq!(by(rs, Verb::Create), 6, "three pods for each ReplicaSet");
+    assert_eq!(by(rs, Verb::Delete), 0, "the successor deletes nothing");
+    assert_eq!(by(Actor::GarbageCollector, Verb::Delete), 3, "the collector takes the predecessor's three");
+    assert_eq!(run.report.live("Pod"), 3);
+    assert!(run.report.invariants[CHILDREN_WITHIN_DESIRED].held, "six pods labelled web for a while, three of them the successor's");
+    assert_eq!(run.report.peak_live["Pod"], 6);
+}
+
+/// The delete of a ReplicaSet is lost on the controller's watch and it is
+/// re-created: the controller's store sees the same name with a new UID, and
+/// `updateRS` drops the predecessor's pending expectation (one of its pods'
+/// ADDED was lost too), so the successor gets its pods at once, not after
+/// the five-minute ExpectationsTimeout.
+#[test]
+fn a_replicaset_recreated_unseen_does_not_inherit_pending_expectations() {
+    let scenario: cachescope::scenario::Scenario = serde_json::from_value(serde_json::json!({
+        "name": "uid-change", "seed": 7, "until_ms": 60000,
+        "cluster": {"watch_lag_ms": 800, "client_qps": 20, "client_burst": 30},
+        "controller": {"kind": "replicaset"},
+        "actions": [
+            {"at_ms": 0, "drop_next_event": {"kind": "Pod", "type": "ADDED"}},
+            {"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 3}},
+            {"at_ms": 3000, "drop_next_event": {"kind": "ReplicaSet", "type": "DELETED"}},
+            {"at_ms": 3500, "delete": {"kind": "ReplicaSet", "name": "web"}},
+            {"at_ms": 4000, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 3}}
+        ]
+    }))
+    .unwrap();
+    let run = support::run_scenario(scenario);
+    let uid = run.world.api.get(Kind::ReplicaSet, &ObjectKey::new("academy-lab", "web")).unwrap().uid;
+    let owned: Vec<u64> = run
+        .world
+        .api
+        .list(Kind::Pod, "academy-lab")
+        .iter()
+        .filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid))
+        .map(|p| p.creation_rv)
+        .collect();
+    assert_eq!(owned.len(), 3, "the successor has its three pods");
+    let created_by_10s = run
+        .frames
+        .iter()
+        .filter(|f| f.at_ms < 10_000)
+        .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == Verb::Create && entry.kind == Kind::Pod && entry.status.code == 201))
+        .count();
+    assert_eq!(created_by_10s, 6, "within seconds, not after the five-minute timeout");
+}

@@ -7,8 +7,9 @@
 
 mod support;
 
-use cachescope::sim::apiserver::{Actor, ApiServer, AuditEntry, ControllerKind, Request, Response, Status, Verb};
-use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, Input, ListOrder, Naming, Reconcile};
+use cachescope::sim::apiserver::{Actor, ApiServer, AuditEntry, ControllerKind, EventType, Request, Response, Status, Verb};
+use cachescope::sim::controllers::replicaset::handle;
+use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, HandlerEvent, Input, ListOrder, Naming, Reconcile};
 use cachescope::sim::expectations::Expectations;
 use cachescope::sim::object::{Kind, Object, ObjectRc, OwnerReference, Spec};
 use cachescope::sim::rng::Rng;
@@ -223,4 +224,73 @@ fn TestExpectationsOnRecreate() {
     let uid = run.world.api.get(Kind::ReplicaSet, &cachescope::sim::object::ObjectKey::new("academy-lab", "web")).unwrap().uid;
     let owned = run.world.api.list(Kind::Pod, "academy-lab").iter().filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid)).count();
     assert_eq!(owned, 3, "the live pods belong to the new ReplicaSet");
+}
+
+/// `TestOverlappingRSs`: nine ReplicaSets with the same labels; a pod's
+/// ControllerRef, not its labels, says which one its event wakes.
+#[test]
+fn TestOverlappingRSs() {
+    let rss: Vec<ObjectRc> = (1..10)
+        .map(|j| Rc::new(Object { name: format!("rs{j}"), uid: j, resource_version: j, creation_rv: 1, ..(*rs(1, 0)).clone() }))
+        .collect();
+    let owner = &rss[3];
+    let mut c = Caches::new(&[Kind::ReplicaSet, Kind::Pod]);
+    for inf in &mut c.informers {
+        let items: Vec<ObjectRc> = if inf.kind == Kind::ReplicaSet { rss.clone() } else { vec![] };
+        inf.start_list(0);
+        inf.listed(items, 0, 0, 0);
+        inf.fill(0);
+    }
+    let p = pod(0, owner);
+    let mut exp = Expectations::default();
+    let ev = HandlerEvent { event_type: EventType::Added, object: &p, old: None, tombstone: false };
+    let fx = handle(Kind::Pod, &ev, &c, &mut exp);
+    assert_eq!(fx.enqueued, ["default/rs4"]);
+}
+
+/// `resolveControllerRef` matches the UID, not only the name: a pod whose
+/// ControllerRef names `foobar` with another UID (a deleted ReplicaSet's pod,
+/// seen after a same-named successor) belongs to no ReplicaSet. Its events
+/// lower no expectations and wake nothing.
+#[test]
+fn TestResolveControllerRefUIDMismatch() {
+    let current = rs(3, 2);
+    let predecessor = rs(3, 1);
+    let c = caches(Some(&current), &[]);
+    let mut exp = Expectations::default();
+    exp.expect_creations(KEY, 3, 0);
+    let stale = pod(7, &predecessor);
+    for event_type in [EventType::Added, EventType::Deleted] {
+        let ev = HandlerEvent { event_type, object: &stale, old: None, tombstone: false };
+        let fx = handle(Kind::Pod, &ev, &c, &mut exp);
+        assert!(fx.enqueued.is_empty() && fx.observed.is_empty(), "{event_type:?}: {fx:?}");
+    }
+    assert_eq!(exp.get(KEY).map(|r| r.add), Some(3), "the successor still expects its own three");
+    // Its own pod, same name and same UID, is observed.
+    let own = pod(8, &current);
+    let ev = HandlerEvent { event_type: EventType::Added, object: &own, old: None, tombstone: false };
+    let fx = handle(Kind::Pod, &ev, &c, &mut exp);
+    assert_eq!(fx.enqueued, [KEY]);
+    assert_eq!(exp.get(KEY).map(|r| r.add), Some(2));
+}
+
+/// `updateRS`: the same name with a new UID means the old ReplicaSet was
+/// deleted unseen; its expectations go with it (`deleteRS`).
+#[test]
+fn TestUpdateRSWithNewUIDDeletesExpectations() {
+    let old = rs(3, 1);
+    let new = rs(3, 2);
+    let c = caches(Some(&new), &[]);
+    let mut exp = Expectations::default();
+    exp.expect_creations(KEY, 1, 0);
+    let ev = HandlerEvent { event_type: EventType::Modified, object: &new, old: Some(&old), tombstone: false };
+    let fx = handle(Kind::ReplicaSet, &ev, &c, &mut exp);
+    assert_eq!(fx.enqueued, [KEY]);
+    assert!(exp.get(KEY).is_none(), "the predecessor's pending expectation is gone");
+    // An update of the same object keeps them.
+    exp.expect_creations(KEY, 1, 0);
+    let same = Rc::new(Object { resource_version: 9, ..(*new).clone() });
+    let ev = HandlerEvent { event_type: EventType::Modified, object: &same, old: Some(&new), tombstone: false };
+    handle(Kind::ReplicaSet, &ev, &c, &mut exp);
+    assert!(exp.get(KEY).is_some());
 }

@@ -92,21 +92,32 @@ impl Invariants {
         }
         match audit.verb {
             Verb::Create if audit.status.is_success() => {
-                // Which owner kinds have this kind of child?
-                for owner_kind in [Kind::Ensemble, Kind::ReplicaSet] {
-                    if child_kind(owner_kind) != Some(audit.kind) {
-                        continue;
-                    }
-                    let label = child_label(owner_kind).expect("owner kinds have a child label");
-                    let Some(owner_name) = req.request.body.as_ref().and_then(|b| b.labels.get(label)) else { continue };
-                    let owner = api.get(owner_kind, &ObjectKey::new(audit.namespace.clone(), owner_name.clone()));
-                    let desired = owner.and_then(|o| o.spec.desired()).unwrap_or(0);
-                    let children = api.count_labelled(audit.kind, &audit.namespace, label, owner_name);
-                    if children > desired {
-                        let detail =
-                            format!("{owner_kind} {owner_name} wants {desired} and now has {children} after creating {}", audit.name);
-                        return Some(Violation::new(CHILDREN_WITHIN_DESIRED, detail));
-                    }
+                let created = api.get(audit.kind, &ObjectKey::new(audit.namespace.clone(), audit.name.clone()))?;
+                // The owner is the controllerRef's object, the very one (same UID);
+                // a child without one (ownerReferences off) belongs to the owner its label names.
+                let owner = match created.controller_ref() {
+                    Some(r) => api.get(r.kind, &ObjectKey::new(audit.namespace.clone(), r.name.clone())).filter(|o| o.uid == r.uid)?,
+                    None => [Kind::Ensemble, Kind::ReplicaSet].into_iter().find_map(|owner_kind| {
+                        let label = child_label(owner_kind)?;
+                        let name = (child_kind(owner_kind) == Some(audit.kind)).then(|| created.labels.get(label)).flatten()?;
+                        api.get(owner_kind, &ObjectKey::new(audit.namespace.clone(), name.clone()))
+                    })?,
+                };
+                let desired = owner.spec.desired().unwrap_or(0);
+                // Children by controllerRef: an old owner's pods, still being
+                // collected under the same name, are not this one's.
+                let children = api
+                    .objects_of(audit.kind)
+                    .filter(|c| c.namespace == audit.namespace)
+                    .filter(|c| match c.controller_ref() {
+                        Some(r) => r.uid == owner.uid,
+                        None => child_label(owner.kind()).is_some_and(|l| c.labels.get(l) == Some(&owner.name)),
+                    })
+                    .count() as u32;
+                if children > desired {
+                    let detail =
+                        format!("{} {} wants {desired} and now has {children} after creating {}", owner.kind(), owner.name, audit.name);
+                    return Some(Violation::new(CHILDREN_WITHIN_DESIRED, detail));
                 }
                 None
             }

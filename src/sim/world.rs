@@ -508,7 +508,7 @@ impl World {
     fn handle(&mut self, watcher: Watcher, kind: Kind, ev: &HandlerEvent, cause: &str) -> HandlerEffects {
         match watcher {
             Watcher::Controller => {
-                let fx = controllers::handle(self.ctl.kind, kind, ev, &mut self.ctl.expectations);
+                let fx = controllers::handle(self.ctl.kind, kind, ev, &self.ctl.caches, &mut self.ctl.expectations);
                 for key in &fx.enqueued {
                     self.ctl.enqueue(key.clone(), || cause.to_string());
                 }

@@ -349,10 +349,16 @@ impl Reconcile {
 }
 
 /// Run the controller's event handlers for one delivered event.
-pub fn handle(kind: ControllerKind, informer_kind: Kind, ev: &HandlerEvent, expectations: &mut Expectations) -> HandlerEffects {
+pub fn handle(
+    kind: ControllerKind,
+    informer_kind: Kind,
+    ev: &HandlerEvent,
+    caches: &Caches,
+    expectations: &mut Expectations,
+) -> HandlerEffects {
     match kind {
         ControllerKind::Ensemble => ensemble::handle(informer_kind, ev, expectations),
-        ControllerKind::ReplicaSet => replicaset::handle(informer_kind, ev, expectations),
+        ControllerKind::ReplicaSet => replicaset::handle(informer_kind, ev, caches, expectations),
         // The pruner is a one-shot program: its informer only fills its lister.
         ControllerKind::Pruner => HandlerEffects::default(),
     }

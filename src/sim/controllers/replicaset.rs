@@ -13,7 +13,7 @@
 //! controllerRef), every pod is Running and ready (so victims are simply the
 //! newest), and status writes are omitted (they change no pod count).
 
-use super::{split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, Step};
+use super::{split_key, Beat, Caches, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
 use crate::sim::expectations::{Expectations, Satisfied};
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Spec, REPLICASET_LABEL};
@@ -257,20 +257,38 @@ impl Reconcile {
     }
 }
 
-/// `addRS`/`updateRS`/`deleteRS` and `addPod`/`updatePod`/`deletePod`.
-pub fn handle(informer_kind: Kind, ev: &HandlerEvent, expectations: &mut Expectations) -> HandlerEffects {
+/// `resolveControllerRef`: the ReplicaSet a pod's controllerRef names, from
+/// the lister, if it is the very object (same UID). A pod of a deleted
+/// ReplicaSet names its successor's name but not its UID, and so belongs to
+/// nobody: it must not lower the successor's expectations.
+fn resolve_controller_ref<'a>(caches: &'a Caches, pod: &ObjectRc) -> Option<&'a ObjectRc> {
+    let r = pod.controller_ref().filter(|r| r.kind == Kind::ReplicaSet)?;
+    caches.get(Kind::ReplicaSet, &ObjectKey::new(pod.namespace.clone(), r.name.clone())).filter(|rs| rs.uid == r.uid)
+}
+
+/// `addRS`/`updateRS`/`deleteRS` and `addPod`/`updatePod`/`deletePod`. They
+/// run after the store took the event (`caches` already holds it).
+pub fn handle(informer_kind: Kind, ev: &HandlerEvent, caches: &Caches, expectations: &mut Expectations) -> HandlerEffects {
     let mut fx = HandlerEffects::default();
     match informer_kind {
         Kind::ReplicaSet => {
             let key = super::queue_key(&ev.object.namespace, &ev.object.name);
-            if ev.event_type == EventType::Deleted {
+            // updateRS: an object with a new UID under the old name was
+            // deleted and re-created unseen (client-go hands an ADDED for a
+            // key its store holds to OnUpdate): treat the old as deleted,
+            // `deleteRS`, whose expectations go with it.
+            let recreated = ev.old.is_some_and(|old| old.uid != ev.object.uid);
+            if ev.event_type == EventType::Deleted || recreated {
                 expectations.delete(&key);
             }
             fx.enqueued.push(key);
         }
         Kind::Pod => {
-            let Some(owner) = ev.object.controller_ref().filter(|r| r.kind == Kind::ReplicaSet) else {
-                // An orphan would enqueue matching ReplicaSets for adoption; none are modelled.
+            // A pod's DELETED (or its tombstone) is resolved against the lister
+            // as it is: the owner is still there unless it went first.
+            let Some(owner) = resolve_controller_ref(caches, ev.object) else {
+                // An orphan, or a pod of a ReplicaSet that is gone or re-created
+                // (another UID): adoption would enqueue matching ReplicaSets; none is modelled.
                 return fx;
             };
             let key = super::queue_key(&ev.object.namespace, &owner.name);
