@@ -100,6 +100,19 @@ pub struct Report {
     pub invariants: BTreeMap<String, InvariantOutcome>,
     /// The scenario's checks that apply to this run's settings, against it.
     pub expectations: Vec<Outcome>,
+    /// The controller's own counters, by its name (`replicaset-controller`).
+    pub metrics: BTreeMap<String, Metrics>,
+}
+
+/// A controller's counters, as its metrics would show them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Metrics {
+    /// Reconciles started (syncs).
+    pub reconciles: u64,
+    /// `*_controller_stale_sync_skips_total`: syncs the consistency store skipped.
+    pub stale_sync_skips: u64,
+    /// Keys re-added with `AddRateLimited` after an error.
+    pub requeues: u64,
 }
 
 impl Report {
@@ -139,6 +152,11 @@ impl Report {
                 .map(|i| (i.name.to_string(), InvariantOutcome { held: i.held(), first_broken_frame: i.first_broken_frame }))
                 .collect(),
             expectations: expect::outcomes(scenario, world, frames),
+            metrics: [(
+                world.ctl.kind.actor_name().to_string(),
+                Metrics { reconciles: world.ctl.reconciles, stale_sync_skips: world.ctl.stale_sync_skips, requeues: world.ctl.requeues },
+            )]
+            .into(),
         }
     }
 

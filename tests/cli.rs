@@ -38,7 +38,14 @@ fn run_prints_one_json_object_with_every_field() {
     assert_eq!(text.trim().lines().count(), 1);
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
-    assert_eq!(keys, ["api", "expectations", "frames", "invariants", "live", "peak_live", "scenario", "seed", "sim_time_ms", "trace_hash"]);
+    assert_eq!(
+        keys,
+        ["api", "expectations", "frames", "invariants", "live", "metrics", "peak_live", "scenario", "seed", "sim_time_ms", "trace_hash"]
+    );
+    let m = &v["metrics"]["ensemble-controller"];
+    assert!(m["reconciles"].as_u64().unwrap() >= 3, "{m}");
+    assert_eq!(m["stale_sync_skips"], 0, "the consistency store is off in the lab presets");
+    assert!(m["requeues"].as_u64().unwrap() >= 1, "a failed create requeues: {m}");
     assert_eq!(v["scenario"], "over-create");
     assert_eq!(v["live"]["ConfigMap"], 4);
     assert!(v["api"]["create"]["409"].as_u64().unwrap() >= 1);
@@ -55,16 +62,9 @@ fn run_prints_one_json_object_with_every_field() {
 
 #[test]
 fn check_passes_every_preset_and_fails_a_check_the_run_breaks() {
-    let all = cachescope(&[
-        "check",
-        "over-create",
-        "over-create-surplus",
-        "replicaset-pressure",
-        "expectations-timeout",
-        "empty-cache",
-        "read-your-write",
-        "teardown",
-    ]);
+    let mut args = vec!["check"];
+    args.extend(cachescope::scenario::preset_names());
+    let all = cachescope(&args);
     let out = String::from_utf8(all.stdout).unwrap();
     assert_eq!(all.status.code(), Some(0), "{out}");
     assert!(out.lines().last().unwrap().ends_with("held, 0 failed"), "{out}");
@@ -137,10 +137,10 @@ fn presets_lists_every_preset_with_a_line() {
     let o = cachescope(&["presets"]);
     assert!(o.status.success());
     let text = String::from_utf8(o.stdout).unwrap();
-    assert_eq!(text.lines().count(), 7);
-    for name in
-        ["over-create", "over-create-surplus", "replicaset-pressure", "expectations-timeout", "empty-cache", "read-your-write", "teardown"]
-    {
+    let names = cachescope::scenario::preset_names();
+    assert_eq!(text.lines().count(), names.len());
+    assert!(names.len() >= 9, "the labs' seven and v1.36's two");
+    for name in names {
         assert!(text.lines().any(|l| l.starts_with(name) && l.len() > name.len() + 10), "{name} in {text}");
     }
 }

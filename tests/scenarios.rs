@@ -469,3 +469,56 @@ fn a_replicaset_recreated_unseen_does_not_inherit_pending_expectations() {
         .count();
     assert_eq!(created_by_10s, 6, "within seconds, not after the five-minute timeout");
 }
+
+/// KEP-5647, v1.36: with the consistency store on, the GenerateName
+/// over-create makes exactly 4 ConfigMaps at every lag, the re-added
+/// reconciles skipped until the cache has read the controller's own creates.
+#[test]
+fn the_consistency_store_stops_the_generate_name_over_create_at_every_lag() {
+    for lag in ["0", "500", "1000", "2000", "3000", "4000", "5000"] {
+        let on = check(
+            "over-create",
+            &[("controller.naming", "generate"), ("controller.consistency_store", "true"), ("cluster.watch_lag_ms", lag)],
+        );
+        assert_eq!(on.report.live("ConfigMap"), 4, "lag {lag}: {:?}", on.report);
+        assert_eq!(on.report.peak_live["ConfigMap"], 4, "lag {lag}");
+        let skips = on.report.metrics["ensemble-controller"].stale_sync_skips;
+        assert_eq!(skips > 0, lag != "0", "lag {lag}: {skips} skips (none needed when the cache is never behind)");
+        let off = check("over-create", &[("controller.naming", "generate"), ("cluster.watch_lag_ms", lag)]);
+        if lag != "0" {
+            assert_eq!(off.report.live("ConfigMap"), 11, "lag {lag}, store off: as today");
+        }
+    }
+    // The skip's words are upstream's, and the key is requeued rate-limited.
+    let on = check("staleness-mitigation", &[]);
+    let skip = on.frames.iter().find(|f| matches!(&f.event, Event::Reconcile { note: Note::StaleSkip { .. }, .. })).unwrap();
+    let caption = cachescope::sim::caption::caption(skip);
+    assert!(caption.contains("read version: 0 is not as new as written version: 5 for group resource configmaps"), "{caption}");
+    let finished = on.frames.iter().find(|f| f.n > skip.n && matches!(f.event, Event::ReconcileFinished { .. })).unwrap();
+    assert!(
+        matches!(&finished.event, Event::ReconcileFinished { requeue: cachescope::sim::frame::Requeue::RateLimited { .. }, .. }),
+        "{:?}",
+        finished.event
+    );
+}
+
+/// kubernetes #129795: a watch that lags 310 s, longer than the five-minute
+/// ExpectationsTimeout. Expectations alone over-create once they expire; the
+/// consistency store never expires, so the ReplicaSet stays at its replicas.
+#[test]
+fn the_consistency_store_answers_kubernetes_129795() {
+    let on = check("staleness-mitigation-replicaset", &[]);
+    assert!(on.report.peak_live["Pod"] <= 5, "{:?}", on.report);
+    assert!(on.report.metrics["replicaset-controller"].stale_sync_skips > 0);
+    assert!(on.report.invariants[CHILDREN_WITHIN_DESIRED].held);
+    let off = check("staleness-mitigation-replicaset", &[("controller.consistency_store", "false")]);
+    assert!(off.report.peak_live["Pod"] > 5, "{:?}", off.report);
+    assert!(off.frames.iter().any(|f| matches!(f.event, Event::Reconcile { note: Note::ExpectationsExpired { .. }, .. })));
+    // A restart empties the store (memory only): it is a record of this process's writes.
+    let mut w = cachescope::sim::world::World::new(cachescope::scenario::preset("staleness-mitigation").unwrap().world_init());
+    while w.step().is_some() && w.ctl.consistency.records().count() == 0 {}
+    assert!(w.ctl.consistency.records().count() > 0, "a record exists once the controller has written");
+    w.inject(cachescope::sim::world::ActionKind::RestartController);
+    w.step();
+    assert_eq!(w.ctl.consistency.records().count(), 0);
+}

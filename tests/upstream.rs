@@ -23,6 +23,7 @@ fn settings(burst: u32) -> ControllerSettings {
         namespace: "default".into(),
         naming: Naming::Generate,
         list_order: ListOrder::Key,
+        consistency_store: false,
         double_enqueue: false,
         expectations: true,
         delete_surplus: false,
@@ -84,7 +85,8 @@ fn sync(caches: &Caches, exp: &mut Expectations, settings: &ControllerSettings, 
     // The truth is only narrated, never decided on: an empty apiserver will do.
     let truth = ApiServer::new();
     let mut rng = Rng::new(1);
-    let mut cx = Cx { now_ms, settings, caches, expectations: exp, lag_ms: 0, truth: &truth, rng: &mut rng };
+    let mut consistency = cachescope::sim::consistency::ConsistencyStore::default();
+    let mut cx = Cx { now_ms, settings, caches, expectations: exp, lag_ms: 0, truth: &truth, rng: &mut rng, consistency: &mut consistency };
     let (mut r, mut beat) = Reconcile::start(KEY, &mut cx);
     loop {
         beat = match beat {

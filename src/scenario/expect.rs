@@ -39,6 +39,8 @@ pub enum Measure {
     /// The controller's creates answered 201 after its first delete answered
     /// 200: a delete went below the desired count and the controller made it good.
     CreatesAfterDelete,
+    /// Syncs v1.36's consistency store skipped (`*_controller_stale_sync_skips_total`).
+    StaleSyncSkips,
 }
 
 impl Measure {
@@ -48,7 +50,7 @@ impl Measure {
             Measure::Live | Measure::Peak => &["kind"],
             Measure::Requests => &["verb", "status", "from_ms", "to_ms"],
             Measure::Broken => &["invariant"],
-            Measure::Errors | Measure::ExitCode | Measure::CreatesAfterDelete => &[],
+            Measure::Errors | Measure::ExitCode | Measure::CreatesAfterDelete | Measure::StaleSyncSkips => &[],
         }
     }
 
@@ -61,6 +63,7 @@ impl Measure {
             Measure::ExitCode => "exit_code",
             Measure::Broken => "broken",
             Measure::CreatesAfterDelete => "creates_after_delete",
+            Measure::StaleSyncSkips => "stale_sync_skips",
         }
     }
 }
@@ -203,7 +206,7 @@ impl Check {
                     ));
                 }
             }
-            Measure::Errors | Measure::ExitCode | Measure::CreatesAfterDelete => {}
+            Measure::Errors | Measure::ExitCode | Measure::CreatesAfterDelete | Measure::StaleSyncSkips => {}
         }
         match (self.equals, self.min, self.max) {
             (None, None, None) => {
@@ -258,6 +261,7 @@ impl Check {
                 u64::try_from(code).ok()?
             }
             Measure::Broken => u64::from(world.invariants.get(self.invariant.as_deref()?)?.first_broken_frame.is_some()),
+            Measure::StaleSyncSkips => world.ctl.stale_sync_skips,
             Measure::CreatesAfterDelete => {
                 let mut deleted = false;
                 let mut n = 0;

@@ -135,6 +135,10 @@ pub struct ControllerSection {
     /// `key`. With `delete_surplus`, it decides which children go.
     #[serde(default)]
     pub list_order: ListOrder,
+    /// Kubernetes v1.36's consistency store (KEP-5647): skip a sync until the
+    /// caches have read the controller's own writes back (`replicaset`, `ensemble`).
+    #[serde(default)]
+    pub consistency_store: bool,
     /// Re-add the key once after each successful reconcile.
     #[serde(default)]
     pub double_enqueue: bool,
@@ -659,6 +663,7 @@ impl Scenario {
             namespace: k.namespace.clone(),
             naming: k.naming,
             list_order: k.list_order,
+            consistency_store: k.consistency_store,
             double_enqueue: k.double_enqueue,
             expectations: self.expectations(),
             delete_surplus: k.delete_surplus,

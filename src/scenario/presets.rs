@@ -12,6 +12,8 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("empty-cache", include_str!("../../scenarios/empty-cache.json")),
     ("read-your-write", include_str!("../../scenarios/read-your-write.json")),
     ("teardown", include_str!("../../scenarios/teardown.json")),
+    ("staleness-mitigation", include_str!("../../scenarios/staleness-mitigation.json")),
+    ("staleness-mitigation-replicaset", include_str!("../../scenarios/staleness-mitigation-replicaset.json")),
 ];
 
 /// The presets' names.

@@ -146,6 +146,14 @@ pub const SETTINGS: &[Setting] = &[
         live: None,
     },
     Setting {
+        path: "controller.consistency_store",
+        domain: Domain::Flag { optional: false },
+        unit: "",
+        default_note: None,
+        help: "Kubernetes v1.36 (KEP-5647): before each sync, EnsureReady checks that the caches have read the controller's own writes; if not, the sync is skipped and the key requeued with backoff (replicaset, ensemble)",
+        live: Some(|v| Knob::ConsistencyStore(as_flag(v))),
+    },
+    Setting {
         path: "controller.double_enqueue",
         domain: Domain::Flag { optional: false },
         unit: "",
@@ -297,6 +305,7 @@ pub fn knob_setting(knob: Knob) -> (&'static str, String) {
         Knob::WaitForCacheSync(v) => ("controller.wait_for_cache_sync", v.to_string()),
         Knob::ReconcileMs(v) => ("controller.reconcile_ms", v.to_string()),
         Knob::OwnerReferences(v) => ("controller.owner_references", v.to_string()),
+        Knob::ConsistencyStore(v) => ("controller.consistency_store", v.to_string()),
     }
 }
 

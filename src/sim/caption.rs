@@ -215,6 +215,10 @@ fn event_caption(frame: &Frame) -> String {
 fn note_caption(n: u64, note: &Note) -> String {
     match note {
         Note::OwnerNotInCache { owner } => format!("Reconcile {n} finds no {owner} in the cache: it forgets its expectations and returns."),
+        Note::StaleSkip { owner, error } => format!(
+            "Reconcile {n} of {owner} is skipped by v1.36's consistency store: its {} cache has read up to resourceVersion {}, but it wrote {} ({error}). It returns the error, so the key comes back after a rate-limited delay.",
+            error.resource, error.read_rv, error.wrote_rv
+        ),
         Note::ExpectationsPending { owner, add, del, age_ms } => format!(
             "Reconcile {n}: expectations for {owner} are not satisfied (add {add}, del {del}, set {} ago), so it skips every create and delete and waits for its own events.",
             secs(*age_ms)

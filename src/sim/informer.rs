@@ -70,6 +70,9 @@ pub struct Informer {
     state: ListState,
     has_synced: bool,
     last_delivered_at_ms: u64,
+    /// `LastStoreSyncResourceVersion`: the resourceVersion of the last LIST
+    /// or event applied to the store, the informer's progress mark.
+    last_sync_rv: u64,
     /// A fault is armed: drop the next event (of this type, if given).
     drop_next: Option<Option<EventType>>,
 }
@@ -83,6 +86,7 @@ impl Informer {
             state: ListState::Idle,
             has_synced: false,
             last_delivered_at_ms: 0,
+            last_sync_rv: 0,
             drop_next: None,
         }
     }
@@ -90,6 +94,12 @@ impl Informer {
     /// `HasSynced`: the first LIST is in the store and its handlers have run.
     pub fn has_synced(&self) -> bool {
         self.has_synced
+    }
+
+    /// `LastStoreSyncResourceVersion`: how far this store has read the
+    /// cluster's history (events and LISTs alike; a dropped event reads nothing).
+    pub fn last_sync_rv(&self) -> u64 {
+        self.last_sync_rv
     }
 
     pub fn state(&self) -> &ListState {
@@ -237,6 +247,7 @@ impl Informer {
         }
         self.store = new_store;
         self.state = ListState::Watching { list_rv };
+        self.last_sync_rv = self.last_sync_rv.max(list_rv);
         self.last_delivered_at_ms = now_ms;
         out.first_sync = !self.has_synced;
         self.has_synced = true;
@@ -251,6 +262,7 @@ impl Informer {
             return Delivered { event, old: None };
         }
         let key = event.object.key();
+        self.last_sync_rv = self.last_sync_rv.max(event.object.resource_version);
         let old = match event.event_type {
             EventType::Added | EventType::Modified => self.store.insert(key, event.object.clone()),
             EventType::Deleted => self.store.remove(&key),

@@ -7,6 +7,7 @@
 
 pub mod apiserver;
 pub mod caption;
+pub mod consistency;
 pub mod controllers;
 pub mod expectations;
 pub mod frame;

@@ -87,6 +87,7 @@ pub enum Knob {
     WaitForCacheSync(bool),
     ReconcileMs(u64),
     OwnerReferences(bool),
+    ConsistencyStore(bool),
 }
 
 /// Everything a world is built from.
@@ -533,6 +534,7 @@ impl World {
             Knob::WaitForCacheSync(v) => self.controller.wait_for_cache_sync = v,
             Knob::ReconcileMs(v) => self.controller.reconcile_ms = v,
             Knob::OwnerReferences(v) => self.controller.owner_references = v,
+            Knob::ConsistencyStore(v) => self.controller.consistency_store = v,
         }
     }
 

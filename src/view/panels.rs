@@ -338,6 +338,9 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
         }
         Event::Reconcile { note, .. } => match note {
             Note::OwnerNotInCache { .. } => "err = NotFound · expectations forgotten, return".to_string(),
+            Note::StaleSkip { error, .. } => {
+                format!("err: the {} cache read rv {} < written rv {} · return err", error.resource, error.read_rv, error.wrote_rv)
+            }
             Note::ExpectationsPending { add, del, .. } => format!("false · add {add}, del {del} still expected · return nil"),
             Note::ExpectationsExpired { age_ms, .. } => format!("true · the record expired after {}", crate::sim::caption::secs(*age_ms)),
             Note::Counted { in_cache, in_cluster, .. } => {

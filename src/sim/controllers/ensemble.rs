@@ -20,6 +20,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 /// The pseudo-code the Reconcile panel shows, a line per step.
 pub const PSEUDO_CODE: &[(Step, &str)] = &[
     (Step::Dequeue, "key := queue.Get()"),
+    (Step::EnsureReady, "if err := consistencyStore.EnsureReady(key); err != nil { return err }   // v1.36, when on"),
     (Step::GetOwner, "ensemble, err := lister.Get(key)   // NotFound: forget expectations, return"),
     (Step::CheckExpectations, "if !expectations.SatisfiedExpectations(key) { return nil }"),
     (Step::ListChildren, "children := cmLister.List(ensemble=key)   // the cache, not the cluster"),
@@ -35,6 +36,8 @@ const ACTOR: Actor = Actor::Controller(ControllerKind::Ensemble);
 pub struct Reconcile {
     key: String,
     owner: ObjectKey,
+    /// The owner's UID as this reconcile read it: its writes are recorded under it.
+    owner_uid: u64,
     stage: Stage,
 }
 
@@ -42,6 +45,8 @@ pub struct Reconcile {
 enum Stage {
     /// The owner is gone; return next.
     Returning,
+    /// The consistency store said the cache is behind: return this error next.
+    Failing(String),
     /// Expectations expired: count next.
     Count,
     /// Counted; act on the plan next.
@@ -55,12 +60,18 @@ enum Stage {
 impl Reconcile {
     pub fn start(key: &str, cx: &mut Cx) -> (Reconcile, Beat) {
         let owner = split_key(key);
-        let mut r = Reconcile { key: key.to_string(), owner, stage: Stage::Returning };
-        let Some(_) = cx.caches.get(Kind::Ensemble, &r.owner) else {
-            cx.expectations.delete(key);
+        let mut r = Reconcile { key: key.to_string(), owner, owner_uid: 0, stage: Stage::Returning };
+        // v1.36: before anything else, the caches must have read this key's own writes.
+        if let Err(error) = cx.ensure_ready(key) {
+            r.stage = Stage::Failing(error.to_string());
+            return (r, Beat::Note { note: Note::StaleSkip { owner: key.to_string(), error }, then_ms: 0 });
+        }
+        let Some(owner) = cx.caches.get(Kind::Ensemble, &r.owner) else {
+            cx.forget_owner(key);
             let beat = Beat::Note { note: Note::OwnerNotInCache { owner: key.to_string() }, then_ms: 0 };
             return (r, beat);
         };
+        r.owner_uid = owner.uid;
         if cx.settings.expectations {
             match cx.expectations.satisfied(key, cx.now_ms) {
                 Satisfied::Pending { add, del } => {
@@ -170,6 +181,7 @@ impl Reconcile {
     pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
         match std::mem::replace(&mut self.stage, Stage::Returning) {
             Stage::Returning => Beat::Return(Ok(())),
+            Stage::Failing(error) => Beat::Return(Err(error)),
             Stage::Count => self.count(cx),
             Stage::Act { plan: Plan::Create(n), owner, present } => {
                 if cx.settings.expectations {
@@ -183,6 +195,7 @@ impl Reconcile {
                 let Input::Responses(rs) = input else { return Beat::Return(Ok(())) };
                 let (response, audit) = &rs[0];
                 if response.status == Status::CREATED {
+                    cx.wrote_at(&self.key, self.owner_uid, Kind::ConfigMap, audit.resource_version);
                     return self.next_create(todo);
                 }
                 if cx.settings.expectations {
@@ -194,7 +207,9 @@ impl Reconcile {
             Stage::Deleting { todo } => {
                 if let Input::Responses(rs) = input {
                     let (response, audit) = &rs[0];
-                    if !response.status.is_success() {
+                    if response.status.is_success() {
+                        cx.wrote_at(&self.key, self.owner_uid, Kind::ConfigMap, audit.resource_version);
+                    } else {
                         if cx.settings.expectations {
                             let key = ObjectKey::new(audit.namespace.clone(), audit.name.clone());
                             cx.expectations.deletion_observed(&self.key, &key.to_string());

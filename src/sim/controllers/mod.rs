@@ -11,6 +11,7 @@ pub mod pruner;
 pub mod replicaset;
 
 use super::apiserver::{ApiServer, AuditEntry, ControllerKind, EventType, Request, Response};
+use super::consistency::{ConsistencyError, ConsistencyStore};
 use super::expectations::Expectations;
 use super::informer::Informer;
 use super::object::{Kind, ObjectKey, ObjectRc};
@@ -54,6 +55,9 @@ pub struct ControllerSettings {
     pub naming: Naming,
     /// The order its lister returns children in (only a surplus delete depends on it).
     pub list_order: ListOrder,
+    /// Kubernetes v1.36's consistency store (KEP-5647): skip a sync until the
+    /// caches have read back the controller's own writes.
+    pub consistency_store: bool,
     pub double_enqueue: bool,
     pub expectations: bool,
     pub delete_surplus: bool,
@@ -110,6 +114,33 @@ pub struct Cx<'a> {
     pub truth: &'a ApiServer,
     /// The world's one RNG: the order a Go map iterates in.
     pub rng: &'a mut Rng,
+    /// The controller's consistency store (used when `settings.consistency_store`).
+    pub consistency: &'a mut ConsistencyStore,
+}
+
+impl Cx<'_> {
+    /// `EnsureReady(key)`, when the consistency store is on: the error that
+    /// skips this sync, if a cache has not read the controller's own writes.
+    pub fn ensure_ready(&mut self, key: &str) -> Result<(), ConsistencyError> {
+        if !self.settings.consistency_store {
+            return Ok(());
+        }
+        let caches = self.caches;
+        self.consistency.ensure_ready(key, |kind| caches.informer(kind).map(|i| i.last_sync_rv()))
+    }
+
+    /// `WroteAt(key, ownerUID, resource, rv)` for a write this reconcile made.
+    pub fn wrote_at(&mut self, key: &str, owner_uid: u64, resource: Kind, rv: Option<u64>) {
+        if let (true, Some(rv)) = (self.settings.consistency_store, rv) {
+            self.consistency.wrote_at(key, owner_uid, resource, rv);
+        }
+    }
+
+    /// The owner is gone: `Clear(key, "")` and `DeleteExpectations(key)`.
+    pub fn forget_owner(&mut self, key: &str) {
+        self.consistency.clear(key, None);
+        self.expectations.delete(key);
+    }
 }
 
 impl Cx<'_> {
@@ -155,6 +186,9 @@ pub enum Plan {
 pub enum Note {
     /// The owner is not in the cache: forget its expectations and return.
     OwnerNotInCache { owner: String },
+    /// `EnsureReady` failed (v1.36's consistency store): a cache has not read
+    /// the controller's own writes; the sync is skipped and retried after backoff.
+    StaleSkip { owner: String, error: ConsistencyError },
     /// `SatisfiedExpectations` is false: skip creates and deletes, return.
     ExpectationsPending { owner: String, add: i64, del: i64, age_ms: u64 },
     /// The record is older than the timeout: counted as satisfied, with a log line.
@@ -240,6 +274,8 @@ pub struct HandlerEffects {
 pub enum Step {
     /// `key := queue.Get()`: a worker takes a key off the workqueue.
     Dequeue,
+    /// v1.36: `consistencyStore.EnsureReady(key)`.
+    EnsureReady,
     /// The owner from its lister.
     GetOwner,
     /// `SatisfiedExpectations(key)`.
@@ -270,6 +306,7 @@ pub enum Step {
 pub fn note_step(note: &Note) -> Step {
     match note {
         Note::OwnerNotInCache { .. } => Step::GetOwner,
+        Note::StaleSkip { .. } => Step::EnsureReady,
         Note::ExpectationsPending { .. } | Note::ExpectationsExpired { .. } => Step::CheckExpectations,
         Note::Counted { .. } => Step::ListChildren,
         Note::LiveListed { .. } => Step::LiveList,

@@ -22,7 +22,8 @@ use std::collections::BTreeMap;
 /// The pseudo-code the Reconcile panel shows, a line per step.
 pub const PSEUDO_CODE: &[(Step, &str)] = &[
     (Step::Dequeue, "key := queue.Get()"),
-    (Step::GetOwner, "rs, err := rsLister.Get(key)   // NotFound: DeleteExpectations, return"),
+    (Step::EnsureReady, "if err := consistencyStore.EnsureReady(key); err != nil { return err }   // v1.36, when on"),
+    (Step::GetOwner, "rs, err := rsLister.Get(key)   // NotFound: Clear, DeleteExpectations, return"),
     (Step::CheckExpectations, "rsNeedsSync := expectations.SatisfiedExpectations(key)"),
     (Step::ListChildren, "pods := podLister.List(selector)   // active pods rs controls, from the cache"),
     (Step::Create, "diff < 0 && rsNeedsSync: ExpectCreations(key, n); slowStartBatch(n, create)"),
@@ -76,12 +77,16 @@ pub fn slow_start_batch(count: u32, initial: u32, mut f: impl FnMut() -> Result<
 pub struct Reconcile {
     key: String,
     owner: ObjectKey,
+    /// The ReplicaSet's UID as this sync read it: its writes are recorded under it.
+    owner_uid: u64,
     stage: Stage,
 }
 
 #[derive(Debug, Clone)]
 enum Stage {
     Returning,
+    /// `EnsureReady` failed: return this error next (the key is requeued rate-limited).
+    Failing(String),
     /// Expectations expired (logged); count next.
     Count {
         needs_sync: bool,
@@ -107,11 +112,19 @@ enum Stage {
 impl Reconcile {
     pub fn start(key: &str, cx: &mut Cx) -> (Reconcile, Beat) {
         let owner = split_key(key);
-        let mut r = Reconcile { key: key.to_string(), owner, stage: Stage::Returning };
-        if cx.caches.get(Kind::ReplicaSet, &r.owner).is_none() {
-            cx.expectations.delete(key);
-            return (r, Beat::Note { note: Note::OwnerNotInCache { owner: key.to_string() }, then_ms: 0 });
+        let mut r = Reconcile { key: key.to_string(), owner, owner_uid: 0, stage: Stage::Returning };
+        // v1.36 (KEP-5647, PR #137212): the check runs first, before the lister
+        // Get and before SatisfiedExpectations; its error requeues the key.
+        if let Err(error) = cx.ensure_ready(key) {
+            r.stage = Stage::Failing(error.to_string());
+            return (r, Beat::Note { note: Note::StaleSkip { owner: key.to_string(), error }, then_ms: 0 });
         }
+        let Some(rs) = cx.caches.get(Kind::ReplicaSet, &r.owner) else {
+            // NotFound: Clear(key, "") and DeleteExpectations.
+            cx.forget_owner(key);
+            return (r, Beat::Note { note: Note::OwnerNotInCache { owner: key.to_string() }, then_ms: 0 });
+        };
+        r.owner_uid = rs.uid;
         // l.693: read expectations before listing pods.
         let satisfied = if cx.settings.expectations { cx.expectations.satisfied(key, cx.now_ms) } else { Satisfied::NoRecord };
         if let Satisfied::Expired { age_ms } = satisfied {
@@ -202,6 +215,7 @@ impl Reconcile {
     pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
         match std::mem::replace(&mut self.stage, Stage::Returning) {
             Stage::Returning => Beat::Return(Ok(())),
+            Stage::Failing(error) => Beat::Return(Err(error)),
             Stage::Count { needs_sync } => self.count(needs_sync, cx),
             Stage::Act { plan: Plan::Nothing, .. } => Beat::Return(Ok(())),
             Stage::Act { plan: Plan::Create(n), rs, .. } => {
@@ -223,6 +237,9 @@ impl Reconcile {
             Stage::Creating { rs, total, remaining, batch, successes } => {
                 let Input::Responses(rs_) = input else { return Beat::Return(Ok(())) };
                 let ok = rs_.iter().filter(|(r, _)| r.status == Status::CREATED).count() as u32;
+                for (_, audit) in rs_.iter().filter(|(r, _)| r.status == Status::CREATED) {
+                    cx.wrote_at(&self.key, self.owner_uid, Kind::Pod, audit.resource_version);
+                }
                 let successes = successes + ok;
                 if ok == batch {
                     return self.send_batch(rs, total, remaining, batch, successes);
@@ -241,7 +258,9 @@ impl Reconcile {
                 let Input::Responses(rs_) = input else { return Beat::Return(Ok(())) };
                 let mut err = None;
                 for (response, audit) in &rs_ {
-                    if !response.status.is_success() {
+                    if response.status.is_success() {
+                        cx.wrote_at(&self.key, self.owner_uid, Kind::Pod, audit.resource_version);
+                    } else {
                         if cx.settings.expectations {
                             let key = ObjectKey::new(audit.namespace.clone(), audit.name.clone()).to_string();
                             cx.expectations.deletion_observed(&self.key, &key);

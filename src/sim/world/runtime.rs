@@ -5,7 +5,8 @@
 
 use super::{pruner_key, ClusterSettings, Origin, Timer, TokenBucket, World};
 use crate::sim::apiserver::{Actor, AuditEntry, ControllerKind, Request, Response};
-use crate::sim::controllers::{self, Beat, Caches, Cx, Input, Reconcile, Step};
+use crate::sim::consistency::ConsistencyStore;
+use crate::sim::controllers::{self, Beat, Caches, Cx, Input, Note, Reconcile, Step};
 use crate::sim::expectations::Expectations;
 use crate::sim::frame::{Event, Requeue};
 use crate::sim::object::Kind;
@@ -51,6 +52,12 @@ pub struct Runtime {
     /// `Add` that made it dirty, which the reconcile it starts is "queued by".
     pub(super) queued_by: SortedMap<String, String>,
     pub reconciles: u64,
+    /// `*_controller_stale_sync_skips_total`: syncs the consistency store skipped.
+    pub stale_sync_skips: u64,
+    /// Keys requeued with `AddRateLimited` after an error (a skip included).
+    pub requeues: u64,
+    /// v1.36's consistency store: memory only, so a restart empties it.
+    pub consistency: ConsistencyStore,
     /// The client's rate limiter: a new process starts with a full bucket.
     pub(super) limiter: TokenBucket,
 }
@@ -71,6 +78,9 @@ impl Runtime {
             double_enqueued: SortedSet::new(),
             queued_by: SortedMap::new(),
             reconciles: 0,
+            stale_sync_skips: 0,
+            requeues: 0,
+            consistency: ConsistencyStore::default(),
             limiter: TokenBucket::new(cluster.client_qps, cluster.client_burst, 0),
         }
     }
@@ -100,6 +110,7 @@ impl World {
         ctl.exited = None;
         ctl.double_enqueued.clear();
         ctl.queued_by.clear();
+        ctl.consistency.reset();
         ctl.limiter = TokenBucket::new(self.cluster.client_qps, self.cluster.client_burst, self.now_ms);
         let epoch = ctl.epoch;
         let kinds: Vec<Kind> = ctl.caches.informers.iter().map(|i| i.kind).collect();
@@ -149,6 +160,7 @@ impl World {
             lag_ms,
             truth: &self.api,
             rng: &mut self.rng,
+            consistency: &mut ctl.consistency,
         };
         let beat = match busy.reconcile.as_mut() {
             None => {
@@ -168,6 +180,9 @@ impl World {
         let (key, n) = (busy.key.clone(), busy.n);
         match beat {
             Beat::Note { note, then_ms } => {
+                if matches!(note, Note::StaleSkip { .. }) {
+                    ctl.stale_sync_skips += 1;
+                }
                 let step = controllers::note_step(&note);
                 busy.step = step;
                 let epoch = ctl.epoch;
@@ -222,6 +237,7 @@ impl World {
                     self.ctl.queued_by.insert(key.clone(), "AddRateLimited after the error".to_string());
                 }
                 let delay_ms = self.ctl.queue.add_rate_limited(key.clone(), self.now_ms);
+                self.ctl.requeues += 1;
                 Requeue::RateLimited { delay_ms }
             }
         };
