@@ -171,6 +171,9 @@ pub fn Controls() -> impl IntoView {
                     {move || shown().expectations.then(|| view! {
                         <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=toggle(Knob::Expectations, "Expectations") />
                     })}
+                    {move || shown().consistency_store.then(|| view! {
+                        <Switch label="Read own writes (v1.36)" checked=Signal::derive(move || c().consistency_store) on_toggle=toggle(Knob::ConsistencyStore, "Read own writes (v1.36)") />
+                    })}
                     <Switch label="Wait for cache sync" checked=Signal::derive(move || c().wait_for_cache_sync) on_toggle=move |v| restart_wait(ui, v) />
                     {move || shown().delete_surplus.then(|| view! {
                         <Switch label="Delete surplus" checked=Signal::derive(move || c().delete_surplus) on_toggle=toggle(Knob::DeleteSurplus, "Delete surplus") />

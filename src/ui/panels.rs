@@ -348,13 +348,16 @@ fn workqueue(q: &pv::QueueView, now: u64) -> impl IntoView {
 #[component]
 pub fn ExpectationsPanel() -> impl IntoView {
     let snap = use_ui().snap;
-    view! { <section class="panel expectations" aria-label="Expectations">{move || snap.with(|s| expectations(&s.expectations, s.controls.kind))}</section> }
+    view! { <section class="panel expectations" aria-label="Expectations">{move || snap.with(|s| (expectations(&s.expectations, s.controls.kind, s.consistency.enabled), consistency(&s.consistency)))}</section> }
 }
 
-fn expectations(e: &pv::ExpectationsView, kind: ControllerKind) -> impl IntoView {
+fn expectations(e: &pv::ExpectationsView, kind: ControllerKind, store: bool) -> impl IntoView {
     let note = match (e.enabled, e.records.is_empty()) {
         (false, true) if kind == ControllerKind::Pruner => {
             Some("The pruner keeps no expectations: it is a one-shot program that trusts its lister, not a reconcile loop.")
+        }
+        (false, true) if store => {
+            Some("This controller keeps no expectations; v1.36's consistency store, below, skips a sync until the cache has read its own writes.")
         }
         (false, true) => Some("This controller keeps no expectations: nothing stops a second reconcile from counting a cache that has not seen its own creates."),
         (true, true) => Some("No records yet: SatisfiedExpectations is true for a key without one."),
@@ -401,6 +404,44 @@ fn keep_in_view(list: &web_sys::Element, selector: &str) {
     if by != 0.0 {
         list.set_scroll_top(list.scroll_top() + by as i32);
     }
+}
+
+/// v1.36's consistency store, under the expectations: per key, what the
+/// controller wrote against how far each cache has read, the skips so far
+/// and the backoff the key waits out.
+fn consistency(c: &pv::ConsistencyView) -> impl IntoView {
+    c.enabled.then(|| {
+        let records = c
+            .records
+            .iter()
+            .map(|r| {
+                let reads = r
+                    .resources
+                    .iter()
+                    .map(|(kind, wrote, read)| {
+                        let mark = if wrote > read { "behind" } else { "caught up" };
+                        view! { <li class="mono">{format!("{} wrote rv {wrote} · cache read rv {read} · {mark}", kind.resource())}</li> }
+                    })
+                    .collect_view();
+                let retry = r.retry_in_ms.map(|ms| format!("retry in {ms} ms (failure {})", r.failures));
+                view! {
+                    <li class="store-record" class:behind=r.behind>
+                        <div class="key mono">{r.key.clone()}</div>
+                        <ul class="reads" role="list">{reads}</ul>
+                        {retry.map(|t| view! { <div class="retry mono">{t}</div> })}
+                    </li>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="store" role="group" aria-label="Consistency store (v1.36)">
+                <h3>"Read own writes (v1.36)"</h3>
+                <p class="skips">{format!("stale_sync_skips {}", c.skips)}</p>
+                {c.records.is_empty().then(|| view! { <p class="empty">"No record: every write has been read back."</p> })}
+                <ul class="store-records" role="list">{records}</ul>
+            </div>
+        }
+    })
 }
 
 #[component]

@@ -303,6 +303,54 @@ pub struct CodeLine {
     pub waiting: Vec<u32>,
 }
 
+/// One owner's record in v1.36's consistency store, against its caches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConsistencyRecord {
+    pub key: String,
+    /// Per resource: (kind, the resourceVersion the controller wrote, how far its cache has read).
+    pub resources: Vec<(Kind, u64, u64)>,
+    /// Some cache has not read what was written: the next sync of this key is skipped.
+    pub behind: bool,
+    /// The key waits out its rate-limited backoff: ready in this many ms.
+    pub retry_in_ms: Option<u64>,
+    /// Its failures so far (the per-item backoff's exponent).
+    pub failures: u32,
+}
+
+/// The consistency store, as the Expectations panel shows it below the expectations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConsistencyView {
+    pub enabled: bool,
+    pub records: Vec<ConsistencyRecord>,
+    /// `stale_sync_skips` so far.
+    pub skips: u64,
+}
+
+pub fn consistency(world: &World) -> ConsistencyView {
+    let now = world.now_ms();
+    let q = &world.ctl.queue;
+    let records = world
+        .ctl
+        .consistency
+        .records()
+        .map(|(key, r)| {
+            let resources: Vec<(Kind, u64, u64)> = r
+                .versions
+                .iter()
+                .map(|(kind, wrote)| (*kind, *wrote, world.controller_informer(*kind).map_or(0, |i| i.last_sync_rv())))
+                .collect();
+            ConsistencyRecord {
+                key: key.clone(),
+                behind: resources.iter().any(|(_, wrote, read)| wrote > read),
+                resources,
+                retry_in_ms: q.waiting().find(|(k, _)| *k == key).map(|(_, at)| at.saturating_sub(now)),
+                failures: q.num_requeues(key),
+            }
+        })
+        .collect();
+    ConsistencyView { enabled: world.controller.consistency_store, records, skips: world.ctl.stale_sync_skips }
+}
+
 /// The Reconcile panel: the controller's pseudo-code, the line the current
 /// frame acted on lit with the values it read, and where other workers wait.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! animation clock): one reactive computation instead of one per panel, which
 //! keeps the wasm small and the redraw cheap.
 
-use super::panels::{self as pv, ChecksView, ExpectationsView, Observations, QueueView, ReconcileView, Row, TimelineEntry};
+use super::panels::{self as pv, ChecksView, ConsistencyView, ExpectationsView, Observations, QueueView, ReconcileView, Row, TimelineEntry};
 use super::session::{Session, UiAction};
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::controllers::Naming;
@@ -25,6 +25,7 @@ pub struct Snapshot {
     pub rows: Vec<Row>,
     pub queue: QueueView,
     pub expectations: ExpectationsView,
+    pub consistency: ConsistencyView,
     pub reconcile: ReconcileView,
     pub observations: Observations,
     pub checks: ChecksView,
@@ -62,6 +63,7 @@ pub struct ControlsView {
     pub wait_for_cache_sync: bool,
     pub delete_surplus: bool,
     pub owner_references: bool,
+    pub consistency_store: bool,
     /// Stepping skips the garbage collector's own cache deliveries.
     pub hide_gc: bool,
     /// Which controls act on this scenario; the others are not shown.
@@ -87,6 +89,8 @@ pub struct Shown {
     pub expectations: bool,
     pub delete_surplus: bool,
     pub owner_references: bool,
+    /// v1.36's consistency store: the controllers it ships for (here, the ReplicaSet and the Ensemble).
+    pub consistency_store: bool,
     /// The informer's first-LIST time: where acting before it lands is the lesson.
     pub first_list: bool,
     /// Drop next watch event, Restart controller: the long-running controllers.
@@ -104,6 +108,7 @@ impl Shown {
             expectations: ensemble || replicaset,
             delete_surplus: ensemble,
             owner_references: ensemble,
+            consistency_store: ensemble || replicaset,
             first_list: pruner,
             faults: !pruner,
         }
@@ -136,6 +141,7 @@ pub fn snapshot(s: &Session) -> Snapshot {
         },
         queue: pv::queue(w),
         expectations: pv::expectations(w),
+        consistency: pv::consistency(w),
         reconcile: pv::reconcile(w, s.last_frame()),
         observations: pv::observations(w),
         checks: pv::checks(s),
@@ -153,6 +159,7 @@ pub fn snapshot(s: &Session) -> Snapshot {
             wait_for_cache_sync: c.wait_for_cache_sync,
             delete_surplus: c.delete_surplus,
             owner_references: c.owner_references,
+            consistency_store: c.consistency_store,
             hide_gc: s.hide_gc(),
             shown: Shown::of(s.scenario()),
             desired,

@@ -34,6 +34,8 @@ const PRESETS = [
   'empty-cache',
   'read-your-write',
   'teardown',
+  'staleness-mitigation',
+  'staleness-mitigation-replicaset',
 ];
 
 /** Two laptops, a phone upright and the same phone on its side. */

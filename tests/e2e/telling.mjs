@@ -70,6 +70,20 @@ export const TELLING = [
     pick: { at: /^garbage-collector deletes/ },
     alt: 'teardown: the Ensemble is gone and the garbage collector deletes its children by their ownerReferences',
   },
+  {
+    file: 'staleness-mitigation',
+    preset: 'staleness-mitigation',
+    settings: {},
+    pick: { at: /skipped by v1\.36's consistency store/ },
+    alt: "staleness-mitigation: v1.36's consistency store skips the re-added reconcile, its ConfigMap cache behind the controller's own writes",
+  },
+  {
+    file: 'staleness-mitigation-replicaset',
+    preset: 'staleness-mitigation-replicaset',
+    settings: {},
+    pick: { at: /skipped by v1\.36's consistency store/ },
+    alt: 'staleness-mitigation-replicaset: past the expectations timeout, the consistency store still holds the sync until the pod cache has read the controller’s creates',
+  },
 ];
 
 /** The runner's trace of a preset with settings: one object per frame. */
