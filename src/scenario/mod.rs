@@ -289,7 +289,7 @@ pub struct ActionSpec {
     /// Kill and restart the controller process.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restart_controller: Option<Empty>,
-    /// The controller's watch of `kind` expires (410 Gone) and its informer re-lists.
+    /// The controller's watch of `kind` expires (410 Expired) and its informer re-lists.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relist: Option<KindSpec>,
 }

@@ -80,7 +80,7 @@ fn event_caption(frame: &Frame) -> String {
         },
         Event::RelistStarted { kind } => {
             format!(
-                "The controller's {kind} watch expires (410 Gone): the informer re-lists, and keys the new list lacks become tombstones."
+                "The controller's {kind} watch expires (410 Expired: too old resource version): the informer re-lists, and keys the new list lacks become tombstones."
             )
         }
         Event::ApiRequest { entry, throttled_ms, .. } => {

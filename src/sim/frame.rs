@@ -38,7 +38,7 @@ pub enum Event {
     ControllerStarted { restart: bool, wait_for_cache_sync: bool },
     /// A scenario action armed a fault: the next matching event on the controller's watch is dropped.
     FaultArmed { kind: Kind, event_type: Option<EventType> },
-    /// The controller's watch of `kind` expired (410 Gone): the informer re-lists.
+    /// The controller's watch of `kind` expired (410, reason `Expired`): the informer re-lists.
     RelistStarted { kind: Kind },
     /// The apiserver handled a request (the audit log's line). `step` is the
     /// reconcile step that sent it, if a worker did; `throttled_ms`, how long

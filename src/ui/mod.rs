@@ -889,16 +889,10 @@ fn Help() -> impl IntoView {
                     "Share copies a link to this moment; Embed, an iframe for a course page. Import a scenario file, or drop one on the page; "
                     "export the scenario, the trace (what cachescope trace prints) or this frame as SVG."
                 </p>
-                <h2>"What is simplified"</h2>
+                <h2>"How this differs from a real cluster"</h2>
                 <ul class="simplifications">
-                    <li>"Deletes are immediate: no graceful deletion, no finalizers."</li>
-                    <li>"An informer's LIST reaches its store in one step, so HasSynced turns true at one frame."</li>
-                    <li>"ReplicaSet status writes and orphan adoption are left out; every pod is Running and ready."</li>
-                    <li>"The garbage collector checks a dependent's first ownerReference only. Its own cache deliveries are hidden when stepping unless an owner is deleted (GC steps shows them)."</li>
-                    <li>"A watch never expires on its own; the relist action makes it. Dropped events are a fault you inject."</li>
-                    <li>"A lister returns children in a Go map's order, shuffled with the run's seed; only a surplus delete depends on it."</li>
-                    <li>"The controller's requests wait for client-go's client-side rate limiter (5 a second after a burst of 10 by default); kubectl and the garbage collector are not limited."</li>
-                    <li>"While playing, quiet stretches with nothing in flight are skipped."</li>
+                    {crate::sim::SIMPLIFICATIONS.iter().map(|s| view! { <li>{*s}</li> }).collect_view()}
+                    <li>"The garbage collector's own cache deliveries are hidden when stepping unless an owner is deleted (GC steps shows them)."</li>
                 </ul>
                 <button node_ref=close on:click=move |_| ui.help_open.set(false)>"Close"</button>
             </div>

@@ -3,7 +3,9 @@
 //! animation clock): one reactive computation instead of one per panel, which
 //! keeps the wasm small and the redraw cheap.
 
-use super::panels::{self as pv, ChecksView, ConsistencyView, ExpectationsView, Observations, QueueView, ReconcileView, Row, TimelineEntry};
+use super::panels::{
+    self as pv, ChecksView, ConsistencyView, ExpectationsView, Observations, QueueView, ReconcileView, Row, TimelineEntry,
+};
 use super::session::{Session, UiAction};
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::controllers::Naming;

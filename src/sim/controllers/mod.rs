@@ -228,11 +228,23 @@ pub enum MissAction {
 }
 
 impl Note {
-    /// The controller's own log line, as it would print it (the Timeline's right column).
+    /// The controller's own log line, as it would print it (the Timeline's
+    /// right column): the ReplicaSet controller's in upstream's words
+    /// (`controller_utils.go`, `replica_set.go`), klog's key="value" form.
     pub fn log_line(&self) -> Option<String> {
         match self {
-            Note::ExpectationsExpired { owner, age_ms } => {
-                Some(format!("Controller expectations fulfilled: expired {owner} after {}s", crate::sim::caption::fmt_ms(*age_ms, 1)))
+            Note::ExpectationsExpired { owner, age_ms } => Some(format!(
+                "\"Controller expectations expired\" controller=\"{owner}\" age=\"{}\"",
+                crate::sim::caption::go_duration(*age_ms)
+            )),
+            Note::ExpectationsPending { owner, add, del, .. } => {
+                Some(format!("\"Controller still waiting on expectations\" controller=\"{owner}\" add={add} del={del}"))
+            }
+            Note::Counted { owner, child_kind: Kind::Pod, desired, plan: Plan::Create(n), .. } => {
+                Some(format!("\"Too few replicas\" replicaSet=\"{owner}\" need={desired} creating={n}"))
+            }
+            Note::Counted { owner, child_kind: Kind::Pod, desired, plan: Plan::Delete(n), .. } => {
+                Some(format!("\"Too many replicas\" replicaSet=\"{owner}\" need={desired} deleting={n}"))
             }
             Note::CacheMiss { name, then: MissAction::Delete, .. } => Some(format!("DELETE (not in cache) {name}")),
             Note::CacheMiss { name, then: MissAction::CreateAgain, .. } => {
