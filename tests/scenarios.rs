@@ -522,3 +522,50 @@ fn the_consistency_store_answers_kubernetes_129795() {
     w.step();
     assert_eq!(w.ctl.consistency.records().count(), 0);
 }
+
+/// The ambiguous create: a create that times out although the apiserver
+/// committed it. The ReplicaSet controller counts it as never made
+/// (`CreationObserved` for the creates that failed), so even with
+/// expectations it over-creates by one, then deletes the surplus.
+#[test]
+fn an_ambiguous_create_over_creates_a_replicaset_by_one_then_deletes_the_surplus() {
+    let scenario: cachescope::scenario::Scenario = serde_json::from_value(serde_json::json!({
+        "name": "ambiguous", "seed": 7, "until_ms": 30000,
+        "cluster": {"watch_lag_ms": 800, "client_qps": 20, "client_burst": 30},
+        "controller": {"kind": "replicaset"},
+        "actions": [
+            {"at_ms": 0, "fail_next": {"verb": "create", "kind": "Pod", "as": "timeout_committed"}},
+            {"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 3}}
+        ]
+    }))
+    .unwrap();
+    let run = support::run_scenario(scenario);
+    assert_eq!(run.report.peak_live["Pod"], 4, "one over");
+    assert_eq!(run.report.live("Pod"), 3, "then the surplus is deleted");
+    let lost = run.frames.iter().find(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.client_status.is_some())).unwrap();
+    let caption = cachescope::sim::caption::caption(lost);
+    assert!(caption.contains("201 Created at resourceVersion") && caption.contains("the client sees 504 Timeout"), "{caption}");
+    let rs = Actor::Controller(ControllerKind::ReplicaSet);
+    let deletes = run
+        .frames
+        .iter()
+        .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.actor == rs && entry.verb == Verb::Delete))
+        .count();
+    assert_eq!(deletes, 1);
+    // A plain 500 or timeout writes nothing: no over-create.
+    for mode in ["500", "timeout"] {
+        let scenario: cachescope::scenario::Scenario = serde_json::from_value(serde_json::json!({
+            "name": "failed", "seed": 7, "until_ms": 30000,
+            "cluster": {"watch_lag_ms": 800, "client_qps": 20, "client_burst": 30},
+            "controller": {"kind": "replicaset"},
+            "actions": [
+                {"at_ms": 0, "fail_next": {"verb": "create", "kind": "Pod", "as": mode}},
+                {"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 3}}
+            ]
+        }))
+        .unwrap();
+        let run = support::run_scenario(scenario);
+        assert_eq!(run.report.peak_live["Pod"], 3, "{mode}");
+        assert_eq!(run.report.live("Pod"), 3, "{mode}: the retry makes them");
+    }
+}

@@ -81,6 +81,18 @@ fn caches(rs: Option<&ObjectRc>, pods: &[ObjectRc]) -> Caches {
 
 /// `fakePodControl`: answers every request with `status`, and records the requests.
 fn sync(caches: &Caches, exp: &mut Expectations, settings: &ControllerSettings, now_ms: u64, status: Status) -> Vec<Request> {
+    sync_answering(caches, exp, settings, now_ms, |_| status).0
+}
+
+/// `fakePodControl` with a `CreateLimit`: the n-th request (from 0) is
+/// answered `answer(n)`. Returns the requests and the sync's result.
+fn sync_answering(
+    caches: &Caches,
+    exp: &mut Expectations,
+    settings: &ControllerSettings,
+    now_ms: u64,
+    answer: impl Fn(usize) -> Status,
+) -> (Vec<Request>, Result<(), String>) {
     let mut sent = Vec::new();
     // The truth is only narrated, never decided on: an empty apiserver will do.
     let truth = ApiServer::new();
@@ -90,12 +102,14 @@ fn sync(caches: &Caches, exp: &mut Expectations, settings: &ControllerSettings, 
     let (mut r, mut beat) = Reconcile::start(KEY, &mut cx);
     loop {
         beat = match beat {
-            Beat::Return(_) => return sent,
+            Beat::Return(result) => return (sent, result),
             Beat::Note { .. } => r.resume(Input::Resume, &mut cx),
             Beat::Call { requests, .. } => {
                 let answers = requests
                     .iter()
-                    .map(|req| {
+                    .enumerate()
+                    .map(|(i, req)| {
+                        let status = answer(sent.len() + i);
                         let audit = AuditEntry {
                             at_ms: now_ms,
                             actor: Actor::Controller(ControllerKind::ReplicaSet),
@@ -107,6 +121,7 @@ fn sync(caches: &Caches, exp: &mut Expectations, settings: &ControllerSettings, 
                             generate_name: None,
                             resource_version: None,
                             items: None,
+                            client_status: None,
                         };
                         (Response { status, object: None, items: vec![], list_rv: 0 }, audit)
                     })
@@ -295,4 +310,29 @@ fn TestUpdateRSWithNewUIDDeletesExpectations() {
     let ev = HandlerEvent { event_type: EventType::Modified, object: &same, old: Some(&new), tombstone: false };
     handle(Kind::ReplicaSet, &ev, &c, &mut exp);
     assert!(exp.get(KEY).is_some());
+}
+
+/// `TestSyncReplicaSetCreateFailures`: with a `CreateLimit` of 10 and 100
+/// replicas wanted, slow start sends batches of 1, 2, 4, 8, stops after the
+/// batch that failed, returns the error, and lowers the expectations by every
+/// create that failed or was never sent.
+#[test]
+fn TestSyncReplicaSetCreateFailures() {
+    let s = settings(500);
+    let rs = rs(100, 1);
+    let c = caches(Some(&rs), &[]);
+    let mut exp = Expectations::default();
+    let limit = 10;
+    let (sent, result) = sync_answering(&c, &mut exp, &s, 0, |n| if n < limit { Status::CREATED } else { Status::INTERNAL_ERROR });
+    assert!(result.is_err(), "the sync returns the create's error");
+    let mut expected_limit = 0;
+    let mut pass = 0;
+    while expected_limit <= limit {
+        expected_limit += 1 << pass;
+        pass += 1;
+    }
+    assert!(creates(&sent) <= expected_limit, "{} create calls, at most {expected_limit}", creates(&sent));
+    assert_eq!(creates(&sent), 1 + 2 + 4 + 8, "slow start stops after the failed batch");
+    // 10 created, so 10 creations are still expected; the other 90 were observed at once.
+    assert_eq!(exp.get(KEY).map(|r| r.add), Some(limit as i64));
 }

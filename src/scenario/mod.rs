@@ -12,7 +12,7 @@ pub use expect::{Check, Measure, Outcome};
 pub use path::{get_path, set_path, split_path};
 pub use presets::{preset, preset_names, presets, PRESETS};
 
-use crate::sim::apiserver::{ControllerKind, EventType};
+use crate::sim::apiserver::{ControllerKind, EventType, FailMode, Verb};
 use crate::sim::controllers::{ControllerSettings, ListOrder, Naming};
 use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, Spec, ENSEMBLE_LABEL, REPLICASET_LABEL};
 use crate::sim::world::{Action, ActionKind, ClusterSettings, WorldInit};
@@ -253,6 +253,19 @@ pub struct DropSpec {
     pub event_type: Option<EventType>,
 }
 
+/// Make the controller's next request with `verb` on `kind` fail: `as` is
+/// `500` (nothing written), `timeout` (nothing written) or `timeout_committed`
+/// (written, but the controller sees a timeout).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct FailNextSpec {
+    pub verb: Verb,
+    pub kind: Kind,
+    #[serde(rename = "as")]
+    pub mode: FailMode,
+}
+
 /// A watch to expire.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
@@ -292,6 +305,9 @@ pub struct ActionSpec {
     /// The controller's watch of `kind` expires (410 Expired) and its informer re-lists.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relist: Option<KindSpec>,
+    /// The controller's next request with this verb on this kind fails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fail_next: Option<FailNextSpec>,
 }
 
 /// A bad scenario: which field, what value, what is wrong.
@@ -585,6 +601,7 @@ impl Scenario {
             a.drop_next_event.is_some(),
             a.restart_controller.is_some(),
             a.relist.is_some(),
+            a.fail_next.is_some(),
         ]
         .iter()
         .filter(|b| **b)
@@ -593,7 +610,7 @@ impl Scenario {
             return Err(ScenarioError::new(
                 at,
                 Some(format!("{set} actions")),
-                "needs exactly one of apply, delete, scale, delete_pods, drop_next_event, restart_controller, relist",
+                "needs exactly one of apply, delete, scale, delete_pods, drop_next_event, restart_controller, relist, fail_next",
             ));
         }
         if a.at_ms > self.until_ms {
@@ -697,6 +714,8 @@ impl Scenario {
                     ActionKind::DropNextEvent { kind: d.kind, event_type: d.event_type }
                 } else if let Some(r) = &a.relist {
                     ActionKind::Relist { kind: r.kind }
+                } else if let Some(f) = &a.fail_next {
+                    ActionKind::FailNext { verb: f.verb, kind: f.kind, mode: f.mode }
                 } else {
                     ActionKind::RestartController
                 };

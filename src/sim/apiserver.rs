@@ -152,6 +152,36 @@ impl Request {
 pub enum Reason {
     AlreadyExists,
     NotFound,
+    /// 500: a failure on the server, nothing written.
+    InternalError,
+    /// 504: no answer in time; the write may or may not have happened.
+    Timeout,
+}
+
+/// How an injected request failure goes (the `fail_next` action).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub enum FailMode {
+    /// `500 InternalError`: nothing is written.
+    #[serde(rename = "500")]
+    InternalError,
+    /// `504 Timeout`: nothing is written.
+    #[serde(rename = "timeout")]
+    Timeout,
+    /// `504 Timeout`, but the write *was* committed: the ambiguous failure.
+    #[serde(rename = "timeout_committed")]
+    TimeoutCommitted,
+}
+
+impl FailMode {
+    /// As a scenario writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailMode::InternalError => "500",
+            FailMode::Timeout => "timeout",
+            FailMode::TimeoutCommitted => "timeout_committed",
+        }
+    }
 }
 
 /// An HTTP status with its reason: what `apierrors.IsAlreadyExists` and friends test.
@@ -166,6 +196,8 @@ impl Status {
     pub const CREATED: Status = Status { code: 201, reason: None };
     pub const NOT_FOUND: Status = Status { code: 404, reason: Some(Reason::NotFound) };
     pub const ALREADY_EXISTS: Status = Status { code: 409, reason: Some(Reason::AlreadyExists) };
+    pub const INTERNAL_ERROR: Status = Status { code: 500, reason: Some(Reason::InternalError) };
+    pub const TIMEOUT: Status = Status { code: 504, reason: Some(Reason::Timeout) };
 
     pub fn is_success(self) -> bool {
         self.code < 300
@@ -178,6 +210,8 @@ impl Status {
             (201, _) => "201 Created",
             (404, _) => "404 NotFound",
             (409, _) => "409 AlreadyExists",
+            (500, _) => "500 InternalError",
+            (504, _) => "504 Timeout",
             _ => "error",
         }
     }
@@ -212,17 +246,39 @@ pub struct AuditEntry {
     pub resource_version: Option<u64>,
     /// How many items a list returned.
     pub items: Option<u32>,
+    /// What the client was told, when it is not what happened: a committed
+    /// write whose answer was lost (`504 Timeout`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_status: Option<Status>,
 }
 
 impl AuditEntry {
     /// The message the apiserver returns (`apimachinery/pkg/api/errors/errors.go`).
     pub fn message(&self) -> String {
-        let resource = self.kind.resource();
-        match self.status.reason {
-            Some(Reason::AlreadyExists) => format!("{resource} \"{}\" already exists", self.name),
-            Some(Reason::NotFound) => format!("{resource} \"{}\" not found", self.name),
-            None => String::new(),
-        }
+        message(self.status, self.kind, &self.name)
+    }
+
+    /// The status the client saw: what it acts on.
+    pub fn seen_status(&self) -> Status {
+        self.client_status.unwrap_or(self.status)
+    }
+
+    /// The message the client saw: a lost answer's timeout, or the apiserver's own.
+    pub fn seen_message(&self) -> String {
+        message(self.seen_status(), self.kind, &self.name)
+    }
+}
+
+/// A status's message, in apimachinery's words (`errors.go`: `NewAlreadyExists`,
+/// `NewNotFound`, `NewInternalError`, `NewTimeoutError`).
+fn message(status: Status, kind: Kind, name: &str) -> String {
+    let resource = kind.resource();
+    match status.reason {
+        Some(Reason::AlreadyExists) => format!("{resource} \"{name}\" already exists"),
+        Some(Reason::NotFound) => format!("{resource} \"{name}\" not found"),
+        Some(Reason::InternalError) => "Internal error occurred: an injected fault".to_string(),
+        Some(Reason::Timeout) => "Timeout: request did not complete within requested timeout - context deadline exceeded".to_string(),
+        None => String::new(),
     }
 }
 
@@ -392,6 +448,26 @@ impl ApiServer {
             generate_name: None,
             resource_version: None,
             items: None,
+            client_status: None,
+        }
+    }
+
+    /// An injected failure of `req` (`fail_next`): a 500 or a timeout writes
+    /// nothing; a committed timeout writes, and the client sees 504 Timeout.
+    pub fn handle_failing(&mut self, req: &Request, now_ms: u64, rng: &mut Rng, mode: FailMode) -> Outcome {
+        match mode {
+            FailMode::InternalError | FailMode::Timeout => {
+                let status = if mode == FailMode::Timeout { Status::TIMEOUT } else { Status::INTERNAL_ERROR };
+                self.failed(req, now_ms, req.display_name(), status)
+            }
+            FailMode::TimeoutCommitted => {
+                let mut outcome = self.handle(req, now_ms, rng);
+                if outcome.audit.status.is_success() {
+                    outcome.audit.client_status = Some(Status::TIMEOUT);
+                    outcome.response.status = Status::TIMEOUT;
+                }
+                outcome
+            }
         }
     }
 

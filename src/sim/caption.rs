@@ -2,7 +2,7 @@
 //! number that matters. Pure functions of the frame, so the page, the runner's
 //! trace and the tests all say the same thing.
 
-use super::apiserver::{Actor, Verb};
+use super::apiserver::{Actor, FailMode, Verb};
 use super::controllers::{MissAction, Note, Plan};
 use super::frame::{Event, Frame, Requeue, Watcher};
 
@@ -78,6 +78,14 @@ fn event_caption(frame: &Frame) -> String {
             Some(t) => format!("A fault is armed: the next {t} event for a {kind} on the controller's watch will be lost.", t = t.as_str()),
             None => format!("A fault is armed: the next event for a {kind} on the controller's watch will be lost."),
         },
+        Event::FailureArmed { verb, kind, mode } => {
+            let how = match mode {
+                FailMode::InternalError => "fail with 500 InternalError, writing nothing",
+                FailMode::Timeout => "time out (504 Timeout), writing nothing",
+                FailMode::TimeoutCommitted => "time out (504 Timeout) although the apiserver commits it: the controller cannot tell",
+            };
+            format!("A fault is armed: the controller's next {} of a {kind} will {how}.", verb.as_str())
+        }
         Event::RelistStarted { kind } => {
             format!(
                 "The controller's {kind} watch expires (410 Expired: too old resource version): the informer re-lists, and keys the new list lacks become tombstones."
@@ -110,6 +118,15 @@ fn event_caption(frame: &Frame) -> String {
                 ),
                 (_, 409) => format!(": 409 AlreadyExists, {}.", entry.message()),
                 (_, 404) => format!(": 404 NotFound, {}.", entry.message()),
+                (_, 500) => format!(": 500 InternalError, {}.", entry.message()),
+                (_, 504) => format!(": 504 Timeout, {}; nothing was written.", entry.message()),
+                (_, _) if entry.client_status.is_some() => format!(
+                    ": {} at resourceVersion {}, but the answer is lost: the client sees {} ({}), and cannot tell the write happened.",
+                    entry.status.label(),
+                    entry.resource_version.unwrap_or(0),
+                    entry.seen_status().label(),
+                    entry.seen_message()
+                ),
                 (Verb::Delete, _) if entry.actor == Actor::Kubectl => ": 200 OK.".to_string(),
                 (Verb::Delete, _) => ": 200 OK. To the apiserver this is an ordinary, intentional delete.".to_string(),
                 _ => format!(": {}{} at resourceVersion {}.", entry.status.label(), generated, entry.resource_version.unwrap_or(0)),

@@ -2,7 +2,7 @@
 //! stamped with its number and simulated time. The UI steps frame by frame and
 //! captions each one; the runner prints them; the trace hash covers them.
 
-use super::apiserver::{AuditEntry, EventType};
+use super::apiserver::{AuditEntry, EventType, FailMode, Verb};
 use super::controllers::{HandlerEffects, Note, Step};
 use super::invariants::Violation;
 use super::object::{Kind, ObjectRef};
@@ -38,6 +38,8 @@ pub enum Event {
     ControllerStarted { restart: bool, wait_for_cache_sync: bool },
     /// A scenario action armed a fault: the next matching event on the controller's watch is dropped.
     FaultArmed { kind: Kind, event_type: Option<EventType> },
+    /// A failure is armed for the controller's next request with `verb` on `kind`.
+    FailureArmed { verb: Verb, kind: Kind, mode: FailMode },
     /// The controller's watch of `kind` expired (410, reason `Expired`): the informer re-lists.
     RelistStarted { kind: Kind },
     /// The apiserver handled a request (the audit log's line). `step` is the
@@ -100,6 +102,7 @@ impl Event {
         match self {
             Event::ControllerStarted { .. } => "controller_started",
             Event::FaultArmed { .. } => "fault_armed",
+            Event::FailureArmed { .. } => "failure_armed",
             Event::RelistStarted { .. } => "relist_started",
             Event::ApiRequest { .. } => "api_request",
             Event::CacheFilled { .. } => "cache_filled",

@@ -11,7 +11,7 @@
 //! queue promotions, then idle workers. That order, the one seeded RNG and
 //! ordered maps make a run a pure function of its inputs.
 
-use super::apiserver::{Actor, ApiServer, EventType, Request, Verb};
+use super::apiserver::{Actor, ApiServer, EventType, FailMode, Request, Verb};
 use super::controllers::{self, Caches, ControllerSettings, HandlerEffects, HandlerEvent};
 use super::frame::{Event, Frame, Watcher};
 use super::informer::Informer;
@@ -167,6 +167,8 @@ pub struct World {
     pub invariants: Invariants,
     /// Violations found since the last frame: the next frame carries them.
     violations: Vec<Violation>,
+    /// Failures armed for the controller's next requests (`fail_next`), each used once.
+    faults: Vec<(Verb, Kind, FailMode)>,
 }
 
 /// The run key of the one-shot pruner: its namespace.
@@ -193,6 +195,7 @@ impl World {
             counts: Vec::new(),
             invariants: Invariants::new(),
             violations: Vec::new(),
+            faults: Vec::new(),
             cluster: init.cluster,
             controller: init.controller,
         };
@@ -384,8 +387,16 @@ impl World {
     fn arrive(&mut self, inflight: InFlightRequest) -> Option<Event> {
         self.requests_in_flight -= 1;
         let origin = inflight.origin.clone();
-        let outcome = self.api.handle(&inflight.request, self.now_ms, &mut self.rng);
         let by_controller = matches!(inflight.request.actor, Actor::Controller(_));
+        let req = &inflight.request;
+        let fault = by_controller.then(|| self.faults.iter().position(|(verb, kind, _)| *verb == req.verb && *kind == req.kind)).flatten();
+        let outcome = match fault {
+            Some(i) => {
+                let (_, _, mode) = self.faults.remove(i);
+                self.api.handle_failing(req, self.now_ms, &mut self.rng, mode)
+            }
+            None => self.api.handle(req, self.now_ms, &mut self.rng),
+        };
         let key = (inflight.request.kind, inflight.request.verb, outcome.audit.status.code, by_controller);
         match self.counts.iter_mut().find(|(k, _)| *k == key) {
             Some((_, n)) => *n += 1,

@@ -5,6 +5,7 @@
 use super::{use_ui, Ui};
 use crate::scenario::preset_names;
 use crate::sim::apiserver::ControllerKind;
+use crate::sim::apiserver::FailMode;
 use crate::sim::caption::fmt_ms;
 use crate::sim::controllers::Naming;
 use crate::sim::object::Kind;
@@ -211,6 +212,25 @@ pub fn Controls() -> impl IntoView {
                     {move || shown().faults.then(|| view! {
                         <button on:click=move |_| ui.apply(Change::Action(UiAction::DropNextEvent), "Next watch event will be dropped")>"Drop next watch event"</button>
                         <button on:click=move |_| ui.apply(Change::Action(UiAction::RestartController), "Controller restarted")>"Restart controller"</button>
+                        <select
+                            aria-label="Fail the next create"
+                            on:change=move |ev| {
+                                let (mode, what) = match event_target_value(&ev).as_str() {
+                                    "500" => (FailMode::InternalError, "The next create will fail with 500"),
+                                    "timeout" => (FailMode::Timeout, "The next create will time out"),
+                                    "timeout_committed" => (FailMode::TimeoutCommitted, "The next create will time out, committed"),
+                                    _ => return,
+                                };
+                                ui.apply(Change::Action(UiAction::FailNextCreate(mode)), what);
+                                let select: web_sys::HtmlSelectElement = event_target(&ev);
+                                select.set_value("");
+                            }
+                        >
+                            <option value="">"Fail the next create…"</option>
+                            <option value="500">"500 InternalError"</option>
+                            <option value="timeout">"504 Timeout, nothing written"</option>
+                            <option value="timeout_committed">"504 Timeout, but written"</option>
+                        </select>
                     })}
                 </div>
             </section>

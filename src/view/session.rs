@@ -3,7 +3,7 @@
 //! `Session` in one signal; everything it draws is computed from it.
 
 use crate::scenario::{expect, settings, Outcome, Scenario, ScenarioError};
-use crate::sim::apiserver::ControllerKind;
+use crate::sim::apiserver::{ControllerKind, FailMode, Verb};
 use crate::sim::frame::Frame;
 use crate::sim::history::History;
 use crate::sim::object::{Kind, ObjectKey};
@@ -19,6 +19,8 @@ pub enum UiAction {
     DeleteOwner,
     /// Drop the next event on the controller's watch of its children.
     DropNextEvent,
+    /// Make the controller's next create of its children fail this way.
+    FailNextCreate(FailMode),
     RestartController,
     /// Set the owner's voices or replicas.
     Scale(u32),
@@ -51,6 +53,7 @@ impl fmt::Display for Edit {
                 UiAction::DeletePod => write!(f, "{n}:do=delete_pod"),
                 UiAction::DeleteOwner => write!(f, "{n}:do=delete_owner"),
                 UiAction::DropNextEvent => write!(f, "{n}:do=drop_next_event"),
+                UiAction::FailNextCreate(mode) => write!(f, "{n}:do=fail_next_create:{}", mode.as_str()),
                 UiAction::RestartController => write!(f, "{n}:do=restart_controller"),
                 UiAction::Scale(to) => write!(f, "{n}:do=scale:{to}"),
             },
@@ -78,6 +81,12 @@ impl Edit {
                 None if value == "delete_pod" => UiAction::DeletePod,
                 None if value == "delete_owner" => UiAction::DeleteOwner,
                 None if value == "drop_next_event" => UiAction::DropNextEvent,
+                Some(("fail_next_create", mode)) => UiAction::FailNextCreate(match mode {
+                    "500" => FailMode::InternalError,
+                    "timeout" => FailMode::Timeout,
+                    "timeout_committed" => FailMode::TimeoutCommitted,
+                    _ => return Err(err("fail_next_create takes 500, timeout or timeout_committed")),
+                }),
                 None if value == "restart_controller" => UiAction::RestartController,
                 Some(("scale", n)) => {
                     let max = settings::desired_max(Kind::ReplicaSet).max(settings::desired_max(Kind::Ensemble));
@@ -85,7 +94,9 @@ impl Edit {
                         n.parse::<u32>().ok().filter(|n| u64::from(*n) <= max).ok_or_else(|| err(&format!("scale takes 0 to {max}")))?,
                     )
                 }
-                _ => return Err(err("unknown action; known: delete_pod, delete_owner, drop_next_event, restart_controller, scale:N")),
+                _ => return Err(err(
+                    "unknown action; known: delete_pod, delete_owner, drop_next_event, restart_controller, scale:N, fail_next_create:MODE",
+                )),
             })
         } else {
             let setting = settings::setting(path).ok_or_else(|| err("no such setting"))?;
@@ -388,7 +399,7 @@ impl Session {
         match a {
             UiAction::DeletePod => kind == ControllerKind::ReplicaSet,
             UiAction::DeleteOwner | UiAction::Scale(_) => self.owner_key().is_some(),
-            UiAction::DropNextEvent | UiAction::RestartController => true,
+            UiAction::DropNextEvent | UiAction::RestartController | UiAction::FailNextCreate(_) => true,
         }
     }
 }
@@ -476,6 +487,7 @@ fn resolve(a: UiAction, kind: ControllerKind, owner: Option<(Kind, ObjectKey)>) 
             ActionKind::Scale { kind: k, key, to }
         }
         UiAction::DropNextEvent => ActionKind::DropNextEvent { kind: tracked_kind(kind), event_type: None },
+        UiAction::FailNextCreate(mode) => ActionKind::FailNext { verb: Verb::Create, kind: tracked_kind(kind), mode },
         UiAction::RestartController => ActionKind::RestartController,
     })
 }
@@ -501,6 +513,8 @@ mod tests {
             "5:controller.expectations=false",
             "40:do=delete_pod",
             "41:do=scale:6",
+            "42:do=fail_next_create:timeout_committed",
+            "43:do=fail_next_create:500",
         ] {
             assert_eq!(Edit::parse(text).unwrap().to_string(), text);
         }

@@ -202,7 +202,7 @@ impl Reconcile {
                     // The failed create and the ones never sent will produce no event.
                     cx.expectations.lower(&self.key, 1 + todo.len() as i64, 0);
                 }
-                Beat::Return(Err(audit.message()))
+                Beat::Return(Err(audit.seen_message()))
             }
             Stage::Deleting { todo } => {
                 if let Input::Responses(rs) = input {
@@ -216,7 +216,7 @@ impl Reconcile {
                         }
                         // client.IgnoreNotFound: someone else already deleted it.
                         if response.status != Status::NOT_FOUND {
-                            return Beat::Return(Err(audit.message()));
+                            return Beat::Return(Err(audit.seen_message()));
                         }
                     }
                 }

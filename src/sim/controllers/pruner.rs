@@ -147,7 +147,7 @@ impl Reconcile {
                 let Input::Responses(rs) = input else { return self.exit(Ok(())) };
                 let (response, audit) = &rs[0];
                 if response.status != Status::CREATED {
-                    return self.exit(Err(audit.message()));
+                    return self.exit(Err(audit.seen_message()));
                 }
                 let name = audit.name.clone();
                 let key = ObjectKey::new(self.namespace.clone(), name.clone());
@@ -174,7 +174,7 @@ impl Reconcile {
                 if response.status == Status::CREATED {
                     self.exit(Ok(()))
                 } else {
-                    self.exit(Err(audit.message()))
+                    self.exit(Err(audit.seen_message()))
                 }
             }
             Stage::Exited => Beat::Return(Ok(())),

@@ -251,7 +251,7 @@ impl Reconcile {
                         cx.expectations.creation_observed(&self.key);
                     }
                 }
-                let err = rs_.iter().find(|(r, _)| r.status != Status::CREATED).map(|(_, a)| a.message()).unwrap_or_default();
+                let err = rs_.iter().find(|(r, _)| r.status != Status::CREATED).map(|(_, a)| a.seen_message()).unwrap_or_default();
                 Beat::Return(Err(err))
             }
             Stage::Deleting => {
@@ -266,7 +266,7 @@ impl Reconcile {
                             cx.expectations.deletion_observed(&self.key, &key);
                         }
                         if response.status != Status::NOT_FOUND {
-                            err.get_or_insert(audit.message());
+                            err.get_or_insert(audit.seen_message());
                         }
                     }
                 }

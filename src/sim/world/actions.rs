@@ -3,7 +3,7 @@
 //! the current millisecond.
 
 use super::{Origin, Timer, World};
-use crate::sim::apiserver::{Actor, EventType, Request};
+use crate::sim::apiserver::{Actor, EventType, FailMode, Request, Verb};
 use crate::sim::frame::Event;
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, Spec};
 use std::rc::Rc;
@@ -25,6 +25,8 @@ pub enum ActionKind {
     RestartController,
     /// The controller's watch of `kind` expires (410): the informer re-lists.
     Relist { kind: Kind },
+    /// The controller's next request with `verb` on `kind` fails as `mode` says.
+    FailNext { verb: Verb, kind: Kind, mode: FailMode },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -98,6 +100,10 @@ impl World {
                 let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
                 self.send(req, Origin::Informer { kind, epoch }, true);
                 Some(Event::RelistStarted { kind })
+            }
+            ActionKind::FailNext { verb, kind, mode } => {
+                self.faults.push((verb, kind, mode));
+                Some(Event::FailureArmed { verb, kind, mode })
             }
         }
     }
