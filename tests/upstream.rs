@@ -46,7 +46,12 @@ fn rs(replicas: u32, uid: u64) -> ObjectRc {
         generate_name: None,
         labels: Default::default(),
         owner_references: vec![],
+        finalizers: vec![],
+        generation: 1,
+        deletion_timestamp_ms: None,
+        deletion_grace_period_ms: None,
         spec: Spec::ReplicaSet { replicas },
+        status: Some(Default::default()),
     })
 }
 
@@ -60,7 +65,12 @@ fn pod(i: u64, owner: &ObjectRc) -> ObjectRc {
         generate_name: Some("foobar-".into()),
         labels: [("app".to_string(), "foobar".to_string())].into(),
         owner_references: vec![OwnerReference { kind: Kind::ReplicaSet, name: owner.name.clone(), uid: owner.uid, controller: true }],
+        finalizers: vec![],
+        generation: 1,
+        deletion_timestamp_ms: None,
+        deletion_grace_period_ms: None,
         spec: Spec::Pod,
+        status: None,
     })
 }
 
@@ -122,6 +132,7 @@ fn sync_answering(
                             resource_version: None,
                             items: None,
                             client_status: None,
+                            uid_mismatch: None,
                         };
                         (Response { status, object: None, items: vec![], list_rv: 0 }, audit)
                     })

@@ -206,6 +206,11 @@ pub struct ObjectSpec {
     pub replicas: Option<u32>,
     #[serde(default)]
     pub labels: BTreeMap<String, String>,
+    /// `metadata.finalizers`: a delete leaves the object Terminating until
+    /// an update removes them (nothing in the simulation removes a finalizer
+    /// it did not add: an `apply` without it does).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub finalizers: Vec<String>,
 }
 
 /// A reference to an existing object.
@@ -796,6 +801,7 @@ impl ObjectSpec {
                 generate_name: None,
                 labels: self.labels.clone(),
                 owner_references: Vec::new(),
+                finalizers: self.finalizers.clone(),
                 spec: spec.clone(),
             })
             .collect()

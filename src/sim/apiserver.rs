@@ -8,7 +8,7 @@
 //! no watch-cache compaction, so a watch never sees `410 Expired` unless a
 //! scenario asks for a relist.
 
-use super::object::{Kind, Object, ObjectKey, ObjectRc, ObjectTemplate};
+use super::object::{Kind, Object, ObjectKey, ObjectRc, ObjectTemplate, ReplicaSetStatus};
 use super::rng::Rng;
 use super::sorted::SortedMap;
 use serde::Serialize;
@@ -76,6 +76,8 @@ pub enum Actor {
     Informer(ControllerKind),
     /// The garbage collector, and its informer's LIST.
     GarbageCollector,
+    /// The kubelet: the final delete of a pod whose grace period is over.
+    Kubelet,
 }
 
 impl fmt::Display for Actor {
@@ -85,6 +87,7 @@ impl fmt::Display for Actor {
             Actor::Controller(c) => f.write_str(c.actor_name()),
             Actor::Informer(c) => write!(f, "{} (informer)", c.actor_name()),
             Actor::GarbageCollector => f.write_str("garbage-collector"),
+            Actor::Kubelet => f.write_str("kubelet"),
         }
     }
 }
@@ -100,6 +103,63 @@ pub struct Request {
     /// The body of a create or an update.
     pub body: Option<ObjectTemplate>,
     pub actor: Actor,
+    /// Preconditions, the status subresource, a delete's options.
+    #[serde(skip_serializing_if = "Options::is_default")]
+    pub options: Options,
+}
+
+/// What a request asks beyond its verb and body: `metav1.UpdateOptions`'s
+/// and `DeleteOptions`'s fields the simulation honours, and the status
+/// subresource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Options {
+    /// An update's `metadata.resourceVersion`: the version the client read.
+    /// If the object has moved on, the update is `409 Conflict`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource_version: Option<u64>,
+    /// A delete's `Preconditions.UID`: delete only this very object.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uid: Option<u64>,
+    /// A delete's `GracePeriodSeconds`, in ms; `None`: the object's default.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grace_period_ms: Option<u64>,
+    /// A delete's `PropagationPolicy`; `None`: the resource's default (background).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub propagation: Option<Propagation>,
+    /// `UpdateStatus`: write only the status, this one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<ReplicaSetStatus>,
+}
+
+impl Options {
+    fn is_default(&self) -> bool {
+        *self == Options::default()
+    }
+}
+
+/// `metav1.DeletionPropagation`: what becomes of an owner's dependents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub enum Propagation {
+    /// The owner goes at once; the garbage collector deletes the dependents after.
+    Background,
+    /// The owner stays (finalizer `foregroundDeletion`) until the collector
+    /// has deleted its dependents.
+    Foreground,
+    /// The owner stays (finalizer `orphan`) until the collector has removed
+    /// the ownerReferences from its dependents, which live on.
+    Orphan,
+}
+
+impl Propagation {
+    /// As kubectl's `--cascade` and a scenario write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Propagation::Background => "Background",
+            Propagation::Foreground => "Foreground",
+            Propagation::Orphan => "Orphan",
+        }
+    }
 }
 
 impl Request {
@@ -111,6 +171,7 @@ impl Request {
             name: body.name.clone(),
             body: Some(body),
             actor,
+            options: Options::default(),
         }
     }
 
@@ -122,19 +183,51 @@ impl Request {
             name: body.name.clone(),
             body: Some(body),
             actor,
+            options: Options::default(),
         }
     }
 
     pub fn get(actor: Actor, kind: Kind, key: &ObjectKey) -> Self {
-        Request { verb: Verb::Get, kind, namespace: key.namespace.clone(), name: Some(key.name.clone()), body: None, actor }
+        Request {
+            verb: Verb::Get,
+            kind,
+            namespace: key.namespace.clone(),
+            name: Some(key.name.clone()),
+            body: None,
+            actor,
+            options: Options::default(),
+        }
     }
 
     pub fn delete(actor: Actor, kind: Kind, key: &ObjectKey) -> Self {
-        Request { verb: Verb::Delete, kind, namespace: key.namespace.clone(), name: Some(key.name.clone()), body: None, actor }
+        Request {
+            verb: Verb::Delete,
+            kind,
+            namespace: key.namespace.clone(),
+            name: Some(key.name.clone()),
+            body: None,
+            actor,
+            options: Options::default(),
+        }
     }
 
     pub fn list(actor: Actor, kind: Kind, namespace: &str) -> Self {
-        Request { verb: Verb::List, kind, namespace: namespace.to_string(), name: None, body: None, actor }
+        Request { verb: Verb::List, kind, namespace: namespace.to_string(), name: None, body: None, actor, options: Options::default() }
+    }
+
+    /// `UpdateStatus`: `object`'s status becomes `status`, if the object is
+    /// still at the resourceVersion the client read it at.
+    pub fn update_status(actor: Actor, object: &Object, status: ReplicaSetStatus) -> Self {
+        let mut req = Request::get(actor, object.kind(), &object.key());
+        req.verb = Verb::Update;
+        req.options = Options { resource_version: Some(object.resource_version), status: Some(status), ..Options::default() };
+        req
+    }
+
+    /// The same request with these options.
+    pub fn with(mut self, options: Options) -> Self {
+        self.options = options;
+        self
     }
 
     /// The name as a person would read it in a log: `prefix*` for generateName.
@@ -152,6 +245,9 @@ impl Request {
 pub enum Reason {
     AlreadyExists,
     NotFound,
+    /// 409: the object moved on since the client read it (a stale
+    /// resourceVersion), or is not the one a UID precondition names.
+    Conflict,
     /// 500: a failure on the server, nothing written.
     InternalError,
     /// 504: no answer in time; the write may or may not have happened.
@@ -196,6 +292,7 @@ impl Status {
     pub const CREATED: Status = Status { code: 201, reason: None };
     pub const NOT_FOUND: Status = Status { code: 404, reason: Some(Reason::NotFound) };
     pub const ALREADY_EXISTS: Status = Status { code: 409, reason: Some(Reason::AlreadyExists) };
+    pub const CONFLICT: Status = Status { code: 409, reason: Some(Reason::Conflict) };
     pub const INTERNAL_ERROR: Status = Status { code: 500, reason: Some(Reason::InternalError) };
     pub const TIMEOUT: Status = Status { code: 504, reason: Some(Reason::Timeout) };
 
@@ -209,6 +306,7 @@ impl Status {
             (200, _) => "200 OK",
             (201, _) => "201 Created",
             (404, _) => "404 NotFound",
+            (409, Some(Reason::Conflict)) => "409 Conflict",
             (409, _) => "409 AlreadyExists",
             (500, _) => "500 InternalError",
             (504, _) => "504 Timeout",
@@ -250,12 +348,27 @@ pub struct AuditEntry {
     /// write whose answer was lost (`504 Timeout`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub client_status: Option<Status>,
+    /// A UID precondition that failed: (the UID asked for, the object's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uid_mismatch: Option<(u64, u64)>,
 }
 
 impl AuditEntry {
     /// The message the apiserver returns (`apimachinery/pkg/api/errors/errors.go`).
     pub fn message(&self) -> String {
-        message(self.status, self.kind, &self.name)
+        self.message_for(self.status)
+    }
+
+    fn message_for(&self, status: Status) -> String {
+        match (status.reason, self.uid_mismatch) {
+            // `storage.NewInvalidObjError` from `checkPreconditions`, as `NewConflict` wraps it.
+            (Some(Reason::Conflict), Some((asked, found))) => format!(
+                "Operation cannot be fulfilled on {} \"{}\": Precondition failed: UID in precondition: {asked}, UID in object meta: {found}",
+                self.kind.resource(),
+                self.name
+            ),
+            _ => message(status, self.kind, &self.name),
+        }
     }
 
     /// The status the client saw: what it acts on.
@@ -265,7 +378,7 @@ impl AuditEntry {
 
     /// The message the client saw: a lost answer's timeout, or the apiserver's own.
     pub fn seen_message(&self) -> String {
-        message(self.seen_status(), self.kind, &self.name)
+        self.message_for(self.seen_status())
     }
 }
 
@@ -276,6 +389,10 @@ fn message(status: Status, kind: Kind, name: &str) -> String {
     match status.reason {
         Some(Reason::AlreadyExists) => format!("{resource} \"{name}\" already exists"),
         Some(Reason::NotFound) => format!("{resource} \"{name}\" not found"),
+        // `OptimisticLockErrorMsg` in `NewConflict`'s words.
+        Some(Reason::Conflict) => format!(
+            "Operation cannot be fulfilled on {resource} \"{name}\": the object has been modified; please apply your changes to the latest version and try again"
+        ),
         Some(Reason::InternalError) => "Internal error occurred: an injected fault".to_string(),
         Some(Reason::Timeout) => "Timeout: request did not complete within requested timeout - context deadline exceeded".to_string(),
         None => String::new(),
@@ -348,6 +465,8 @@ pub struct ApiServer {
     seen: [bool; 4],
     /// "kind/namespace/label=value" -> live objects carrying it.
     label_counts: SortedMap<String, u32>,
+    /// A pod's `terminationGracePeriodSeconds`, in ms: 0, a delete removes it at once.
+    pub pod_grace_period_ms: u64,
 }
 
 fn label_key(kind: Kind, namespace: &str, label: &str, value: &str) -> String {
@@ -449,6 +568,7 @@ impl ApiServer {
             resource_version: None,
             items: None,
             client_status: None,
+            uid_mismatch: None,
         }
     }
 
@@ -513,7 +633,12 @@ impl ApiServer {
             generate_name: generated.clone(),
             labels: body.labels.clone(),
             owner_references: body.owner_references.clone(),
+            finalizers: body.finalizers.clone(),
+            generation: 1,
+            deletion_timestamp_ms: None,
+            deletion_grace_period_ms: None,
             spec: body.spec.clone(),
+            status: (body.kind() == Kind::ReplicaSet).then(ReplicaSetStatus::default),
         });
         self.insert(object.clone());
         let mut out = self.committed(req, now_ms, Status::CREATED, object, EventType::Added);
@@ -558,43 +683,113 @@ impl ApiServer {
         Outcome { response: Response { status: Status::OK, object: None, items, list_rv: self.resource_version }, audit, event: None }
     }
 
-    /// The named object, taken out of the store for a write at the next
-    /// resourceVersion; or the 404 outcome when there is none.
-    fn take_for_write(&mut self, req: &Request, now_ms: u64) -> Result<ObjectRc, Outcome> {
+    /// The named object, if the request's preconditions hold: else the 404
+    /// or 409 outcome.
+    fn current(&self, req: &Request, now_ms: u64) -> Result<ObjectRc, Outcome> {
         let name = req.name.clone().unwrap_or_default();
-        let key = ObjectKey::new(req.namespace.clone(), name.clone());
-        let Some(old) = self.get(req.kind, &key).cloned() else {
+        let Some(old) = self.get(req.kind, &ObjectKey::new(req.namespace.clone(), name.clone())).cloned() else {
             return Err(self.failed(req, now_ms, name, Status::NOT_FOUND));
         };
-        self.remove(&old);
-        self.resource_version += 1;
+        if req.options.resource_version.is_some_and(|rv| rv != old.resource_version) {
+            return Err(self.failed(req, now_ms, name, Status::CONFLICT));
+        }
+        if let Some(uid) = req.options.uid.filter(|uid| *uid != old.uid) {
+            let mut out = self.failed(req, now_ms, name, Status::CONFLICT);
+            out.audit.uid_mismatch = Some((uid, old.uid));
+            return Err(out);
+        }
         Ok(old)
     }
 
-    fn update(&mut self, req: &Request, now_ms: u64) -> Outcome {
-        let body = req.body.as_ref().expect("an update carries a body");
-        let old = match self.take_for_write(req, now_ms) {
-            Ok(old) => old,
-            Err(not_found) => return not_found,
-        };
-        let object = Rc::new(Object {
-            resource_version: self.resource_version,
-            labels: body.labels.clone(),
-            owner_references: body.owner_references.clone(),
-            spec: body.spec.clone(),
-            ..(*old).clone()
-        });
+    /// Commit `object` as the new version of `old` at the next resourceVersion.
+    fn replace(&mut self, req: &Request, now_ms: u64, old: &Object, object: Object) -> Outcome {
+        self.remove(old);
+        self.resource_version += 1;
+        let object = Rc::new(Object { resource_version: self.resource_version, ..object });
         self.insert(object.clone());
         self.committed(req, now_ms, Status::OK, object, EventType::Modified)
     }
 
-    fn delete(&mut self, req: &Request, now_ms: u64) -> Outcome {
-        let old = match self.take_for_write(req, now_ms) {
-            Ok(old) => old,
-            Err(not_found) => return not_found,
-        };
-        let last = Rc::new(Object { resource_version: self.resource_version, ..(*old).clone() });
+    /// Take `old` out of the store for good, at the next resourceVersion.
+    fn erase(&mut self, req: &Request, now_ms: u64, old: &Object) -> Outcome {
+        self.remove(old);
+        self.resource_version += 1;
+        let last = Rc::new(Object { resource_version: self.resource_version, ..old.clone() });
         self.committed(req, now_ms, Status::OK, last, EventType::Deleted)
+    }
+
+    /// An update, or `UpdateStatus` (`options.status`): the spec, labels,
+    /// ownerReferences and finalizers of the body, or the status alone. A
+    /// Terminating object whose last finalizer goes, with no grace left, is gone.
+    fn update(&mut self, req: &Request, now_ms: u64) -> Outcome {
+        let old = match self.current(req, now_ms) {
+            Ok(old) => old,
+            Err(out) => return out,
+        };
+        if let Some(status) = req.options.status {
+            let object = Object { status: Some(status), ..(*old).clone() };
+            return self.replace(req, now_ms, &old, object);
+        }
+        let body = req.body.as_ref().expect("an update carries a body");
+        let generation = if body.spec != old.spec { old.generation + 1 } else { old.generation };
+        let object = Object {
+            labels: body.labels.clone(),
+            owner_references: body.owner_references.clone(),
+            finalizers: body.finalizers.clone(),
+            spec: body.spec.clone(),
+            generation,
+            ..(*old).clone()
+        };
+        if object.is_terminating() && object.finalizers.is_empty() && object.deletion_grace_period_ms == Some(0) {
+            return self.erase(req, now_ms, &object);
+        }
+        self.replace(req, now_ms, &old, object)
+    }
+
+    /// A delete. An object with finalizers, or a pod with a grace period, is
+    /// only marked: `deletionTimestamp` set, a MODIFIED event, and it stays
+    /// (Terminating) until the kubelet's delete with no grace and the
+    /// finalizers' removal. Foreground and orphan propagation add their
+    /// finalizer first. Deleting a Terminating object again changes nothing,
+    /// unless it shortens the grace to 0.
+    fn delete(&mut self, req: &Request, now_ms: u64) -> Outcome {
+        let old = match self.current(req, now_ms) {
+            Ok(old) => old,
+            Err(out) => return out,
+        };
+        let default_grace = if old.kind() == crate::sim::object::Kind::Pod { self.pod_grace_period_ms } else { 0 };
+        let grace = req.options.grace_period_ms.unwrap_or(default_grace);
+        if old.is_terminating() {
+            if grace == 0 && old.deletion_grace_period_ms != Some(0) {
+                if old.finalizers.is_empty() {
+                    return self.erase(req, now_ms, &old);
+                }
+                let object = Object { deletion_grace_period_ms: Some(0), ..(*old).clone() };
+                return self.replace(req, now_ms, &old, object);
+            }
+            let mut audit = self.audit(req, now_ms, old.name.clone(), Status::OK);
+            audit.resource_version = Some(old.resource_version);
+            return Outcome {
+                response: Response { status: Status::OK, object: Some(old.clone()), items: Vec::new(), list_rv: 0 },
+                audit,
+                event: None,
+            };
+        }
+        let mut finalizers = old.finalizers.clone();
+        let added = match req.options.propagation {
+            Some(Propagation::Foreground) => Some(crate::sim::object::FINALIZER_FOREGROUND),
+            Some(Propagation::Orphan) => Some(crate::sim::object::FINALIZER_ORPHAN),
+            Some(Propagation::Background) | None => None,
+        };
+        if let Some(f) = added.filter(|f| !finalizers.iter().any(|x| x == f)) {
+            finalizers.push(f.to_string());
+        }
+        if grace == 0 && finalizers.is_empty() {
+            return self.erase(req, now_ms, &old);
+        }
+        let object =
+            Object { finalizers, deletion_timestamp_ms: Some(now_ms + grace), deletion_grace_period_ms: Some(grace), ..(*old).clone() };
+        self.replace(req, now_ms, &old, object)
     }
 
     fn insert(&mut self, object: ObjectRc) {
@@ -643,6 +838,7 @@ mod tests {
             generate_name: generate.map(Into::into),
             labels: BTreeMap::new(),
             owner_references: Vec::new(),
+            finalizers: Vec::new(),
             spec: Spec::ConfigMap,
         }
     }
@@ -715,5 +911,101 @@ mod tests {
         assert_eq!(list.response.items.len(), 1);
         assert_eq!(api.peak_live()[&Kind::ConfigMap], 2);
         assert_eq!(api.live()[&Kind::ConfigMap], 1);
+    }
+    fn rs_template(replicas: u32) -> ObjectTemplate {
+        ObjectTemplate { spec: Spec::ReplicaSet { replicas }, ..cm(Some("web"), None) }
+    }
+
+    /// An update or an `UpdateStatus` from a stale read is `409 Conflict`
+    /// with `OptimisticLockErrorMsg`; from the current one it commits, and a
+    /// status write leaves the spec and the generation alone.
+    #[test]
+    fn a_write_from_a_stale_read_is_409_conflict() {
+        let mut api = ApiServer::new();
+        let mut rng = Rng::new(1);
+        let created = api.handle(&Request::create(Actor::Kubectl, rs_template(3)), 0, &mut rng).response.object.unwrap();
+        assert_eq!((created.generation, created.status), (1, Some(ReplicaSetStatus::default())));
+        let status = ReplicaSetStatus { replicas: 3, observed_generation: 1 };
+        let ok = api.handle(&Request::update_status(Actor::Kubectl, &created, status), 0, &mut rng);
+        assert_eq!(ok.response.status, Status::OK);
+        let written = ok.response.object.unwrap();
+        assert_eq!((written.status, written.generation, &written.spec), (Some(status), 1, &Spec::ReplicaSet { replicas: 3 }));
+        let stale = api.handle(&Request::update_status(Actor::Kubectl, &created, status), 0, &mut rng);
+        assert_eq!(stale.response.status, Status::CONFLICT);
+        assert_eq!(stale.response.status.label(), "409 Conflict");
+        assert_eq!(
+            stale.audit.message(),
+            "Operation cannot be fulfilled on replicasets.apps \"web\": the object has been modified; please apply your changes to the latest version and try again"
+        );
+        assert!(stale.event.is_none());
+        let scaled = api.handle(&Request::update(Actor::Kubectl, rs_template(5)), 0, &mut rng).response.object.unwrap();
+        assert_eq!((scaled.generation, scaled.status), (2, Some(status)), "a spec change bumps the generation, keeps the status");
+    }
+
+    /// `Preconditions.UID`: a delete aimed at an object that was replaced
+    /// under its name is a 409 naming both UIDs, and deletes nothing.
+    #[test]
+    fn a_delete_with_another_uid_is_409_precondition_failed() {
+        let mut api = ApiServer::new();
+        let mut rng = Rng::new(1);
+        let a = api.handle(&Request::create(Actor::Kubectl, cm(Some("a"), None)), 0, &mut rng).response.object.unwrap();
+        let key = a.key();
+        let req =
+            Request::delete(Actor::GarbageCollector, Kind::ConfigMap, &key).with(Options { uid: Some(a.uid + 7), ..Options::default() });
+        let out = api.handle(&req, 0, &mut rng);
+        assert_eq!(out.response.status, Status::CONFLICT);
+        assert_eq!(
+            out.audit.message(),
+            format!(
+                "Operation cannot be fulfilled on configmaps \"a\": Precondition failed: UID in precondition: {}, UID in object meta: {}",
+                a.uid + 7,
+                a.uid
+            )
+        );
+        assert!(api.get(Kind::ConfigMap, &key).is_some());
+        let req = Request::delete(Actor::GarbageCollector, Kind::ConfigMap, &key).with(Options { uid: Some(a.uid), ..Options::default() });
+        assert_eq!(api.handle(&req, 0, &mut rng).event.unwrap().event_type, EventType::Deleted);
+    }
+
+    /// A pod with a grace period is marked, not removed: MODIFIED with a
+    /// deletionTimestamp; a second delete changes nothing; the kubelet's
+    /// delete with no grace removes it.
+    #[test]
+    fn a_graceful_delete_marks_the_pod_terminating() {
+        let mut api = ApiServer::new();
+        api.pod_grace_period_ms = 30_000;
+        let mut rng = Rng::new(1);
+        let pod = ObjectTemplate { spec: Spec::Pod, ..cm(Some("p"), None) };
+        api.handle(&Request::create(Actor::Kubectl, pod), 0, &mut rng);
+        let key = ObjectKey::new("academy-lab", "p");
+        let first = api.handle(&Request::delete(Actor::Kubectl, Kind::Pod, &key), 1_000, &mut rng);
+        let ev = first.event.unwrap();
+        assert_eq!(ev.event_type, EventType::Modified);
+        assert_eq!((ev.object.deletion_timestamp_ms, ev.object.deletion_grace_period_ms), (Some(31_000), Some(30_000)));
+        assert_eq!(api.live_count(Kind::Pod), 1, "Terminating pods are still in the cluster");
+        let again = api.handle(&Request::delete(Actor::Kubectl, Kind::Pod, &key), 2_000, &mut rng);
+        assert_eq!((again.response.status, again.event.is_none()), (Status::OK, true));
+        let kubelet = Request::delete(Actor::Kubelet, Kind::Pod, &key).with(Options { grace_period_ms: Some(0), ..Options::default() });
+        assert_eq!(api.handle(&kubelet, 31_000, &mut rng).event.unwrap().event_type, EventType::Deleted);
+        assert_eq!(api.live_count(Kind::Pod), 0);
+    }
+
+    /// Foreground propagation adds `foregroundDeletion` and leaves the owner
+    /// Terminating; removing the finalizer by update removes the owner.
+    #[test]
+    fn a_finalizer_holds_an_owner_until_it_is_removed() {
+        let mut api = ApiServer::new();
+        let mut rng = Rng::new(1);
+        api.handle(&Request::create(Actor::Kubectl, rs_template(2)), 0, &mut rng);
+        let key = ObjectKey::new("academy-lab", "web");
+        let fg = Options { propagation: Some(Propagation::Foreground), ..Options::default() };
+        let marked = api.handle(&Request::delete(Actor::Kubectl, Kind::ReplicaSet, &key).with(fg), 5, &mut rng).event.unwrap().object;
+        assert_eq!(marked.finalizers, vec![crate::sim::object::FINALIZER_FOREGROUND.to_string()]);
+        assert_eq!(marked.deletion_timestamp_ms, Some(5));
+        let mut body = rs_template(2);
+        body.finalizers.clear();
+        let out = api.handle(&Request::update(Actor::GarbageCollector, body), 9, &mut rng);
+        assert_eq!(out.event.unwrap().event_type, EventType::Deleted);
+        assert!(api.get(Kind::ReplicaSet, &key).is_none());
     }
 }

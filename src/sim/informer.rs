@@ -312,7 +312,12 @@ mod tests {
             generate_name: None,
             labels: Default::default(),
             owner_references: vec![],
+            finalizers: vec![],
+            generation: 1,
+            deletion_timestamp_ms: None,
+            deletion_grace_period_ms: None,
             spec: Spec::ConfigMap,
+            status: None,
         })
     }
 

@@ -1,7 +1,9 @@
 //! Kubernetes objects as the simulated apiserver stores them.
 //!
-//! Only what the three labs need is modelled: kind, namespace, name, uid,
-//! resourceVersion, labels, ownerReferences and a kind-specific spec. An object
+//! Only what the labs and the mechanisms around them need is modelled: kind,
+//! namespace, name, uid, resourceVersion, generation, labels, ownerReferences,
+//! finalizers, a deletionTimestamp, a kind-specific spec and a ReplicaSet's
+//! status. An object
 //! is immutable once committed; every write commits a new version, so stores
 //! share versions behind an `Rc` and cloning a store for a checkpoint is cheap.
 
@@ -163,8 +165,33 @@ pub struct Object {
     pub generate_name: Option<String>,
     pub labels: BTreeMap<String, String>,
     pub owner_references: Vec<OwnerReference>,
+    /// `metadata.finalizers`: a delete only marks the object while any remain.
+    pub finalizers: Vec<String>,
+    /// `metadata.generation`: 1 at creation, one more at each change of the spec.
+    pub generation: u64,
+    /// `metadata.deletionTimestamp` (simulated ms): the object is Terminating,
+    /// gone when its grace period is over and its finalizers are removed.
+    pub deletion_timestamp_ms: Option<u64>,
+    /// `metadata.deletionGracePeriodSeconds`, in ms, while Terminating.
+    pub deletion_grace_period_ms: Option<u64>,
     pub spec: Spec,
+    /// A ReplicaSet's `status`, as its controller last wrote it (`None` for other kinds).
+    pub status: Option<ReplicaSetStatus>,
 }
+
+/// The part of a ReplicaSet's status the simulation writes (`calculateStatus`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct ReplicaSetStatus {
+    /// `status.replicas`: the pods the controller counted in its cache.
+    pub replicas: u32,
+    /// `status.observedGeneration`: the generation that count answered.
+    pub observed_generation: u64,
+}
+
+/// The finalizer foreground deletion puts on an owner (`metav1.FinalizerDeleteDependents`).
+pub const FINALIZER_FOREGROUND: &str = "foregroundDeletion";
+/// The finalizer orphan deletion puts on an owner (`metav1.FinalizerOrphanDependents`).
+pub const FINALIZER_ORPHAN: &str = "orphan";
 
 /// Objects are shared between the apiserver, informers and checkpoints.
 pub type ObjectRc = Rc<Object>;
@@ -186,6 +213,11 @@ impl Object {
     pub fn controller_ref(&self) -> Option<&OwnerReference> {
         self.owner_references.iter().find(|r| r.controller)
     }
+
+    /// `DeletionTimestamp != nil`: Terminating, on its way out.
+    pub fn is_terminating(&self) -> bool {
+        self.deletion_timestamp_ms.is_some()
+    }
 }
 
 /// What a client sends to create an object: a name or a `generateName` prefix.
@@ -196,6 +228,7 @@ pub struct ObjectTemplate {
     pub generate_name: Option<String>,
     pub labels: BTreeMap<String, String>,
     pub owner_references: Vec<OwnerReference>,
+    pub finalizers: Vec<String>,
     pub spec: Spec,
 }
 

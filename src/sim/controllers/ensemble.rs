@@ -169,6 +169,7 @@ impl Reconcile {
             generate_name,
             labels: labels.clone(),
             owner_references: owner_references.clone(),
+            finalizers: Vec::new(),
             spec: Spec::ConfigMap,
         };
         match cx.settings.naming {

@@ -75,6 +75,7 @@ impl Reconcile {
             generate_name,
             labels: Default::default(),
             owner_references: vec![],
+            finalizers: vec![],
             spec: Spec::ConfigMap,
         }
     }

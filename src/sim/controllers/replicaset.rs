@@ -198,6 +198,7 @@ impl Reconcile {
             generate_name: Some(format!("{}-", rs.name)),
             labels,
             owner_references: vec![OwnerReference { kind: Kind::ReplicaSet, name: rs.name.clone(), uid: rs.uid, controller: true }],
+            finalizers: vec![],
             spec: Spec::Pod,
         }
     }

@@ -65,6 +65,7 @@ impl World {
                             generate_name: None,
                             labels: o.labels.clone(),
                             owner_references: o.owner_references.clone(),
+                            finalizers: o.finalizers.clone(),
                             spec,
                         }
                     }
@@ -75,6 +76,7 @@ impl World {
                         generate_name: None,
                         labels: Default::default(),
                         owner_references: vec![],
+                        finalizers: vec![],
                         spec: Spec::ReplicaSet { replicas: to },
                     },
                 };
