@@ -569,3 +569,87 @@ fn an_ambiguous_create_over_creates_a_replicaset_by_one_then_deletes_the_surplus
         assert_eq!(run.report.live("Pod"), 3, "{mode}: the retry makes them");
     }
 }
+
+fn replicaset_scenario(extra: serde_json::Value) -> cachescope::scenario::Scenario {
+    let mut doc = serde_json::json!({
+        "name": "rs", "seed": 3, "until_ms": 60000,
+        "cluster": {"watch_lag_ms": 2000},
+        "controller": {"kind": "replicaset", "update_status": true},
+        "actions": [{"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 3}}]
+    });
+    for (section, fields) in extra.as_object().unwrap() {
+        match (doc.get_mut(section), fields) {
+            (Some(serde_json::Value::Object(into)), serde_json::Value::Object(from)) => into.extend(from.clone()),
+            _ => doc[section] = fields.clone(),
+        }
+    }
+    serde_json::from_value(doc).unwrap()
+}
+
+/// `updateReplicaSetStatus` under a 2 s watch lag: the status written by one
+/// sync has not reached the cache when the pods' events wake the next, so
+/// that sync writes from a stale resourceVersion and meets 409 Conflict; the
+/// GET and the retry set it right.
+#[test]
+fn a_status_update_under_a_two_second_lag_meets_409_conflict() {
+    let run = support::run_scenario(replicaset_scenario(serde_json::json!({})));
+    assert!(run.report.api_count("update", 409) >= 1, "{:?}", run.report.api);
+    let conflict = run
+        .frames
+        .iter()
+        .find(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == Verb::Update && entry.status.code == 409))
+        .unwrap();
+    let caption = cachescope::sim::caption::caption(conflict);
+    assert!(
+        caption.contains("409 Conflict, Operation cannot be fulfilled on replicasets.apps \"web\": the object has been modified"),
+        "{caption}"
+    );
+    let rs = run.world.api.get(Kind::ReplicaSet, &ObjectKey::new("academy-lab", "web")).unwrap();
+    assert_eq!(rs.status, Some(cachescope::sim::object::ReplicaSetStatus { replicas: 3, observed_generation: 1 }));
+    assert_eq!(run.report.live("Pod"), 3);
+    // Off, nothing writes the status and nothing conflicts.
+    let off = support::run_scenario(replicaset_scenario(serde_json::json!({"controller": {"update_status": false}})));
+    assert_eq!(off.report.api_count("update", 409) + off.report.api_count("update", 200), 0);
+}
+
+/// Graceful deletion: a deleted pod stays Terminating for its grace period;
+/// the ReplicaSet counts it gone at once (`updatePod` → `deletePod`) and
+/// replaces it, so the cluster holds 4 pods for a while, and says so
+/// (`all_pods_within_replicas` breaks), while `status.replicas` never
+/// passes 3 and `children_within_desired` holds.
+#[test]
+fn a_terminating_pod_is_replaced_before_it_is_gone() {
+    let scenario = replicaset_scenario(serde_json::json!({
+        "cluster": {"pod_grace_period_ms": 30000, "watch_lag_ms": 500},
+        "actions": [
+            {"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 3}},
+            {"at_ms": 10000, "delete_pods": {"owner": "web", "count": 1, "interval_ms": 1}}
+        ]
+    }));
+    let mut world = cachescope::sim::world::World::new(scenario.world_init());
+    let key = ObjectKey::new("academy-lab", "web");
+    let (mut peak_status, mut replaced_at, mut gone_at) = (0, None, None);
+    while let Some(f) = world.step() {
+        if let Some(s) = world.api.get(Kind::ReplicaSet, &key).and_then(|rs| rs.status) {
+            peak_status = peak_status.max(s.replicas);
+        }
+        if let Event::ApiRequest { entry, .. } = &f.event {
+            if entry.verb == Verb::Create && entry.kind == Kind::Pod && f.at_ms > 10_000 && replaced_at.is_none() {
+                replaced_at = Some(f.at_ms);
+            }
+            if entry.actor == Actor::Kubelet {
+                gone_at = Some(f.at_ms);
+            }
+        }
+    }
+    let (replaced_at, gone_at) = (replaced_at.expect("a replacement"), gone_at.expect("the kubelet's delete"));
+    assert!(replaced_at < 10_000 + 1_000, "replaced within the lag, at {replaced_at} ms");
+    assert!(gone_at >= 40_000, "the old pod is gone only after its 30 s grace, at {gone_at} ms");
+    assert_eq!(world.api.peak_count(Kind::Pod), 4);
+    assert_eq!(world.api.live_count(Kind::Pod), 3);
+    assert_eq!(peak_status, 3, "status.replicas counts active pods only");
+    assert!(world.invariants.get(CHILDREN_WITHIN_DESIRED).unwrap().held());
+    let all = world.invariants.get(cachescope::sim::invariants::ALL_PODS_WITHIN_REPLICAS).unwrap();
+    assert!(!all.held(), "4 pods, 1 Terminating");
+    assert!(all.detail.as_deref().unwrap().contains("1 of them Terminating"), "{:?}", all.detail);
+}

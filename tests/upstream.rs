@@ -11,7 +11,7 @@ use cachescope::sim::apiserver::{Actor, ApiServer, AuditEntry, ControllerKind, E
 use cachescope::sim::controllers::replicaset::handle;
 use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, HandlerEvent, Input, ListOrder, Naming, Reconcile};
 use cachescope::sim::expectations::Expectations;
-use cachescope::sim::object::{Kind, Object, ObjectRc, OwnerReference, Spec};
+use cachescope::sim::object::{Kind, Object, ObjectRc, OwnerReference, ReplicaSetStatus, Spec};
 use cachescope::sim::rng::Rng;
 use std::rc::Rc;
 
@@ -24,6 +24,7 @@ fn settings(burst: u32) -> ControllerSettings {
         naming: Naming::Generate,
         list_order: ListOrder::Key,
         consistency_store: false,
+        update_status: false,
         double_enqueue: false,
         expectations: true,
         delete_surplus: false,
@@ -133,8 +134,13 @@ fn sync_answering(
                             items: None,
                             client_status: None,
                             uid_mismatch: None,
+                            status_write: req.options.status,
                         };
-                        (Response { status, object: None, items: vec![], list_rv: 0 }, audit)
+                        // The fake client's GET returns the ReplicaSet as the lister has it.
+                        let object = (req.verb == Verb::Get && status.is_success())
+                            .then(|| caches.get(Kind::ReplicaSet, &cachescope::sim::controllers::split_key(KEY)).cloned())
+                            .flatten();
+                        (Response { status, object, items: vec![], list_rv: 0 }, audit)
                     })
                     .collect();
                 sent.extend(requests);
@@ -346,4 +352,87 @@ fn TestSyncReplicaSetCreateFailures() {
     assert_eq!(creates(&sent), 1 + 2 + 4 + 8, "slow start stops after the failed batch");
     // 10 created, so 10 creations are still expected; the other 90 were observed at once.
     assert_eq!(exp.get(KEY).map(|r| r.add), Some(limit as i64));
+}
+
+fn with_status(rs: &ObjectRc, replicas: u32) -> ObjectRc {
+    Rc::new(Object { status: Some(ReplicaSetStatus { replicas, observed_generation: rs.generation }), ..(**rs).clone() })
+}
+
+/// `TestControllerUpdateRequeue`: the status write fails (every UpdateStatus
+/// answered with an error); the sync tries, GETs the latest, tries once more
+/// (`statusUpdateRetries`), and returns the error, so the worker re-adds the
+/// key rate-limited. A status that already says what was counted is not written.
+#[test]
+fn TestControllerUpdateRequeue() {
+    let mut s = settings(500);
+    s.update_status = true;
+    let rs = with_status(&rs(1, 1), 2);
+    let c = caches(Some(&rs), &[pod(1, &rs)]);
+    let mut exp = Expectations::default();
+    // The fake client fails every status write; its GET (the second request) succeeds.
+    let (sent, result) = sync_answering(&c, &mut exp, &s, 0, |n| if n == 1 { Status::OK } else { Status::INTERNAL_ERROR });
+    let verbs: Vec<(Verb, Option<u32>)> = sent.iter().map(|r| (r.verb, r.options.status.map(|st| st.replicas))).collect();
+    assert_eq!(verbs, [(Verb::Update, Some(1)), (Verb::Get, None), (Verb::Update, Some(1))], "status.replicas 2 becomes the 1 pod counted");
+    assert_eq!(sent[0].options.resource_version, Some(rs.resource_version), "the write carries the resourceVersion read");
+    assert!(result.is_err(), "the error requeues the key");
+    // In step: nothing to write, nothing sent.
+    let settled = with_status(&rs, 1);
+    let c = caches(Some(&settled), &[pod(1, &settled)]);
+    let (sent, result) = sync_answering(&c, &mut exp, &s, 0, |_| Status::INTERNAL_ERROR);
+    assert!(sent.is_empty() && result.is_ok(), "{sent:?}");
+}
+
+/// `TestDeletionTimestamp`: a pod that arrives or changes with a
+/// deletionTimestamp is a deletion to the ReplicaSet's expectations (and
+/// wakes it), never a creation; a later update or the final delete of the
+/// same pod is not counted twice; another expected pod's delete is.
+#[test]
+fn TestDeletionTimestamp() {
+    let rs = rs(1, 1);
+    let c = caches(Some(&rs), &[]);
+    let mut exp = Expectations::default();
+    let terminating = |p: &ObjectRc, rv: u64| Rc::new(Object { deletion_timestamp_ms: Some(1), resource_version: rv, ..(**p).clone() });
+    let live = pod(1, &rs);
+    let dying = terminating(&live, 3);
+    let pod_key = live.key().to_string();
+    let expect_deletion = |exp: &mut Expectations, key: &str| exp.expect_deletions(KEY, [key.to_string()].into_iter().collect(), 0);
+
+    // A pod added with a deletion timestamp decrements deletions, not creations.
+    expect_deletion(&mut exp, &pod_key);
+    let fx = handle(Kind::Pod, &HandlerEvent { event_type: EventType::Added, object: &dying, old: None, tombstone: false }, &c, &mut exp);
+    assert_eq!(fx.enqueued, [KEY]);
+    assert!(exp.get(KEY).unwrap().fulfilled());
+
+    // An update from no deletion timestamp to one is a deletion.
+    expect_deletion(&mut exp, &pod_key);
+    let fx = handle(
+        Kind::Pod,
+        &HandlerEvent { event_type: EventType::Modified, object: &dying, old: Some(&live), tombstone: false },
+        &c,
+        &mut exp,
+    );
+    assert_eq!(fx.enqueued, [KEY]);
+    assert!(exp.get(KEY).unwrap().fulfilled());
+
+    // An update of a pod already Terminating is not a second delete.
+    let second = Rc::new(Object { name: "secondPod".into(), uid: 2000, ..(*live).clone() });
+    expect_deletion(&mut exp, &second.key().to_string());
+    let dying_again = terminating(&live, 4);
+    handle(
+        Kind::Pod,
+        &HandlerEvent { event_type: EventType::Modified, object: &dying_again, old: Some(&dying), tombstone: false },
+        &c,
+        &mut exp,
+    );
+    assert!(!exp.get(KEY).unwrap().fulfilled());
+
+    // Nor is its final delete.
+    handle(Kind::Pod, &HandlerEvent { event_type: EventType::Deleted, object: &dying_again, old: None, tombstone: false }, &c, &mut exp);
+    assert!(!exp.get(KEY).unwrap().fulfilled());
+
+    // Deleting the second pod clears the expectations.
+    let fx =
+        handle(Kind::Pod, &HandlerEvent { event_type: EventType::Deleted, object: &second, old: None, tombstone: false }, &c, &mut exp);
+    assert_eq!(fx.enqueued, [KEY]);
+    assert!(exp.get(KEY).unwrap().fulfilled());
 }

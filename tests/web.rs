@@ -645,15 +645,16 @@ async fn observations_show_the_labs_numbers_live() {
         assert_eq!(dts[0], format!("{}s", o.kind));
         assert_eq!(dds[0], format!("cluster {} · cache {} · peak {}", o.in_cluster, o.in_cache, o.peak_in_cluster), "frame {n}");
         // (status, count) pairs, whatever collection the view keeps them in.
-        let counts = |c: Vec<(u16, u64)>| {
+        let counts = |c: Vec<(u16, u64)>, verb| {
             if c.is_empty() {
                 "none".to_string()
             } else {
-                c.iter().map(|(code, k)| format!("{k} × {}", pv::status_label(*code))).collect::<Vec<_>>().join(", ")
+                c.iter().map(|(code, k)| format!("{k} × {}", pv::status_label(*code, verb))).collect::<Vec<_>>().join(", ")
             }
         };
-        assert_eq!(dds[1], counts(o.creates.clone().into_iter().collect()), "frame {n}: creates");
-        assert_eq!(dds[2], counts(o.deletes.clone().into_iter().collect()), "frame {n}: deletes");
+        use cachescope::sim::apiserver::Verb;
+        assert_eq!(dds[1], counts(o.creates.clone().into_iter().collect(), Verb::Create), "frame {n}: creates");
+        assert_eq!(dds[2], counts(o.deletes.clone().into_iter().collect(), Verb::Delete), "frame {n}: deletes");
         let checks = pv::checks(&s);
         let drawn: Vec<String> = m.all("li.check .text").iter().map(text).collect();
         let said: Vec<String> = checks

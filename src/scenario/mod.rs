@@ -100,6 +100,8 @@ pub struct ClusterSection {
     pub client_qps: u32,
     /// Requests the controller may send at once before the limit bites (client-go's default).
     pub client_burst: u32,
+    /// A pod's termination grace period (0: a delete removes it at once).
+    pub pod_grace_period_ms: u64,
 }
 
 impl Default for ClusterSection {
@@ -115,6 +117,7 @@ impl Default for ClusterSection {
             orphan_grace_ms: d.orphan_grace_ms,
             client_qps: d.client_qps,
             client_burst: d.client_burst,
+            pod_grace_period_ms: d.pod_grace_period_ms,
         }
     }
 }
@@ -139,6 +142,10 @@ pub struct ControllerSection {
     /// caches have read the controller's own writes back (`replicaset`, `ensemble`).
     #[serde(default)]
     pub consistency_store: bool,
+    /// ReplicaSet: write `status.replicas` after each sync, from the cache,
+    /// with the resourceVersion it read (`updateReplicaSetStatus`).
+    #[serde(default)]
+    pub update_status: bool,
     /// Re-add the key once after each successful reconcile.
     #[serde(default)]
     pub double_enqueue: bool,
@@ -678,6 +685,7 @@ impl Scenario {
             orphan_grace_ms: c.orphan_grace_ms,
             client_qps: c.client_qps,
             client_burst: c.client_burst,
+            pod_grace_period_ms: c.pod_grace_period_ms,
         };
         let k = &self.controller;
         let controller = ControllerSettings {
@@ -686,6 +694,7 @@ impl Scenario {
             naming: k.naming,
             list_order: k.list_order,
             consistency_store: k.consistency_store,
+            update_status: k.update_status,
             double_enqueue: k.double_enqueue,
             expectations: self.expectations(),
             delete_surplus: k.delete_surplus,

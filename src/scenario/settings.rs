@@ -121,6 +121,14 @@ pub const SETTINGS: &[Setting] = &[
         live: None,
     },
     Setting {
+        path: "cluster.pod_grace_period_ms",
+        domain: int(0, 600_000),
+        unit: MS,
+        default_note: None,
+        help: "a pod's termination grace period: a delete marks it Terminating (deletionTimestamp) and the kubelet removes it this much later; 0 removes it at once",
+        live: None,
+    },
+    Setting {
         path: "controller.kind",
         domain: Domain::Choice(&["ensemble", "replicaset", "pruner"]),
         unit: "",
@@ -152,6 +160,14 @@ pub const SETTINGS: &[Setting] = &[
         default_note: None,
         help: "Kubernetes v1.36 (KEP-5647): before each sync, EnsureReady checks that the caches have read the controller's own writes; if not, the sync is skipped and the key requeued with backoff (replicaset, ensemble)",
         live: Some(|v| Knob::ConsistencyStore(as_flag(v))),
+    },
+    Setting {
+        path: "controller.update_status",
+        domain: Domain::Flag { optional: false },
+        unit: "",
+        default_note: None,
+        help: "replicaset: after each sync, UpdateStatus with status.replicas counted in the cache and the resourceVersion it read; a 409 Conflict is retried once after a GET, then the key is requeued (updateReplicaSetStatus)",
+        live: Some(|v| Knob::UpdateStatus(as_flag(v))),
     },
     Setting {
         path: "controller.double_enqueue",
@@ -306,6 +322,7 @@ pub fn knob_setting(knob: Knob) -> (&'static str, String) {
         Knob::ReconcileMs(v) => ("controller.reconcile_ms", v.to_string()),
         Knob::OwnerReferences(v) => ("controller.owner_references", v.to_string()),
         Knob::ConsistencyStore(v) => ("controller.consistency_store", v.to_string()),
+        Knob::UpdateStatus(v) => ("controller.update_status", v.to_string()),
     }
 }
 

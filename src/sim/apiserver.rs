@@ -351,6 +351,9 @@ pub struct AuditEntry {
     /// A UID precondition that failed: (the UID asked for, the object's).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub uid_mismatch: Option<(u64, u64)>,
+    /// `UpdateStatus`: the status the client sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_write: Option<ReplicaSetStatus>,
 }
 
 impl AuditEntry {
@@ -569,6 +572,7 @@ impl ApiServer {
             items: None,
             client_status: None,
             uid_mismatch: None,
+            status_write: req.options.status,
         }
     }
 

@@ -53,12 +53,24 @@ pub fn go_duration(ms: u64) -> String {
 
 /// The caption of one frame: what happened, then what it broke, if anything.
 pub fn caption(frame: &Frame) -> String {
+    use super::invariants::{ALL_PODS_WITHIN_REPLICAS, CHILDREN_WITHIN_DESIRED};
     let mut s = event_caption(frame);
+    // Active children over the count means all of them are too: one sentence, both names.
+    let both = frame.broke.iter().any(|v| v.invariant == CHILDREN_WITHIN_DESIRED);
     for v in &frame.broke {
-        if v.first {
-            s.push_str(&format!(" ⚠ This breaks {}: {}.", v.invariant, v.detail));
+        if both && v.invariant == ALL_PODS_WITHIN_REPLICAS {
+            continue;
+        }
+        let also = if both && v.invariant == CHILDREN_WITHIN_DESIRED && frame.broke.iter().any(|w| w.invariant == ALL_PODS_WITHIN_REPLICAS)
+        {
+            format!(" (and {ALL_PODS_WITHIN_REPLICAS})")
         } else {
-            s.push_str(&format!(" ⚠ {} again: {}.", v.invariant, v.detail));
+            String::new()
+        };
+        if v.first {
+            s.push_str(&format!(" ⚠ This breaks {}{also}: {}.", v.invariant, v.detail));
+        } else {
+            s.push_str(&format!(" ⚠ {} again{also}: {}.", v.invariant, v.detail));
         }
     }
     s
@@ -108,6 +120,10 @@ fn event_caption(frame: &Frame) -> String {
                 Verb::List => {
                     format!("lists {}s in {}", entry.kind, if entry.namespace.is_empty() { "all namespaces" } else { &entry.namespace })
                 }
+                Verb::Update if entry.status_write.is_some() => {
+                    let st = entry.status_write.unwrap_or_default();
+                    format!("writes the status of {}{name} (status.replicas {}, from its cache)", entry.kind, st.replicas)
+                }
                 _ => format!("{verb} {}{}", entry.kind, name),
             };
             let outcome = match (entry.verb, entry.status.code) {
@@ -116,7 +132,7 @@ fn event_caption(frame: &Frame) -> String {
                     plural(entry.items.unwrap_or(0), "item", "items"),
                     entry.resource_version.unwrap_or(0)
                 ),
-                (_, 409) => format!(": 409 AlreadyExists, {}.", entry.message()),
+                (_, 409) => format!(": {}, {}.", entry.status.label(), entry.message()),
                 (_, 404) => format!(": 404 NotFound, {}.", entry.message()),
                 (_, 500) => format!(": 500 InternalError, {}.", entry.message()),
                 (_, 504) => format!(": 504 Timeout, {}; nothing was written.", entry.message()),

@@ -42,6 +42,7 @@ impl Violation {
 
 /// The invariants' names, in report order.
 pub const CHILDREN_WITHIN_DESIRED: &str = "children_within_desired";
+pub const ALL_PODS_WITHIN_REPLICAS: &str = "all_pods_within_replicas";
 pub const NO_DELETE_BEFORE_SYNC: &str = "no_delete_before_sync";
 pub const NO_ORPHANS: &str = "no_orphans";
 
@@ -62,7 +63,14 @@ impl Invariants {
         let inv = |name, description| Invariant { name, description, first_broken_frame: None, detail: None };
         Invariants {
             list: vec![
-                inv(CHILDREN_WITHIN_DESIRED, "A controller's create never takes an owner's children above its desired count."),
+                inv(
+                    CHILDREN_WITHIN_DESIRED,
+                    "A controller's create never takes an owner's active children (not Terminating) above its desired count.",
+                ),
+                inv(
+                    ALL_PODS_WITHIN_REPLICAS,
+                    "A ReplicaSet's create never takes its pods, Terminating ones included, above spec.replicas: what the ReplicaSet does not promise, and a graceful delete shows.",
+                ),
                 inv(NO_DELETE_BEFORE_SYNC, "No controller delete is sent before its cache has synced."),
                 inv(NO_ORPHANS, "No child outlives its deleted owner by more than the grace period."),
             ],
@@ -86,46 +94,63 @@ impl Invariants {
     }
 
     /// Check a request the apiserver just handled: the violation it makes, if any.
-    pub fn check_request(&self, req: &InFlightRequest, audit: &AuditEntry, api: &ApiServer) -> Option<Violation> {
+    pub fn check_request(&self, req: &InFlightRequest, audit: &AuditEntry, api: &ApiServer) -> Vec<Violation> {
         if !matches!(audit.actor, Actor::Controller(_)) {
-            return None;
+            return Vec::new();
         }
         match audit.verb {
-            Verb::Create if audit.status.is_success() => {
-                let created = api.get(audit.kind, &ObjectKey::new(audit.namespace.clone(), audit.name.clone()))?;
-                // The owner is the controllerRef's object, the very one (same UID);
-                // a child without one (ownerReferences off) belongs to the owner its label names.
-                let owner = match created.controller_ref() {
-                    Some(r) => api.get(r.kind, &ObjectKey::new(audit.namespace.clone(), r.name.clone())).filter(|o| o.uid == r.uid)?,
-                    None => [Kind::Ensemble, Kind::ReplicaSet].into_iter().find_map(|owner_kind| {
-                        let label = child_label(owner_kind)?;
-                        let name = (child_kind(owner_kind) == Some(audit.kind)).then(|| created.labels.get(label)).flatten()?;
-                        api.get(owner_kind, &ObjectKey::new(audit.namespace.clone(), name.clone()))
-                    })?,
-                };
-                let desired = owner.spec.desired().unwrap_or(0);
-                // Children by controllerRef: an old owner's pods, still being
-                // collected under the same name, are not this one's.
-                let children = api
-                    .objects_of(audit.kind)
-                    .filter(|c| c.namespace == audit.namespace)
-                    .filter(|c| match c.controller_ref() {
-                        Some(r) => r.uid == owner.uid,
-                        None => child_label(owner.kind()).is_some_and(|l| c.labels.get(l) == Some(&owner.name)),
-                    })
-                    .count() as u32;
-                if children > desired {
-                    let detail =
-                        format!("{} {} wants {desired} and now has {children} after creating {}", owner.kind(), owner.name, audit.name);
-                    return Some(Violation::new(CHILDREN_WITHIN_DESIRED, detail));
-                }
-                None
-            }
+            Verb::Create if audit.status.is_success() => Self::check_create(audit, api),
             Verb::Delete if !req.synced_at_send => {
-                Some(Violation::new(NO_DELETE_BEFORE_SYNC, format!("delete of {} {} sent before the cache synced", audit.kind, audit.name)))
+                vec![Violation::new(NO_DELETE_BEFORE_SYNC, format!("delete of {} {} sent before the cache synced", audit.kind, audit.name))]
             }
-            _ => None,
+            _ => Vec::new(),
         }
+    }
+
+    /// A committed create: the owner's children now, active and Terminating.
+    fn check_create(audit: &AuditEntry, api: &ApiServer) -> Vec<Violation> {
+        let Some(created) = api.get(audit.kind, &ObjectKey::new(audit.namespace.clone(), audit.name.clone())) else { return Vec::new() };
+        // The owner is the controllerRef's object, the very one (same UID);
+        // a child without one (ownerReferences off) belongs to the owner its label names.
+        let owner = match created.controller_ref() {
+            Some(r) => api.get(r.kind, &ObjectKey::new(audit.namespace.clone(), r.name.clone())).filter(|o| o.uid == r.uid),
+            None => [Kind::Ensemble, Kind::ReplicaSet].into_iter().find_map(|owner_kind| {
+                let label = child_label(owner_kind)?;
+                let name = (child_kind(owner_kind) == Some(audit.kind)).then(|| created.labels.get(label)).flatten()?;
+                api.get(owner_kind, &ObjectKey::new(audit.namespace.clone(), name.clone()))
+            }),
+        };
+        let Some(owner) = owner else { return Vec::new() };
+        let desired = owner.spec.desired().unwrap_or(0);
+        // Children by controllerRef: an old owner's pods, still being
+        // collected under the same name, are not this one's.
+        let (mut active, mut terminating) = (0u32, 0u32);
+        for c in api.objects_of(audit.kind).filter(|c| c.namespace == audit.namespace) {
+            let mine = match c.controller_ref() {
+                Some(r) => r.uid == owner.uid,
+                None => child_label(owner.kind()).is_some_and(|l| c.labels.get(l) == Some(&owner.name)),
+            };
+            match (mine, c.is_terminating()) {
+                (true, false) => active += 1,
+                (true, true) => terminating += 1,
+                (false, _) => {}
+            }
+        }
+        let mut broke = Vec::new();
+        if active > desired {
+            let detail = format!("{} {} wants {desired} and now has {active} after creating {}", owner.kind(), owner.name, audit.name);
+            broke.push(Violation::new(CHILDREN_WITHIN_DESIRED, detail));
+        }
+        if owner.kind() == Kind::ReplicaSet && active + terminating > desired {
+            let detail = format!(
+                "ReplicaSet {} wants {desired} and the cluster holds {} of its pods, {terminating} of them Terminating, after creating {}",
+                owner.name,
+                active + terminating,
+                audit.name
+            );
+            broke.push(Violation::new(ALL_PODS_WITHIN_REPLICAS, detail));
+        }
+        broke
     }
 
     /// Check an event once it is a frame: the violation it shows, if any.

@@ -24,7 +24,8 @@ pub mod world;
 /// page's help lists them and `docs/scenarios.md` carries them word for word
 /// (a test checks), so the two never drift.
 pub const SIMPLIFICATIONS: &[&str] = &[
-    "Deletes are immediate: no graceful deletion, no finalizers, and the garbage collector deletes in the background, checking a dependent's first ownerReference only.",
+    "A pod's grace period (cluster.pod_grace_period_ms) is the kubelet's only work: it removes the pod when the period is over; pods are always Running and ready. Other kinds are deleted at once unless a finalizer holds them.",
+    "The garbage collector deletes in the background, checking a dependent's first ownerReference only.",
     "An informer's LIST reaches its store in one step, as v1.36's AtomicFIFO replaces it at once: HasSynced turns true at that frame (v1.28's DeltaFIFO popped the items one by one).",
     "Watch events reach an informer one by one and in order, as v1.36's RealFIFO delivers them, and the handlers run as the store takes each one (client-go runs them a little later).",
     "A watch never expires on its own and sends no bookmarks: the relist action makes it re-list, and a dropped event is a fault you inject. A cache behind a dropped event reads on only with the next event of its kind.",
@@ -32,9 +33,9 @@ pub const SIMPLIFICATIONS: &[&str] = &[
     "--double-enqueue adds a key again once after each successful reconcile, not after the reconcile that re-add causes.",
     "A lister returns children in a Go map's order, shuffled with the run's seed, drawn only when a surplus delete depends on it.",
     "Only the controller's client waits for a client-side rate limit; kubectl and the garbage collector are not limited.",
-    "Requests fail only as the labs need: 409 AlreadyExists and 404 NotFound.",
-    "The ReplicaSet controller writes no status and adopts no orphans; every pod is Running and ready, so surplus victims are the newest.",
-    "v1.36's consistency store records the controller's pod and ConfigMap writes (no status writes), and resourceVersions are always comparable.",
+    "Requests fail with 409 AlreadyExists, 409 Conflict, 404 NotFound, and the 500s and timeouts a scenario injects (fail_next); nothing is rejected by admission or validation.",
+    "The ReplicaSet controller adopts no orphans, and its status (controller.update_status) has replicas and observedGeneration only; every pod is Running and ready, so surplus victims are the newest.",
+    "v1.36's consistency store records the controller's pod, ConfigMap and status writes, and resourceVersions are always comparable.",
     "One controller process runs at a time: no leader election, no second replica.",
     "While playing, quiet stretches with nothing in flight are skipped.",
 ];

@@ -11,12 +11,12 @@
 //! queue promotions, then idle workers. That order, the one seeded RNG and
 //! ordered maps make a run a pure function of its inputs.
 
-use super::apiserver::{Actor, ApiServer, EventType, FailMode, Request, Verb};
+use super::apiserver::{Actor, ApiServer, EventType, FailMode, Options, Request, Verb};
 use super::controllers::{self, Caches, ControllerSettings, HandlerEffects, HandlerEvent};
 use super::frame::{Event, Frame, Watcher};
 use super::informer::Informer;
 use super::invariants::{Invariants, Violation};
-use super::object::{child_kind, Kind, ObjectRc, ObjectRef, ObjectTemplate};
+use super::object::{child_kind, Kind, ObjectKey, ObjectRc, ObjectRef, ObjectTemplate};
 use super::rng::Rng;
 use serde::Serialize;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -56,6 +56,9 @@ pub struct ClusterSettings {
     /// The token bucket's size: requests sent at once before the limit bites
     /// (client-go's default: 10).
     pub client_burst: u32,
+    /// A pod's termination grace period: a delete marks it Terminating, and
+    /// the kubelet removes it this much later (0: at once).
+    pub pod_grace_period_ms: u64,
 }
 
 impl Default for ClusterSettings {
@@ -70,6 +73,7 @@ impl Default for ClusterSettings {
             orphan_grace_ms: 60_000,
             client_qps: DEFAULT_CLIENT_QPS,
             client_burst: DEFAULT_CLIENT_BURST,
+            pod_grace_period_ms: 0,
         }
     }
 }
@@ -88,6 +92,7 @@ pub enum Knob {
     ReconcileMs(u64),
     OwnerReferences(bool),
     ConsistencyStore(bool),
+    UpdateStatus(bool),
 }
 
 /// Everything a world is built from.
@@ -118,16 +123,29 @@ enum Timer {
     SyncPoll { epoch: u32, since_ms: u64 },
     /// An owner's grace period for its children ends.
     OrphanDeadline { owner: ObjectRef, uid: u64, deleted_at_ms: u64 },
+    /// A Terminating pod's grace period is over: the kubelet deletes it for good.
+    Kubelet { key: ObjectKey, uid: u64 },
 }
 
 /// Who waits for a response.
 #[derive(Debug, Clone)]
 enum Origin {
     Kubectl,
-    Worker { worker: usize, epoch: u32, slot: usize },
-    Informer { kind: Kind, epoch: u32 },
-    GcGet { dependent: ObjectRc },
+    Worker {
+        worker: usize,
+        epoch: u32,
+        slot: usize,
+    },
+    Informer {
+        kind: Kind,
+        epoch: u32,
+    },
+    GcGet {
+        dependent: ObjectRc,
+    },
     GcDelete,
+    /// The kubelet's final delete of a pod: nobody waits for it.
+    Kubelet,
 }
 
 /// A request on its way to the apiserver.
@@ -199,6 +217,7 @@ impl World {
             cluster: init.cluster,
             controller: init.controller,
         };
+        world.api.pod_grace_period_ms = world.cluster.pod_grace_period_ms;
         // The objects that were there before: committed silently.
         for t in &init.objects {
             world.api.handle(&Request::create(Actor::Kubectl, t.clone()), 0, &mut world.rng);
@@ -276,7 +295,7 @@ impl World {
         // the garbage collector have clients of their own, not modelled as limited.
         let throttled_ms = match origin {
             Origin::Worker { .. } | Origin::Informer { .. } => self.ctl.limiter.reserve(self.now_ms),
-            Origin::Kubectl | Origin::GcGet { .. } | Origin::GcDelete => 0,
+            Origin::Kubectl | Origin::GcGet { .. } | Origin::GcDelete | Origin::Kubelet => 0,
         };
         let arrives_at_ms = self.now_ms + throttled_ms + self.cluster.api_latency_ms;
         self.requests_in_flight += 1;
@@ -380,6 +399,11 @@ impl World {
                 }
             }
             Timer::OrphanDeadline { owner, uid, deleted_at_ms } => self.orphan_deadline(owner, uid, deleted_at_ms),
+            Timer::Kubelet { key, uid } => {
+                let options = Options { grace_period_ms: Some(0), uid: Some(uid), ..Options::default() };
+                self.send(Request::delete(Actor::Kubelet, Kind::Pod, &key).with(options), Origin::Kubelet, true);
+                None
+            }
         }
     }
 
@@ -420,10 +444,18 @@ impl World {
                 let owner = ev.object.clone();
                 self.start_orphan_grace(&owner);
             }
+            // A pod just marked for a graceful delete: the kubelet stops it
+            // and removes it when its grace period is over.
+            let o = &ev.object;
+            if req.verb == Verb::Delete && ev.event_type == EventType::Modified && o.kind() == Kind::Pod {
+                if let (Some(at), Some(_)) = (o.deletion_timestamp_ms, o.deletion_grace_period_ms.filter(|g| *g > 0)) {
+                    self.set_timer(at, Timer::Kubelet { key: o.key(), uid: o.uid });
+                }
+            }
         }
         let mut step = None;
         match origin {
-            Origin::Kubectl | Origin::GcDelete => {}
+            Origin::Kubectl | Origin::GcDelete | Origin::Kubelet => {}
             Origin::Worker { worker, epoch, slot } => {
                 if epoch == self.ctl.epoch {
                     if let Some(busy) = self.ctl.workers[worker].busy.as_mut() {
@@ -546,6 +578,7 @@ impl World {
             Knob::ReconcileMs(v) => self.controller.reconcile_ms = v,
             Knob::OwnerReferences(v) => self.controller.owner_references = v,
             Knob::ConsistencyStore(v) => self.controller.consistency_store = v,
+            Knob::UpdateStatus(v) => self.controller.update_status = v,
         }
     }
 

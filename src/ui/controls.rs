@@ -101,141 +101,144 @@ pub fn Controls() -> impl IntoView {
     };
 
     view! {
-        <details class="settings" prop:open=move || open.get() on:toggle=move |ev| {
-            let el: web_sys::HtmlDetailsElement = event_target(&ev);
-            open.set(el.open());
-        }>
-            <summary>"Settings"</summary>
-            <section class="controls" aria-label="Controls">
-                <div class="control lag">
-                    <label for="lag">"Watch lag"</label>
-                    <input
-                        id="lag"
-                        type="range"
-                        min="0"
-                        max=MAX_LAG_MS
-                        step="100"
-                        prop:value=move || lag().to_string()
-                        aria-valuetext=move || format!("{} milliseconds", lag())
-                        on:change=on_lag
-                    />
-                    <output for="lag" class="mono">{move || format!("{} ms", lag())}</output>
-                </div>
-                {move || shown().first_list.then(|| view! {
-                    <div class="control first-list" title="How long the informer's first LIST takes to reach its store. A cluster-wide informer lists every ConfigMap in the cluster: on a big cluster, seconds.">
-                        <label for="first-list">"First LIST"</label>
-                        <input
-                            id="first-list"
-                            type="range"
-                            min="0"
-                            max=MAX_FIRST_LIST_MS
-                            step="500"
-                            prop:value=move || first_list().to_string()
-                            aria-valuetext=move || format!("{} seconds", fmt_ms(first_list(), 1))
-                            aria-describedby="first-list-why"
-                            on:change=on_first_list
-                        />
-                        <output for="first-list" class="mono">{move || format!("{} s", fmt_ms(first_list(), 1))}</output>
-                        <span id="first-list-why" class="sr-only">
-                            "How long the informer's first LIST takes to reach its store: a cluster-wide informer lists every ConfigMap in the cluster."
-                        </span>
-                    </div>
-                })}
-                {move || shown().naming.then(|| view! {
-                    <fieldset class="control naming">
-                        <legend>"Names"</legend>
-                        <label>
-                            <input
-                                type="radio"
-                                name="naming"
-                                prop:checked=move || naming() == Naming::Deterministic
-                                on:change=move |_| set_naming(Naming::Deterministic)
-                            />
-                            "Deterministic names"
-                        </label>
-                        <label>
-                            <input
-                                type="radio"
-                                name="naming"
-                                prop:checked=move || naming() == Naming::Generate
-                                on:change=move |_| set_naming(Naming::Generate)
-                            />
-                            "GenerateName"
-                        </label>
-                    </fieldset>
-                })}
-                <fieldset class="control switches">
-                    <legend class="sr-only">"Controller"</legend>
-                    {move || shown().double_enqueue.then(|| view! {
-                        <Switch label="Double enqueue" checked=Signal::derive(move || c().double_enqueue) on_toggle=toggle(Knob::DoubleEnqueue, "Double enqueue") />
-                    })}
-                    {move || shown().expectations.then(|| view! {
-                        <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=toggle(Knob::Expectations, "Expectations") />
-                    })}
-                    {move || shown().consistency_store.then(|| view! {
-                        <Switch label="Read own writes (v1.36)" checked=Signal::derive(move || c().consistency_store) on_toggle=toggle(Knob::ConsistencyStore, "Read own writes (v1.36)") />
-                    })}
-                    <Switch label="Wait for cache sync" checked=Signal::derive(move || c().wait_for_cache_sync) on_toggle=move |v| restart_wait(ui, v) />
-                    {move || shown().delete_surplus.then(|| view! {
-                        <Switch label="Delete surplus" checked=Signal::derive(move || c().delete_surplus) on_toggle=toggle(Knob::DeleteSurplus, "Delete surplus") />
-                    })}
-                    {move || shown().owner_references.then(|| view! {
-                        <Switch label="ownerReferences" checked=Signal::derive(move || c().owner_references) on_toggle=toggle(Knob::OwnerReferences, "ownerReferences") />
-                    })}
-                    <Switch label="GC steps" checked=Signal::derive(move || !c().hide_gc) on_toggle=move |v| ui.set_hide_gc(!v) />
-                </fieldset>
-                {move || desired().is_some().then(|| view! {
-                    <div class="control desired">
-                        <label for="desired">{desired_label}</label>
-                        <input
-                            id="desired"
-                            type="number"
-                            min="0"
-                            inputmode="numeric"
-                            prop:value=move || desired().unwrap_or(0).to_string()
-                            aria-invalid=move || desired_error.get().is_some().to_string()
-                            aria-describedby="desired-error"
-                            on:change=on_desired
-                        />
-                        {move || desired_error.get().map(|e| view! { <span id="desired-error" class="field-error" role="alert">{e}</span> })}
-                    </div>
-                })}
-                <div class="control actions" role="group" aria-label="Actions">
-                    {move || c().can_delete_pod.then(|| view! {
-                        <button on:click=move |_| ui.apply(Change::Action(UiAction::DeletePod), "A pod deleted")>"Delete a pod"</button>
-                    })}
-                    {move || c().can_delete_owner.then(|| view! {
-                        <button on:click=move |_| ui.apply(Change::Action(UiAction::DeleteOwner), "Owner deleted")>
-                            {if kind() == ControllerKind::ReplicaSet { "Delete the ReplicaSet" } else { "Delete the Ensemble" }}
-                        </button>
-                    })}
-                    {move || shown().faults.then(|| view! {
-                        <button on:click=move |_| ui.apply(Change::Action(UiAction::DropNextEvent), "Next watch event will be dropped")>"Drop next watch event"</button>
-                        <button on:click=move |_| ui.apply(Change::Action(UiAction::RestartController), "Controller restarted")>"Restart controller"</button>
-                        <select
-                            aria-label="Fail the next create"
-                            on:change=move |ev| {
-                                let (mode, what) = match event_target_value(&ev).as_str() {
-                                    "500" => (FailMode::InternalError, "The next create will fail with 500"),
-                                    "timeout" => (FailMode::Timeout, "The next create will time out"),
-                                    "timeout_committed" => (FailMode::TimeoutCommitted, "The next create will time out, committed"),
-                                    _ => return,
-                                };
-                                ui.apply(Change::Action(UiAction::FailNextCreate(mode)), what);
-                                let select: web_sys::HtmlSelectElement = event_target(&ev);
-                                select.set_value("");
-                            }
-                        >
-                            <option value="">"Fail the next create…"</option>
-                            <option value="500">"500 InternalError"</option>
-                            <option value="timeout">"504 Timeout, nothing written"</option>
-                            <option value="timeout_committed">"504 Timeout, but written"</option>
-                        </select>
-                    })}
-                </div>
-            </section>
-        </details>
-    }
+           <details class="settings" prop:open=move || open.get() on:toggle=move |ev| {
+               let el: web_sys::HtmlDetailsElement = event_target(&ev);
+               open.set(el.open());
+           }>
+               <summary>"Settings"</summary>
+               <section class="controls" aria-label="Controls">
+                   <div class="control lag">
+                       <label for="lag">"Watch lag"</label>
+                       <input
+                           id="lag"
+                           type="range"
+                           min="0"
+                           max=MAX_LAG_MS
+                           step="100"
+                           prop:value=move || lag().to_string()
+                           aria-valuetext=move || format!("{} milliseconds", lag())
+                           on:change=on_lag
+                       />
+                       <output for="lag" class="mono">{move || format!("{} ms", lag())}</output>
+                   </div>
+                   {move || shown().first_list.then(|| view! {
+                       <div class="control first-list" title="How long the informer's first LIST takes to reach its store. A cluster-wide informer lists every ConfigMap in the cluster: on a big cluster, seconds.">
+                           <label for="first-list">"First LIST"</label>
+                           <input
+                               id="first-list"
+                               type="range"
+                               min="0"
+                               max=MAX_FIRST_LIST_MS
+                               step="500"
+                               prop:value=move || first_list().to_string()
+                               aria-valuetext=move || format!("{} seconds", fmt_ms(first_list(), 1))
+                               aria-describedby="first-list-why"
+                               on:change=on_first_list
+                           />
+                           <output for="first-list" class="mono">{move || format!("{} s", fmt_ms(first_list(), 1))}</output>
+                           <span id="first-list-why" class="sr-only">
+                               "How long the informer's first LIST takes to reach its store: a cluster-wide informer lists every ConfigMap in the cluster."
+                           </span>
+                       </div>
+                   })}
+                   {move || shown().naming.then(|| view! {
+                       <fieldset class="control naming">
+                           <legend>"Names"</legend>
+                           <label>
+                               <input
+                                   type="radio"
+                                   name="naming"
+                                   prop:checked=move || naming() == Naming::Deterministic
+                                   on:change=move |_| set_naming(Naming::Deterministic)
+                               />
+                               "Deterministic names"
+                           </label>
+                           <label>
+                               <input
+                                   type="radio"
+                                   name="naming"
+                                   prop:checked=move || naming() == Naming::Generate
+                                   on:change=move |_| set_naming(Naming::Generate)
+                               />
+                               "GenerateName"
+                           </label>
+                       </fieldset>
+                   })}
+                   <fieldset class="control switches">
+                       <legend class="sr-only">"Controller"</legend>
+                       {move || shown().double_enqueue.then(|| view! {
+                           <Switch label="Double enqueue" checked=Signal::derive(move || c().double_enqueue) on_toggle=toggle(Knob::DoubleEnqueue, "Double enqueue") />
+                       })}
+                       {move || shown().expectations.then(|| view! {
+                           <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=toggle(Knob::Expectations, "Expectations") />
+                       })}
+                       {move || shown().consistency_store.then(|| view! {
+                           <Switch label="Read own writes (v1.36)" checked=Signal::derive(move || c().consistency_store) on_toggle=toggle(Knob::ConsistencyStore, "Read own writes (v1.36)") />
+                       })}
+    {move || shown().update_status.then(|| view! {
+                           <Switch label="Write status" checked=Signal::derive(move || c().update_status) on_toggle=toggle(Knob::UpdateStatus, "Write status") />
+                       })}
+                       <Switch label="Wait for cache sync" checked=Signal::derive(move || c().wait_for_cache_sync) on_toggle=move |v| restart_wait(ui, v) />
+                       {move || shown().delete_surplus.then(|| view! {
+                           <Switch label="Delete surplus" checked=Signal::derive(move || c().delete_surplus) on_toggle=toggle(Knob::DeleteSurplus, "Delete surplus") />
+                       })}
+                       {move || shown().owner_references.then(|| view! {
+                           <Switch label="ownerReferences" checked=Signal::derive(move || c().owner_references) on_toggle=toggle(Knob::OwnerReferences, "ownerReferences") />
+                       })}
+                       <Switch label="GC steps" checked=Signal::derive(move || !c().hide_gc) on_toggle=move |v| ui.set_hide_gc(!v) />
+                   </fieldset>
+                   {move || desired().is_some().then(|| view! {
+                       <div class="control desired">
+                           <label for="desired">{desired_label}</label>
+                           <input
+                               id="desired"
+                               type="number"
+                               min="0"
+                               inputmode="numeric"
+                               prop:value=move || desired().unwrap_or(0).to_string()
+                               aria-invalid=move || desired_error.get().is_some().to_string()
+                               aria-describedby="desired-error"
+                               on:change=on_desired
+                           />
+                           {move || desired_error.get().map(|e| view! { <span id="desired-error" class="field-error" role="alert">{e}</span> })}
+                       </div>
+                   })}
+                   <div class="control actions" role="group" aria-label="Actions">
+                       {move || c().can_delete_pod.then(|| view! {
+                           <button on:click=move |_| ui.apply(Change::Action(UiAction::DeletePod), "A pod deleted")>"Delete a pod"</button>
+                       })}
+                       {move || c().can_delete_owner.then(|| view! {
+                           <button on:click=move |_| ui.apply(Change::Action(UiAction::DeleteOwner), "Owner deleted")>
+                               {if kind() == ControllerKind::ReplicaSet { "Delete the ReplicaSet" } else { "Delete the Ensemble" }}
+                           </button>
+                       })}
+                       {move || shown().faults.then(|| view! {
+                           <button on:click=move |_| ui.apply(Change::Action(UiAction::DropNextEvent), "Next watch event will be dropped")>"Drop next watch event"</button>
+                           <button on:click=move |_| ui.apply(Change::Action(UiAction::RestartController), "Controller restarted")>"Restart controller"</button>
+                           <select
+                               aria-label="Fail the next create"
+                               on:change=move |ev| {
+                                   let (mode, what) = match event_target_value(&ev).as_str() {
+                                       "500" => (FailMode::InternalError, "The next create will fail with 500"),
+                                       "timeout" => (FailMode::Timeout, "The next create will time out"),
+                                       "timeout_committed" => (FailMode::TimeoutCommitted, "The next create will time out, committed"),
+                                       _ => return,
+                                   };
+                                   ui.apply(Change::Action(UiAction::FailNextCreate(mode)), what);
+                                   let select: web_sys::HtmlSelectElement = event_target(&ev);
+                                   select.set_value("");
+                               }
+                           >
+                               <option value="">"Fail the next create…"</option>
+                               <option value="500">"500 InternalError"</option>
+                               <option value="timeout">"504 Timeout, nothing written"</option>
+                               <option value="timeout_committed">"504 Timeout, but written"</option>
+                           </select>
+                       })}
+                   </div>
+               </section>
+           </details>
+       }
 }
 
 fn restart_wait(ui: Ui, v: bool) {

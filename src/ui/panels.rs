@@ -36,7 +36,7 @@ pub(super) fn percent(f: f64) -> String {
 fn row_key(r: &Row) -> String {
     // The note shows `secs(eta)`: key on that very text, so the row redraws when it changes.
     let pending = r.pending.map(|(t, eta)| format!("{}{}", t.as_str(), secs(eta))).unwrap_or_default();
-    format!("{}|{:?}|{:?}|{pending}|{}", r.id, r.cluster_rv, r.cache_rv, r.touched)
+    format!("{}|{:?}|{:?}|{pending}|{}|{:?}|{:?}", r.id, r.cluster_rv, r.cache_rv, r.touched, r.terminating, r.status_replicas)
 }
 
 /// The row class, lit when the current frame acted on the object.
@@ -122,7 +122,7 @@ fn chips(cache_side: bool) -> impl IntoView {
     view! {
         <ul class="chips" role="list" tabindex="0" aria-label=list_label(cache_side) on:scroll=move |ev| sync_scroll(&ev, cache_side)>
             <For
-                each=move || snap.with(|s| s.rows.iter().map(|r| (format!("{}|{:?}|{:?}|{}|{}", r.id, r.cluster_rv, r.cache_rv, r.pending.is_some(), r.touched), r.clone())).collect::<Vec<_>>())
+                each=move || snap.with(|s| s.rows.iter().map(|r| (format!("{}|{:?}|{:?}|{}|{}|{:?}", r.id, r.cluster_rv, r.cache_rv, r.pending.is_some(), r.touched, r.terminating), r.clone())).collect::<Vec<_>>())
                 key=|(k, _)| k.clone()
                 children=move |(_, r): (String, Row)| {
                     let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
@@ -135,9 +135,10 @@ fn chips(cache_side: bool) -> impl IntoView {
                         (true, RowState::GoneFromCluster) | (_, RowState::Stale) => "chip stale",
                         _ => "chip",
                     };
+                    let class = if (cache_side && r.terminating.1) || (!cache_side && r.terminating.0) { format!("{class} terminating") } else { class.to_string() };
                     let label = if r.depth > 0 { String::new() } else { format!("{} {}", kind_abbr(r.kind), r.name) };
                     Either::Right(view! {
-                        <li class=row_class(class, &r) data-kind=r.kind.as_str() data-present="true" title=r.name.clone()>{label}</li>
+                        <li class=row_class(&class, &r) data-kind=r.kind.as_str() data-present="true" title=r.name.clone()>{label}</li>
                     })
                 }
             />
@@ -168,6 +169,8 @@ fn rows_list(cache_side: bool) -> impl IntoView {
                         });
                     }
                     let rv = if cache_side { r.cache_rv } else { r.cluster_rv };
+                    let terminating = if cache_side { r.terminating.1 } else { r.terminating.0 };
+                    let status = if cache_side { r.status_replicas.1 } else { r.status_replicas.0 };
                     let (class, note) = match (cache_side, state) {
                         (false, RowState::NotInCache) => ("row unseen", "not cached yet".to_string()),
                         (true, RowState::GoneFromCluster) => ("row stale", "gone from the cluster".to_string()),
@@ -179,6 +182,8 @@ fn rows_list(cache_side: bool) -> impl IntoView {
                             <span class="kind">{kind_abbr(r.kind)}</span>
                             {name_view(&r)}
                             <span class="rv mono">{rv.map(|v| format!("rv {v}")).unwrap_or_default()}</span>
+                            {status.map(|n| view! { <span class="status mono" title="status.replicas, as the controller last wrote it">{format!("status {n}")}</span> })}
+                            {terminating.then(|| view! { <span class="note terminating" title="deletionTimestamp is set: the kubelet removes it when its grace period is over">"Terminating"</span> })}
                             {(!note.is_empty()).then(|| view! { <span class="note">{note}</span> })}
                         </li>
                     })
@@ -539,9 +544,9 @@ fn observations(o: &pv::Observations, checks: &pv::ChecksView, plot: &(String, S
                 <dt>{format!("{}s", o.kind)}</dt>
                 <dd class="mono">{format!("cluster {} · cache {} · peak {}", o.in_cluster, o.in_cache, o.peak_in_cluster)}</dd>
                 <dt>"creates"</dt>
-                <dd class="mono">{pv::Observations::counts(&o.creates)}</dd>
+                <dd class="mono">{pv::Observations::counts(&o.creates, crate::sim::apiserver::Verb::Create)}</dd>
                 <dt>"deletes"</dt>
-                <dd class="mono">{pv::Observations::counts(&o.deletes)}</dd>
+                <dd class="mono">{pv::Observations::counts(&o.deletes, crate::sim::apiserver::Verb::Delete)}</dd>
             </dl>
             <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
                 <polyline class="series cluster" points=plot.0.clone() />

@@ -41,6 +41,10 @@ pub struct Row {
     pub depth: u8,
     /// The current frame acted on this object (see [`mark_touched`]).
     pub touched: bool,
+    /// (cluster, cache): the version each side holds is Terminating (deletionTimestamp set).
+    pub terminating: (bool, bool),
+    /// (cluster, cache): a ReplicaSet's `status.replicas`, once its controller has written it.
+    pub status_replicas: (Option<u32>, Option<u32>),
 }
 
 impl Row {
@@ -83,6 +87,7 @@ pub fn object_rows(world: &World) -> Vec<Row> {
         let (x, y) = (any(a), any(b));
         (x.creation_rv, x.kind(), &x.namespace, &x.name).cmp(&(y.creation_rv, y.kind(), &y.namespace, &y.name))
     });
+    let written = |o: &Option<ObjectRc>| o.as_ref().and_then(|o| o.status).filter(|s| s.observed_generation > 0).map(|s| s.replicas);
     let make = |v: &(Option<ObjectRc>, Option<ObjectRc>), depth: u8| {
         let o = any(v);
         let pending =
@@ -98,6 +103,8 @@ pub fn object_rows(world: &World) -> Vec<Row> {
             pending,
             depth,
             touched: false,
+            terminating: (v.0.as_ref().is_some_and(|o| o.is_terminating()), v.1.as_ref().is_some_and(|o| o.is_terminating())),
+            status_replicas: (written(&v.0), written(&v.1)),
         }
     };
     // Children: objects whose child label names an owner of the right kind.
@@ -505,11 +512,11 @@ pub struct Observations {
 
 impl Observations {
     /// A count of `(status, n)` pairs as the strip prints it: `4 × 201 Created, 10 × 409 AlreadyExists`.
-    pub fn counts(m: &[(u16, u64)]) -> String {
+    pub fn counts(m: &[(u16, u64)], verb: Verb) -> String {
         if m.is_empty() {
             return "none".to_string();
         }
-        m.iter().map(|(c, n)| format!("{n} × {}", status_label(*c))).collect::<Vec<_>>().join(", ")
+        m.iter().map(|(c, n)| format!("{n} × {}", status_label(*c, verb))).collect::<Vec<_>>().join(", ")
     }
 }
 
@@ -605,13 +612,17 @@ pub fn checks(s: &super::session::Session) -> ChecksView {
     ChecksView { other_settings: total - checks.len().min(total), checks, why }
 }
 
-/// A short label for an HTTP status, as kubectl users read it.
-pub fn status_label(code: u16) -> &'static str {
-    match code {
-        200 => Status::OK.label(),
-        201 => Status::CREATED.label(),
-        404 => Status::NOT_FOUND.label(),
-        409 => Status::ALREADY_EXISTS.label(),
+/// A short label for an HTTP status of a `verb`, as kubectl users read it: a
+/// create's 409 is AlreadyExists, an update's or a delete's is Conflict.
+pub fn status_label(code: u16, verb: Verb) -> &'static str {
+    match (code, verb) {
+        (200, _) => Status::OK.label(),
+        (201, _) => Status::CREATED.label(),
+        (404, _) => Status::NOT_FOUND.label(),
+        (409, Verb::Create) => Status::ALREADY_EXISTS.label(),
+        (409, _) => Status::CONFLICT.label(),
+        (500, _) => Status::INTERNAL_ERROR.label(),
+        (504, _) => Status::TIMEOUT.label(),
         _ => "error",
     }
 }

@@ -66,6 +66,7 @@ pub struct ControlsView {
     pub delete_surplus: bool,
     pub owner_references: bool,
     pub consistency_store: bool,
+    pub update_status: bool,
     /// Stepping skips the garbage collector's own cache deliveries.
     pub hide_gc: bool,
     /// Which controls act on this scenario; the others are not shown.
@@ -93,6 +94,8 @@ pub struct Shown {
     pub owner_references: bool,
     /// v1.36's consistency store: the controllers it ships for (here, the ReplicaSet and the Ensemble).
     pub consistency_store: bool,
+    /// The ReplicaSet's status write (`updateReplicaSetStatus`).
+    pub update_status: bool,
     /// The informer's first-LIST time: where acting before it lands is the lesson.
     pub first_list: bool,
     /// Drop next watch event, Restart controller: the long-running controllers.
@@ -111,6 +114,7 @@ impl Shown {
             delete_surplus: ensemble,
             owner_references: ensemble,
             consistency_store: ensemble || replicaset,
+            update_status: replicaset,
             first_list: pruner,
             faults: !pruner,
         }
@@ -162,6 +166,7 @@ pub fn snapshot(s: &Session) -> Snapshot {
             delete_surplus: c.delete_surplus,
             owner_references: c.owner_references,
             consistency_store: c.consistency_store,
+            update_status: c.update_status,
             hide_gc: s.hide_gc(),
             shown: Shown::of(s.scenario()),
             desired,

@@ -58,6 +58,8 @@ pub struct ControllerSettings {
     /// Kubernetes v1.36's consistency store (KEP-5647): skip a sync until the
     /// caches have read back the controller's own writes.
     pub consistency_store: bool,
+    /// The ReplicaSet writes `status.replicas` after each sync (`updateReplicaSetStatus`).
+    pub update_status: bool,
     pub double_enqueue: bool,
     pub expectations: bool,
     pub delete_surplus: bool,
@@ -298,6 +300,8 @@ pub enum Step {
     Create,
     /// Delete children: the surplus, or (the pruner) what the cache lacks.
     Delete,
+    /// The ReplicaSet: `updateReplicaSetStatus`, and its GET after a conflict.
+    UpdateStatus,
     /// Return: `Forget`, or `AddRateLimited`; `--double-enqueue` adds the key again.
     Return,
     /// The pruner: the live LIST from the apiserver.

@@ -9,14 +9,22 @@
 //! generated names and a controllerRef. With `expectations` off, the check is
 //! skipped and nothing is expected: the switch that shows what they prevent.
 //!
+//! A Terminating pod (deletionTimestamp set) is not active: `FilterActivePods`
+//! drops it and `updatePod` hands it to `deletePod` at once, so the ReplicaSet
+//! replaces it before the kubelet has removed it. With `update_status`, the
+//! sync ends as upstream's does: `updateReplicaSetStatus` writes
+//! `status.replicas` (the active pods it counted in its cache) with the
+//! resourceVersion it read; a `409 Conflict` is retried once after a GET, and
+//! a second failure is the sync's error.
+//!
 //! Simplifications: no adoption or release of orphans (pods are matched by
 //! controllerRef), every pod is Running and ready (so victims are simply the
-//! newest), and status writes are omitted (they change no pod count).
+//! newest, and the status has `replicas` and `observedGeneration` only).
 
 use super::{split_key, Beat, Caches, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
 use crate::sim::expectations::{Expectations, Satisfied};
-use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Spec, REPLICASET_LABEL};
+use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec, REPLICASET_LABEL};
 use std::collections::BTreeMap;
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
@@ -28,6 +36,7 @@ pub const PSEUDO_CODE: &[(Step, &str)] = &[
     (Step::ListChildren, "pods := podLister.List(selector)   // active pods rs controls, from the cache"),
     (Step::Create, "diff < 0 && rsNeedsSync: ExpectCreations(key, n); slowStartBatch(n, create)"),
     (Step::Delete, "diff > 0 && rsNeedsSync: ExpectDeletions(key, victims); delete victims"),
+    (Step::UpdateStatus, "updateReplicaSetStatus(rs, calculateStatus(rs, pods))   // when on: 409 Conflict: Get, retry once"),
     (Step::Return, "return err   // nil: Forget; an error: AddRateLimited"),
 ];
 
@@ -79,8 +88,14 @@ pub struct Reconcile {
     owner: ObjectKey,
     /// The ReplicaSet's UID as this sync read it: its writes are recorded under it.
     owner_uid: u64,
+    /// The ReplicaSet and its active pods as this sync counted them: what
+    /// `calculateStatus` reports.
+    counted: Option<(ObjectRc, u32)>,
     stage: Stage,
 }
+
+/// `statusUpdateRetries`: one GET and one more try after a failed UpdateStatus.
+pub const STATUS_UPDATE_RETRIES: u32 = 1;
 
 #[derive(Debug, Clone)]
 enum Stage {
@@ -107,12 +122,25 @@ enum Stage {
     },
     /// Deletes sent concurrently; waiting for all.
     Deleting,
+    /// `UpdateStatus` sent (try `attempt`, from 0); `manage` is manageReplicas' result.
+    UpdatingStatus {
+        status: ReplicaSetStatus,
+        attempt: u32,
+        manage: Result<(), String>,
+    },
+    /// The GET after a failed `UpdateStatus`, for the latest resourceVersion.
+    RereadingStatus {
+        status: ReplicaSetStatus,
+        attempt: u32,
+        manage: Result<(), String>,
+        update_error: String,
+    },
 }
 
 impl Reconcile {
     pub fn start(key: &str, cx: &mut Cx) -> (Reconcile, Beat) {
         let owner = split_key(key);
-        let mut r = Reconcile { key: key.to_string(), owner, owner_uid: 0, stage: Stage::Returning };
+        let mut r = Reconcile { key: key.to_string(), owner, owner_uid: 0, counted: None, stage: Stage::Returning };
         // v1.36 (KEP-5647, PR #137212): the check runs first, before the lister
         // Get and before SatisfiedExpectations; its error requeues the key.
         if let Err(error) = cx.ensure_ready(key) {
@@ -133,6 +161,11 @@ impl Reconcile {
         }
         if let Satisfied::Pending { add, del } = satisfied {
             let age_ms = cx.expectations.get(key).map(|rec| cx.now_ms - rec.timestamp_ms).unwrap_or(0);
+            // Upstream lists the pods anyway, for the status; without the
+            // status write that list changes nothing, and is not shown.
+            if cx.settings.update_status {
+                r.stage = Stage::Count { needs_sync: false };
+            }
             return (r, Beat::Note { note: Note::ExpectationsPending { owner: key.to_string(), add, del, age_ms }, then_ms: 0 });
         }
         let beat = r.count(true, cx);
@@ -145,7 +178,9 @@ impl Reconcile {
             return Beat::Note { note: Note::OwnerNotInCache { owner: self.key.clone() }, then_ms: 0 };
         };
         let informer = cx.caches.informer(Kind::Pod).expect("the ReplicaSet controller watches pods");
-        let pods: Vec<&ObjectRc> = informer.list().filter(|p| p.controller_ref().is_some_and(|r| r.uid == rs.uid)).collect();
+        // FilterActivePods: a Terminating pod is already gone, to the controller.
+        let pods: Vec<&ObjectRc> =
+            informer.list().filter(|p| !p.is_terminating() && p.controller_ref().is_some_and(|r| r.uid == rs.uid)).collect();
         let unseen = informer
             .in_flight(cx.lag_ms)
             .iter()
@@ -153,7 +188,9 @@ impl Reconcile {
             .count() as u32;
         let desired = rs.spec.desired().unwrap_or(0);
         let active = pods.len() as u32;
-        let in_cluster = cx.truth.objects_of(Kind::Pod).filter(|p| p.controller_ref().is_some_and(|r| r.uid == rs.uid)).count() as u32;
+        let in_cluster =
+            cx.truth.objects_of(Kind::Pod).filter(|p| !p.is_terminating() && p.controller_ref().is_some_and(|r| r.uid == rs.uid)).count()
+                as u32;
         let burst = cx.settings.burst_replicas.max(1);
         let plan = if !needs_sync || active == desired {
             Plan::Nothing
@@ -186,6 +223,7 @@ impl Reconcile {
             plan,
             expect: cx.settings.expectations && plan != Plan::Nothing,
         };
+        self.counted = Some((rs.clone(), active));
         self.stage = Stage::Act { plan, rs, victims };
         Beat::Note { note, then_ms: cx.settings.reconcile_ms }
     }
@@ -203,14 +241,33 @@ impl Reconcile {
         }
     }
 
-    fn send_batch(&mut self, rs: ObjectRc, total: u32, remaining: u32, previous: u32, successes: u32) -> Beat {
+    fn send_batch(&mut self, rs: ObjectRc, total: u32, remaining: u32, previous: u32, successes: u32, cx: &Cx) -> Beat {
         let batch = next_batch(previous, remaining);
         if batch == 0 {
-            return Beat::Return(Ok(()));
+            return self.finish(Ok(()), cx);
         }
         let requests = (0..batch).map(|_| Request::create(ACTOR, self.template(&rs))).collect();
         self.stage = Stage::Creating { rs, total, remaining: remaining - batch, batch, successes };
         Beat::Call { requests, step: Step::Create }
+    }
+
+    /// manageReplicas is done with `manage`: write the status, or return.
+    /// `updateReplicaSetStatus` writes nothing when the status already says
+    /// what was counted, for the generation counted.
+    fn finish(&mut self, manage: Result<(), String>, cx: &Cx) -> Beat {
+        let Some((rs, active)) = self.counted.clone().filter(|_| cx.settings.update_status) else {
+            return Beat::Return(manage);
+        };
+        let status = ReplicaSetStatus { replicas: active, observed_generation: rs.generation };
+        if rs.status == Some(status) {
+            return Beat::Return(manage);
+        }
+        self.update_status(&rs, status, 0, manage)
+    }
+
+    fn update_status(&mut self, rs: &ObjectRc, status: ReplicaSetStatus, attempt: u32, manage: Result<(), String>) -> Beat {
+        self.stage = Stage::UpdatingStatus { status, attempt, manage };
+        Beat::Call { requests: vec![Request::update_status(ACTOR, rs, status)], step: Step::UpdateStatus }
     }
 
     pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
@@ -218,13 +275,13 @@ impl Reconcile {
             Stage::Returning => Beat::Return(Ok(())),
             Stage::Failing(error) => Beat::Return(Err(error)),
             Stage::Count { needs_sync } => self.count(needs_sync, cx),
-            Stage::Act { plan: Plan::Nothing, .. } => Beat::Return(Ok(())),
+            Stage::Act { plan: Plan::Nothing, .. } => self.finish(Ok(()), cx),
             Stage::Act { plan: Plan::Create(n), rs, .. } => {
                 if cx.settings.expectations {
                     // l.584: before any API call.
                     cx.expectations.expect_creations(&self.key, n, cx.now_ms);
                 }
-                self.send_batch(rs, n, n, 0, 0)
+                self.send_batch(rs, n, n, 0, 0, cx)
             }
             Stage::Act { plan: Plan::Delete(_), victims, .. } => {
                 if cx.settings.expectations {
@@ -243,7 +300,7 @@ impl Reconcile {
                 }
                 let successes = successes + ok;
                 if ok == batch {
-                    return self.send_batch(rs, total, remaining, batch, successes);
+                    return self.send_batch(rs, total, remaining, batch, successes, cx);
                 }
                 // l.610-615: the creates that failed or were never sent produce no event.
                 let skipped = total - successes;
@@ -253,7 +310,7 @@ impl Reconcile {
                     }
                 }
                 let err = rs_.iter().find(|(r, _)| r.status != Status::CREATED).map(|(_, a)| a.seen_message()).unwrap_or_default();
-                Beat::Return(Err(err))
+                self.finish(Err(err), cx)
             }
             Stage::Deleting => {
                 let Input::Responses(rs_) = input else { return Beat::Return(Ok(())) };
@@ -271,7 +328,34 @@ impl Reconcile {
                         }
                     }
                 }
-                Beat::Return(err.map_or(Ok(()), Err))
+                self.finish(err.map_or(Ok(()), Err), cx)
+            }
+            Stage::UpdatingStatus { status, attempt, manage } => {
+                let Input::Responses(answers) = input else { return Beat::Return(manage) };
+                let Some((response, audit)) = answers.into_iter().next() else { return Beat::Return(manage) };
+                if response.status.is_success() {
+                    cx.wrote_at(&self.key, self.owner_uid, Kind::ReplicaSet, audit.resource_version);
+                    return Beat::Return(manage);
+                }
+                // A failed status write is the sync's error: the key is requeued rate-limited.
+                let update_error = audit.seen_message();
+                if attempt >= STATUS_UPDATE_RETRIES {
+                    return Beat::Return(Err(update_error));
+                }
+                self.stage = Stage::RereadingStatus { status, attempt, manage, update_error };
+                Beat::Call { requests: vec![Request::get(ACTOR, Kind::ReplicaSet, &self.owner)], step: Step::UpdateStatus }
+            }
+            Stage::RereadingStatus { status, attempt, manage, update_error } => {
+                let Input::Responses(answers) = input else { return Beat::Return(Err(update_error)) };
+                match answers.into_iter().next() {
+                    Some((response, _)) if response.object.is_some() => {
+                        let latest = response.object.expect("a GET's object");
+                        self.update_status(&latest, status, attempt + 1, manage)
+                    }
+                    // "If the GET fails we can't trust status.Replicas anymore."
+                    Some((_, audit)) => Beat::Return(Err(audit.seen_message())),
+                    None => Beat::Return(Err(update_error)),
+                }
             }
         }
     }
@@ -312,18 +396,20 @@ pub fn handle(informer_kind: Kind, ev: &HandlerEvent, caches: &Caches, expectati
                 return fx;
             };
             let key = super::queue_key(&ev.object.namespace, &owner.name);
-            match ev.event_type {
+            // A resync (same resourceVersion) is ignored.
+            if ev.event_type == EventType::Modified && ev.old.is_some_and(|o| o.resource_version == ev.object.resource_version) {
+                return fx;
+            }
+            // addPod and updatePod hand a Terminating pod to deletePod: the
+            // controller replaces it now, not when the kubelet removes it.
+            let seen_as = if ev.object.is_terminating() { EventType::Deleted } else { ev.event_type };
+            match seen_as {
                 EventType::Added => {
                     if expectations.creation_observed(&key) {
                         fx.observed.push((key.clone(), "add"));
                     }
                 }
-                EventType::Modified => {
-                    // A resync (same resourceVersion) is ignored.
-                    if ev.old.is_some_and(|o| o.resource_version == ev.object.resource_version) {
-                        return fx;
-                    }
-                }
+                EventType::Modified => {}
                 EventType::Deleted => {
                     // Tombstones are unwrapped to the last known pod; same handling.
                     if expectations.deletion_observed(&key, &ev.object.key().to_string()) {
