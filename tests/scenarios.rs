@@ -653,3 +653,101 @@ fn a_terminating_pod_is_replaced_before_it_is_gone() {
     assert!(!all.held(), "4 pods, 1 Terminating");
     assert!(all.detail.as_deref().unwrap().contains("1 of them Terminating"), "{:?}", all.detail);
 }
+
+/// Watch expiry: every `watch_timeout_ms` the controller's watch ends with
+/// 410 Expired, the reflector backs off (800 ms, doubling while expiries come
+/// within two minutes of each other, with up to 100 % jitter), lists again,
+/// and the cache ends equal to the cluster: what the closed watch lost, the
+/// LIST brings.
+#[test]
+fn an_expired_watch_backs_off_then_relists() {
+    let scenario = replicaset_scenario(serde_json::json!({
+        "until_ms": 100000,
+        "cluster": {"watch_timeout_ms": 20000, "watch_lag_ms": 500},
+        "controller": {"update_status": false},
+        "actions": [
+            {"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 3}},
+            {"at_ms": 30000, "delete_pods": {"owner": "web", "count": 20, "interval_ms": 3000}}
+        ]
+    }));
+    let run = support::run_scenario(scenario);
+    let backoffs: Vec<u64> = run
+        .frames
+        .iter()
+        .filter_map(|f| match &f.event {
+            Event::WatchExpired { kind: Kind::Pod, backoff_ms, after_ms } => {
+                assert_eq!(*after_ms, 20000);
+                Some(*backoff_ms)
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(backoffs.len() >= 3, "{backoffs:?}");
+    for (i, b) in backoffs.iter().take(4).enumerate() {
+        let base = 800 << i;
+        assert!((base..2 * base).contains(b), "expiry {i}: {b} ms, not in {base}..{}", 2 * base);
+    }
+    let relists = run.frames.iter().filter(|f| matches!(f.event, Event::Relisting { kind: Kind::Pod, .. })).count();
+    assert!(relists >= backoffs.len() - 1, "each backoff ends in a LIST: {relists} for {}", backoffs.len());
+    let caption = cachescope::sim::caption::caption(run.frames.iter().find(|f| matches!(f.event, Event::WatchExpired { .. })).unwrap());
+    assert!(caption.contains("410 Expired (too old resource version)") && caption.contains("backs off"), "{caption}");
+    // Pods deleted meanwhile: the ReplicaSet made each good, and at the end the cache agrees with the cluster.
+    assert_eq!(run.report.live("Pod"), 3);
+    let cached: Vec<String> = run.world.ctl.caches.informer(Kind::Pod).unwrap().list().map(|p| p.name.clone()).collect();
+    let live: Vec<String> = run.world.api.objects_of(Kind::Pod).map(|p| p.name.clone()).collect();
+    assert_eq!(cached, live);
+}
+
+/// Resync: every `resync_ms` each cached object goes to the update handlers
+/// again with the same resourceVersion. `updateRS` queues the ReplicaSet (a
+/// reconcile that finds nothing to do); `updatePod` ignores a pod's resync.
+#[test]
+fn a_resync_hands_every_cached_object_to_the_handlers_again() {
+    let scenario = replicaset_scenario(serde_json::json!({
+        "until_ms": 40000,
+        "cluster": {"resync_ms": 10000, "watch_lag_ms": 500},
+        "controller": {"update_status": false}
+    }));
+    let run = support::run_scenario(scenario);
+    let resyncs: Vec<(Kind, u32, usize)> = run
+        .frames
+        .iter()
+        .filter_map(|f| match &f.event {
+            Event::Resynced { kind, n_objects, effects } => Some((*kind, *n_objects, effects.enqueued.len())),
+            _ => None,
+        })
+        .collect();
+    let rs: Vec<_> = resyncs.iter().filter(|r| r.0 == Kind::ReplicaSet).collect();
+    let pods: Vec<_> = resyncs.iter().filter(|r| r.0 == Kind::Pod).collect();
+    assert_eq!(rs.len(), 3, "at 10.5, 20.5 and 30.5 s: {resyncs:?}");
+    assert!(rs.iter().skip(1).all(|r| r.1 == 1 && r.2 == 1), "the ReplicaSet is queued: {rs:?}");
+    assert!(pods.iter().skip(1).all(|r| r.1 == 3 && r.2 == 0), "a pod's resync queues nothing: {pods:?}");
+    assert_eq!(run.report.live("Pod"), 3);
+    let off = support::run_scenario(replicaset_scenario(serde_json::json!({"until_ms": 40000, "controller": {"update_status": false}})));
+    assert!(run.world.ctl.reconciles >= off.world.ctl.reconciles + 2, "{} vs {}", run.world.ctl.reconciles, off.world.ctl.reconciles);
+}
+
+/// A first-LIST time per informer: after a restart without WaitForCacheSync,
+/// a fast ReplicaSet LIST and a slow Pod LIST let the ReplicaSet act on an
+/// empty pod cache (node-feature-discovery #1936's shape): it creates a
+/// second set, then deletes the surplus once the pods arrive. With the wait,
+/// nothing extra.
+#[test]
+fn a_slow_pod_list_beside_a_fast_replicaset_list_over_creates_without_the_wait() {
+    let doc = |wait: bool| {
+        replicaset_scenario(serde_json::json!({
+            "until_ms": 40000,
+            "cluster": {"watch_lag_ms": 500, "initial_list_ms_by_kind": {"ReplicaSet": 200, "Pod": 8000}},
+            "controller": {"update_status": false, "wait_for_cache_sync": wait},
+            "actions": [
+                {"at_ms": 0, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 3}},
+                {"at_ms": 15000, "restart_controller": {}}
+            ]
+        }))
+    };
+    let racy = support::run_scenario(doc(false));
+    assert_eq!(racy.report.peak_live["Pod"], 6, "{:?}", racy.report);
+    assert_eq!(racy.report.live("Pod"), 3, "the surplus goes once the pods are cached");
+    let waited = support::run_scenario(doc(true));
+    assert_eq!(waited.report.peak_live["Pod"], 3);
+}

@@ -102,6 +102,35 @@ pub struct ClusterSection {
     pub client_burst: u32,
     /// A pod's termination grace period (0: a delete removes it at once).
     pub pod_grace_period_ms: u64,
+    /// A controller's watch ends with `410 Expired` this long after it began,
+    /// and its reflector lists again after a backoff (0: never).
+    pub watch_timeout_ms: u64,
+    /// The controller's informers' resync period (0: none).
+    pub resync_ms: u64,
+    /// A first-LIST time for one kind's informer, over `initial_list_ms`.
+    pub initial_list_ms_by_kind: ListTimes,
+}
+
+/// A time per kind (absent: the general setting).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ListTimes {
+    #[serde(rename = "Ensemble", default)]
+    pub ensemble: Option<u64>,
+    #[serde(rename = "ConfigMap", default)]
+    pub config_map: Option<u64>,
+    #[serde(rename = "ReplicaSet", default)]
+    pub replica_set: Option<u64>,
+    #[serde(rename = "Pod", default)]
+    pub pod: Option<u64>,
+}
+
+impl ListTimes {
+    /// By `Kind::index`.
+    pub fn by_index(&self) -> [Option<u64>; 4] {
+        [self.ensemble, self.config_map, self.replica_set, self.pod]
+    }
 }
 
 impl Default for ClusterSection {
@@ -118,6 +147,9 @@ impl Default for ClusterSection {
             client_qps: d.client_qps,
             client_burst: d.client_burst,
             pod_grace_period_ms: d.pod_grace_period_ms,
+            watch_timeout_ms: d.watch_timeout_ms,
+            resync_ms: d.resync_ms,
+            initial_list_ms_by_kind: ListTimes::default(),
         }
     }
 }
@@ -686,6 +718,9 @@ impl Scenario {
             client_qps: c.client_qps,
             client_burst: c.client_burst,
             pod_grace_period_ms: c.pod_grace_period_ms,
+            watch_timeout_ms: c.watch_timeout_ms,
+            resync_ms: c.resync_ms,
+            initial_list_ms_by_kind: c.initial_list_ms_by_kind.by_index(),
         };
         let k = &self.controller;
         let controller = ControllerSettings {

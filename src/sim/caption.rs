@@ -103,6 +103,26 @@ fn event_caption(frame: &Frame) -> String {
                 "The controller's {kind} watch expires (410 Expired: too old resource version): the informer re-lists, and keys the new list lacks become tombstones."
             )
         }
+        Event::WatchExpired { kind, after_ms, backoff_ms } => format!(
+            "The controller's {kind} watch ends after {} with 410 Expired (too old resource version): the reflector backs off {} before it lists again, and until then nothing new reaches this cache.",
+            secs(*after_ms),
+            secs(*backoff_ms)
+        ),
+        Event::Relisting { kind, backoff_ms } => format!(
+            "After {} of backoff the {kind} reflector lists again; keys the new list lacks will reach the delete handler as tombstones.",
+            secs(*backoff_ms)
+        ),
+        Event::Resynced { kind, n_objects, effects } => {
+            let mut s = format!(
+                "The {kind} informer's resync period is up: its {} go to the update handlers again, unchanged (same resourceVersion)",
+                plural(*n_objects, "cached object", "cached objects")
+            );
+            if !effects.enqueued.is_empty() {
+                s.push_str(&format!("; {} queued", effects.enqueued.join(", ")));
+            }
+            s.push('.');
+            s
+        }
         Event::ApiRequest { entry, throttled_ms, .. } => {
             let name = if entry.name.is_empty() { String::new() } else { format!(" {}", entry.name) };
             let generated = match &entry.generate_name {

@@ -42,6 +42,15 @@ pub enum Event {
     FailureArmed { verb: Verb, kind: Kind, mode: FailMode },
     /// The controller's watch of `kind` expired (410, reason `Expired`): the informer re-lists.
     RelistStarted { kind: Kind },
+    /// The controller's watch of `kind` ended on its own with `410 Expired`
+    /// (`cluster.watch_timeout_ms` after it began): the reflector waits
+    /// `backoff_ms` (its backoff manager's next step) before it lists again.
+    WatchExpired { kind: Kind, after_ms: u64, backoff_ms: u64 },
+    /// The reflector's backoff is over: it lists `kind` again.
+    Relisting { kind: Kind, backoff_ms: u64 },
+    /// The informer's resync period is up: every cached object of `kind`
+    /// goes to the update handlers again, unchanged (`cluster.resync_ms`).
+    Resynced { kind: Kind, n_objects: u32, effects: HandlerEffects },
     /// The apiserver handled a request (the audit log's line). `step` is the
     /// reconcile step that sent it, if a worker did; `throttled_ms`, how long
     /// it waited for the client-side rate limiter first.
@@ -104,6 +113,9 @@ impl Event {
             Event::FaultArmed { .. } => "fault_armed",
             Event::FailureArmed { .. } => "failure_armed",
             Event::RelistStarted { .. } => "relist_started",
+            Event::WatchExpired { .. } => "watch_expired",
+            Event::Relisting { .. } => "relisting",
+            Event::Resynced { .. } => "resynced",
             Event::ApiRequest { .. } => "api_request",
             Event::CacheFilled { .. } => "cache_filled",
             Event::WatchDelivered { .. } => "watch_delivered",

@@ -39,6 +39,9 @@ pub enum ListState {
     Listed { items: Vec<ObjectRc>, list_rv: u64, started_at_ms: u64, fill_at_ms: u64 },
     /// The store holds a list; the watch delivers events after its resourceVersion.
     Watching { list_rv: u64 },
+    /// The watch ended (`410 Expired`) and the reflector is backing off: the
+    /// store keeps what it has, and nothing new reaches it until the next LIST.
+    Closed,
 }
 
 /// What the store did when a list was popped into it, for the handlers.
@@ -147,7 +150,7 @@ impl Informer {
     pub fn offer(&mut self, event: &WatchEvent, now_ms: u64, jitter_ms: u64) {
         let list_rv = match &self.state {
             ListState::Listed { list_rv, .. } | ListState::Watching { list_rv } => *list_rv,
-            ListState::Idle | ListState::Requested { .. } => return,
+            ListState::Idle | ListState::Requested { .. } | ListState::Closed => return,
         };
         if event.object.resource_version <= list_rv {
             return;
@@ -183,7 +186,7 @@ impl Informer {
         match &self.state {
             ListState::Listed { fill_at_ms, .. } => Some(*fill_at_ms),
             ListState::Watching { .. } => self.in_flight.front().map(|e| self.deliver_at(e, lag_ms, self.last_delivered_at_ms)),
-            ListState::Idle | ListState::Requested { .. } => None,
+            ListState::Idle | ListState::Requested { .. } | ListState::Closed => None,
         }
     }
 
@@ -268,6 +271,16 @@ impl Informer {
             EventType::Deleted => self.store.remove(&key),
         };
         Delivered { event, old }
+    }
+
+    /// The watch ended: what was on its wire is lost (the next LIST has it).
+    pub fn close_watch(&mut self) {
+        self.state = ListState::Closed;
+        self.in_flight.clear();
+    }
+
+    pub fn is_watching(&self) -> bool {
+        matches!(self.state, ListState::Watching { .. })
     }
 
     /// A restarted process: an empty cache, no watch, not synced.

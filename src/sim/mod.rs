@@ -15,6 +15,7 @@ pub mod history;
 pub mod informer;
 pub mod invariants;
 pub mod object;
+pub mod reflector;
 pub mod rng;
 pub mod sorted;
 pub mod workqueue;
@@ -28,7 +29,7 @@ pub const SIMPLIFICATIONS: &[&str] = &[
     "The garbage collector deletes in the background, checking a dependent's first ownerReference only.",
     "An informer's LIST reaches its store in one step, as v1.36's AtomicFIFO replaces it at once: HasSynced turns true at that frame (v1.28's DeltaFIFO popped the items one by one).",
     "Watch events reach an informer one by one and in order, as v1.36's RealFIFO delivers them, and the handlers run as the store takes each one (client-go runs them a little later).",
-    "A watch never expires on its own and sends no bookmarks: the relist action makes it re-list, and a dropped event is a fault you inject. A cache behind a dropped event reads on only with the next event of its kind.",
+    "A watch ends only when cluster.watch_timeout_ms or the relist action says, and always with 410 Expired and a LIST (a real reflector re-watches after an ordinary timeout without one); it sends no bookmarks, so a store's progress mark moves with events and LISTs only. A dropped event is a fault you inject; a cache behind it reads on only with the next event of its kind.",
     "A change of the watch lag moves the events already on the wire, as if the network had changed under them.",
     "--double-enqueue adds a key again once after each successful reconcile, not after the reconcile that re-add causes.",
     "A lister returns children in a Go map's order, shuffled with the run's seed, drawn only when a surplus delete depends on it.",

@@ -25,6 +25,7 @@ use std::rc::Rc;
 mod actions;
 mod client;
 mod gc;
+mod reflectors;
 mod runtime;
 
 pub use actions::{Action, ActionKind};
@@ -59,6 +60,20 @@ pub struct ClusterSettings {
     /// A pod's termination grace period: a delete marks it Terminating, and
     /// the kubelet removes it this much later (0: at once).
     pub pod_grace_period_ms: u64,
+    /// A controller's watch ends with `410 Expired` this long after it began,
+    /// and its reflector lists again after a backoff (0: never).
+    pub watch_timeout_ms: u64,
+    /// The controller's informers' resync period (0: none).
+    pub resync_ms: u64,
+    /// A first-LIST time per kind, over `initial_list_ms` (by `Kind::index`).
+    pub initial_list_ms_by_kind: [Option<u64>; 4],
+}
+
+impl ClusterSettings {
+    /// From a LIST of `kind` to its items in the store.
+    pub fn initial_list_for(&self, kind: Kind) -> u64 {
+        self.initial_list_ms_by_kind[kind.index()].unwrap_or(self.initial_list_ms)
+    }
 }
 
 impl Default for ClusterSettings {
@@ -74,6 +89,9 @@ impl Default for ClusterSettings {
             client_qps: DEFAULT_CLIENT_QPS,
             client_burst: DEFAULT_CLIENT_BURST,
             pod_grace_period_ms: 0,
+            watch_timeout_ms: 0,
+            resync_ms: 0,
+            initial_list_ms_by_kind: [None; 4],
         }
     }
 }
@@ -125,6 +143,12 @@ enum Timer {
     OrphanDeadline { owner: ObjectRef, uid: u64, deleted_at_ms: u64 },
     /// A Terminating pod's grace period is over: the kubelet deletes it for good.
     Kubelet { key: ObjectKey, uid: u64 },
+    /// The controller's watch of `kind` (its `gen`-th) ends with 410 Expired.
+    WatchExpires { kind: Kind, epoch: u32, gen: u32 },
+    /// The reflector's backoff is over: LIST `kind` again.
+    Relist { kind: Kind, epoch: u32, gen: u32, backoff_ms: u64 },
+    /// The controller's informer of `kind` resyncs.
+    Resync { kind: Kind, epoch: u32 },
 }
 
 /// Who waits for a response.
@@ -271,8 +295,10 @@ impl World {
     /// flight, no reconcile running. (The page skips such quiet stretches.)
     pub fn is_quiet(&self) -> bool {
         let idle = |inf: &Informer| {
-            matches!(inf.state(), super::informer::ListState::Watching { .. } | super::informer::ListState::Idle)
-                && inf.in_flight_len() == 0
+            matches!(
+                inf.state(),
+                super::informer::ListState::Watching { .. } | super::informer::ListState::Idle | super::informer::ListState::Closed
+            ) && inf.in_flight_len() == 0
         };
         self.requests_in_flight == 0 && self.ctl.workers.iter().all(|w| w.busy.is_none()) && self.ctl.caches.informers.iter().all(idle)
     }
@@ -399,6 +425,9 @@ impl World {
                 }
             }
             Timer::OrphanDeadline { owner, uid, deleted_at_ms } => self.orphan_deadline(owner, uid, deleted_at_ms),
+            Timer::WatchExpires { kind, epoch, gen } => self.watch_expired(kind, epoch, gen),
+            Timer::Relist { kind, epoch, gen, backoff_ms } => self.relist_after_backoff(kind, epoch, gen, backoff_ms),
+            Timer::Resync { kind, epoch } => self.resync(kind, epoch),
             Timer::Kubelet { key, uid } => {
                 let options = Options { grace_period_ms: Some(0), uid: Some(uid), ..Options::default() };
                 self.send(Request::delete(Actor::Kubelet, Kind::Pod, &key).with(options), Origin::Kubelet, true);
@@ -470,7 +499,7 @@ impl World {
             }
             Origin::Informer { kind, epoch } => {
                 if epoch == self.ctl.epoch {
-                    let initial_list_ms = self.cluster.initial_list_ms;
+                    let initial_list_ms = self.cluster.initial_list_for(kind);
                     if let Some(inf) = self.ctl.caches.informer_mut(kind) {
                         inf.listed(outcome.response.items.clone(), outcome.response.list_rv, self.now_ms, initial_list_ms);
                     }
@@ -515,6 +544,9 @@ impl World {
                 let ev = HandlerEvent { event_type: EventType::Deleted, object: o, old: Some(o), tombstone: true };
                 let tombstone = format!("the tombstone of {kind} {}", o.name);
                 merge(&mut effects, self.handle(watcher, kind, &ev, &tombstone));
+            }
+            if watcher == Watcher::Controller {
+                self.watch_started(kind, replaced.first_sync);
             }
             let tombstones = replaced.tombstones.iter().map(|o| o.key().to_string()).collect();
             return Event::CacheFilled { watcher, kind, n_objects, first_sync: replaced.first_sync, tombstones, effects };

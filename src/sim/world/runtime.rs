@@ -10,6 +10,7 @@ use crate::sim::controllers::{self, Beat, Caches, Cx, Input, Note, Reconcile, St
 use crate::sim::expectations::Expectations;
 use crate::sim::frame::{Event, Requeue};
 use crate::sim::object::Kind;
+use crate::sim::reflector::ExponentialBackoff;
 use crate::sim::sorted::{SortedMap, SortedSet};
 use crate::sim::workqueue::WorkQueue;
 
@@ -60,6 +61,10 @@ pub struct Runtime {
     pub consistency: ConsistencyStore,
     /// The client's rate limiter: a new process starts with a full bucket.
     pub(super) limiter: TokenBucket,
+    /// Each reflector's backoff manager, by `Kind::index`.
+    pub(super) backoff: Vec<ExponentialBackoff>,
+    /// Each reflector's watch count, by `Kind::index`: a timer for an older watch is ignored.
+    pub(super) watch_gen: [u32; 4],
 }
 
 impl Runtime {
@@ -82,6 +87,8 @@ impl Runtime {
             requeues: 0,
             consistency: ConsistencyStore::default(),
             limiter: TokenBucket::new(cluster.client_qps, cluster.client_burst, 0),
+            backoff: vec![ExponentialBackoff::reflector(0); 4],
+            watch_gen: [0; 4],
         }
     }
 
@@ -112,6 +119,7 @@ impl World {
         ctl.queued_by.clear();
         ctl.consistency.reset();
         ctl.limiter = TokenBucket::new(self.cluster.client_qps, self.cluster.client_burst, self.now_ms);
+        ctl.backoff = vec![ExponentialBackoff::reflector(self.now_ms); 4];
         let epoch = ctl.epoch;
         let kinds: Vec<Kind> = ctl.caches.informers.iter().map(|i| i.kind).collect();
         for kind in kinds {
