@@ -751,3 +751,105 @@ fn a_slow_pod_list_beside_a_fast_replicaset_list_over_creates_without_the_wait()
     let waited = support::run_scenario(doc(true));
     assert_eq!(waited.report.peak_live["Pod"], 3);
 }
+
+fn teardown_with(propagation: &str) -> support::Run {
+    let mut s = cachescope::scenario::preset("teardown").unwrap();
+    let delete = s.actions.iter_mut().find_map(|a| a.delete.as_mut()).unwrap();
+    delete.propagation = Some(serde_json::from_value(serde_json::json!(propagation)).unwrap());
+    support::run_scenario(s)
+}
+
+/// Foreground deletion: the Ensemble stays, Terminating with the
+/// `foregroundDeletion` finalizer, while the garbage collector deletes its
+/// children; it goes only after the last of them (the collector removes the
+/// finalizer). Meanwhile its controller makes nothing for it.
+#[test]
+fn foreground_teardown_deletes_the_children_before_the_owner() {
+    let run = teardown_with("Foreground");
+    assert_eq!(run.report.live("ConfigMap"), 0);
+    assert_eq!(run.report.live("Ensemble"), 0);
+    let at = |pred: &dyn Fn(&cachescope::sim::apiserver::AuditEntry) -> bool| -> Vec<u64> {
+        run.frames
+            .iter()
+            .filter_map(|f| match &f.event {
+                Event::ApiRequest { entry, .. } if pred(entry) => Some(f.at_ms),
+                _ => None,
+            })
+            .collect()
+    };
+    let child_deletes = at(&|e| e.kind == Kind::ConfigMap && e.verb == Verb::Delete && e.status.code == 200);
+    let owner_gone =
+        at(&|e| e.kind == Kind::Ensemble && e.actor == Actor::GarbageCollector && e.verb == Verb::Update && e.status.code == 200);
+    assert_eq!(child_deletes.len(), 11);
+    assert_eq!(owner_gone.len(), 1, "one finalizer removal");
+    assert!(owner_gone[0] > *child_deletes.iter().max().unwrap(), "the owner goes last: {owner_gone:?} after {child_deletes:?}");
+    assert!(run.frames.iter().any(|f| matches!(&f.event, Event::Reconcile { note: Note::OwnerTerminating { .. }, .. })));
+    assert!(run.report.invariants[NO_ORPHANS].held);
+}
+
+/// Orphan deletion: the Ensemble goes; its children lose their reference to
+/// it and stay, on purpose (no_orphans holds: nothing leaked).
+#[test]
+fn orphan_teardown_leaves_the_children_without_their_owner() {
+    let run = teardown_with("Orphan");
+    assert_eq!(run.report.live("Ensemble"), 0);
+    assert_eq!(run.report.live("ConfigMap"), 11);
+    assert!(run.world.api.objects_of(Kind::ConfigMap).all(|c| c.owner_references.is_empty()));
+    assert!(run.report.invariants[NO_ORPHANS].held);
+}
+
+/// A finalizer holds its owner: the Ensemble, deleted, stays Terminating
+/// and its children stay with it; an apply without the finalizer lets it go,
+/// and the garbage collector collects them.
+#[test]
+fn a_finalizer_holds_the_owner_until_an_update_removes_it() {
+    let scenario: cachescope::scenario::Scenario = serde_json::from_value(serde_json::json!({
+        "name": "held", "until_ms": 40000,
+        "cluster": {"watch_lag_ms": 500},
+        "controller": {"kind": "ensemble"},
+        "objects": [{"kind": "Ensemble", "name": "beta", "voices": 3, "finalizers": ["example.com/hold"]}],
+        "actions": [
+            {"at_ms": 5000, "delete": {"kind": "Ensemble", "name": "beta"}},
+            {"at_ms": 20000, "apply": {"kind": "Ensemble", "name": "beta", "voices": 3}}
+        ]
+    }))
+    .unwrap();
+    let mut world = cachescope::sim::world::World::new(scenario.world_init());
+    let key = ObjectKey::new("academy-lab", "beta");
+    // The world as it stands before the apply's frame.
+    let mut before = world.clone();
+    while world.step().is_some_and(|f| f.at_ms < 20_000) {
+        before = world.clone();
+    }
+    let held = before.api.get(Kind::Ensemble, &key).expect("held by its finalizer");
+    assert!(held.is_terminating());
+    assert_eq!(before.api.live_count(Kind::ConfigMap), 3);
+    while world.step().is_some() {}
+    assert!(world.api.get(Kind::Ensemble, &key).is_none());
+    assert_eq!(world.api.live_count(Kind::ConfigMap), 0);
+}
+
+/// Seed objects may carry ownerReferences (to an object listed before them);
+/// the garbage collector follows them. One naming nothing earlier is refused,
+/// and the error names the field.
+#[test]
+fn seed_owner_references_are_followed_and_checked() {
+    let doc = |owner: &str| {
+        serde_json::json!({
+            "name": "seeded", "until_ms": 20000,
+            "cluster": {"watch_lag_ms": 500},
+            "controller": {"kind": "pruner"},
+            "objects": [
+                {"kind": "Ensemble", "name": "alpha", "voices": 0},
+                {"kind": "ConfigMap", "name": "alpha-part", "owner_references": [{"kind": "Ensemble", "name": owner, "controller": true}]}
+            ],
+            "actions": [{"at_ms": 2000, "delete": {"kind": "Ensemble", "name": "alpha"}}]
+        })
+    };
+    let s = cachescope::scenario::Scenario::from_json(&doc("alpha").to_string()).unwrap();
+    let run = support::run_scenario(s);
+    assert_eq!(run.report.live("ConfigMap"), 0, "collected with its owner");
+    assert!(run.world.gc.absent_owners.len() == 1, "the owner's UID is in the absent-owner cache");
+    let err = cachescope::scenario::Scenario::from_json(&doc("nobody").to_string()).unwrap_err();
+    assert_eq!(err.field, "objects[1].owner_references[0].name", "{err}");
+}

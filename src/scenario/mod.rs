@@ -14,7 +14,7 @@ pub use presets::{preset, preset_names, presets, PRESETS};
 
 use crate::sim::apiserver::{ControllerKind, EventType, FailMode, Verb};
 use crate::sim::controllers::{ControllerSettings, ListOrder, Naming};
-use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, Spec, ENSEMBLE_LABEL, REPLICASET_LABEL};
+use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, OwnerReference, Spec, ENSEMBLE_LABEL, REPLICASET_LABEL};
 use crate::sim::world::{Action, ActionKind, ClusterSettings, WorldInit};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -248,8 +248,24 @@ pub struct ObjectSpec {
     /// `metadata.finalizers`: a delete leaves the object Terminating until
     /// an update removes them (nothing in the simulation removes a finalizer
     /// it did not add: an `apply` without it does).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default)]
     pub finalizers: Vec<String>,
+    /// `metadata.ownerReferences`, each naming an object listed before this
+    /// one (in `objects`, same namespace); the garbage collector follows them.
+    #[serde(default)]
+    pub owner_references: Vec<OwnerRefSpec>,
+}
+
+/// An ownerReference of a seed object: the owner by kind and name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct OwnerRefSpec {
+    pub kind: Kind,
+    pub name: String,
+    /// The controllerRef (`controller: true`, which also blocks a foreground deletion of the owner).
+    #[serde(default)]
+    pub controller: bool,
 }
 
 /// A reference to an existing object.
@@ -261,6 +277,11 @@ pub struct TargetSpec {
     pub name: String,
     #[serde(default)]
     pub namespace: Option<String>,
+    /// `delete` only: `Background` (kubectl's default), `Foreground` (the owner
+    /// stays until its dependents are gone) or `Orphan` (they lose their
+    /// reference to it and stay).
+    #[serde(default)]
+    pub propagation: Option<crate::sim::apiserver::Propagation>,
 }
 
 /// `kubectl scale`.
@@ -621,6 +642,21 @@ impl Scenario {
         for (i, o) in self.objects.iter().enumerate() {
             total += u64::from(o.count.unwrap_or(1));
             o.validate(&format!("objects[{i}]"))?;
+            let ns = o.namespace.as_deref().unwrap_or(&self.controller.namespace);
+            for (j, r) in o.owner_references.iter().enumerate() {
+                let listed_before = self.objects[..i].iter().any(|p| {
+                    p.kind == r.kind
+                        && p.namespace.as_deref().unwrap_or(&self.controller.namespace) == ns
+                        && p.templates(ns).iter().any(|t| t.name.as_deref() == Some(r.name.as_str()))
+                });
+                if !listed_before {
+                    return Err(ScenarioError::new(
+                        format!("objects[{i}].owner_references[{j}].name"),
+                        Some(format!("{:?}", r.name)),
+                        format!("no {} of that name is listed before this object in its namespace", r.kind),
+                    ));
+                }
+            }
         }
         if total > 20_000 {
             return Err(ScenarioError::new("objects", Some(total.to_string()), "more than 20000 objects in all"));
@@ -666,6 +702,13 @@ impl Scenario {
         }
         if let Some(o) = &a.apply {
             o.validate(&format!("{at}.apply"))?;
+            if !o.owner_references.is_empty() {
+                return Err(ScenarioError::new(
+                    format!("{at}.apply.owner_references"),
+                    None,
+                    "ownerReferences are for the objects listed in objects, whose owners exist before the run",
+                ));
+            }
             if o.count.is_some_and(|n| n != 1) {
                 return Err(ScenarioError::new(format!("{at}.apply.count"), o.count.map(|n| n.to_string()), "apply takes one object"));
             }
@@ -750,7 +793,7 @@ impl Scenario {
                 let kind = if let Some(o) = &a.apply {
                     ActionKind::Apply(o.templates(ns).remove(0))
                 } else if let Some(t) = &a.delete {
-                    ActionKind::Delete { kind: t.kind, key: key(&t.namespace, &t.name) }
+                    ActionKind::Delete { kind: t.kind, key: key(&t.namespace, &t.name), propagation: t.propagation }
                 } else if let Some(s) = &a.scale {
                     ActionKind::Scale { kind: s.kind, key: key(&s.namespace, &s.name), to: s.to }
                 } else if let Some(d) = &a.delete_pods {
@@ -822,6 +865,17 @@ impl ObjectSpec {
                 "pods are made by a ReplicaSet, not listed as objects",
             ));
         }
+        for (j, f) in self.finalizers.iter().enumerate() {
+            let ok =
+                !f.is_empty() && f.len() <= 253 && f.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-./".contains(&b));
+            if !ok {
+                return Err(ScenarioError::new(
+                    format!("{at}.finalizers[{j}]"),
+                    Some(format!("{f:?}")),
+                    "a finalizer is a qualified name: lower-case letters, digits, '-', '.' and '/' (like example.com/hold)",
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -844,7 +898,12 @@ impl ObjectSpec {
                 }),
                 generate_name: None,
                 labels: self.labels.clone(),
-                owner_references: Vec::new(),
+                // The UID is the owner's at creation: 0 until the world resolves it.
+                owner_references: self
+                    .owner_references
+                    .iter()
+                    .map(|r| OwnerReference { kind: r.kind, name: r.name.clone(), uid: 0, controller: r.controller })
+                    .collect(),
                 finalizers: self.finalizers.clone(),
                 spec: spec.clone(),
             })

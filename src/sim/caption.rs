@@ -268,6 +268,9 @@ fn event_caption(frame: &Frame) -> String {
 fn note_caption(n: u64, note: &Note) -> String {
     match note {
         Note::OwnerNotInCache { owner } => format!("Reconcile {n} finds no {owner} in the cache: it forgets its expectations and returns."),
+        Note::OwnerTerminating { owner } => {
+            format!("Reconcile {n}: {owner} has a deletionTimestamp, it is being deleted, so it creates and deletes nothing for it.")
+        }
         Note::StaleSkip { owner, error } => format!(
             "Reconcile {n} of {owner} is skipped by v1.36's consistency store: its {} cache has read up to resourceVersion {}, but it wrote {} ({error}). It returns the error, so the key comes back after a rate-limited delay.",
             error.resource, error.read_rv, error.wrote_rv

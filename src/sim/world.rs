@@ -16,7 +16,7 @@ use super::controllers::{self, Caches, ControllerSettings, HandlerEffects, Handl
 use super::frame::{Event, Frame, Watcher};
 use super::informer::Informer;
 use super::invariants::{Invariants, Violation};
-use super::object::{child_kind, Kind, ObjectKey, ObjectRc, ObjectRef, ObjectTemplate};
+use super::object::{child_kind, Kind, ObjectKey, ObjectRef, ObjectTemplate};
 use super::rng::Rng;
 use serde::Serialize;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -164,10 +164,10 @@ enum Origin {
         kind: Kind,
         epoch: u32,
     },
-    GcGet {
-        dependent: ObjectRc,
-    },
-    GcDelete,
+    /// An `attemptToDeleteItem` waiting for one of its GETs.
+    Gc(Box<gc::Attempt>),
+    /// The garbage collector's delete or update: nobody waits for it.
+    GcWrite,
     /// The kubelet's final delete of a pod: nobody waits for it.
     Kubelet,
 }
@@ -229,7 +229,7 @@ impl World {
             rng: Rng::new(init.seed),
             api: ApiServer::new(),
             ctl: Runtime::new(kind, init.controller.workers, &init.cluster),
-            gc: GarbageCollector { caches: Caches::new(&Kind::ALL) },
+            gc: GarbageCollector::new(Caches::new(&Kind::ALL)),
             timers: BinaryHeap::new(),
             timer_seq: 0,
             requests_in_flight: 0,
@@ -244,7 +244,14 @@ impl World {
         world.api.pod_grace_period_ms = world.cluster.pod_grace_period_ms;
         // The objects that were there before: committed silently.
         for t in &init.objects {
-            world.api.handle(&Request::create(Actor::Kubectl, t.clone()), 0, &mut world.rng);
+            let mut t = t.clone();
+            // A seed's ownerReference names an object created before it: its UID now.
+            for r in &mut t.owner_references {
+                if r.uid == 0 {
+                    r.uid = world.api.get(r.kind, &ObjectKey::new(t.namespace.clone(), r.name.clone())).map_or(0, |o| o.uid);
+                }
+            }
+            world.api.handle(&Request::create(Actor::Kubectl, t), 0, &mut world.rng);
         }
         // The garbage collector has been running all along: its caches are synced.
         for inf in &mut world.gc.caches.informers {
@@ -321,7 +328,7 @@ impl World {
         // the garbage collector have clients of their own, not modelled as limited.
         let throttled_ms = match origin {
             Origin::Worker { .. } | Origin::Informer { .. } => self.ctl.limiter.reserve(self.now_ms),
-            Origin::Kubectl | Origin::GcGet { .. } | Origin::GcDelete | Origin::Kubelet => 0,
+            Origin::Kubectl | Origin::Gc(_) | Origin::GcWrite | Origin::Kubelet => 0,
         };
         let arrives_at_ms = self.now_ms + throttled_ms + self.cluster.api_latency_ms;
         self.requests_in_flight += 1;
@@ -484,7 +491,7 @@ impl World {
         }
         let mut step = None;
         match origin {
-            Origin::Kubectl | Origin::GcDelete | Origin::Kubelet => {}
+            Origin::Kubectl | Origin::GcWrite | Origin::Kubelet => {}
             Origin::Worker { worker, epoch, slot } => {
                 if epoch == self.ctl.epoch {
                     if let Some(busy) = self.ctl.workers[worker].busy.as_mut() {
@@ -505,7 +512,7 @@ impl World {
                     }
                 }
             }
-            Origin::GcGet { dependent } => self.gc_owner_answered(dependent, &outcome),
+            Origin::Gc(attempt) => self.gc_answered(*attempt, &outcome),
         }
         self.violations.extend(self.invariants.check_request(&inflight, &outcome.audit, &self.api));
         Some(Event::ApiRequest { entry: outcome.audit, step, throttled_ms: inflight.throttled_ms })

@@ -5,7 +5,7 @@
 use super::{use_ui, Ui};
 use crate::scenario::preset_names;
 use crate::sim::apiserver::ControllerKind;
-use crate::sim::apiserver::FailMode;
+use crate::sim::apiserver::{FailMode, Propagation};
 use crate::sim::caption::fmt_ms;
 use crate::sim::controllers::Naming;
 use crate::sim::object::Kind;
@@ -208,9 +208,26 @@ pub fn Controls() -> impl IntoView {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::DeletePod), "A pod deleted")>"Delete a pod"</button>
                        })}
                        {move || c().can_delete_owner.then(|| view! {
-                           <button on:click=move |_| ui.apply(Change::Action(UiAction::DeleteOwner), "Owner deleted")>
+                           <button on:click=move |_| ui.apply(Change::Action(UiAction::DeleteOwner(Propagation::Background)), "Owner deleted")>
                                {if kind() == ControllerKind::ReplicaSet { "Delete the ReplicaSet" } else { "Delete the Ensemble" }}
                            </button>
+                           <select
+                               aria-label="Delete the owner with another cascade"
+                               on:change=move |ev| {
+                                   let (p, what) = match event_target_value(&ev).as_str() {
+                                       "foreground" => (Propagation::Foreground, "Owner deleted in the foreground"),
+                                       "orphan" => (Propagation::Orphan, "Owner deleted, its children orphaned"),
+                                       _ => return,
+                                   };
+                                   ui.apply(Change::Action(UiAction::DeleteOwner(p)), what);
+                                   let select: web_sys::HtmlSelectElement = event_target(&ev);
+                                   select.set_value("");
+                               }
+                           >
+                               <option value="">"Delete with --cascade…"</option>
+                               <option value="foreground">"foreground: after its children"</option>
+                               <option value="orphan">"orphan: leave its children"</option>
+                           </select>
                        })}
                        {move || shown().faults.then(|| view! {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::DropNextEvent), "Next watch event will be dropped")>"Drop next watch event"</button>

@@ -3,7 +3,7 @@
 //! `Session` in one signal; everything it draws is computed from it.
 
 use crate::scenario::{expect, settings, Outcome, Scenario, ScenarioError};
-use crate::sim::apiserver::{ControllerKind, FailMode, Verb};
+use crate::sim::apiserver::{ControllerKind, FailMode, Propagation, Verb};
 use crate::sim::frame::Frame;
 use crate::sim::history::History;
 use crate::sim::object::{Kind, ObjectKey};
@@ -15,8 +15,8 @@ use std::fmt;
 pub enum UiAction {
     /// Delete one pod of the ReplicaSet, chosen by the seeded RNG.
     DeletePod,
-    /// Delete the owner (the Ensemble or the ReplicaSet).
-    DeleteOwner,
+    /// Delete the owner (the Ensemble or the ReplicaSet), with this propagation.
+    DeleteOwner(Propagation),
     /// Drop the next event on the controller's watch of its children.
     DropNextEvent,
     /// Make the controller's next create of its children fail this way.
@@ -51,7 +51,8 @@ impl fmt::Display for Edit {
             }
             Change::Action(a) => match a {
                 UiAction::DeletePod => write!(f, "{n}:do=delete_pod"),
-                UiAction::DeleteOwner => write!(f, "{n}:do=delete_owner"),
+                UiAction::DeleteOwner(Propagation::Background) => write!(f, "{n}:do=delete_owner"),
+                UiAction::DeleteOwner(p) => write!(f, "{n}:do=delete_owner:{}", p.as_str().to_lowercase()),
                 UiAction::DropNextEvent => write!(f, "{n}:do=drop_next_event"),
                 UiAction::FailNextCreate(mode) => write!(f, "{n}:do=fail_next_create:{}", mode.as_str()),
                 UiAction::RestartController => write!(f, "{n}:do=restart_controller"),
@@ -79,7 +80,13 @@ impl Edit {
         let change = if path == "do" {
             Change::Action(match value.split_once(':') {
                 None if value == "delete_pod" => UiAction::DeletePod,
-                None if value == "delete_owner" => UiAction::DeleteOwner,
+                None if value == "delete_owner" => UiAction::DeleteOwner(Propagation::Background),
+                Some(("delete_owner", p)) => UiAction::DeleteOwner(match p {
+                    "background" => Propagation::Background,
+                    "foreground" => Propagation::Foreground,
+                    "orphan" => Propagation::Orphan,
+                    _ => return Err(err("delete_owner takes background, foreground or orphan")),
+                }),
                 None if value == "drop_next_event" => UiAction::DropNextEvent,
                 Some(("fail_next_create", mode)) => UiAction::FailNextCreate(match mode {
                     "500" => FailMode::InternalError,
@@ -95,7 +102,7 @@ impl Edit {
                     )
                 }
                 _ => return Err(err(
-                    "unknown action; known: delete_pod, delete_owner, drop_next_event, restart_controller, scale:N, fail_next_create:MODE",
+                    "unknown action; known: delete_pod, delete_owner[:foreground|orphan], drop_next_event, restart_controller, scale:N, fail_next_create:MODE",
                 )),
             })
         } else {
@@ -398,7 +405,7 @@ impl Session {
         let kind = self.scenario.controller.kind;
         match a {
             UiAction::DeletePod => kind == ControllerKind::ReplicaSet,
-            UiAction::DeleteOwner | UiAction::Scale(_) => self.owner_key().is_some(),
+            UiAction::DeleteOwner(_) | UiAction::Scale(_) => self.owner_key().is_some(),
             UiAction::DropNextEvent | UiAction::RestartController | UiAction::FailNextCreate(_) => true,
         }
     }
@@ -478,9 +485,10 @@ pub fn tracked_kind(kind: ControllerKind) -> Kind {
 fn resolve(a: UiAction, kind: ControllerKind, owner: Option<(Kind, ObjectKey)>) -> Option<ActionKind> {
     Some(match a {
         UiAction::DeletePod => ActionKind::DeletePods { owner: owner?.1, count: 1, interval_ms: 1 },
-        UiAction::DeleteOwner => {
+        UiAction::DeleteOwner(p) => {
             let (k, key) = owner?;
-            ActionKind::Delete { kind: k, key }
+            let propagation = (p != Propagation::Background).then_some(p);
+            ActionKind::Delete { kind: k, key, propagation }
         }
         UiAction::Scale(to) => {
             let (k, key) = owner?;

@@ -173,7 +173,7 @@ pub fn snapshot(s: &Session) -> Snapshot {
             owner_exists,
             desired_path,
             can_delete_pod: s.supports(UiAction::DeletePod),
-            can_delete_owner: s.supports(UiAction::DeleteOwner),
+            can_delete_owner: s.supports(UiAction::DeleteOwner(crate::sim::apiserver::Propagation::Background)),
             description: s.scenario().description.clone(),
             incident: s.scenario().incident.as_ref().map(|i| (i.title.clone(), i.url.clone())),
         },

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 pub const PSEUDO_CODE: &[(Step, &str)] = &[
     (Step::Dequeue, "key := queue.Get()"),
     (Step::EnsureReady, "if err := consistencyStore.EnsureReady(key); err != nil { return err }   // v1.36, when on"),
-    (Step::GetOwner, "ensemble, err := lister.Get(key)   // NotFound: forget expectations, return"),
+    (Step::GetOwner, "ensemble, err := lister.Get(key)   // NotFound: forget expectations; DeletionTimestamp set: return"),
     (Step::CheckExpectations, "if !expectations.SatisfiedExpectations(key) { return nil }"),
     (Step::ListChildren, "children := cmLister.List(ensemble=key)   // the cache, not the cluster"),
     (Step::Create, "for i := len(children); i < spec.voices; i++ { client.Create(voice) }"),
@@ -72,6 +72,11 @@ impl Reconcile {
             return (r, beat);
         };
         r.owner_uid = owner.uid;
+        // Being deleted (a finalizer holds it, or the garbage collector is
+        // taking its children first): make nothing more, or it would fight the collector.
+        if owner.is_terminating() {
+            return (r, Beat::Note { note: Note::OwnerTerminating { owner: key.to_string() }, then_ms: 0 });
+        }
         if cx.settings.expectations {
             match cx.expectations.satisfied(key, cx.now_ms) {
                 Satisfied::Pending { add, del } => {

@@ -188,6 +188,8 @@ pub enum Plan {
 pub enum Note {
     /// The owner is not in the cache: forget its expectations and return.
     OwnerNotInCache { owner: String },
+    /// The owner has a deletionTimestamp: no creates or deletes for it.
+    OwnerTerminating { owner: String },
     /// `EnsureReady` failed (v1.36's consistency store): a cache has not read
     /// the controller's own writes; the sync is skipped and retried after backoff.
     StaleSkip { owner: String, error: ConsistencyError },
@@ -321,7 +323,7 @@ pub enum Step {
 /// The step a note belongs to.
 pub fn note_step(note: &Note) -> Step {
     match note {
-        Note::OwnerNotInCache { .. } => Step::GetOwner,
+        Note::OwnerNotInCache { .. } | Note::OwnerTerminating { .. } => Step::GetOwner,
         Note::StaleSkip { .. } => Step::EnsureReady,
         Note::ExpectationsPending { .. } | Note::ExpectationsExpired { .. } => Step::CheckExpectations,
         Note::Counted { .. } => Step::ListChildren,

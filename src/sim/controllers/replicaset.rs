@@ -192,7 +192,9 @@ impl Reconcile {
             cx.truth.objects_of(Kind::Pod).filter(|p| !p.is_terminating() && p.controller_ref().is_some_and(|r| r.uid == rs.uid)).count()
                 as u32;
         let burst = cx.settings.burst_replicas.max(1);
-        let plan = if !needs_sync || active == desired {
+        // `rsNeedsSync && rs.DeletionTimestamp == nil`: a ReplicaSet being
+        // deleted manages no pods (its status is still written).
+        let plan = if !needs_sync || rs.is_terminating() || active == desired {
             Plan::Nothing
         } else if active < desired {
             Plan::Create((desired - active).min(burst))

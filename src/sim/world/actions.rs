@@ -3,7 +3,7 @@
 //! the current millisecond.
 
 use super::{Origin, Timer, World};
-use crate::sim::apiserver::{Actor, EventType, FailMode, Request, Verb};
+use crate::sim::apiserver::{Actor, EventType, FailMode, Options, Propagation, Request, Verb};
 use crate::sim::frame::Event;
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, Spec};
 use std::rc::Rc;
@@ -13,8 +13,8 @@ use std::rc::Rc;
 pub enum ActionKind {
     /// `kubectl apply`: create, or update if it exists.
     Apply(ObjectTemplate),
-    /// `kubectl delete`.
-    Delete { kind: Kind, key: ObjectKey },
+    /// `kubectl delete`, with `--cascade` as `propagation` (absent: background).
+    Delete { kind: Kind, key: ObjectKey, propagation: Option<Propagation> },
     /// `kubectl scale`.
     Scale { kind: Kind, key: ObjectKey, to: u32 },
     /// Delete `count` pods of a ReplicaSet, one every `interval_ms`, chosen by the seeded RNG.
@@ -46,8 +46,9 @@ impl World {
                 self.send(req, Origin::Kubectl, true);
                 None
             }
-            ActionKind::Delete { kind, key } => {
-                self.send(Request::delete(Actor::Kubectl, kind, &key), Origin::Kubectl, true);
+            ActionKind::Delete { kind, key, propagation } => {
+                let req = Request::delete(Actor::Kubectl, kind, &key).with(Options { propagation, ..Options::default() });
+                self.send(req, Origin::Kubectl, true);
                 None
             }
             ActionKind::Scale { kind, key, to } => {

@@ -1,71 +1,239 @@
-//! The garbage collector: its own informers over every kind, the graph of
-//! ownerReferences they give it, and `attemptToDelete`: a live GET of a
-//! dependent's owner, then a delete if the owner is gone (404 or another UID).
-//! A simplification of the real collector: it checks a dependent's first
-//! ownerReference only, and deletes with background propagation.
+//! The garbage collector, as `pkg/controller/garbagecollector` does it: its
+//! own informers over every kind (the graph of ownerReferences), and three
+//! jobs.
+//!
+//! - `attemptToDeleteItem`: read the dependent first (a live GET; gone,
+//!   another UID under its name, or no owner left ends the job); then each owner, one by one
+//!   (`isDangling`: the absent-owner cache answers for an owner already known
+//!   gone, else a live GET; 404 or another UID is dangling and goes into the
+//!   cache). With a solid owner left, the dangling references are removed from
+//!   the dependent; with none, it is deleted with a UID precondition, in the
+//!   propagation its own finalizers ask for.
+//! - Foreground deletion (`processDeletingDependentsItem`): an owner
+//!   Terminating with `foregroundDeletion` sends its dependents to
+//!   attemptToDelete, and once none is left in the graph, removes the finalizer.
+//! - Orphan deletion (`orphanDependents`): an owner Terminating with `orphan`
+//!   has the reference to it removed from each dependent, then the finalizer.
+//!
+//! Simplifications: removing a reference or a finalizer is an update, not a
+//! patch; every controllerRef blocks its owner's deletion (`NewControllerRef`
+//! sets `blockOwnerDeletion`), no other reference does; jobs are not retried.
 
 use super::{Origin, Timer, World};
-use crate::sim::apiserver::{Actor, EventType, Outcome, Request};
+use crate::sim::apiserver::{Actor, EventType, Options, Outcome, Propagation, Request};
 use crate::sim::controllers::{Caches, HandlerEffects, HandlerEvent};
 use crate::sim::frame::Event;
-use crate::sim::object::{child_kind, child_label, ObjectKey, ObjectRc, ObjectRef};
+use crate::sim::object::{
+    child_kind, child_label, Object, ObjectKey, ObjectRc, ObjectRef, ObjectTemplate, OwnerReference, FINALIZER_FOREGROUND, FINALIZER_ORPHAN,
+};
+use crate::sim::sorted::SortedSet;
 
-/// The garbage collector: its informers over every kind and its attemptToDelete jobs.
+/// The garbage collector: its informers over every kind and what it remembers.
 #[derive(Debug, Clone)]
 pub struct GarbageCollector {
     pub caches: Caches,
+    /// `absentOwnerCache`: owners (by UID) a GET found gone.
+    pub absent_owners: SortedSet<u64>,
+    /// Owners whose dependents it orphaned on request: their survivors are no leak.
+    pub orphaned_on_purpose: SortedSet<u64>,
+}
+
+impl GarbageCollector {
+    pub fn new(caches: Caches) -> Self {
+        GarbageCollector { caches, absent_owners: SortedSet::new(), orphaned_on_purpose: SortedSet::new() }
+    }
+
+    /// The dependents of the owner with `uid`, as the graph knows them.
+    fn dependents(&self, uid: u64) -> Vec<ObjectRc> {
+        let mut out = Vec::new();
+        for inf in &self.caches.informers {
+            out.extend(inf.list().filter(|o| o.owner_references.iter().any(|r| r.uid == uid)).cloned());
+        }
+        out
+    }
+}
+
+/// One `attemptToDeleteItem` in progress, carried by the GETs it sends.
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    /// The dependent as the graph had it.
+    pub item: ObjectRc,
+    /// The dependent as the live GET returned it (once read).
+    pub latest: Option<ObjectRc>,
+    /// The reference being checked next.
+    pub next: usize,
+    pub solid: u32,
+    pub dangling: Vec<u64>,
+    pub waiting: u32,
+}
+
+fn owner_key(dep: &Object, r: &OwnerReference) -> ObjectKey {
+    ObjectKey::new(dep.namespace.clone(), r.name.clone())
+}
+
+/// The body of an update that writes `o` as it is, but for `owner_references` and `finalizers`.
+fn rewrite(o: &Object, owner_references: Vec<OwnerReference>, finalizers: Vec<String>) -> ObjectTemplate {
+    ObjectTemplate {
+        namespace: o.namespace.clone(),
+        name: Some(o.name.clone()),
+        generate_name: None,
+        labels: o.labels.clone(),
+        owner_references,
+        finalizers,
+        spec: o.spec.clone(),
+    }
 }
 
 impl World {
-    /// The garbage collector's graph: an owner's DELETED sends each dependent to
-    /// `attemptToDelete`; so does a dependent whose owner the graph has never seen.
+    /// The graph builder: an owner's DELETED sends its dependents to
+    /// `attemptToDelete`; so does a dependent whose owner the graph does not
+    /// hold; an owner that turns Terminating with `foregroundDeletion` or
+    /// `orphan` starts the deletion of, or the orphaning of, its dependents.
     pub(super) fn gc_handle(&mut self, ev: &HandlerEvent) -> HandlerEffects {
         let mut fx = HandlerEffects::default();
-        let mut dependents: Vec<ObjectRc> = Vec::new();
+        let o = ev.object;
+        let mut attempts: Vec<ObjectRc> = Vec::new();
         match ev.event_type {
             EventType::Deleted => {
-                let uid = ev.object.uid;
-                if child_kind(ev.object.kind()).is_some() {
-                    for inf in &self.gc.caches.informers {
-                        dependents.extend(inf.list().filter(|o| o.owner_references.iter().any(|r| r.uid == uid)).cloned());
+                if child_kind(o.kind()).is_some() {
+                    attempts.extend(self.gc.dependents(o.uid));
+                }
+                // A dependent gone: its owners waiting on their dependents look again.
+                for r in &o.owner_references {
+                    let key = owner_key(o, r);
+                    if let Some(owner) = self.gc.caches.get(r.kind, &key).filter(|w| w.uid == r.uid).cloned() {
+                        self.gc_deleting_dependents(&owner);
                     }
                 }
             }
             EventType::Added | EventType::Modified => {
-                let owner_missing = ev.object.owner_references.iter().any(|r| {
-                    let key = ObjectKey::new(ev.object.namespace.clone(), r.name.clone());
-                    self.gc.caches.get(r.kind, &key).is_none_or(|o| o.uid != r.uid)
-                });
+                let owner_missing =
+                    o.owner_references.iter().any(|r| self.gc.caches.get(r.kind, &owner_key(o, r)).is_none_or(|w| w.uid != r.uid));
                 if owner_missing {
-                    dependents.push(ev.object.clone());
+                    attempts.push(o.clone());
+                }
+                // The moment an owner turns Terminating (not every update after).
+                let began = o.is_terminating() && ev.old.is_none_or(|p| !p.is_terminating());
+                if began && o.finalizers.iter().any(|f| f == FINALIZER_FOREGROUND) {
+                    attempts.extend(self.gc.dependents(o.uid));
+                    self.gc_deleting_dependents(o);
+                }
+                if began && o.finalizers.iter().any(|f| f == FINALIZER_ORPHAN) {
+                    self.gc_orphan_dependents(o);
                 }
             }
         }
-        for dep in dependents {
-            fx.attempt_to_delete.push(dep.key().to_string());
-            let Some(owner) = dep.owner_references.first() else { continue };
-            let req = Request::get(Actor::GarbageCollector, owner.kind, &ObjectKey::new(dep.namespace.clone(), owner.name.clone()));
-            self.send(req, Origin::GcGet { dependent: dep.clone() }, true);
+        for item in attempts {
+            fx.attempt_to_delete.push(item.key().to_string());
+            let req = Request::get(Actor::GarbageCollector, item.kind(), &item.key());
+            let attempt = Attempt { item, latest: None, next: 0, solid: 0, dangling: Vec::new(), waiting: 0 };
+            self.send(req, Origin::Gc(Box::new(attempt)), true);
         }
         fx
     }
 
-    /// `attemptToDelete`'s GET of a dependent's owner was answered: delete the
-    /// dependent if its owner is gone (404, or another object under its name).
-    pub(super) fn gc_owner_answered(&mut self, dependent: ObjectRc, outcome: &Outcome) {
-        let owner_gone = match &outcome.response.object {
-            None => true,
-            Some(o) => dependent.owner_references.iter().all(|r| r.uid != o.uid),
-        };
-        if owner_gone {
-            let req = Request::delete(Actor::GarbageCollector, dependent.kind(), &dependent.key());
-            self.send(req, Origin::GcDelete, true);
+    /// `processDeletingDependentsItem`: once no dependent that blocks the
+    /// owner is left in the graph, remove `foregroundDeletion`.
+    fn gc_deleting_dependents(&mut self, owner: &ObjectRc) {
+        if !owner.is_terminating() || !owner.finalizers.iter().any(|f| f == FINALIZER_FOREGROUND) {
+            return;
         }
+        let blocking = self.gc.dependents(owner.uid).iter().any(|d| d.owner_references.iter().any(|r| r.uid == owner.uid && r.controller));
+        if blocking {
+            return;
+        }
+        let finalizers = owner.finalizers.iter().filter(|f| *f != FINALIZER_FOREGROUND).cloned().collect();
+        let req = Request::update(Actor::GarbageCollector, rewrite(owner, owner.owner_references.clone(), finalizers));
+        self.send(req, Origin::GcWrite, true);
+    }
+
+    /// `orphanDependents`, then `removeFinalizer(orphan)`: the dependents
+    /// lose their reference to the owner and live on.
+    fn gc_orphan_dependents(&mut self, owner: &ObjectRc) {
+        self.gc.orphaned_on_purpose.insert(owner.uid);
+        for dep in self.gc.dependents(owner.uid) {
+            let refs = dep.owner_references.iter().filter(|r| r.uid != owner.uid).cloned().collect();
+            let req = Request::update(Actor::GarbageCollector, rewrite(&dep, refs, dep.finalizers.clone()));
+            self.send(req, Origin::GcWrite, true);
+        }
+        let finalizers = owner.finalizers.iter().filter(|f| *f != FINALIZER_ORPHAN).cloned().collect();
+        let req = Request::update(Actor::GarbageCollector, rewrite(owner, owner.owner_references.clone(), finalizers));
+        self.send(req, Origin::GcWrite, true);
+    }
+
+    /// One GET of `attemptToDeleteItem` was answered: the dependent's own, or
+    /// an owner's. Carry on with the next owner, or decide.
+    pub(super) fn gc_answered(&mut self, mut a: Attempt, outcome: &Outcome) {
+        let Some(latest) = a.latest.clone() else {
+            // The dependent's own GET: gone, or re-created under its name, ends the job.
+            match &outcome.response.object {
+                Some(o) if o.uid == a.item.uid => a.latest = Some(o.clone()),
+                _ => return,
+            }
+            // "item doesn't have an owner, continue on next item": orphaned meanwhile.
+            if a.latest.as_ref().is_some_and(|o| o.owner_references.is_empty()) {
+                return;
+            }
+            return self.gc_next_owner(a);
+        };
+        let r = &latest.owner_references[a.next];
+        match &outcome.response.object {
+            Some(owner) if owner.uid == r.uid => {
+                if owner.is_terminating() && owner.finalizers.iter().any(|f| f == FINALIZER_FOREGROUND) {
+                    a.waiting += 1;
+                } else {
+                    a.solid += 1;
+                }
+            }
+            // 404, or another object under the owner's name: dangling, and remembered.
+            _ => {
+                self.gc.absent_owners.insert(r.uid);
+                a.dangling.push(r.uid);
+            }
+        }
+        a.next += 1;
+        self.gc_next_owner(a)
+    }
+
+    /// `classifyReferences`, one reference at a time; then `attemptToDeleteItem`'s decision.
+    fn gc_next_owner(&mut self, mut a: Attempt) {
+        let latest = a.latest.clone().expect("the dependent was read");
+        while let Some(r) = latest.owner_references.get(a.next) {
+            if !self.gc.absent_owners.contains(&r.uid) {
+                let req = Request::get(Actor::GarbageCollector, r.kind, &owner_key(&latest, r));
+                self.send(req, Origin::Gc(Box::new(a)), true);
+                return;
+            }
+            a.dangling.push(r.uid);
+            a.next += 1;
+        }
+        if a.solid > 0 {
+            // Solid owners remain: only the dangling references go.
+            if !a.dangling.is_empty() {
+                let refs = latest.owner_references.iter().filter(|r| !a.dangling.contains(&r.uid)).cloned().collect();
+                let req = Request::update(Actor::GarbageCollector, rewrite(&latest, refs, latest.finalizers.clone()));
+                self.send(req, Origin::GcWrite, true);
+            }
+            return;
+        }
+        let propagation = if latest.finalizers.iter().any(|f| f == FINALIZER_ORPHAN) {
+            Propagation::Orphan
+        } else if latest.finalizers.iter().any(|f| f == FINALIZER_FOREGROUND) {
+            Propagation::Foreground
+        } else {
+            Propagation::Background
+        };
+        let options = Options { uid: Some(latest.uid), propagation: Some(propagation), ..Options::default() };
+        let req = Request::delete(Actor::GarbageCollector, latest.kind(), &latest.key()).with(options);
+        self.send(req, Origin::GcWrite, true);
     }
 
     /// An owner has been gone for the grace period: the frame, if children naming it remain.
     pub(super) fn orphan_deadline(&mut self, owner: ObjectRef, uid: u64, deleted_at_ms: u64) -> Option<Event> {
         let recreated = self.api.get(owner.kind, &owner.key()).is_some_and(|o| o.uid != uid);
+        if self.gc.orphaned_on_purpose.contains(&uid) {
+            return None;
+        }
         let label = child_label(owner.kind)?;
         let kind = child_kind(owner.kind)?;
         let children = self.api.count_labelled(kind, &owner.namespace, label, &owner.name);
