@@ -25,6 +25,7 @@ fn settings(burst: u32) -> ControllerSettings {
         list_order: ListOrder::Key,
         consistency_store: false,
         update_status: false,
+        fifo: Default::default(),
         double_enqueue: false,
         expectations: true,
         delete_surplus: false,

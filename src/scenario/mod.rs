@@ -178,6 +178,10 @@ pub struct ControllerSection {
     /// with the resourceVersion it read (`updateReplicaSetStatus`).
     #[serde(default)]
     pub update_status: bool,
+    /// How its informers take a LIST: `atomic` (v1.36's AtomicFIFO, at once)
+    /// or `delta` (v1.28's DeltaFIFO, one item at a time).
+    #[serde(default)]
+    pub fifo: crate::sim::informer::Fifo,
     /// Re-add the key once after each successful reconcile.
     #[serde(default)]
     pub double_enqueue: bool,
@@ -773,6 +777,7 @@ impl Scenario {
             list_order: k.list_order,
             consistency_store: k.consistency_store,
             update_status: k.update_status,
+            fifo: k.fifo,
             double_enqueue: k.double_enqueue,
             expectations: self.expectations(),
             delete_surplus: k.delete_surplus,

@@ -218,6 +218,14 @@ pub const SETTINGS: &[Setting] = &[
         live: Some(|v| Knob::UpdateStatus(as_flag(v))),
     },
     Setting {
+        path: "controller.fifo",
+        domain: Domain::Choice(&["atomic", "delta"]),
+        unit: "",
+        default_note: None,
+        help: "how its informers take a LIST: atomic (v1.36's AtomicFIFO: the store is replaced at once, HasSynced then) or delta (v1.28's DeltaFIFO: one item popped at a time over initial_list_ms, then the tombstones, HasSynced at the last)",
+        live: None,
+    },
+    Setting {
         path: "controller.double_enqueue",
         domain: Domain::Flag { optional: false },
         unit: "",

@@ -216,6 +216,24 @@ fn event_caption(frame: &Frame) -> String {
             s.push('.');
             s
         }
+        Event::ListItemPopped { kind, object, tombstone, n, of, first_sync, effects } => {
+            let what = if *tombstone {
+                format!("the tombstone of {} (the list lacks it) leaves", object.name)
+            } else {
+                format!("{} enters", object.name)
+            };
+            let mut s = format!("v1.28's DeltaFIFO pops entry {n} of {of} of the {kind} LIST: {what} the controller's store");
+            if *first_sync {
+                s.push_str(", and HasSynced turns true");
+            } else if n < of {
+                s.push_str(&format!(", {} still to pop, so HasSynced is false and a lister sees part of the list", of - n));
+            }
+            if !effects.enqueued.is_empty() {
+                s.push_str(&format!("; {} queued", effects.enqueued.join(", ")));
+            }
+            s.push('.');
+            s
+        }
         Event::WatchDropped { event_type, object, .. } => format!(
             "{} {} {} is lost on the wire: the cache will never see it, and nothing will observe it.",
             event_type.as_str(),

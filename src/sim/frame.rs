@@ -62,6 +62,9 @@ pub enum Event {
     },
     /// A LIST reached an informer's store (`Replace`): handlers ran, tombstones for vanished keys.
     CacheFilled { watcher: Watcher, kind: Kind, n_objects: u32, first_sync: bool, tombstones: Vec<String>, effects: HandlerEffects },
+    /// v1.28's DeltaFIFO popped entry `n` of `of` of a LIST into the
+    /// controller's store (a listed item, or a tombstone): the handlers ran.
+    ListItemPopped { kind: Kind, object: ObjectRef, tombstone: bool, n: u32, of: u32, first_sync: bool, effects: HandlerEffects },
     /// A watch event reached an informer: the store took it, then the handlers ran.
     WatchDelivered {
         watcher: Watcher,
@@ -118,6 +121,7 @@ impl Event {
             Event::Resynced { .. } => "resynced",
             Event::ApiRequest { .. } => "api_request",
             Event::CacheFilled { .. } => "cache_filled",
+            Event::ListItemPopped { .. } => "list_item_popped",
             Event::WatchDelivered { .. } => "watch_delivered",
             Event::WatchDropped { .. } => "watch_dropped",
             Event::WorkersStarted { .. } => "workers_started",
@@ -136,7 +140,9 @@ impl Event {
             Event::ApiRequest { entry, .. } if !entry.name.is_empty() => {
                 vec![ObjectRef { kind: entry.kind, namespace: entry.namespace.clone(), name: entry.name.clone() }]
             }
-            Event::WatchDelivered { object, .. } | Event::WatchDropped { object, .. } => vec![object.clone()],
+            Event::WatchDelivered { object, .. } | Event::WatchDropped { object, .. } | Event::ListItemPopped { object, .. } => {
+                vec![object.clone()]
+            }
             Event::OrphansRemain { owner, .. } => vec![owner.clone()],
             Event::CacheFilled { kind, tombstones, .. } => tombstones
                 .iter()

@@ -7,13 +7,51 @@
 //! to the delete handler for every key the new list lacks; events on one watch
 //! are delivered in order, never reordered.
 //!
-//! A simplification of the real DeltaFIFO: the whole LIST is popped in one step
-//! (one frame) rather than item by item, so `HasSynced` flips at that frame.
+//! How a LIST reaches the store is the [`Fifo`]'s choice: v1.36's AtomicFIFO
+//! replaces the store in one step (one frame, `HasSynced` at it); v1.28's
+//! DeltaFIFO pops the items one at a time, then the tombstones, and
+//! `HasSynced` turns true at the last pop, so a reader between pops sees part
+//! of the list.
 
 use super::apiserver::{EventType, WatchEvent};
 use super::object::{Kind, ObjectKey, ObjectRc};
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
+
+/// How the informer's queue takes a LIST.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Fifo {
+    /// v1.36's AtomicFIFO: the store is replaced at once; `HasSynced` then.
+    #[default]
+    Atomic,
+    /// v1.28's DeltaFIFO: one pop per item, then per tombstone; `HasSynced`
+    /// when the initial population is all popped.
+    Delta,
+}
+
+/// One entry of a DeltaFIFO's initial population.
+#[derive(Debug, Clone)]
+pub enum Pop {
+    /// `Replaced`/`Sync` of a listed item.
+    Item(ObjectRc),
+    /// `DeletedFinalStateUnknown` of a key the list lacks.
+    Tombstone(ObjectRc),
+}
+
+/// What one DeltaFIFO pop did.
+#[derive(Debug, Clone)]
+pub struct Popped {
+    pub pop: Pop,
+    /// The store's previous version of the object, if it had one.
+    pub old: Option<ObjectRc>,
+    /// 1-based position in the population, and its size.
+    pub n: u32,
+    pub of: u32,
+    /// This pop made `HasSynced` true.
+    pub first_sync: bool,
+}
 
 /// An event on the wire from the apiserver to this informer.
 #[derive(Debug, Clone)]
@@ -37,6 +75,8 @@ pub enum ListState {
     /// The apiserver answered; the items reach the store at `fill_at_ms`
     /// (the LIST started at `started_at_ms`).
     Listed { items: Vec<ObjectRc>, list_rv: u64, started_at_ms: u64, fill_at_ms: u64 },
+    /// A DeltaFIFO pops the list: `queue[i]` at `times[i]`.
+    Popping { queue: VecDeque<(Pop, u64)>, list_rv: u64, of: u32, done_at_ms: u64 },
     /// The store holds a list; the watch delivers events after its resourceVersion.
     Watching { list_rv: u64 },
     /// The watch ended (`410 Expired`) and the reflector is backing off: the
@@ -78,6 +118,7 @@ pub struct Informer {
     last_sync_rv: u64,
     /// A fault is armed: drop the next event (of this type, if given).
     drop_next: Option<Option<EventType>>,
+    pub fifo: Fifo,
 }
 
 impl Informer {
@@ -91,6 +132,7 @@ impl Informer {
             last_delivered_at_ms: 0,
             last_sync_rv: 0,
             drop_next: None,
+            fifo: Fifo::Atomic,
         }
     }
 
@@ -149,7 +191,7 @@ impl Informer {
     /// A committed change. It joins the wire if the watch covers it.
     pub fn offer(&mut self, event: &WatchEvent, now_ms: u64, jitter_ms: u64) {
         let list_rv = match &self.state {
-            ListState::Listed { list_rv, .. } | ListState::Watching { list_rv } => *list_rv,
+            ListState::Listed { list_rv, .. } | ListState::Popping { list_rv, .. } | ListState::Watching { list_rv } => *list_rv,
             ListState::Idle | ListState::Requested { .. } | ListState::Closed => return,
         };
         if event.object.resource_version <= list_rv {
@@ -185,6 +227,7 @@ impl Informer {
     pub fn next_due(&self, lag_ms: u64) -> Option<u64> {
         match &self.state {
             ListState::Listed { fill_at_ms, .. } => Some(*fill_at_ms),
+            ListState::Popping { queue, .. } => queue.front().map(|(_, at)| *at),
             ListState::Watching { .. } => self.in_flight.front().map(|e| self.deliver_at(e, lag_ms, self.last_delivered_at_ms)),
             ListState::Idle | ListState::Requested { .. } | ListState::Closed => None,
         }
@@ -205,11 +248,12 @@ impl Informer {
     pub fn in_flight(&self, lag_ms: u64) -> Vec<(&InFlight, u64)> {
         let mut previous = self.last_delivered_at_ms;
         let mut out = Vec::with_capacity(self.in_flight.len());
-        if !matches!(self.state, ListState::Watching { .. } | ListState::Listed { .. }) {
-            return out;
-        }
-        if let ListState::Listed { fill_at_ms, .. } = self.state {
-            previous = previous.max(fill_at_ms);
+        match self.state {
+            ListState::Listed { fill_at_ms, .. } => previous = previous.max(fill_at_ms),
+            // Behind the population in the queue.
+            ListState::Popping { done_at_ms, .. } => previous = previous.max(done_at_ms),
+            ListState::Watching { .. } => {}
+            ListState::Idle | ListState::Requested { .. } | ListState::Closed => return out,
         }
         for e in &self.in_flight {
             let at = self.deliver_at(e, lag_ms, previous);
@@ -226,6 +270,55 @@ impl Informer {
             .rev()
             .find(|(e, _)| !e.dropped && e.object.namespace == key.namespace && e.object.name == key.name)
             .map(|(e, at)| (e.event_type, at))
+    }
+
+    /// A DeltaFIFO's `Replace`: the listed items, then a tombstone for each
+    /// stored key the list lacks, queued to pop one at a time, evenly from
+    /// `now_ms` to the list's fill time (`HasSynced` at the last).
+    pub fn queue_population(&mut self, now_ms: u64) {
+        let ListState::Listed { items, list_rv, fill_at_ms, .. } = std::mem::replace(&mut self.state, ListState::Idle) else {
+            panic!("queue_population called when no list is waiting");
+        };
+        let listed: std::collections::BTreeSet<ObjectKey> = items.iter().map(|o| o.key()).collect();
+        let mut pops: Vec<Pop> = items.into_iter().map(Pop::Item).collect();
+        pops.extend(self.store.iter().filter(|(k, _)| !listed.contains(*k)).map(|(_, o)| Pop::Tombstone(o.clone())));
+        let of = pops.len() as u64;
+        let span = fill_at_ms.saturating_sub(now_ms);
+        let queue = pops.into_iter().enumerate().map(|(i, p)| (p, now_ms + span * (i as u64 + 1) / of.max(1))).collect();
+        self.state = ListState::Popping { queue, list_rv, of: of as u32, done_at_ms: fill_at_ms.max(now_ms) };
+        if of == 0 {
+            // An empty population: `Replace` with nothing is synced at once.
+            self.state = ListState::Watching { list_rv };
+            self.last_sync_rv = self.last_sync_rv.max(list_rv);
+            self.has_synced = true;
+        }
+    }
+
+    /// Is a DeltaFIFO population being popped?
+    pub fn is_popping(&self) -> bool {
+        matches!(self.state, ListState::Popping { .. })
+    }
+
+    /// Pop the next entry of the population into the store.
+    pub fn pop(&mut self, now_ms: u64) -> Popped {
+        let ListState::Popping { queue, list_rv, of, .. } = &mut self.state else {
+            panic!("pop called with no population");
+        };
+        let (pop, _) = queue.pop_front().expect("a queued pop");
+        let (n, of, list_rv, last) = (*of - queue.len() as u32, *of, *list_rv, queue.is_empty());
+        let old = match &pop {
+            Pop::Item(o) => self.store.insert(o.key(), o.clone()),
+            Pop::Tombstone(o) => self.store.remove(&o.key()),
+        };
+        self.last_delivered_at_ms = now_ms;
+        let mut first_sync = false;
+        if last {
+            self.state = ListState::Watching { list_rv };
+            self.last_sync_rv = self.last_sync_rv.max(list_rv);
+            first_sync = !self.has_synced;
+            self.has_synced = true;
+        }
+        Popped { pop, old, n, of, first_sync }
     }
 
     /// Pop the listed items into the store: `Replace`.
@@ -285,7 +378,9 @@ impl Informer {
 
     /// A restarted process: an empty cache, no watch, not synced.
     pub fn reset(&mut self) {
+        let fifo = self.fifo;
         *self = Informer::new(self.kind);
+        self.fifo = fifo;
     }
 }
 
@@ -334,10 +429,52 @@ mod tests {
         })
     }
 
-    /// DeltaFIFO `HasSynced`: false until the whole first list is popped.
+    /// `TestDeltaFIFO_HasSynced` (`delta_fifo_test.go`): not synced before a
+    /// `Replace`; synced at once by an empty one; after `Replace([a, b])`,
+    /// false until both are popped, and the tombstones of keys the list lacks
+    /// count in the initial population too.
     #[test]
     #[allow(non_snake_case)]
     fn TestDeltaFIFO_HasSynced() {
+        let delta = || {
+            let mut inf = Informer::new(Kind::ConfigMap);
+            inf.fifo = Fifo::Delta;
+            inf
+        };
+        let mut inf = delta();
+        assert!(!inf.has_synced(), "nothing happened");
+        inf.start_list(0);
+        inf.listed(vec![], 0, 0, 0);
+        inf.queue_population(0);
+        assert!(inf.has_synced(), "Replace of nothing is synced at once");
+
+        let mut inf = delta();
+        inf.start_list(0);
+        inf.listed(vec![cm("a", 1), cm("b", 2)], 2, 10, 100);
+        inf.queue_population(10);
+        assert!(!inf.has_synced(), "Replace([a, b]) queued, nothing popped");
+        assert_eq!(inf.next_due(0), Some(55), "pops spread evenly to the fill time");
+        let first = inf.pop(55);
+        assert!(!inf.has_synced() && !first.first_sync, "one of two popped");
+        assert_eq!(inf.len(), 1, "a reader sees part of the list");
+        let second = inf.pop(100);
+        assert!(inf.has_synced() && second.first_sync, "both popped");
+        assert_eq!((second.n, second.of), (2, 2));
+
+        // A relist whose list lacks a stored key: its tombstone is popped last.
+        inf.start_list(200);
+        inf.listed(vec![cm("b", 2)], 3, 210, 0);
+        inf.queue_population(210);
+        let pops: Vec<bool> = std::iter::from_fn(|| inf.is_popping().then(|| matches!(inf.pop(210).pop, Pop::Tombstone(_)))).collect();
+        assert_eq!(pops, [false, true]);
+        assert!(inf.get(&ObjectKey::new("ns", "a")).is_none());
+    }
+
+    /// Its AtomicFIFO counterpart (v1.36): the list is one `ReplacedAll`
+    /// entry, and `HasSynced` turns true when that one entry is processed.
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestAtomicFIFO_HasSynced() {
         let mut inf = Informer::new(Kind::ConfigMap);
         assert!(!inf.has_synced());
         inf.start_list(0);

@@ -27,7 +27,7 @@ pub mod world;
 pub const SIMPLIFICATIONS: &[&str] = &[
     "A pod's grace period (cluster.pod_grace_period_ms) is the kubelet's only work: it removes the pod when the period is over; pods are always Running and ready. Other kinds are deleted at once unless a finalizer holds them.",
     "The garbage collector removes references and finalizers with updates, not patches; every controllerRef, and no other reference, blocks a foreground deletion; a job that fails is not retried.",
-    "An informer's LIST reaches its store in one step, as v1.36's AtomicFIFO replaces it at once: HasSynced turns true at that frame (v1.28's DeltaFIFO popped the items one by one).",
+    "An informer's LIST reaches its store in one step, as v1.36's AtomicFIFO replaces it (HasSynced at that frame); controller.fifo=delta pops it one item at a time as v1.28's DeltaFIFO, spread evenly over initial_list_ms. The garbage collector's informers are always atomic.",
     "Watch events reach an informer one by one and in order, as v1.36's RealFIFO delivers them, and the handlers run as the store takes each one (client-go runs them a little later).",
     "A watch ends only when cluster.watch_timeout_ms or the relist action says, and always with 410 Expired and a LIST (a real reflector re-watches after an ordinary timeout without one); it sends no bookmarks, so a store's progress mark moves with events and LISTs only. A dropped event is a fault you inject; a cache behind it reads on only with the next event of its kind.",
     "A change of the watch lag moves the events already on the wire, as if the network had changed under them.",

@@ -14,7 +14,7 @@
 use super::apiserver::{Actor, ApiServer, EventType, FailMode, Options, Request, Verb};
 use super::controllers::{self, Caches, ControllerSettings, HandlerEffects, HandlerEvent};
 use super::frame::{Event, Frame, Watcher};
-use super::informer::Informer;
+use super::informer::{Fifo, Informer, Pop};
 use super::invariants::{Invariants, Violation};
 use super::object::{child_kind, Kind, ObjectKey, ObjectRef, ObjectTemplate};
 use super::rng::Rng;
@@ -228,7 +228,7 @@ impl World {
             frames: 0,
             rng: Rng::new(init.seed),
             api: ApiServer::new(),
-            ctl: Runtime::new(kind, init.controller.workers, &init.cluster),
+            ctl: Runtime::new(kind, init.controller.workers, init.controller.fifo, &init.cluster),
             gc: GarbageCollector::new(Caches::new(&Kind::ALL)),
             timers: BinaryHeap::new(),
             timer_seq: 0,
@@ -507,8 +507,22 @@ impl World {
             Origin::Informer { kind, epoch } => {
                 if epoch == self.ctl.epoch {
                     let initial_list_ms = self.cluster.initial_list_for(kind);
+                    let mut synced_empty = false;
                     if let Some(inf) = self.ctl.caches.informer_mut(kind) {
                         inf.listed(outcome.response.items.clone(), outcome.response.list_rv, self.now_ms, initial_list_ms);
+                        if inf.fifo == Fifo::Delta {
+                            let was_synced = inf.has_synced();
+                            inf.queue_population(self.now_ms);
+                            // Nothing to pop: `Replace` of nothing is synced at once.
+                            synced_empty = !inf.is_popping();
+                            if synced_empty && was_synced {
+                                synced_empty = false;
+                                self.watch_started(kind, false);
+                            }
+                        }
+                    }
+                    if synced_empty {
+                        self.watch_started(kind, true);
                     }
                 }
             }
@@ -557,6 +571,36 @@ impl World {
             }
             let tombstones = replaced.tombstones.iter().map(|o| o.key().to_string()).collect();
             return Event::CacheFilled { watcher, kind, n_objects, first_sync: replaced.first_sync, tombstones, effects };
+        }
+        let popping = watcher == Watcher::Controller && self.ctl.caches.informers[i].is_popping();
+        if popping {
+            let (kind, p) = {
+                let inf = &mut self.ctl.caches.informers[i];
+                (inf.kind, inf.pop(now))
+            };
+            let (object, tombstone) = match &p.pop {
+                Pop::Item(o) => (o.clone(), false),
+                Pop::Tombstone(o) => (o.clone(), true),
+            };
+            let ev = match (&p.pop, &p.old) {
+                (Pop::Item(o), None) => HandlerEvent { event_type: EventType::Added, object: o, old: None, tombstone: false },
+                (Pop::Item(o), Some(old)) => HandlerEvent { event_type: EventType::Modified, object: o, old: Some(old), tombstone: false },
+                (Pop::Tombstone(o), _) => HandlerEvent { event_type: EventType::Deleted, object: o, old: Some(o), tombstone: true },
+            };
+            let cause = format!("the {kind} LIST's pop of {}", object.name);
+            let effects = self.handle(watcher, kind, &ev, &cause);
+            if p.first_sync || p.n == p.of {
+                self.watch_started(kind, p.first_sync);
+            }
+            return Event::ListItemPopped {
+                kind,
+                object: object.object_ref(),
+                tombstone,
+                n: p.n,
+                of: p.of,
+                first_sync: p.first_sync,
+                effects,
+            };
         }
         let (kind, delivered) = {
             let inf = match watcher {

@@ -60,6 +60,8 @@ pub struct ControllerSettings {
     pub consistency_store: bool,
     /// The ReplicaSet writes `status.replicas` after each sync (`updateReplicaSetStatus`).
     pub update_status: bool,
+    /// How its informers take a LIST: v1.36's AtomicFIFO or v1.28's DeltaFIFO.
+    pub fifo: super::informer::Fifo,
     pub double_enqueue: bool,
     pub expectations: bool,
     pub delete_surplus: bool,

@@ -9,6 +9,7 @@ use crate::sim::consistency::ConsistencyStore;
 use crate::sim::controllers::{self, Beat, Caches, Cx, Input, Note, Reconcile, Step};
 use crate::sim::expectations::Expectations;
 use crate::sim::frame::{Event, Requeue};
+use crate::sim::informer::Fifo;
 use crate::sim::object::Kind;
 use crate::sim::reflector::ExponentialBackoff;
 use crate::sim::sorted::{SortedMap, SortedSet};
@@ -70,10 +71,14 @@ pub struct Runtime {
 impl Runtime {
     /// A controller process that has not started yet: `workers` idle workers,
     /// an empty cache per watched kind, a full token bucket.
-    pub(super) fn new(kind: ControllerKind, workers: u32, cluster: &ClusterSettings) -> Runtime {
+    pub(super) fn new(kind: ControllerKind, workers: u32, fifo: Fifo, cluster: &ClusterSettings) -> Runtime {
+        let mut caches = Caches::new(controllers::watched_kinds(kind));
+        for inf in &mut caches.informers {
+            inf.fifo = fifo;
+        }
         Runtime {
             kind,
-            caches: Caches::new(controllers::watched_kinds(kind)),
+            caches,
             queue: WorkQueue::default(),
             expectations: Expectations::new(cluster.expectations_timeout_ms),
             workers: vec![Worker::default(); workers.max(1) as usize],
