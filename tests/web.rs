@@ -1221,3 +1221,28 @@ async fn the_share_bar_names_every_action() {
     assert_eq!(attr(&picker, "accept").as_deref(), Some(".json,application/json"));
     m.finish().await;
 }
+
+/// Each panel says, in one line, how the simulation simplifies what it
+/// shows: the notes the help lists in full, each on the panel it affects.
+#[wasm_bindgen_test]
+async fn each_panel_notes_its_simplifications_in_one_line() {
+    use cachescope::sim::{panel_note, Panel};
+    let m = mount_panel("s=over-create", || {
+        view! { <ClusterPanel /> <CachePanel /> <WatchPanel /> <WorkqueuePanel /> <ExpectationsPanel /> <ReconcilePanel /> }
+    })
+    .await;
+    for (class, panel) in [
+        ("cluster", Panel::Cluster),
+        ("cache", Panel::Cache),
+        ("watch", Panel::Watch),
+        ("workqueue", Panel::Workqueue),
+        ("expectations", Panel::Expectations),
+        ("reconcile", Panel::Reconcile),
+    ] {
+        let note = panel_note(panel).expect("every stage panel has one");
+        let drawn: Vec<String> = m.all(&format!(".panel.{class} .simplified")).iter().map(text).collect();
+        assert_eq!(drawn, [note], "{class}");
+    }
+    assert!(panel_note(Panel::Watch).unwrap().contains("a lag change moves events already on the wire"));
+    assert!(panel_note(Panel::Workqueue).unwrap().contains("--double-enqueue re-adds once per chain"));
+}

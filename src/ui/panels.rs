@@ -5,6 +5,7 @@ use super::use_ui;
 use crate::sim::apiserver::{Actor, ControllerKind};
 use crate::sim::caption::fmt_ms;
 use crate::sim::object::Kind;
+use crate::sim::Panel;
 use crate::view::panels::{self as pv, Row, RowState, TimelineEntry};
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -211,6 +212,7 @@ pub fn ClusterPanel() -> impl IntoView {
             </header>
             {follow_touched()}
             {objects_list(false)}
+            {simplified(Panel::Cluster)}
         </section>
     }
 }
@@ -235,8 +237,14 @@ pub fn CachePanel() -> impl IntoView {
                 </span>
             </header>
             {objects_list(true)}
+            {simplified(Panel::Cache)}
         </section>
     }
+}
+
+/// The one line a panel carries on how the simulation simplifies what it shows.
+fn simplified(panel: Panel) -> impl IntoView {
+    crate::sim::panel_note(panel).map(|note| view! { <p class="simplified">{note}</p> })
 }
 
 fn plural(n: usize, one: &str) -> String {
@@ -295,6 +303,7 @@ pub fn WatchPanel() -> impl IntoView {
             </ul>
             {move || wires.with(|w| w.is_empty()).then(|| view! { <p class="empty">"Nothing on the wire: the cache has every change."</p> })}
             {move || (more() > 0).then(|| view! { <p class="more-wires">{format!("+{} more in flight", more())}</p> })}
+            {simplified(Panel::Watch)}
         </section>
     }
 }
@@ -306,7 +315,7 @@ pub fn WatchPanel() -> impl IntoView {
 #[component]
 pub fn WorkqueuePanel() -> impl IntoView {
     let snap = use_ui().snap;
-    view! { <section class="panel workqueue" aria-label="Workqueue">{move || snap.with(|s| workqueue(&s.queue, s.now_ms))}</section> }
+    view! { <section class="panel workqueue" aria-label="Workqueue">{move || snap.with(|s| workqueue(&s.queue, s.now_ms))}{simplified(Panel::Workqueue)}</section> }
 }
 
 fn workqueue(q: &pv::QueueView, now: u64) -> impl IntoView {
@@ -353,7 +362,7 @@ fn workqueue(q: &pv::QueueView, now: u64) -> impl IntoView {
 #[component]
 pub fn ExpectationsPanel() -> impl IntoView {
     let snap = use_ui().snap;
-    view! { <section class="panel expectations" aria-label="Expectations">{move || snap.with(|s| (expectations(&s.expectations, s.controls.kind, s.consistency.enabled), consistency(&s.consistency)))}</section> }
+    view! { <section class="panel expectations" aria-label="Expectations">{move || snap.with(|s| (expectations(&s.expectations, s.controls.kind, s.consistency.enabled), consistency(&s.consistency)))}{simplified(Panel::Expectations)}</section> }
 }
 
 fn expectations(e: &pv::ExpectationsView, kind: ControllerKind, store: bool) -> impl IntoView {
@@ -486,6 +495,7 @@ pub fn ReconcilePanel() -> impl IntoView {
                     }).collect_view()
                 }}
             </ol>
+            {simplified(Panel::Reconcile)}
         </section>
     }
 }
