@@ -105,7 +105,7 @@ pub struct Report {
 }
 
 /// A controller's counters, as its metrics would show them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Metrics {
     /// Reconciles started (syncs).
     pub reconciles: u64,
@@ -152,10 +152,15 @@ impl Report {
                 .map(|i| (i.name.to_string(), InvariantOutcome { held: i.held(), first_broken_frame: i.first_broken_frame }))
                 .collect(),
             expectations: expect::outcomes(scenario, world, frames),
-            metrics: [(
-                world.ctl.kind.actor_name().to_string(),
-                Metrics { reconciles: world.ctl.reconciles, stale_sync_skips: world.ctl.stale_sync_skips, requeues: world.ctl.requeues },
-            )]
+            // Both replicas' counts, when there are two: one controller, as its metrics add up.
+            metrics: [(world.ctl.kind.actor_name().to_string(), {
+                let replicas = std::iter::once(&world.ctl).chain(world.peer.as_ref());
+                replicas.fold(Metrics::default(), |m, r| Metrics {
+                    reconciles: m.reconciles + r.reconciles,
+                    stale_sync_skips: m.stale_sync_skips + r.stale_sync_skips,
+                    requeues: m.requeues + r.requeues,
+                })
+            })]
             .into(),
         }
     }

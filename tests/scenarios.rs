@@ -880,3 +880,59 @@ fn a_delta_fifo_fills_the_store_one_item_at_a_time() {
     assert!(deletes(&delta) < deletes(&atomic), "delta {} < atomic {}", deletes(&delta), deletes(&atomic));
     assert!(!delta.report.invariants[NO_DELETE_BEFORE_SYNC].held);
 }
+
+/// Two replicas, a lease between them (`two-replicas`): the leader freezes
+/// after deciding to create; the standby takes the lease once it has gone
+/// `lease_ms` unrenewed, lists, and creates; the old leader thaws and sends
+/// what it had decided before its renewal finds the lease gone: one pod over,
+/// then deleted. With one replica, the same freeze over-creates nothing.
+#[test]
+fn a_frozen_leader_and_its_successor_both_create() {
+    let run = check("two-replicas", &[]);
+    assert_eq!(run.report.peak_live["Pod"], 7, "{:?}", run.report);
+    assert_eq!(run.report.live("Pod"), 6);
+    let elected: Vec<(char, u64, Option<u64>)> = run
+        .frames
+        .iter()
+        .filter_map(|f| match &f.event {
+            Event::LeaderElected { replica, expired_after_ms } => Some((*replica, f.at_ms, *expired_after_ms)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(elected.len(), 2, "{elected:?}");
+    assert_eq!((elected[0].0, elected[0].1), ('A', 0));
+    let (b, at, unrenewed) = elected[1];
+    assert_eq!(b, 'B');
+    assert!(unrenewed.unwrap() >= 15_000 && at > 11_200 + 15_000 - 2_000, "B waits out the lease: {elected:?}");
+    // The thawed leader's create comes after B's, in A's name, and before A learns it lost.
+    let creates: Vec<(u64, Option<char>)> = run
+        .frames
+        .iter()
+        .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == Verb::Create && entry.status.code == 201 && f.at_ms > 10_000))
+        .map(|f| (f.at_ms, f.replica))
+        .collect();
+    assert_eq!(creates.iter().filter(|c| c.1 == Some('B')).count(), 3, "{creates:?}");
+    let late = creates.iter().find(|c| c.1 == Some('A')).expect("A's create after the thaw");
+    let lost = run.frames.iter().find(|f| matches!(f.event, Event::LeadershipLost { replica: 'A' })).expect("A learns it lost").at_ms;
+    assert!(late.0 >= 41_200 && late.0 <= lost, "A creates at {} ms, learns at {lost} ms", late.0);
+    let f = run.frames.iter().find(|f| f.at_ms == late.0 && f.replica == Some('A')).unwrap();
+    assert!(cachescope::sim::caption::caption(f).starts_with("Replica A: replicaset-controller creates Pod"));
+    assert!(!run.report.invariants[CHILDREN_WITHIN_DESIRED].held);
+
+    let one = check("two-replicas", &[("controller.instances", "1")]);
+    assert_eq!(one.report.peak_live["Pod"], 6);
+    assert!(one.frames.iter().all(|f| f.replica.is_none() && !matches!(f.event, Event::LeaderElected { .. })));
+}
+
+/// A restart of the leader with two replicas: the restarted process is a new
+/// identity, so both wait out the old lease; for that while no controller runs.
+#[test]
+fn a_restarted_leader_leaves_no_controller_until_the_lease_expires() {
+    let mut s = cachescope::scenario::preset("two-replicas").unwrap().with_settings([("actions.1.pause_controller.for_ms", "1")]).unwrap();
+    s.actions.push(cachescope::scenario::ActionSpec { at_ms: 20_000, restart_controller: Some(Default::default()), ..Default::default() });
+    let run = support::run_scenario(s);
+    let elected: Vec<u64> = run.frames.iter().filter(|f| matches!(f.event, Event::LeaderElected { .. })).map(|f| f.at_ms).collect();
+    assert_eq!(elected.len(), 2, "{elected:?}");
+    assert!(elected[1] >= 20_000 + 15_000 - 2_000, "the next leader waits out the lease: {elected:?}");
+    assert_eq!(run.report.peak_live["Pod"], 6);
+}

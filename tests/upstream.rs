@@ -26,6 +26,7 @@ fn settings(burst: u32) -> ControllerSettings {
         consistency_store: false,
         update_status: false,
         fifo: Default::default(),
+        instances: 1,
         double_enqueue: false,
         expectations: true,
         delete_surplus: false,

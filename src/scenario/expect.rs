@@ -261,7 +261,7 @@ impl Check {
                 u64::try_from(code).ok()?
             }
             Measure::Broken => u64::from(world.invariants.get(self.invariant.as_deref()?)?.first_broken_frame.is_some()),
-            Measure::StaleSyncSkips => world.ctl.stale_sync_skips,
+            Measure::StaleSyncSkips => world.ctl.stale_sync_skips + world.peer.as_ref().map_or(0, |p| p.stale_sync_skips),
             Measure::CreatesAfterDelete => {
                 let mut deleted = false;
                 let mut n = 0;

@@ -109,6 +109,8 @@ pub struct ClusterSection {
     pub resync_ms: u64,
     /// A first-LIST time for one kind's informer, over `initial_list_ms`.
     pub initial_list_ms_by_kind: ListTimes,
+    /// Leader election's `LeaseDuration`, with two replicas.
+    pub lease_ms: u64,
 }
 
 /// A time per kind (absent: the general setting).
@@ -150,6 +152,7 @@ impl Default for ClusterSection {
             watch_timeout_ms: d.watch_timeout_ms,
             resync_ms: d.resync_ms,
             initial_list_ms_by_kind: ListTimes::default(),
+            lease_ms: d.lease_ms,
         }
     }
 }
@@ -182,6 +185,9 @@ pub struct ControllerSection {
     /// or `delta` (v1.28's DeltaFIFO, one item at a time).
     #[serde(default)]
     pub fifo: crate::sim::informer::Fifo,
+    /// Replicas of the controller: 1, or 2 with leader election.
+    #[serde(default = "default_instances")]
+    pub instances: u32,
     /// Re-add the key once after each successful reconcile.
     #[serde(default)]
     pub double_enqueue: bool,
@@ -219,6 +225,9 @@ fn default_naming() -> Naming {
 }
 fn default_true() -> bool {
     true
+}
+fn default_instances() -> u32 {
+    1
 }
 fn default_reconcile_ms() -> u64 {
     50
@@ -335,6 +344,14 @@ pub struct FailNextSpec {
     pub mode: FailMode,
 }
 
+/// Freeze the controller's leader for `for_ms`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct PauseSpec {
+    pub for_ms: u64,
+}
+
 /// A watch to expire.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
@@ -377,6 +394,10 @@ pub struct ActionSpec {
     /// The controller's next request with this verb on this kind fails.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_next: Option<FailNextSpec>,
+    /// Freeze the controller's leader (a long GC pause, a suspended VM):
+    /// with two replicas, the other takes the lease once it lapses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pause_controller: Option<PauseSpec>,
 }
 
 /// A bad scenario: which field, what value, what is wrong.
@@ -625,6 +646,13 @@ impl Scenario {
                 setting.check(value)?;
             }
         }
+        if self.controller.instances == 2 && self.controller.kind == ControllerKind::Pruner {
+            return Err(ScenarioError::new(
+                "controller.instances",
+                Some("2".into()),
+                "the pruner is a one-shot program; two replicas are for the long-running controllers (ensemble, replicaset)",
+            ));
+        }
         let c = &self.cluster;
         if c.client_qps > 0 && c.client_burst == 0 {
             return Err(ScenarioError::new(
@@ -686,6 +714,7 @@ impl Scenario {
             a.restart_controller.is_some(),
             a.relist.is_some(),
             a.fail_next.is_some(),
+            a.pause_controller.is_some(),
         ]
         .iter()
         .filter(|b| **b)
@@ -694,7 +723,7 @@ impl Scenario {
             return Err(ScenarioError::new(
                 at,
                 Some(format!("{set} actions")),
-                "needs exactly one of apply, delete, scale, delete_pods, drop_next_event, restart_controller, relist, fail_next",
+                "needs exactly one of apply, delete, scale, delete_pods, drop_next_event, restart_controller, relist, fail_next, pause_controller",
             ));
         }
         if a.at_ms > self.until_ms {
@@ -729,6 +758,16 @@ impl Scenario {
                 ));
             }
             range(&format!("{at}.scale.to"), u64::from(s.to), 0, settings::desired_max(s.kind))?;
+        }
+        if let Some(p) = &a.pause_controller {
+            range(&format!("{at}.pause_controller.for_ms"), p.for_ms, 1, 3_600_000)?;
+            if self.controller.kind == ControllerKind::Pruner {
+                return Err(ScenarioError::new(
+                    format!("{at}.pause_controller"),
+                    None,
+                    "the pruner is a one-shot program; pausing is for the long-running controllers (ensemble, replicaset)",
+                ));
+            }
         }
         if let Some(d) = &a.delete_pods {
             range(&format!("{at}.delete_pods.count"), u64::from(d.count), 1, 100_000)?;
@@ -768,6 +807,7 @@ impl Scenario {
             watch_timeout_ms: c.watch_timeout_ms,
             resync_ms: c.resync_ms,
             initial_list_ms_by_kind: c.initial_list_ms_by_kind.by_index(),
+            lease_ms: c.lease_ms,
         };
         let k = &self.controller;
         let controller = ControllerSettings {
@@ -778,6 +818,7 @@ impl Scenario {
             consistency_store: k.consistency_store,
             update_status: k.update_status,
             fifo: k.fifo,
+            instances: k.instances,
             double_enqueue: k.double_enqueue,
             expectations: self.expectations(),
             delete_surplus: k.delete_surplus,
@@ -813,6 +854,8 @@ impl Scenario {
                     ActionKind::Relist { kind: r.kind }
                 } else if let Some(f) = &a.fail_next {
                     ActionKind::FailNext { verb: f.verb, kind: f.kind, mode: f.mode }
+                } else if let Some(p) = &a.pause_controller {
+                    ActionKind::PauseController { for_ms: p.for_ms }
                 } else {
                     ActionKind::RestartController
                 };

@@ -177,6 +177,14 @@ pub const SETTINGS: &[Setting] = &[
         live: None,
     },
     Setting {
+        path: "cluster.lease_ms",
+        domain: int(1_000, 600_000),
+        unit: MS,
+        default_note: None,
+        help: "leader election's LeaseDuration (kube-controller-manager: 15 s): with two replicas, how long a lease not renewed keeps the other from taking it",
+        live: None,
+    },
+    Setting {
         path: "controller.kind",
         domain: Domain::Choice(&["ensemble", "replicaset", "pruner"]),
         unit: "",
@@ -223,6 +231,14 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "how its informers take a LIST: atomic (v1.36's AtomicFIFO: the store is replaced at once, HasSynced then) or delta (v1.28's DeltaFIFO: one item popped at a time over initial_list_ms, then the tombstones, HasSynced at the last)",
+        live: None,
+    },
+    Setting {
+        path: "controller.instances",
+        domain: int(1, 2),
+        unit: "",
+        default_note: None,
+        help: "replicas of the controller (ensemble, replicaset): with 2, leader election picks the one that runs; each has its own cache and expectations",
         live: None,
     },
     Setting {

@@ -52,9 +52,13 @@ pub fn go_duration(ms: u64) -> String {
 }
 
 /// The caption of one frame: what happened, then what it broke, if anything.
+/// With two replicas, the controller's own frames say whose they are.
 pub fn caption(frame: &Frame) -> String {
     use super::invariants::{ALL_PODS_WITHIN_REPLICAS, CHILDREN_WITHIN_DESIRED};
     let mut s = event_caption(frame);
+    if let Some(r) = frame.replica {
+        s = format!("Replica {r}: {s}");
+    }
     // Active children over the count means all of them are too: one sentence, both names.
     let both = frame.broke.iter().any(|v| v.invariant == CHILDREN_WITHIN_DESIRED);
     for v in &frame.broke {
@@ -123,6 +127,29 @@ fn event_caption(frame: &Frame) -> String {
             s.push('.');
             s
         }
+        Event::CandidateStarted { replica, restart } => format!(
+            "Replica {replica} {} as a candidate: it runs nothing until it holds the lease, and tries for it every {}.",
+            if *restart { "comes back" } else { "starts" },
+            secs(super::world::RETRY_PERIOD_MS)
+        ),
+        Event::LeaderElected { replica, expired_after_ms } => match expired_after_ms {
+            Some(ms) => format!(
+                "Replica {replica} takes the lease, unrenewed for {}: it becomes the leader and starts the controller with an empty cache; its informers LIST.",
+                secs(*ms)
+            ),
+            None => format!("Replica {replica} takes the lease: it becomes the leader and starts the controller; its informers LIST."),
+        },
+        Event::ReplicaPaused { replica, for_ms } => format!(
+            "Replica {replica}, the leader, freezes for {} (a long GC pause, a suspended VM): it renews nothing, reads nothing, sends nothing, and does not know it.",
+            secs(*for_ms)
+        ),
+        Event::ReplicaResumed { replica, leading: true } => format!("Replica {replica} runs again, still the leader."),
+        Event::ReplicaResumed { replica, leading: false } => format!(
+            "Replica {replica} runs again, from where it stopped: its workers carry on with what they had read and decided, though another replica holds the lease now; its next renewal will find out."
+        ),
+        Event::LeadershipLost { replica } => format!(
+            "Replica {replica}'s renewal finds the lease held by another: \"leaderelection lost\". It exits, and comes back as a candidate with an empty cache."
+        ),
         Event::ApiRequest { entry, throttled_ms, .. } => {
             let name = if entry.name.is_empty() { String::new() } else { format!(" {}", entry.name) };
             let generated = match &entry.generate_name {

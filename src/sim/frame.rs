@@ -90,6 +90,17 @@ pub enum Event {
     ControllerExited { code: i32, error: Option<String>, deleted: u32 },
     /// An owner has been gone for the grace period and children that name it remain.
     OrphansRemain { owner: ObjectRef, children: u32, since_ms: u64 },
+    /// A replica's process starts as a candidate for the lease (two replicas).
+    CandidateStarted { replica: char, restart: bool },
+    /// A replica took the lease and runs the controller; the lease had not
+    /// been renewed for `expired_after_ms` (none: nobody held it).
+    LeaderElected { replica: char, expired_after_ms: Option<u64> },
+    /// The leader is frozen for `for_ms` (a long GC pause, a suspended VM).
+    ReplicaPaused { replica: char, for_ms: u64 },
+    /// The frozen replica runs again, `leading` still or not (it does not know yet).
+    ReplicaResumed { replica: char, leading: bool },
+    /// "leaderelection lost": the replica's renewal found another holder; it exits and restarts as a candidate.
+    LeadershipLost { replica: char },
 }
 
 /// One step of the world.
@@ -102,6 +113,9 @@ pub struct Frame {
     /// The invariants this frame violated (each `first` when it is the first time).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub broke: Vec<Violation>,
+    /// With two replicas of the controller: the one whose work this frame is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub replica: Option<char>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -109,6 +123,39 @@ fn is_zero(n: &u64) -> bool {
 }
 
 impl Event {
+    /// A frame of the controller process's own work (its informers, queue,
+    /// workers and requests), which a replica's letter names when there are two.
+    pub fn is_the_controllers(&self) -> bool {
+        match self {
+            Event::ApiRequest { entry, .. } => {
+                matches!(entry.actor, super::apiserver::Actor::Controller(_) | super::apiserver::Actor::Informer(_))
+            }
+            Event::CacheFilled { watcher, .. } | Event::WatchDelivered { watcher, .. } | Event::WatchDropped { watcher, .. } => {
+                *watcher == Watcher::Controller
+            }
+            Event::ControllerStarted { .. }
+            | Event::FaultArmed { .. }
+            | Event::FailureArmed { .. }
+            | Event::RelistStarted { .. }
+            | Event::WatchExpired { .. }
+            | Event::Relisting { .. }
+            | Event::Resynced { .. }
+            | Event::ListItemPopped { .. }
+            | Event::WorkersStarted { .. }
+            | Event::Requeued { .. }
+            | Event::ReconcileStarted { .. }
+            | Event::Reconcile { .. }
+            | Event::ReconcileFinished { .. }
+            | Event::ControllerExited { .. } => true,
+            Event::OrphansRemain { .. }
+            | Event::CandidateStarted { .. }
+            | Event::LeaderElected { .. }
+            | Event::ReplicaPaused { .. }
+            | Event::ReplicaResumed { .. }
+            | Event::LeadershipLost { .. } => false,
+        }
+    }
+
     /// A short machine name for the kind of frame (the trace's `kind`).
     pub fn name(&self) -> &'static str {
         match self {
@@ -131,6 +178,11 @@ impl Event {
             Event::ReconcileFinished { .. } => "reconcile_finished",
             Event::ControllerExited { .. } => "controller_exited",
             Event::OrphansRemain { .. } => "orphans_remain",
+            Event::CandidateStarted { .. } => "candidate_started",
+            Event::LeaderElected { .. } => "leader_elected",
+            Event::ReplicaPaused { .. } => "replica_paused",
+            Event::ReplicaResumed { .. } => "replica_resumed",
+            Event::LeadershipLost { .. } => "leadership_lost",
         }
     }
 

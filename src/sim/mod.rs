@@ -94,7 +94,10 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         "v1.36's consistency store records the controller's pod, ConfigMap and status writes, and resourceVersions are always comparable.",
         Some((Panel::Expectations, "resourceVersions always compare")),
     ),
-    s("One controller process runs at a time: no leader election, no second replica.", None),
+    s(
+        "Two replicas (controller.instances) elect a leader as kube-controller-manager does (a 2 s retry period), but the Lease is not an object in the cluster, and a leader that is not frozen always renews in time.",
+        None,
+    ),
     s("While playing, quiet stretches with nothing in flight are skipped.", None),
 ];
 

@@ -11,8 +11,8 @@
 //! queue promotions, then idle workers. That order, the one seeded RNG and
 //! ordered maps make a run a pure function of its inputs.
 
-use super::apiserver::{Actor, ApiServer, EventType, FailMode, Options, Request, Verb};
-use super::controllers::{self, Caches, ControllerSettings, HandlerEffects, HandlerEvent};
+use super::apiserver::{Actor, ApiServer, EventType, FailMode, Options, Outcome, Request, Verb};
+use super::controllers::{self, Caches, ControllerSettings, HandlerEffects, HandlerEvent, Step};
 use super::frame::{Event, Frame, Watcher};
 use super::informer::{Fifo, Informer, Pop};
 use super::invariants::{Invariants, Violation};
@@ -24,7 +24,9 @@ use std::rc::Rc;
 
 mod actions;
 mod client;
+mod election;
 mod gc;
+pub use election::RETRY_PERIOD_MS;
 mod reflectors;
 mod runtime;
 
@@ -67,6 +69,8 @@ pub struct ClusterSettings {
     pub resync_ms: u64,
     /// A first-LIST time per kind, over `initial_list_ms` (by `Kind::index`).
     pub initial_list_ms_by_kind: [Option<u64>; 4],
+    /// Leader election's `LeaseDuration` (two replicas).
+    pub lease_ms: u64,
 }
 
 impl ClusterSettings {
@@ -92,6 +96,7 @@ impl Default for ClusterSettings {
             watch_timeout_ms: 0,
             resync_ms: 0,
             initial_list_ms_by_kind: [None; 4],
+            lease_ms: 15_000,
         }
     }
 }
@@ -129,6 +134,8 @@ pub struct WorldInit {
 enum Timer {
     /// The controller process starts.
     Start { restart: bool },
+    /// The second replica's process starts (a candidate for the lease).
+    StartPeer,
     /// A request reaches the apiserver.
     Request(Box<InFlightRequest>),
     /// A worker's reconcile carries on.
@@ -149,6 +156,38 @@ enum Timer {
     Relist { kind: Kind, epoch: u32, gen: u32, backoff_ms: u64 },
     /// The controller's informer of `kind` resyncs.
     Resync { kind: Kind, epoch: u32 },
+    /// Leader election: the leader renews its lease (every retry period).
+    Renew { epoch: u32 },
+    /// Leader election: a standby tries to acquire the lease (every retry period).
+    TryAcquire { epoch: u32 },
+    /// The leader's GET of the lease after a pause finds another holder.
+    LeaseLost { epoch: u32 },
+    /// A paused replica runs again.
+    Thaw { epoch: u32 },
+}
+
+impl Timer {
+    /// The controller process a timer belongs to, by its epoch.
+    fn epoch(&self) -> Option<u32> {
+        match self {
+            Timer::Resume { epoch, .. }
+            | Timer::SyncPoll { epoch, .. }
+            | Timer::WatchExpires { epoch, .. }
+            | Timer::Relist { epoch, .. }
+            | Timer::Resync { epoch, .. }
+            | Timer::Renew { epoch }
+            | Timer::TryAcquire { epoch }
+            | Timer::LeaseLost { epoch }
+            | Timer::Thaw { epoch } => Some(*epoch),
+            Timer::Start { .. }
+            | Timer::StartPeer
+            | Timer::Request(_)
+            | Timer::Action(_)
+            | Timer::DeletePod { .. }
+            | Timer::OrphanDeadline { .. }
+            | Timer::Kubelet { .. } => None,
+        }
+    }
 }
 
 /// Who waits for a response.
@@ -211,6 +250,27 @@ pub struct World {
     violations: Vec<Violation>,
     /// Failures armed for the controller's next requests (`fail_next`), each used once.
     faults: Vec<(Verb, Kind, FailMode)>,
+    /// The second replica of the controller (`controller.instances: 2`): a
+    /// standby, or a former leader that has not noticed yet. `ctl` is the
+    /// replica that last acquired the lease.
+    pub peer: Option<Runtime>,
+    /// The leader-election lease, when there are two replicas.
+    pub lease: Option<Lease>,
+    /// Epochs are unique across replicas and restarts: a timer or a response
+    /// names its process by epoch.
+    next_epoch: u32,
+    /// The replica whose code made the frame being stepped, if not `ctl`.
+    frame_replica: Option<u8>,
+    /// The replica running as `ctl` just took the lease: it stays `ctl`.
+    promote: bool,
+}
+
+/// A `coordination.k8s.io` Lease as leader election reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lease {
+    /// The process holding it (its epoch: a restarted process is a new identity).
+    pub holder_epoch: u32,
+    pub renewed_at_ms: u64,
 }
 
 /// The run key of the one-shot pruner: its namespace.
@@ -238,6 +298,11 @@ impl World {
             invariants: Invariants::new(),
             violations: Vec::new(),
             faults: Vec::new(),
+            peer: None,
+            lease: None,
+            next_epoch: 0,
+            frame_replica: None,
+            promote: false,
             cluster: init.cluster,
             controller: init.controller,
         };
@@ -259,7 +324,15 @@ impl World {
             inf.listed(world.api.list_all(inf.kind), world.api.resource_version(), 0, 0);
             inf.fill(0);
         }
+        if world.controller.instances >= 2 {
+            let mut b = world.ctl.clone();
+            b.replica = 1;
+            world.peer = Some(b);
+        }
         world.set_timer(0, Timer::Start { restart: false });
+        if world.peer.is_some() {
+            world.set_timer(0, Timer::StartPeer);
+        }
         for (i, a) in world.actions.clone().iter().enumerate() {
             world.set_timer(a.at_ms, Timer::Action(i));
         }
@@ -347,23 +420,26 @@ impl World {
         if let Some(t) = self.timers.peek() {
             consider(t.at_ms, Source::Timer);
         }
-        for (i, inf) in self.ctl.caches.informers.iter().enumerate() {
-            if let Some(at) = inf.next_due(self.cluster.watch_lag_ms) {
-                consider(at, Source::Informer(Watcher::Controller, i));
-            }
+        // A paused replica does nothing; what reaches it waits on the wire.
+        let ctl = Some(&self.ctl).filter(|c| c.paused_until.is_none());
+        let peer = self.peer.as_ref().filter(|p| p.paused_until.is_none());
+        let lag = self.cluster.watch_lag_ms;
+        for (at, s) in ctl.map(|c| c.informers_due(lag)).unwrap_or_default() {
+            consider(at, s);
+        }
+        for (at, s) in peer.map(|p| p.informers_due(lag)).unwrap_or_default() {
+            consider(at, Source::Peer(Box::new(s)));
         }
         for (i, inf) in self.gc.caches.informers.iter().enumerate() {
             if let Some(at) = inf.next_due(self.cluster.gc_watch_lag_ms) {
                 consider(at, Source::Informer(Watcher::GarbageCollector, i));
             }
         }
-        if let Some(at) = self.ctl.queue.next_ready_at() {
-            consider(at.max(self.now_ms), Source::QueueReady);
+        for (at, s) in ctl.map(|c| c.work_due(self.now_ms)).unwrap_or_default() {
+            consider(at, s);
         }
-        if self.ctl.running && !self.ctl.queue.is_empty() {
-            if let Some(w) = self.ctl.workers.iter().position(|w| w.busy.is_none()) {
-                consider(self.now_ms, Source::Worker(w));
-            }
+        for (at, s) in peer.map(|p| p.work_due(self.now_ms)).unwrap_or_default() {
+            consider(at, Source::Peer(Box::new(s)));
         }
         best
     }
@@ -377,6 +453,7 @@ impl World {
                 return None;
             }
             self.now_ms = self.now_ms.max(at);
+            self.frame_replica = None;
             if let Some(event) = self.run(source) {
                 self.frames += 1;
                 let mut broke = std::mem::take(&mut self.violations);
@@ -384,7 +461,9 @@ impl World {
                 for v in &mut broke {
                     v.first = self.invariants.record(v, self.frames);
                 }
-                return Some(Frame { n: self.frames, at_ms: self.now_ms, event, broke });
+                let replica = self.frame_replica.take().unwrap_or(self.ctl.replica);
+                let replica = (self.peer.is_some() && event.is_the_controllers()).then_some((b'A' + replica) as char);
+                return Some(Frame { n: self.frames, at_ms: self.now_ms, event, broke, replica });
             }
         }
     }
@@ -401,12 +480,61 @@ impl World {
                 Some(Event::Requeued { keys })
             }
             Source::Worker(w) => Some(self.pick_up(w)),
+            Source::Peer(inner) => self.as_peer(|w| w.run(*inner)),
         }
     }
 
+    /// Run a timer in the process it belongs to: the leader's, the peer's
+    /// (as if it were `ctl`), or none (an old process's). A paused process's
+    /// timers wait for it to thaw.
     fn fire(&mut self, timer: Timer) -> Option<Event> {
+        let Some(epoch) = timer.epoch() else { return self.fire_here(timer) };
+        let thaw = |rt: &Runtime| rt.paused_until.filter(|_| !matches!(timer, Timer::Thaw { .. }));
+        if self.ctl.epoch == epoch {
+            if let Some(at) = thaw(&self.ctl) {
+                self.set_timer(at, timer);
+                return None;
+            }
+            let out = self.fire_here(timer);
+            self.promote = false;
+            return out;
+        }
+        match self.peer.as_ref().filter(|p| p.epoch == epoch) {
+            Some(p) => {
+                if let Some(at) = thaw(p) {
+                    self.set_timer(at, timer);
+                    return None;
+                }
+                let out = self.as_peer(|w| w.fire_here(timer));
+                if std::mem::take(&mut self.promote) {
+                    // The peer took the lease: it is the controller the page shows now.
+                    let peer = self.peer.as_mut().expect("the peer");
+                    std::mem::swap(&mut self.ctl, peer);
+                }
+                out
+            }
+            None => None,
+        }
+    }
+
+    /// Run `f` with the peer in `ctl`'s place (and `ctl` in the peer's), so
+    /// the controller's code serves either replica.
+    fn as_peer<R>(&mut self, f: impl FnOnce(&mut World) -> R) -> R {
+        let Some(mut peer) = self.peer.take() else { panic!("as_peer without a peer") };
+        std::mem::swap(&mut self.ctl, &mut peer);
+        self.peer = Some(peer);
+        let out = f(self);
+        self.frame_replica = Some(self.ctl.replica);
+        let mut peer = self.peer.take().expect("the swapped replica");
+        std::mem::swap(&mut self.ctl, &mut peer);
+        self.peer = Some(peer);
+        out
+    }
+
+    fn fire_here(&mut self, timer: Timer) -> Option<Event> {
         match timer {
             Timer::Start { restart } => Some(self.start_controller(restart)),
+            Timer::StartPeer => Some(self.as_peer(|w| w.start_controller(false))),
             Timer::Request(r) => self.arrive(*r),
             Timer::Resume { worker, epoch } => {
                 if epoch != self.ctl.epoch {
@@ -435,6 +563,10 @@ impl World {
             Timer::WatchExpires { kind, epoch, gen } => self.watch_expired(kind, epoch, gen),
             Timer::Relist { kind, epoch, gen, backoff_ms } => self.relist_after_backoff(kind, epoch, gen, backoff_ms),
             Timer::Resync { kind, epoch } => self.resync(kind, epoch),
+            Timer::Renew { epoch } => self.renew(epoch),
+            Timer::TryAcquire { epoch } => self.try_acquire(epoch),
+            Timer::LeaseLost { epoch } => self.lease_lost(epoch),
+            Timer::Thaw { epoch } => self.thaw(epoch),
             Timer::Kubelet { key, uid } => {
                 let options = Options { grace_period_ms: Some(0), uid: Some(uid), ..Options::default() };
                 self.send(Request::delete(Actor::Kubelet, Kind::Pod, &key).with(options), Origin::Kubelet, true);
@@ -447,6 +579,9 @@ impl World {
     fn arrive(&mut self, inflight: InFlightRequest) -> Option<Event> {
         self.requests_in_flight -= 1;
         let origin = inflight.origin.clone();
+        if let Origin::Worker { epoch, .. } | Origin::Informer { epoch, .. } = origin {
+            self.frame_replica = self.peer.as_ref().filter(|p| p.epoch == epoch).map(|p| p.replica);
+        }
         let by_controller = matches!(inflight.request.actor, Actor::Controller(_));
         let req = &inflight.request;
         let fault = by_controller.then(|| self.faults.iter().position(|(verb, kind, _)| *verb == req.verb && *kind == req.kind)).flatten();
@@ -464,7 +599,8 @@ impl World {
         }
         if let Some(ev) = &outcome.event {
             let lag_jitter = self.cluster.watch_jitter_ms;
-            for inf in &mut self.ctl.caches.informers {
+            let peer = self.peer.iter_mut().flat_map(|p| p.caches.informers.iter_mut());
+            for inf in self.ctl.caches.informers.iter_mut().chain(peer) {
                 if inf.kind == ev.object.kind() {
                     let jitter = if lag_jitter > 0 { self.rng.up_to(lag_jitter) } else { 0 };
                     inf.offer(ev, self.now_ms, jitter);
@@ -492,44 +628,56 @@ impl World {
         let mut step = None;
         match origin {
             Origin::Kubectl | Origin::GcWrite | Origin::Kubelet => {}
-            Origin::Worker { worker, epoch, slot } => {
+            Origin::Worker { epoch, .. } | Origin::Informer { epoch, .. } => {
                 if epoch == self.ctl.epoch {
-                    if let Some(busy) = self.ctl.workers[worker].busy.as_mut() {
-                        step = Some(busy.step);
-                        busy.responses[slot] = Some((outcome.response.clone(), outcome.audit.clone()));
-                        busy.awaiting -= 1;
-                        if busy.awaiting == 0 {
-                            self.set_timer(self.now_ms, Timer::Resume { worker, epoch });
-                        }
-                    }
-                }
-            }
-            Origin::Informer { kind, epoch } => {
-                if epoch == self.ctl.epoch {
-                    let initial_list_ms = self.cluster.initial_list_for(kind);
-                    let mut synced_empty = false;
-                    if let Some(inf) = self.ctl.caches.informer_mut(kind) {
-                        inf.listed(outcome.response.items.clone(), outcome.response.list_rv, self.now_ms, initial_list_ms);
-                        if inf.fifo == Fifo::Delta {
-                            let was_synced = inf.has_synced();
-                            inf.queue_population(self.now_ms);
-                            // Nothing to pop: `Replace` of nothing is synced at once.
-                            synced_empty = !inf.is_popping();
-                            if synced_empty && was_synced {
-                                synced_empty = false;
-                                self.watch_started(kind, false);
-                            }
-                        }
-                    }
-                    if synced_empty {
-                        self.watch_started(kind, true);
-                    }
+                    step = self.answered(&origin, &outcome);
+                } else if self.peer.as_ref().is_some_and(|p| p.epoch == epoch) {
+                    step = self.as_peer(|w| w.answered(&origin, &outcome));
                 }
             }
             Origin::Gc(attempt) => self.gc_answered(*attempt, &outcome),
         }
         self.violations.extend(self.invariants.check_request(&inflight, &outcome.audit, &self.api));
         Some(Event::ApiRequest { entry: outcome.audit, step, throttled_ms: inflight.throttled_ms })
+    }
+
+    /// The controller's request was answered: hand the answer to the worker
+    /// that waits for it, or the LIST to its informer. The step that sent it.
+    fn answered(&mut self, origin: &Origin, outcome: &Outcome) -> Option<Step> {
+        match *origin {
+            Origin::Worker { worker, epoch, slot } => {
+                let busy = self.ctl.workers[worker].busy.as_mut()?;
+                let step = busy.step;
+                busy.responses[slot] = Some((outcome.response.clone(), outcome.audit.clone()));
+                busy.awaiting -= 1;
+                if busy.awaiting == 0 {
+                    self.set_timer(self.now_ms, Timer::Resume { worker, epoch });
+                }
+                Some(step)
+            }
+            Origin::Informer { kind, .. } => {
+                let initial_list_ms = self.cluster.initial_list_for(kind);
+                let mut synced_empty = false;
+                if let Some(inf) = self.ctl.caches.informer_mut(kind) {
+                    inf.listed(outcome.response.items.clone(), outcome.response.list_rv, self.now_ms, initial_list_ms);
+                    if inf.fifo == Fifo::Delta {
+                        let was_synced = inf.has_synced();
+                        inf.queue_population(self.now_ms);
+                        // Nothing to pop: `Replace` of nothing is synced at once.
+                        synced_empty = !inf.is_popping();
+                        if synced_empty && was_synced {
+                            synced_empty = false;
+                            self.watch_started(kind, false);
+                        }
+                    }
+                }
+                if synced_empty {
+                    self.watch_started(kind, true);
+                }
+                None
+            }
+            _ => None,
+        }
     }
 
     /// The head of a watch (or a waiting LIST) reaches an informer.
@@ -710,12 +858,14 @@ impl Ord for Scheduled {
     }
 }
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum Source {
     Timer,
     Informer(Watcher, usize),
     QueueReady,
     Worker(usize),
+    /// The other replica's informer, queue or worker.
+    Peer(Box<Source>),
 }
 
 fn merge(into: &mut HandlerEffects, from: HandlerEffects) {

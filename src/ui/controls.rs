@@ -12,6 +12,9 @@ use crate::sim::object::Kind;
 use crate::sim::world::Knob;
 use crate::view::session::{Change, UiAction};
 use crate::view::url;
+
+/// The page's freeze: long enough for a 15 s lease to lapse and the other replica to take over.
+const PAUSE_MS: u64 = 30_000;
 use leptos::prelude::*;
 
 /// The watch lag slider's top, in ms.
@@ -232,6 +235,12 @@ pub fn Controls() -> impl IntoView {
                        {move || shown().faults.then(|| view! {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::DropNextEvent), "Next watch event will be dropped")>"Drop next watch event"</button>
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::RestartController), "Controller restarted")>"Restart controller"</button>
+                           <button
+                               title="A 30 s stop-the-world pause: with two replicas, the other takes the lease once it lapses"
+                               on:click=move |_| ui.apply(Change::Action(UiAction::PauseController(PAUSE_MS)), "The leader is frozen for 30 s")
+                           >
+                               "Freeze the leader 30 s"
+                           </button>
                            <select
                                aria-label="Fail the next create"
                                on:change=move |ev| {

@@ -222,9 +222,12 @@ pub fn CachePanel() -> impl IntoView {
     let snap = use_ui().snap;
     let synced = move || snap.with(|s| s.synced);
     let sub = move || {
-        snap.with(|s| match s.cache_lacks {
-            0 => format!("the informer's store · {}", plural(s.cache_holds, "object")),
-            n => format!("the informer's store · {} · lacks {n}", plural(s.cache_holds, "object")),
+        snap.with(|s| {
+            let whose = s.replicas.clone().unwrap_or_else(|| "the informer's store".to_string());
+            match s.cache_lacks {
+                0 => format!("{whose} · {}", plural(s.cache_holds, "object")),
+                n => format!("{whose} · {} · lacks {n}", plural(s.cache_holds, "object")),
+            }
         })
     };
     view! {

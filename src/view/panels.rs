@@ -499,6 +499,25 @@ pub fn timeline(frames: &[Frame], limit: usize) -> (Vec<TimelineEntry>, Vec<Time
     (audit, logs)
 }
 
+/// With two replicas: whose store the Cache panel shows (the replica that
+/// last took the lease) and where each stands: `replica B's store · B leads;
+/// A waits for the lease`.
+pub fn replicas(world: &World) -> Option<String> {
+    let peer = world.peer.as_ref()?;
+    let state = |r: &crate::sim::world::Runtime| {
+        let holds = r.holds(world.lease) && r.leading;
+        match (r.paused_until.is_some(), holds, r.leading) {
+            (true, true, _) => "leads, frozen",
+            (true, false, _) => "is frozen, and believes it leads",
+            (false, true, _) => "leads",
+            (false, false, true) => "acts, not knowing it lost the lease",
+            (false, false, false) => "waits for the lease",
+        }
+    };
+    let (a, b) = (world.ctl.replica_name(), peer.replica_name());
+    Some(format!("replica {a}'s store · {a} {}; {b} {}", state(&world.ctl), state(peer)))
+}
+
 /// The observations strip: the lab's "Observe" numbers, live.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Observations {

@@ -24,6 +24,8 @@ pub enum UiAction {
     RestartController,
     /// Set the owner's voices or replicas.
     Scale(u32),
+    /// Freeze the controller's leader for this many ms.
+    PauseController(u64),
 }
 
 /// A change made at some frame.
@@ -57,6 +59,7 @@ impl fmt::Display for Edit {
                 UiAction::FailNextCreate(mode) => write!(f, "{n}:do=fail_next_create:{}", mode.as_str()),
                 UiAction::RestartController => write!(f, "{n}:do=restart_controller"),
                 UiAction::Scale(to) => write!(f, "{n}:do=scale:{to}"),
+                UiAction::PauseController(ms) => write!(f, "{n}:do=pause_controller:{ms}"),
             },
         }
     }
@@ -95,6 +98,12 @@ impl Edit {
                     _ => return Err(err("fail_next_create takes 500, timeout or timeout_committed")),
                 }),
                 None if value == "restart_controller" => UiAction::RestartController,
+                Some(("pause_controller", ms)) => UiAction::PauseController(
+                    ms.parse::<u64>()
+                        .ok()
+                        .filter(|ms| (1..=3_600_000).contains(ms))
+                        .ok_or_else(|| err("pause_controller takes 1 to 3600000 (ms)"))?,
+                ),
                 Some(("scale", n)) => {
                     let max = settings::desired_max(Kind::ReplicaSet).max(settings::desired_max(Kind::Ensemble));
                     UiAction::Scale(
@@ -102,7 +111,7 @@ impl Edit {
                     )
                 }
                 _ => return Err(err(
-                    "unknown action; known: delete_pod, delete_owner[:foreground|orphan], drop_next_event, restart_controller, scale:N, fail_next_create:MODE",
+                    "unknown action; known: delete_pod, delete_owner[:foreground|orphan], drop_next_event, restart_controller, scale:N, fail_next_create:MODE, pause_controller:MS",
                 )),
             })
         } else {
@@ -407,6 +416,7 @@ impl Session {
             UiAction::DeletePod => kind == ControllerKind::ReplicaSet,
             UiAction::DeleteOwner(_) | UiAction::Scale(_) => self.owner_key().is_some(),
             UiAction::DropNextEvent | UiAction::RestartController | UiAction::FailNextCreate(_) => true,
+            UiAction::PauseController(_) => kind != ControllerKind::Pruner,
         }
     }
 }
@@ -497,6 +507,7 @@ fn resolve(a: UiAction, kind: ControllerKind, owner: Option<(Kind, ObjectKey)>) 
         UiAction::DropNextEvent => ActionKind::DropNextEvent { kind: tracked_kind(kind), event_type: None },
         UiAction::FailNextCreate(mode) => ActionKind::FailNext { verb: Verb::Create, kind: tracked_kind(kind), mode },
         UiAction::RestartController => ActionKind::RestartController,
+        UiAction::PauseController(for_ms) => ActionKind::PauseController { for_ms },
     })
 }
 

@@ -49,6 +49,8 @@ pub struct Snapshot {
     /// Objects the cluster holds, and objects gone from it the cache still has.
     pub cluster_holds: usize,
     pub cluster_lacks: usize,
+    /// With two replicas: whose cache the page shows, and where each stands.
+    pub replicas: Option<String>,
 }
 
 /// The controls' current values (they follow the frame: stepping back before
@@ -184,6 +186,7 @@ pub fn snapshot(s: &Session) -> Snapshot {
         cache_lacks: 0,
         cluster_holds: 0,
         cluster_lacks: 0,
+        replicas: pv::replicas(w),
     }
     .with_gaps()
 }

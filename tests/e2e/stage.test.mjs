@@ -36,6 +36,7 @@ const PRESETS = [
   'teardown',
   'staleness-mitigation',
   'staleness-mitigation-replicaset',
+  'two-replicas',
 ];
 
 /** Two laptops, a phone upright and the same phone on its side. */

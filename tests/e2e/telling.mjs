@@ -84,6 +84,13 @@ export const TELLING = [
     pick: { at: /skipped by v1\.36's consistency store/ },
     alt: 'staleness-mitigation-replicaset: past the expectations timeout, the consistency store still holds the sync until the pod cache has read the controller’s creates',
   },
+  {
+    file: 'two-replicas',
+    preset: 'two-replicas',
+    settings: {},
+    pick: { at: /^Replica A: replicaset-controller creates Pod .*This breaks children_within_desired/ },
+    alt: 'two-replicas: the leader, thawed after another replica took its lease, sends the create it had decided: one pod over',
+  },
 ];
 
 /** The runner's trace of a preset with settings: one object per frame. */

@@ -62,6 +62,8 @@ pub struct ControllerSettings {
     pub update_status: bool,
     /// How its informers take a LIST: v1.36's AtomicFIFO or v1.28's DeltaFIFO.
     pub fifo: super::informer::Fifo,
+    /// Replicas of the controller: 1, or 2 with leader election.
+    pub instances: u32,
     pub double_enqueue: bool,
     pub expectations: bool,
     pub delete_surplus: bool,

@@ -27,6 +27,8 @@ pub enum ActionKind {
     Relist { kind: Kind },
     /// The controller's next request with `verb` on `kind` fails as `mode` says.
     FailNext { verb: Verb, kind: Kind, mode: FailMode },
+    /// The controller's leader freezes for `for_ms`.
+    PauseController { for_ms: u64 },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -107,6 +109,12 @@ impl World {
             ActionKind::FailNext { verb, kind, mode } => {
                 self.faults.push((verb, kind, mode));
                 Some(Event::FailureArmed { verb, kind, mode })
+            }
+            ActionKind::PauseController { for_ms } => {
+                if self.ctl.paused_until.is_some() {
+                    return None;
+                }
+                self.pause_leader(for_ms)
             }
         }
     }

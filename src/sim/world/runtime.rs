@@ -3,7 +3,7 @@
 //! takes a key, runs a reconcile beat by beat and returns. A restart bumps its
 //! epoch: responses and timers of the old process are ignored.
 
-use super::{pruner_key, ClusterSettings, Origin, Timer, TokenBucket, World};
+use super::{pruner_key, ClusterSettings, Origin, Source, Timer, TokenBucket, Watcher, World};
 use crate::sim::apiserver::{Actor, AuditEntry, ControllerKind, Request, Response};
 use crate::sim::consistency::ConsistencyStore;
 use crate::sim::controllers::{self, Beat, Caches, Cx, Input, Note, Reconcile, Step};
@@ -66,6 +66,12 @@ pub struct Runtime {
     pub(super) backoff: Vec<ExponentialBackoff>,
     /// Each reflector's watch count, by `Kind::index`: a timer for an older watch is ignored.
     pub(super) watch_gen: [u32; 4],
+    /// Which replica this is (0: A, 1: B), when there are two.
+    pub replica: u8,
+    /// Frozen (a long GC pause, a suspended VM) until then: nothing runs.
+    pub paused_until: Option<u64>,
+    /// It holds the lease and runs its controller (always, with one replica).
+    pub leading: bool,
 }
 
 impl Runtime {
@@ -94,7 +100,44 @@ impl Runtime {
             limiter: TokenBucket::new(cluster.client_qps, cluster.client_burst, 0),
             backoff: vec![ExponentialBackoff::reflector(0); 4],
             watch_gen: [0; 4],
+            replica: 0,
+            paused_until: None,
+            leading: false,
         }
+    }
+
+    /// When its informers next have something, and what.
+    pub(super) fn informers_due(&self, lag_ms: u64) -> Vec<(u64, Source)> {
+        self.caches
+            .informers
+            .iter()
+            .enumerate()
+            .filter_map(|(i, inf)| inf.next_due(lag_ms).map(|at| (at, Source::Informer(Watcher::Controller, i))))
+            .collect()
+    }
+
+    /// When its queue or an idle worker next has something, and what.
+    pub(super) fn work_due(&self, now_ms: u64) -> Vec<(u64, Source)> {
+        let mut out = Vec::new();
+        if let Some(at) = self.queue.next_ready_at() {
+            out.push((at.max(now_ms), Source::QueueReady));
+        }
+        if self.running && !self.queue.is_empty() {
+            if let Some(w) = self.workers.iter().position(|w| w.busy.is_none()) {
+                out.push((now_ms, Source::Worker(w)));
+            }
+        }
+        out
+    }
+
+    /// It holds `lease` (it may not know it lost it: see `leading`).
+    pub fn holds(&self, lease: Option<super::Lease>) -> bool {
+        lease.is_some_and(|l| l.holder_epoch == self.epoch)
+    }
+
+    /// Its letter, as captions name it.
+    pub fn replica_name(&self) -> char {
+        (b'A' + self.replica) as char
     }
 
     /// `queue.Add(key)`, remembering what added it if this `Add` makes it dirty.
@@ -107,9 +150,24 @@ impl Runtime {
 }
 
 impl World {
+    /// The controller process starts (or restarts): with one replica it
+    /// runs at once; with two, it is a candidate for the lease first.
     pub(super) fn start_controller(&mut self, restart: bool) -> Event {
+        self.reset_process();
+        if self.peer.is_some() {
+            return self.start_candidate(restart);
+        }
+        self.begin(restart)
+    }
+
+    /// A new process: a new epoch (timers and answers of the old one are
+    /// ignored), an empty cache, queue, expectations and consistency store.
+    pub(super) fn reset_process(&mut self) {
+        self.next_epoch += 1;
         let ctl = &mut self.ctl;
-        ctl.epoch += 1;
+        ctl.epoch = self.next_epoch;
+        ctl.paused_until = None;
+        ctl.leading = false;
         for inf in &mut ctl.caches.informers {
             inf.reset();
         }
@@ -125,7 +183,14 @@ impl World {
         ctl.consistency.reset();
         ctl.limiter = TokenBucket::new(self.cluster.client_qps, self.cluster.client_burst, self.now_ms);
         ctl.backoff = vec![ExponentialBackoff::reflector(self.now_ms); 4];
-        let epoch = ctl.epoch;
+    }
+
+    /// Run the controller: its informers LIST, and its workers start (after
+    /// `WaitForCacheSync`, if it waits).
+    pub(super) fn begin(&mut self, restart: bool) -> Event {
+        self.ctl.leading = true;
+        let epoch = self.ctl.epoch;
+        let ctl = &mut self.ctl;
         let kinds: Vec<Kind> = ctl.caches.informers.iter().map(|i| i.kind).collect();
         for kind in kinds {
             self.ctl.caches.informer_mut(kind).expect("watched kind").start_list(self.now_ms);
