@@ -936,3 +936,32 @@ fn a_restarted_leader_leaves_no_controller_until_the_lease_expires() {
     assert!(elected[1] >= 20_000 + 15_000 - 2_000, "the next leader waits out the lease: {elected:?}");
     assert_eq!(run.report.peak_live["Pod"], 6);
 }
+
+/// Bookmarks (`cluster.bookmark_ms`): each controller watch carries the
+/// cluster's resourceVersion on a beat, after the lag like any event; the
+/// store's progress mark moves to it though no object of that kind changed.
+#[test]
+fn a_bookmark_moves_a_quiet_informer_to_the_cluster_s_resource_version() {
+    let run = check("over-create", &[("cluster.bookmark_ms", "10000")]);
+    let bookmarks: Vec<(Kind, u64, u64)> = run
+        .frames
+        .iter()
+        .filter_map(|f| match f.event {
+            Event::BookmarkDelivered { kind, resource_version } => Some((kind, resource_version, f.at_ms)),
+            _ => None,
+        })
+        .collect();
+    let ensemble: Vec<_> = bookmarks.iter().filter(|b| b.0 == Kind::Ensemble).collect();
+    assert!(!ensemble.is_empty(), "{bookmarks:?}");
+    // Sent at 10 s, after the lag (2 s): the ConfigMap writes moved the cluster's
+    // resourceVersion past the Ensemble's own.
+    let (_, rv, at) = *ensemble[0];
+    assert_eq!(at, 10_000 + 2_000);
+    let ens_rv = run.world.api.get(Kind::Ensemble, &ObjectKey::new("academy-lab", "beta")).unwrap().resource_version;
+    assert!(rv > ens_rv, "the bookmark's rv {rv} is past the Ensemble's {ens_rv}");
+    assert!(run.world.ctl.caches.informer(Kind::Ensemble).unwrap().last_sync_rv() >= rv);
+    let f = run.frames.iter().find(|f| matches!(f.event, Event::BookmarkDelivered { .. })).unwrap();
+    assert!(cachescope::sim::caption::caption(f).contains("no object changes"));
+    // The lab's figures do not move.
+    assert_eq!(run.report.live("ConfigMap"), check("over-create", &[]).report.live("ConfigMap"));
+}

@@ -111,6 +111,8 @@ pub struct ClusterSection {
     pub initial_list_ms_by_kind: ListTimes,
     /// Leader election's `LeaseDuration`, with two replicas.
     pub lease_ms: u64,
+    /// How often the apiserver sends each controller watch a BOOKMARK (0: never).
+    pub bookmark_ms: u64,
 }
 
 /// A time per kind (absent: the general setting).
@@ -153,6 +155,7 @@ impl Default for ClusterSection {
             resync_ms: d.resync_ms,
             initial_list_ms_by_kind: ListTimes::default(),
             lease_ms: d.lease_ms,
+            bookmark_ms: d.bookmark_ms,
         }
     }
 }
@@ -808,6 +811,7 @@ impl Scenario {
             resync_ms: c.resync_ms,
             initial_list_ms_by_kind: c.initial_list_ms_by_kind.by_index(),
             lease_ms: c.lease_ms,
+            bookmark_ms: c.bookmark_ms,
         };
         let k = &self.controller;
         let controller = ControllerSettings {

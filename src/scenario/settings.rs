@@ -177,6 +177,14 @@ pub const SETTINGS: &[Setting] = &[
         live: None,
     },
     Setting {
+        path: "cluster.bookmark_ms",
+        domain: int(0, 3_600_000),
+        unit: MS,
+        default_note: None,
+        help: "the apiserver sends each controller watch a BOOKMARK this often (about once a minute upstream): no object, only a resourceVersion that moves the store's progress mark, which v1.36's consistency store reads; 0: none",
+        live: None,
+    },
+    Setting {
         path: "cluster.lease_ms",
         domain: int(1_000, 600_000),
         unit: MS,

@@ -261,6 +261,9 @@ fn event_caption(frame: &Frame) -> String {
             s.push('.');
             s
         }
+        Event::BookmarkDelivered { kind, resource_version } => format!(
+            "A BOOKMARK reaches the controller's {kind} cache: no object changes, but its store has now read the cluster up to resourceVersion {resource_version}, the mark v1.36's consistency store compares."
+        ),
         Event::WatchDropped { event_type, object, .. } => format!(
             "{} {} {} is lost on the wire: the cache will never see it, and nothing will observe it.",
             event_type.as_str(),

@@ -74,6 +74,9 @@ pub enum Event {
         sent_at_ms: u64,
         effects: HandlerEffects,
     },
+    /// A BOOKMARK reached the controller's informer of `kind`: no object
+    /// changed, but its store has read the cluster up to `resource_version`.
+    BookmarkDelivered { kind: Kind, resource_version: u64 },
     /// A watch event was lost on the wire: the store never sees it.
     WatchDropped { watcher: Watcher, event_type: EventType, object: ObjectRef, resource_version: u64 },
     /// `WaitForCacheSync` returned (or was skipped): the workers start.
@@ -141,6 +144,7 @@ impl Event {
             | Event::Relisting { .. }
             | Event::Resynced { .. }
             | Event::ListItemPopped { .. }
+            | Event::BookmarkDelivered { .. }
             | Event::WorkersStarted { .. }
             | Event::Requeued { .. }
             | Event::ReconcileStarted { .. }
@@ -171,6 +175,7 @@ impl Event {
             Event::ListItemPopped { .. } => "list_item_popped",
             Event::WatchDelivered { .. } => "watch_delivered",
             Event::WatchDropped { .. } => "watch_dropped",
+            Event::BookmarkDelivered { .. } => "bookmark_delivered",
             Event::WorkersStarted { .. } => "workers_started",
             Event::Requeued { .. } => "requeued",
             Event::ReconcileStarted { .. } => "reconcile_started",

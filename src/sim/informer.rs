@@ -63,6 +63,9 @@ pub struct InFlight {
     pub jitter_ms: u64,
     /// A fault dropped it: it will arrive nowhere.
     pub dropped: bool,
+    /// A BOOKMARK: no object, only a resourceVersion (`object` is a
+    /// placeholder of the informer's kind, nameless, at that version).
+    pub bookmark: bool,
 }
 
 /// Where the reflector is.
@@ -211,6 +214,44 @@ impl Informer {
             sent_at_ms: now_ms,
             jitter_ms,
             dropped,
+            bookmark: false,
+        });
+    }
+
+    /// The apiserver's BOOKMARK at `rv` joins the wire of an established watch.
+    pub fn offer_bookmark(&mut self, rv: u64, now_ms: u64) {
+        if !self.is_watching() {
+            return;
+        }
+        let spec = match self.kind {
+            Kind::Ensemble => super::object::Spec::Ensemble { voices: 0 },
+            Kind::ReplicaSet => super::object::Spec::ReplicaSet { replicas: 0 },
+            Kind::ConfigMap => super::object::Spec::ConfigMap,
+            Kind::Pod => super::object::Spec::Pod,
+        };
+        let placeholder = super::object::Object {
+            namespace: String::new(),
+            name: String::new(),
+            uid: 0,
+            resource_version: rv,
+            creation_rv: rv,
+            generate_name: None,
+            labels: Default::default(),
+            owner_references: Vec::new(),
+            finalizers: Vec::new(),
+            generation: 0,
+            deletion_timestamp_ms: None,
+            deletion_grace_period_ms: None,
+            spec,
+            status: None,
+        };
+        self.in_flight.push_back(InFlight {
+            event_type: EventType::Modified,
+            object: std::rc::Rc::new(placeholder),
+            sent_at_ms: now_ms,
+            jitter_ms: 0,
+            dropped: false,
+            bookmark: true,
         });
     }
 
@@ -268,7 +309,7 @@ impl Informer {
         self.in_flight(lag_ms)
             .into_iter()
             .rev()
-            .find(|(e, _)| !e.dropped && e.object.namespace == key.namespace && e.object.name == key.name)
+            .find(|(e, _)| !e.dropped && !e.bookmark && e.object.namespace == key.namespace && e.object.name == key.name)
             .map(|(e, at)| (e.event_type, at))
     }
 
@@ -357,8 +398,12 @@ impl Informer {
         if event.dropped {
             return Delivered { event, old: None };
         }
-        let key = event.object.key();
         self.last_sync_rv = self.last_sync_rv.max(event.object.resource_version);
+        if event.bookmark {
+            // Nothing changes in the store; only its progress mark moves.
+            return Delivered { event, old: None };
+        }
+        let key = event.object.key();
         let old = match event.event_type {
             EventType::Added | EventType::Modified => self.store.insert(key, event.object.clone()),
             EventType::Deleted => self.store.remove(&key),
@@ -552,5 +597,23 @@ mod tests {
         let d = inf.deliver(0);
         assert!(!d.event.dropped, "only the next one is dropped");
         assert!(inf.get(&ObjectKey::new("ns", "b")).is_some());
+    }
+
+    /// A BOOKMARK moves the store's progress mark (`LastStoreSyncResourceVersion`)
+    /// and nothing else: no object, no handler, no pending event for any key.
+    #[test]
+    fn a_bookmark_moves_the_progress_mark_only() {
+        let mut inf = Informer::new(Kind::ConfigMap);
+        inf.offer_bookmark(5, 0);
+        assert_eq!(inf.in_flight_len(), 0, "no watch yet, no bookmark");
+        inf.start_list(0);
+        inf.listed(vec![cm("a", 1)], 1, 0, 0);
+        inf.fill(0);
+        inf.offer_bookmark(9, 10);
+        assert!(inf.pending_for(&ObjectKey::new("", ""), 0).is_none());
+        let d = inf.deliver(10);
+        assert!(d.event.bookmark && d.old.is_none());
+        assert_eq!(inf.last_sync_rv(), 9);
+        assert_eq!(inf.len(), 1);
     }
 }

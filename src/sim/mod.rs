@@ -66,8 +66,8 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         Some((Panel::Cache, "handlers run as the store takes each event")),
     ),
     s(
-        "A watch ends only when cluster.watch_timeout_ms or the relist action says, and always with 410 Expired and a LIST (a real reflector re-watches after an ordinary timeout without one); it sends no bookmarks, so a store's progress mark moves with events and LISTs only. A dropped event is a fault you inject; a cache behind it reads on only with the next event of its kind.",
-        Some((Panel::Watch, "no bookmarks; a dropped event is a fault you inject")),
+        "A watch ends only when cluster.watch_timeout_ms or the relist action says, and always with 410 Expired and a LIST (a real reflector re-watches after an ordinary timeout without one); it carries bookmarks only when cluster.bookmark_ms is set, on a fixed beat. A dropped event is a fault you inject; a cache behind it reads on only with the next event of its kind.",
+        Some((Panel::Watch, "a dropped event is a fault you inject")),
     ),
     s(
         "A change of the watch lag moves the events already on the wire, as if the network had changed under them.",

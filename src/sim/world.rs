@@ -71,6 +71,8 @@ pub struct ClusterSettings {
     pub initial_list_ms_by_kind: [Option<u64>; 4],
     /// Leader election's `LeaseDuration` (two replicas).
     pub lease_ms: u64,
+    /// How often the apiserver sends each controller watch a BOOKMARK (0: never).
+    pub bookmark_ms: u64,
 }
 
 impl ClusterSettings {
@@ -97,6 +99,7 @@ impl Default for ClusterSettings {
             resync_ms: 0,
             initial_list_ms_by_kind: [None; 4],
             lease_ms: 15_000,
+            bookmark_ms: 0,
         }
     }
 }
@@ -164,6 +167,8 @@ enum Timer {
     LeaseLost { epoch: u32 },
     /// A paused replica runs again.
     Thaw { epoch: u32 },
+    /// The apiserver sends a BOOKMARK on each of the controller's watches.
+    Bookmark,
 }
 
 impl Timer {
@@ -185,6 +190,7 @@ impl Timer {
             | Timer::Action(_)
             | Timer::DeletePod { .. }
             | Timer::OrphanDeadline { .. }
+            | Timer::Bookmark
             | Timer::Kubelet { .. } => None,
         }
     }
@@ -330,6 +336,9 @@ impl World {
             world.peer = Some(b);
         }
         world.set_timer(0, Timer::Start { restart: false });
+        if world.cluster.bookmark_ms > 0 {
+            world.set_timer(world.cluster.bookmark_ms, Timer::Bookmark);
+        }
         if world.peer.is_some() {
             world.set_timer(0, Timer::StartPeer);
         }
@@ -567,6 +576,15 @@ impl World {
             Timer::TryAcquire { epoch } => self.try_acquire(epoch),
             Timer::LeaseLost { epoch } => self.lease_lost(epoch),
             Timer::Thaw { epoch } => self.thaw(epoch),
+            Timer::Bookmark => {
+                let (rv, now) = (self.api.resource_version(), self.now_ms);
+                let peer = self.peer.iter_mut().flat_map(|p| p.caches.informers.iter_mut());
+                for inf in self.ctl.caches.informers.iter_mut().chain(peer) {
+                    inf.offer_bookmark(rv, now);
+                }
+                self.set_timer(now + self.cluster.bookmark_ms, Timer::Bookmark);
+                None
+            }
             Timer::Kubelet { key, uid } => {
                 let options = Options { grace_period_ms: Some(0), uid: Some(uid), ..Options::default() };
                 self.send(Request::delete(Actor::Kubelet, Kind::Pod, &key).with(options), Origin::Kubelet, true);
@@ -758,6 +776,9 @@ impl World {
             (inf.kind, inf.deliver(now))
         };
         let e = &delivered.event;
+        if e.bookmark {
+            return Event::BookmarkDelivered { kind, resource_version: e.object.resource_version };
+        }
         if e.dropped {
             return Event::WatchDropped {
                 watcher,

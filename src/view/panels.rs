@@ -187,12 +187,17 @@ pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
         }
         for (e, at) in inf.in_flight(lag) {
             let span = at.saturating_sub(e.sent_at_ms).max(1) as f64;
+            let (label, name) = if e.bookmark {
+                ("BOOKMARK".to_string(), format!("rv {}", e.object.resource_version))
+            } else {
+                (e.event_type.as_str().to_string(), e.object.name.clone())
+            };
             out.push(Wire {
-                id: format!("{watcher:?}/{}/{}/{}/{}", e.event_type.as_str(), inf.kind, e.object.name, e.object.resource_version),
+                id: format!("{watcher:?}/{label}/{}/{name}/{}", inf.kind, e.object.resource_version),
                 watcher,
-                label: e.event_type.as_str().into(),
+                label,
                 kind: inf.kind,
-                name: e.object.name.clone(),
+                name,
                 sent_at_ms: e.sent_at_ms,
                 deliver_at_ms: at,
                 progress: (now.saturating_sub(e.sent_at_ms) as f64 / span).clamp(0.0, 1.0),
