@@ -689,18 +689,18 @@ impl ApiServer {
 
     /// The named object, if the request's preconditions hold: else the 404
     /// or 409 outcome.
-    fn current(&self, req: &Request, now_ms: u64) -> Result<ObjectRc, Outcome> {
+    fn current(&self, req: &Request, now_ms: u64) -> Result<ObjectRc, Box<Outcome>> {
         let name = req.name.clone().unwrap_or_default();
         let Some(old) = self.get(req.kind, &ObjectKey::new(req.namespace.clone(), name.clone())).cloned() else {
-            return Err(self.failed(req, now_ms, name, Status::NOT_FOUND));
+            return Err(Box::new(self.failed(req, now_ms, name, Status::NOT_FOUND)));
         };
         if req.options.resource_version.is_some_and(|rv| rv != old.resource_version) {
-            return Err(self.failed(req, now_ms, name, Status::CONFLICT));
+            return Err(Box::new(self.failed(req, now_ms, name, Status::CONFLICT)));
         }
         if let Some(uid) = req.options.uid.filter(|uid| *uid != old.uid) {
             let mut out = self.failed(req, now_ms, name, Status::CONFLICT);
             out.audit.uid_mismatch = Some((uid, old.uid));
-            return Err(out);
+            return Err(Box::new(out));
         }
         Ok(old)
     }
@@ -728,7 +728,7 @@ impl ApiServer {
     fn update(&mut self, req: &Request, now_ms: u64) -> Outcome {
         let old = match self.current(req, now_ms) {
             Ok(old) => old,
-            Err(out) => return out,
+            Err(out) => return *out,
         };
         if let Some(status) = req.options.status {
             let object = Object { status: Some(status), ..(*old).clone() };
@@ -759,7 +759,7 @@ impl ApiServer {
     fn delete(&mut self, req: &Request, now_ms: u64) -> Outcome {
         let old = match self.current(req, now_ms) {
             Ok(old) => old,
-            Err(out) => return out,
+            Err(out) => return *out,
         };
         let default_grace = if old.kind() == crate::sim::object::Kind::Pod { self.pod_grace_period_ms } else { 0 };
         let grace = req.options.grace_period_ms.unwrap_or(default_grace);

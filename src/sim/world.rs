@@ -11,12 +11,12 @@
 //! queue promotions, then idle workers. That order, the one seeded RNG and
 //! ordered maps make a run a pure function of its inputs.
 
-use super::apiserver::{Actor, ApiServer, EventType, FailMode, Options, Outcome, Request, Verb};
-use super::controllers::{self, Caches, ControllerSettings, HandlerEffects, HandlerEvent, Step};
+use super::apiserver::{Actor, ApiServer, FailMode, Options, Request, Verb};
+use super::controllers::{Caches, ControllerSettings};
 use super::frame::{Event, Frame, Watcher};
-use super::informer::{Fifo, Informer, Pop};
+use super::informer::Informer;
 use super::invariants::{Invariants, Violation};
-use super::object::{child_kind, Kind, ObjectKey, ObjectRef, ObjectTemplate};
+use super::object::{Kind, ObjectKey, ObjectRef, ObjectTemplate};
 use super::rng::Rng;
 use serde::Serialize;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -29,6 +29,8 @@ mod gc;
 pub use election::RETRY_PERIOD_MS;
 mod reflectors;
 mod runtime;
+mod wire;
+use wire::merge;
 
 pub use actions::{Action, ActionKind};
 pub use client::{TokenBucket, DEFAULT_CLIENT_BURST, DEFAULT_CLIENT_QPS, LONG_THROTTLE_LATENCY_MS};
@@ -593,227 +595,6 @@ impl World {
         }
     }
 
-    /// A request reaches the apiserver: commit, audit, fan the event out, answer.
-    fn arrive(&mut self, inflight: InFlightRequest) -> Option<Event> {
-        self.requests_in_flight -= 1;
-        let origin = inflight.origin.clone();
-        if let Origin::Worker { epoch, .. } | Origin::Informer { epoch, .. } = origin {
-            self.frame_replica = self.peer.as_ref().filter(|p| p.epoch == epoch).map(|p| p.replica);
-        }
-        let by_controller = matches!(inflight.request.actor, Actor::Controller(_));
-        let req = &inflight.request;
-        let fault = by_controller.then(|| self.faults.iter().position(|(verb, kind, _)| *verb == req.verb && *kind == req.kind)).flatten();
-        let outcome = match fault {
-            Some(i) => {
-                let (_, _, mode) = self.faults.remove(i);
-                self.api.handle_failing(req, self.now_ms, &mut self.rng, mode)
-            }
-            None => self.api.handle(req, self.now_ms, &mut self.rng),
-        };
-        let key = (inflight.request.kind, inflight.request.verb, outcome.audit.status.code, by_controller);
-        match self.counts.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, n)) => *n += 1,
-            None => self.counts.push((key, 1)),
-        }
-        if let Some(ev) = &outcome.event {
-            let lag_jitter = self.cluster.watch_jitter_ms;
-            let peer = self.peer.iter_mut().flat_map(|p| p.caches.informers.iter_mut());
-            for inf in self.ctl.caches.informers.iter_mut().chain(peer) {
-                if inf.kind == ev.object.kind() {
-                    let jitter = if lag_jitter > 0 { self.rng.up_to(lag_jitter) } else { 0 };
-                    inf.offer(ev, self.now_ms, jitter);
-                }
-            }
-            for inf in &mut self.gc.caches.informers {
-                if inf.kind == ev.object.kind() {
-                    inf.offer(ev, self.now_ms, 0);
-                }
-            }
-            // Owners that go away start their children's grace period.
-            if ev.event_type == EventType::Deleted && child_kind(ev.object.kind()).is_some() {
-                let owner = ev.object.clone();
-                self.start_orphan_grace(&owner);
-            }
-            // A pod just marked for a graceful delete: the kubelet stops it
-            // and removes it when its grace period is over.
-            let o = &ev.object;
-            if req.verb == Verb::Delete && ev.event_type == EventType::Modified && o.kind() == Kind::Pod {
-                if let (Some(at), Some(_)) = (o.deletion_timestamp_ms, o.deletion_grace_period_ms.filter(|g| *g > 0)) {
-                    self.set_timer(at, Timer::Kubelet { key: o.key(), uid: o.uid });
-                }
-            }
-        }
-        let mut step = None;
-        match origin {
-            Origin::Kubectl | Origin::GcWrite | Origin::Kubelet => {}
-            Origin::Worker { epoch, .. } | Origin::Informer { epoch, .. } => {
-                if epoch == self.ctl.epoch {
-                    step = self.answered(&origin, &outcome);
-                } else if self.peer.as_ref().is_some_and(|p| p.epoch == epoch) {
-                    step = self.as_peer(|w| w.answered(&origin, &outcome));
-                }
-            }
-            Origin::Gc(attempt) => self.gc_answered(*attempt, &outcome),
-        }
-        self.violations.extend(self.invariants.check_request(&inflight, &outcome.audit, &self.api));
-        Some(Event::ApiRequest { entry: outcome.audit, step, throttled_ms: inflight.throttled_ms })
-    }
-
-    /// The controller's request was answered: hand the answer to the worker
-    /// that waits for it, or the LIST to its informer. The step that sent it.
-    fn answered(&mut self, origin: &Origin, outcome: &Outcome) -> Option<Step> {
-        match *origin {
-            Origin::Worker { worker, epoch, slot } => {
-                let busy = self.ctl.workers[worker].busy.as_mut()?;
-                let step = busy.step;
-                busy.responses[slot] = Some((outcome.response.clone(), outcome.audit.clone()));
-                busy.awaiting -= 1;
-                if busy.awaiting == 0 {
-                    self.set_timer(self.now_ms, Timer::Resume { worker, epoch });
-                }
-                Some(step)
-            }
-            Origin::Informer { kind, .. } => {
-                let initial_list_ms = self.cluster.initial_list_for(kind);
-                let mut synced_empty = false;
-                if let Some(inf) = self.ctl.caches.informer_mut(kind) {
-                    inf.listed(outcome.response.items.clone(), outcome.response.list_rv, self.now_ms, initial_list_ms);
-                    if inf.fifo == Fifo::Delta {
-                        let was_synced = inf.has_synced();
-                        inf.queue_population(self.now_ms);
-                        // Nothing to pop: `Replace` of nothing is synced at once.
-                        synced_empty = !inf.is_popping();
-                        if synced_empty && was_synced {
-                            synced_empty = false;
-                            self.watch_started(kind, false);
-                        }
-                    }
-                }
-                if synced_empty {
-                    self.watch_started(kind, true);
-                }
-                None
-            }
-            _ => None,
-        }
-    }
-
-    /// The head of a watch (or a waiting LIST) reaches an informer.
-    fn deliver(&mut self, watcher: Watcher, i: usize) -> Event {
-        let now = self.now_ms;
-        let filling = {
-            let inf = match watcher {
-                Watcher::Controller => &self.ctl.caches.informers[i],
-                Watcher::GarbageCollector => &self.gc.caches.informers[i],
-            };
-            matches!(inf.state(), super::informer::ListState::Listed { .. })
-        };
-        if filling {
-            let (kind, replaced, n_objects) = {
-                let inf = match watcher {
-                    Watcher::Controller => &mut self.ctl.caches.informers[i],
-                    Watcher::GarbageCollector => &mut self.gc.caches.informers[i],
-                };
-                let r = inf.fill(now);
-                (inf.kind, r, inf.len() as u32)
-            };
-            let mut effects = HandlerEffects::default();
-            let cause = format!("the {kind} LIST");
-            for o in &replaced.added {
-                let ev = HandlerEvent { event_type: EventType::Added, object: o, old: None, tombstone: false };
-                merge(&mut effects, self.handle(watcher, kind, &ev, &cause));
-            }
-            for (old, new) in &replaced.updated {
-                let ev = HandlerEvent { event_type: EventType::Modified, object: new, old: Some(old), tombstone: false };
-                merge(&mut effects, self.handle(watcher, kind, &ev, &cause));
-            }
-            for o in &replaced.tombstones {
-                let ev = HandlerEvent { event_type: EventType::Deleted, object: o, old: Some(o), tombstone: true };
-                let tombstone = format!("the tombstone of {kind} {}", o.name);
-                merge(&mut effects, self.handle(watcher, kind, &ev, &tombstone));
-            }
-            if watcher == Watcher::Controller {
-                self.watch_started(kind, replaced.first_sync);
-            }
-            let tombstones = replaced.tombstones.iter().map(|o| o.key().to_string()).collect();
-            return Event::CacheFilled { watcher, kind, n_objects, first_sync: replaced.first_sync, tombstones, effects };
-        }
-        let popping = watcher == Watcher::Controller && self.ctl.caches.informers[i].is_popping();
-        if popping {
-            let (kind, p) = {
-                let inf = &mut self.ctl.caches.informers[i];
-                (inf.kind, inf.pop(now))
-            };
-            let (object, tombstone) = match &p.pop {
-                Pop::Item(o) => (o.clone(), false),
-                Pop::Tombstone(o) => (o.clone(), true),
-            };
-            let ev = match (&p.pop, &p.old) {
-                (Pop::Item(o), None) => HandlerEvent { event_type: EventType::Added, object: o, old: None, tombstone: false },
-                (Pop::Item(o), Some(old)) => HandlerEvent { event_type: EventType::Modified, object: o, old: Some(old), tombstone: false },
-                (Pop::Tombstone(o), _) => HandlerEvent { event_type: EventType::Deleted, object: o, old: Some(o), tombstone: true },
-            };
-            let cause = format!("the {kind} LIST's pop of {}", object.name);
-            let effects = self.handle(watcher, kind, &ev, &cause);
-            if p.first_sync || p.n == p.of {
-                self.watch_started(kind, p.first_sync);
-            }
-            return Event::ListItemPopped {
-                kind,
-                object: object.object_ref(),
-                tombstone,
-                n: p.n,
-                of: p.of,
-                first_sync: p.first_sync,
-                effects,
-            };
-        }
-        let (kind, delivered) = {
-            let inf = match watcher {
-                Watcher::Controller => &mut self.ctl.caches.informers[i],
-                Watcher::GarbageCollector => &mut self.gc.caches.informers[i],
-            };
-            (inf.kind, inf.deliver(now))
-        };
-        let e = &delivered.event;
-        if e.bookmark {
-            return Event::BookmarkDelivered { kind, resource_version: e.object.resource_version };
-        }
-        if e.dropped {
-            return Event::WatchDropped {
-                watcher,
-                event_type: e.event_type,
-                object: e.object.object_ref(),
-                resource_version: e.object.resource_version,
-            };
-        }
-        let ev = HandlerEvent { event_type: e.event_type, object: &e.object, old: delivered.old.as_ref(), tombstone: false };
-        let cause = format!("{} {kind} {}", e.event_type.as_str(), e.object.name);
-        let effects = self.handle(watcher, kind, &ev, &cause);
-        Event::WatchDelivered {
-            watcher,
-            event_type: e.event_type,
-            object: e.object.object_ref(),
-            resource_version: e.object.resource_version,
-            sent_at_ms: e.sent_at_ms,
-            effects,
-        }
-    }
-
-    /// Run the handlers of `watcher` for one event (`cause`, in words) and apply their effects.
-    fn handle(&mut self, watcher: Watcher, kind: Kind, ev: &HandlerEvent, cause: &str) -> HandlerEffects {
-        match watcher {
-            Watcher::Controller => {
-                let fx = controllers::handle(self.ctl.kind, kind, ev, &self.ctl.caches, &mut self.ctl.expectations);
-                for key in &fx.enqueued {
-                    self.ctl.enqueue(key.clone(), || cause.to_string());
-                }
-                fx
-            }
-            Watcher::GarbageCollector => self.gc_handle(ev),
-        }
-    }
-
     /// Change a knob now. The watch lag moves events already on the wire too;
     /// the controller's switches apply from its next reconcile; the
     /// start-time ones (`wait_for_cache_sync`) from its next (re)start.
@@ -887,14 +668,4 @@ enum Source {
     Worker(usize),
     /// The other replica's informer, queue or worker.
     Peer(Box<Source>),
-}
-
-fn merge(into: &mut HandlerEffects, from: HandlerEffects) {
-    for k in from.enqueued {
-        if !into.enqueued.contains(&k) {
-            into.enqueued.push(k);
-        }
-    }
-    into.observed.extend(from.observed);
-    into.attempt_to_delete.extend(from.attempt_to_delete);
 }
