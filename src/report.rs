@@ -102,6 +102,10 @@ pub struct Report {
     pub expectations: Vec<Outcome>,
     /// The controller's own counters, by its name (`replicaset-controller`).
     pub metrics: BTreeMap<String, Metrics>,
+    /// The run stopped at the frame limit with more still to happen before
+    /// `until_ms` (absent when it ran to its end).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_at_frame_limit: Option<u64>,
 }
 
 /// A controller's counters, as its metrics would show them.
@@ -162,6 +166,7 @@ impl Report {
                 })
             })]
             .into(),
+            stopped_at_frame_limit: world.stopped_at_frame_limit().then_some(world.frame_limit),
         }
     }
 

@@ -105,23 +105,28 @@ fn an_unknown_setting_is_refused_alike_everywhere() {
 }
 
 #[test]
-fn an_owner_scales_within_its_kind() {
+fn an_owner_scales_within_its_kind_and_the_budget() {
     // Validation, a scale action, the page's edit= and the URL all hold an
-    // Ensemble to 1,000 voices and a ReplicaSet to 10,000 replicas.
+    // Ensemble to 1,000 voices, and any owner to the work budget.
     let ensemble = preset("over-create").unwrap();
     assert!(ensemble.with_settings([("actions.0.apply.voices", "1000")]).is_ok());
     assert_eq!(ensemble.with_settings([("actions.0.apply.voices", "1001")]).unwrap_err().field, "actions[0].apply.voices");
-    let url = parse_query_lenient("s=over-create&edit=5:do=scale:5000", "over-create");
+    let url = parse_query_lenient("s=over-create&edit=5:do=scale:1500", "over-create");
     assert_eq!(url.problems.len(), 1, "{:?}", url.problems);
     assert!(url.problems[0].to_string().contains("Ensemble scales to 0 to 1000"), "{}", url.problems[0]);
     assert!(url.state.edits.is_empty());
-    let url = parse_query_lenient("s=replicaset-pressure&edit=5:do=scale:5000", "over-create");
+    let url = parse_query_lenient("s=replicaset-pressure&edit=5:do=scale:1500", "over-create");
     assert!(url.problems.is_empty(), "{:?}", url.problems);
+    // A ReplicaSet's own limit is the budget; with its owner, 2,000 replicas is one over.
+    let url = parse_query_lenient("s=replicaset-pressure&edit=5:do=scale:2000", "over-create");
+    assert_eq!(url.problems.len(), 1, "{:?}", url.problems);
+    assert!(url.problems[0].to_string().contains("work budget is 2000"), "{}", url.problems[0]);
+    assert!(url.state.edits.is_empty());
     let mut with_scale = ensemble.to_value();
     with_scale["actions"]
         .as_array_mut()
         .unwrap()
-        .push(serde_json::json!({"at_ms": 1000, "scale": {"kind": "Ensemble", "name": "beta", "to": 5000}}));
+        .push(serde_json::json!({"at_ms": 1000, "scale": {"kind": "Ensemble", "name": "beta", "to": 1500}}));
     let e = Scenario::from_value(with_scale).unwrap_err();
     assert_eq!(e.field, "actions[1].scale.to");
     assert!(e.message.contains("0..=1000"), "{e}");

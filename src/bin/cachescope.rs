@@ -135,6 +135,7 @@ fn main() -> ExitCode {
             for (title, section) in [("Top level", ""), ("cluster", "cluster"), ("controller", "controller")] {
                 say!("### {title}\n\n{}", scenario::settings::markdown_table(section));
             }
+            say!("### Limits: the work budget\n\n{}", scenario::limits::markdown_table());
             Ok(())
         }
         Command::Bench => {

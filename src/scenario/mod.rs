@@ -4,6 +4,7 @@
 //! into the world's [`WorldInit`]. Every error names the field and the value.
 
 pub mod expect;
+pub mod limits;
 mod path;
 mod presets;
 pub mod settings;
@@ -667,6 +668,15 @@ impl Scenario {
         if self.name.trim().is_empty() {
             return Err(ScenarioError::new("name", Some("\"\"".into()), "must not be empty"));
         }
+        limits::get("name").check_text("name", &self.name, false)?;
+        limits::get("description").check_text("description", &self.description, true)?;
+        if let Some(i) = &self.incident {
+            limits::get("incident.title").check_text("incident.title", &i.title, false)?;
+            limits::get("incident.url").check_text("incident.url", &i.url, false)?;
+        }
+        limits::get("objects").check("objects", self.objects.len() as u64)?;
+        limits::get("actions").check("actions", self.actions.len() as u64)?;
+        limits::get("expect").check("expect", self.expect.len() as u64)?;
         // The page links it: only web links, never `javascript:` or `data:`.
         if let Some(i) = &self.incident {
             if !(i.url.starts_with("https://") || i.url.starts_with("http://")) {
@@ -693,18 +703,29 @@ impl Scenario {
                 }
             }
         }
-        if total > 20_000 {
-            return Err(ScenarioError::new("objects", Some(total.to_string()), "more than 20000 objects in all"));
+        if total > limits::MAX_OBJECTS_AT_PEAK {
+            return Err(ScenarioError::new(
+                "objects",
+                Some(format!("{total} objects")),
+                format!("{total} seed objects in all; the work budget is {} objects at once", limits::MAX_OBJECTS_AT_PEAK),
+            ));
         }
         for (i, a) in self.actions.iter().enumerate() {
             self.validate_action(&format!("actions[{i}]"), a)?;
         }
         if !self.expect.is_empty() {
             for (i, c) in self.expect.iter().enumerate() {
+                limits::get("expect[].text").check_text(&format!("expect[{i}].text"), &c.text, false)?;
                 c.validate(&format!("expect[{i}]"), &doc)?;
             }
         }
-        Ok(())
+        limits::check_budget(self, None)
+    }
+
+    /// The budget, with a scale of the scenario's owner made from outside it
+    /// (the page's field, `edit=…do=scale:N`).
+    pub fn check_budget_with_scale(&self, kind: Kind, name: &str, to: u32) -> Result<(), ScenarioError> {
+        limits::check_budget(self, Some((kind, name.to_string(), to)))
     }
 
     fn validate_action(&self, at: &str, a: &ActionSpec) -> Result<(), ScenarioError> {
@@ -751,6 +772,9 @@ impl Scenario {
         }
         if let Some(t) = &a.delete {
             dns_name(&format!("{at}.delete.name"), &t.name)?;
+            if let Some(ns) = &t.namespace {
+                dns_name(&format!("{at}.delete.namespace"), ns)?;
+            }
         }
         if let Some(s) = &a.scale {
             if !matches!(s.kind, Kind::Ensemble | Kind::ReplicaSet) {
@@ -760,10 +784,15 @@ impl Scenario {
                     format!("{} cannot be scaled: only Ensemble and ReplicaSet", s.kind),
                 ));
             }
+            dns_name(&format!("{at}.scale.name"), &s.name)?;
+            if let Some(ns) = &s.namespace {
+                dns_name(&format!("{at}.scale.namespace"), ns)?;
+            }
+            limits::get("actions[].scale.to").check(&format!("{at}.scale.to"), u64::from(s.to))?;
             range(&format!("{at}.scale.to"), u64::from(s.to), 0, settings::desired_max(s.kind))?;
         }
         if let Some(p) = &a.pause_controller {
-            range(&format!("{at}.pause_controller.for_ms"), p.for_ms, 1, 3_600_000)?;
+            limits::get("actions[].pause_controller.for_ms").check(&format!("{at}.pause_controller.for_ms"), p.for_ms)?;
             if self.controller.kind == ControllerKind::Pruner {
                 return Err(ScenarioError::new(
                     format!("{at}.pause_controller"),
@@ -773,8 +802,9 @@ impl Scenario {
             }
         }
         if let Some(d) = &a.delete_pods {
-            range(&format!("{at}.delete_pods.count"), u64::from(d.count), 1, 100_000)?;
-            range(&format!("{at}.delete_pods.interval_ms"), d.interval_ms, 1, 86_400_000)?;
+            dns_name(&format!("{at}.delete_pods.owner"), &d.owner)?;
+            limits::get("actions[].delete_pods.count").check(&format!("{at}.delete_pods.count"), u64::from(d.count))?;
+            limits::get("actions[].delete_pods.interval_ms").check(&format!("{at}.delete_pods.interval_ms"), d.interval_ms)?;
         }
         let watched = crate::sim::controllers::watched_kinds(self.controller.kind);
         for (field, kind) in
@@ -866,7 +896,8 @@ impl Scenario {
                 Action { at_ms: a.at_ms, kind }
             })
             .collect();
-        WorldInit { seed: self.seed, until_ms: self.until_ms, cluster, controller, objects, actions }
+        let frame_limit = limits::frame_limit(limits::objects_at_peak(self, None).0);
+        WorldInit { seed: self.seed, until_ms: self.until_ms, frame_limit, cluster, controller, objects, actions }
     }
 }
 
@@ -876,7 +907,14 @@ impl ObjectSpec {
             dns_name(&format!("{at}.namespace"), ns)?;
         }
         let count = self.count.unwrap_or(1);
-        range(&format!("{at}.count"), u64::from(count), 1, 20_000)?;
+        limits::get("objects[].count").check(&format!("{at}.count"), u64::from(count))?;
+        limits::get("objects[].labels").check(&format!("{at}.labels"), self.labels.len() as u64)?;
+        limits::get("objects[].finalizers").check(&format!("{at}.finalizers"), self.finalizers.len() as u64)?;
+        limits::get("objects[].owner_references").check(&format!("{at}.owner_references"), self.owner_references.len() as u64)?;
+        for (key, value) in &self.labels {
+            label_part(&format!("{at}.labels"), key, true)?;
+            label_part(&format!("{at}.labels.{key}"), value, false)?;
+        }
         if count > 1 && !self.name.contains("{i}") {
             return Err(ScenarioError::new(
                 format!("{at}.name"),
@@ -884,7 +922,8 @@ impl ObjectSpec {
                 "with count > 1 the name needs {i} (for example \"seed-{i}\")",
             ));
         }
-        dns_name(&format!("{at}.name"), &self.name.replace("{i}", "1"))?;
+        // The longest name the entry makes is the one with the largest {i}.
+        dns_name(&format!("{at}.name"), &self.name.replace("{i}", &count.to_string()))?;
         match (self.kind, self.voices, self.replicas) {
             (Kind::Ensemble, None, _) => return Err(ScenarioError::new(format!("{at}.voices"), None, "an Ensemble needs voices")),
             (Kind::ReplicaSet, _, None) => return Err(ScenarioError::new(format!("{at}.replicas"), None, "a ReplicaSet needs replicas")),
@@ -905,10 +944,10 @@ impl ObjectSpec {
             _ => {}
         }
         if let Some(v) = self.voices {
-            range(&format!("{at}.voices"), u64::from(v), 0, settings::desired_max(Kind::Ensemble))?;
+            limits::get("objects[].voices").check(&format!("{at}.voices"), u64::from(v))?;
         }
         if let Some(r) = self.replicas {
-            range(&format!("{at}.replicas"), u64::from(r), 0, settings::desired_max(Kind::ReplicaSet))?;
+            limits::get("objects[].replicas").check(&format!("{at}.replicas"), u64::from(r))?;
         }
         if self.kind == Kind::Pod {
             return Err(ScenarioError::new(
@@ -982,10 +1021,49 @@ fn dns_name(field: &str, name: &str) -> Result<(), ScenarioError> {
     } else {
         Err(ScenarioError::new(
             field,
-            Some(format!("{name:?}")),
-            format!("{name:?} is not a valid name (lower-case letters, digits and '-', at most 63)"),
+            Some(shown(name)),
+            format!("{} is not a valid name (lower-case letters, digits and '-', at most 63)", shown(name)),
         ))
     }
+}
+
+/// A text as an error quotes it: escaped, and cut after 60 characters.
+fn shown(text: &str) -> String {
+    if text.chars().count() <= 60 {
+        format!("{text:?}")
+    } else {
+        format!("{:?}…", text.chars().take(60).collect::<String>())
+    }
+}
+
+/// A label's key (a qualified name, with an optional `prefix/`) or value, as
+/// Kubernetes allows them (simplified: at most 63 characters each part).
+fn label_part(field: &str, text: &str, key: bool) -> Result<(), ScenarioError> {
+    let part_ok = |p: &str| {
+        p.len() <= 63
+            && p.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+            && p.bytes().next().is_none_or(|b| b.is_ascii_alphanumeric())
+            && p.bytes().last().is_none_or(|b| b.is_ascii_alphanumeric())
+    };
+    let ok = if key {
+        let (prefix, name) = text.rsplit_once('/').unwrap_or(("", text));
+        !name.is_empty()
+            && part_ok(name)
+            && (prefix.is_empty() || dns_name(field, prefix).is_ok() || prefix.len() <= 253 && part_ok(prefix))
+    } else {
+        part_ok(text)
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(ScenarioError::new(
+        field,
+        Some(shown(text)),
+        format!(
+            "not a valid label {}: letters, digits, '-', '_' and '.', at most 63, beginning and ending with a letter or digit",
+            if key { "key" } else { "value" }
+        ),
+    ))
 }
 
 /// The labels that tie children to owners, re-exported for views.

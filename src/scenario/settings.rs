@@ -331,8 +331,8 @@ fn as_flag(v: Val) -> bool {
 /// `scale.to`, the page's field and `edit=…do=scale:N`, all of them).
 pub fn desired_max(kind: Kind) -> u64 {
     match kind {
-        Kind::Ensemble => 1_000,
-        Kind::ReplicaSet => 10_000,
+        Kind::Ensemble => super::limits::get("objects[].voices").max,
+        Kind::ReplicaSet => super::limits::get("objects[].replicas").max,
         Kind::ConfigMap | Kind::Pod => 0,
     }
 }
@@ -433,30 +433,37 @@ pub fn markdown_table(section: &str) -> String {
     out
 }
 
-/// Write each setting's limits into the scenario's JSON Schema (which serde's
-/// types alone cannot say): `minimum` and `maximum` at the setting's property,
-/// and the owners' sizes at `voices`, `replicas` and `scale.to`.
+/// Write each setting's limits, and the work budget's ([`super::limits::LIMITS`]),
+/// into the scenario's JSON Schema (which serde's types alone cannot say):
+/// `minimum`/`maximum`, `maxItems` (`maxProperties` for a map) and
+/// `minLength`/`maxLength`.
 pub fn annotate_schema(schema: &mut Value) {
-    let mut limits: Vec<(String, u64, u64)> = SETTINGS
-        .iter()
-        .filter_map(|s| match s.domain {
-            Domain::Int { min, max, .. } => Some((s.path.to_string(), min, max)),
-            _ => None,
-        })
-        .collect();
-    let ensemble = desired_max(Kind::Ensemble);
-    let replicaset = desired_max(Kind::ReplicaSet);
-    limits.push(("$defs.ObjectSpec.voices".into(), 0, ensemble));
-    limits.push(("$defs.ObjectSpec.replicas".into(), 0, replicaset));
-    limits.push(("$defs.ScaleSpec.to".into(), 0, ensemble.max(replicaset)));
-    for (path, min, max) in limits {
-        let Some(pointer) = schema_pointer(schema, &path) else { continue };
-        if let Some(Value::Object(node)) = schema.pointer_mut(&pointer) {
-            node.insert("minimum".into(), Value::from(min));
-            if max < u64::MAX {
-                node.insert("maximum".into(), Value::from(max));
+    for s in SETTINGS {
+        if let Domain::Int { min, max, .. } = s.domain {
+            let Some(pointer) = schema_pointer(schema, s.path) else { continue };
+            if let Some(Value::Object(node)) = schema.pointer_mut(&pointer) {
+                node.insert("minimum".into(), Value::from(min));
+                if max < u64::MAX {
+                    node.insert("maximum".into(), Value::from(max));
+                }
             }
         }
+    }
+    use super::limits::{Of, LIMITS};
+    for l in LIMITS {
+        let Some(pointer) = schema_pointer(schema, &l.path.replace("[]", ".[]")) else { continue };
+        let Some(Value::Object(node)) = schema.pointer_mut(&pointer) else { continue };
+        let map = node.get("type").and_then(Value::as_str) == Some("object");
+        let (lo, hi) = match l.of {
+            Of::Value => ("minimum", "maximum"),
+            Of::Items if map => ("minProperties", "maxProperties"),
+            Of::Items => ("minItems", "maxItems"),
+            Of::Chars => ("minLength", "maxLength"),
+        };
+        if l.min > 0 {
+            node.insert(lo.into(), Value::from(l.min));
+        }
+        node.insert(hi.into(), Value::from(l.max));
     }
 }
 
@@ -469,12 +476,18 @@ fn schema_pointer(schema: &Value, path: &str) -> Option<String> {
         segments.next();
         pointer = format!("/$defs/{}", segments.next()?);
     }
-    for seg in segments {
-        let node = schema.pointer(&pointer)?;
+    let follow = |pointer: &mut String| {
+        let node = schema.pointer(pointer)?;
+        // An optional field is `anyOf: [{$ref}, {type: null}]`.
+        let node = node.get("anyOf").and_then(|a| a.get(0)).unwrap_or(node);
         if let Some(Value::String(r)) = node.get("$ref") {
-            pointer = r.trim_start_matches('#').to_string();
+            *pointer = r.trim_start_matches('#').to_string();
         }
-        pointer = format!("{pointer}/properties/{seg}");
+        Some(())
+    };
+    for seg in segments {
+        follow(&mut pointer)?;
+        pointer = if seg == "[]" { format!("{pointer}/items") } else { format!("{pointer}/properties/{seg}") };
         schema.pointer(&pointer)?;
     }
     Some(pointer)

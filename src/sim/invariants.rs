@@ -125,10 +125,11 @@ impl Invariants {
         // Children by controllerRef: an old owner's pods, still being
         // collected under the same name, are not this one's.
         let (mut active, mut terminating) = (0u32, 0u32);
-        for c in api.objects_of(audit.kind).filter(|c| c.namespace == audit.namespace) {
+        for c in api.objects_of(audit.kind) {
+            // The UID first: the cheapest test, and the one that settles most.
             let mine = match c.controller_ref() {
                 Some(r) => r.uid == owner.uid,
-                None => child_label(owner.kind()).is_some_and(|l| c.labels.get(l) == Some(&owner.name)),
+                None => c.namespace == audit.namespace && child_label(owner.kind()).is_some_and(|l| c.labels.get(l) == Some(&owner.name)),
             };
             match (mine, c.is_terminating()) {
                 (true, false) => active += 1,

@@ -37,6 +37,12 @@ pub use client::{TokenBucket, DEFAULT_CLIENT_BURST, DEFAULT_CLIENT_QPS, LONG_THR
 pub use gc::GarbageCollector;
 pub use runtime::{Busy, Runtime, Worker};
 
+/// The most frames a run makes, natively and in the page alike: a run stops
+/// here however much is still to happen. A big world's frames cost more (a
+/// sync lists every child), so `scenario::limits::frame_limit` lowers it for
+/// a scenario of many objects; this is the ceiling.
+pub const FRAME_LIMIT: u64 = 200_000;
+
 /// The cluster's timing. Every field is a knob; defaults are the presets' baseline.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClusterSettings {
@@ -128,6 +134,8 @@ pub enum Knob {
 pub struct WorldInit {
     pub seed: u64,
     pub until_ms: u64,
+    /// The run stops after this many frames (at most [`FRAME_LIMIT`]).
+    pub frame_limit: u64,
     pub cluster: ClusterSettings,
     pub controller: ControllerSettings,
     /// Objects that exist before the scenario starts (no requests, no events).
@@ -239,6 +247,7 @@ pub struct World {
     pub controller: ControllerSettings,
     pub seed: u64,
     pub until_ms: u64,
+    pub frame_limit: u64,
     now_ms: u64,
     frames: u64,
     rng: Rng,
@@ -292,6 +301,7 @@ impl World {
         let mut world = World {
             seed: init.seed,
             until_ms: init.until_ms,
+            frame_limit: init.frame_limit.min(FRAME_LIMIT),
             now_ms: 0,
             frames: 0,
             rng: Rng::new(init.seed),
@@ -358,6 +368,11 @@ impl World {
     /// Frames produced so far.
     pub fn frames(&self) -> u64 {
         self.frames
+    }
+
+    /// The run stopped at its frame limit, with more still to happen before `until_ms`.
+    pub fn stopped_at_frame_limit(&self) -> bool {
+        self.frames >= self.frame_limit && self.next_due().is_some_and(|(at, _)| at <= self.until_ms)
     }
 
     /// Audit log counts: verb -> HTTP status -> requests.
@@ -458,6 +473,9 @@ impl World {
     /// Advance to the next change and return its frame, or `None` when nothing
     /// is left to happen before `until_ms`.
     pub fn step(&mut self) -> Option<Frame> {
+        if self.frames >= self.frame_limit {
+            return None;
+        }
         loop {
             let (at, source) = self.next_due()?;
             if at > self.until_ms {

@@ -86,7 +86,16 @@ pub fn Controls() -> impl IntoView {
         let raw = event_target_value(&ev);
         let owner = if snap.with_untracked(|s| s.controls.kind) == ControllerKind::ReplicaSet { Kind::ReplicaSet } else { Kind::Ensemble };
         let max = crate::scenario::settings::desired_max(owner);
+        let over_budget = |n: u32| {
+            ui.session.with_untracked(|s| {
+                let (kind, key) = crate::view::session::owner_of(s.scenario())?;
+                s.scenario().check_budget_with_scale(kind, &key.name, n).err()
+            })
+        };
         match raw.trim().parse::<u32>() {
+            Ok(n) if u64::from(n) <= max && over_budget(n).is_some() => {
+                desired_error.set(over_budget(n).map(|e| format!("{}: {n}: {}", desired_label(), e.message)));
+            }
             Ok(n) if u64::from(n) <= max => {
                 desired_error.set(None);
                 let (exists, path) = snap.with_untracked(|s| (s.controls.owner_exists, s.controls.desired_path.clone()));

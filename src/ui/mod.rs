@@ -105,6 +105,11 @@ impl Ui {
                 session.position()
             ));
         }
+        for (edit, at) in session.moved_edits() {
+            problems.push(format!(
+                "URL parameter edit: {edit} is past the end of the run, which has {at} frames; it was made at frame {at}"
+            ));
+        }
         let display = session.world().now_ms();
         let known = session.frames().len();
         let session = RwSignal::new_local(session);

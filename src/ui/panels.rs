@@ -692,7 +692,13 @@ pub fn AboutRun() -> impl IntoView {
                 <dt>"Seed"</dt>
                 <dd class="mono">{move || facts().1}</dd>
                 <dt>"Frames"</dt>
-                <dd class="mono">{move || if ui.ended.get() { facts().2.to_string() } else { format!("{} so far", facts().2) }}</dd>
+                <dd class="mono">
+                    {move || match (ui.ended.get(), ui.session.with_untracked(crate::view::session::Session::stopped_at_frame_limit)) {
+                        (true, true) => format!("{}: the frame limit for a scenario this size; the run stops here", facts().2),
+                        (true, false) => facts().2.to_string(),
+                        _ => format!("{} so far", facts().2),
+                    }}
+                </dd>
                 <dt>"trace_hash"</dt>
                 <dd>
                     {move || match hash.get() {

@@ -131,8 +131,8 @@ pub struct Sample {
     pub cache: u32,
 }
 
-/// The most frames a session computes, so a runaway scenario cannot hang the page.
-pub const MAX_FRAMES: usize = 200_000;
+/// The most frames a session computes: the world's own limit.
+pub const MAX_FRAMES: usize = crate::sim::world::FRAME_LIMIT as usize;
 
 /// A setting the learner moved off the lab's: from the URL or a control.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,6 +161,9 @@ pub struct Session {
     outcomes: Option<Vec<Outcome>>,
     /// Stepping skips the garbage collector's own cache deliveries.
     hide_gc: bool,
+    /// Edits from a URL asked for a frame past the run's end: each, and the
+    /// last frame, where it was made instead.
+    moved_edits: Vec<(Edit, usize)>,
 }
 
 impl Session {
@@ -176,6 +179,7 @@ impl Session {
             samples: vec![first],
             outcomes: None,
             hide_gc,
+            moved_edits: Vec::new(),
         }
     }
 
@@ -204,12 +208,29 @@ impl Session {
         let mut s = Session::new(scenario);
         let mut sorted = edits.to_vec();
         sorted.sort_by_key(|e| e.frame);
+        let mut moved = Vec::new();
         for e in sorted {
-            s.seek(e.frame);
+            let at = s.seek(e.frame);
+            if at < e.frame {
+                moved.push((e, at));
+            }
             s.apply(e.change);
         }
         s.seek(0);
+        s.moved_edits = moved;
         s
+    }
+
+    /// The URL's edits that asked for a frame past the run's end, each with
+    /// the last frame, where it was made instead.
+    pub fn moved_edits(&self) -> &[(Edit, usize)] {
+        &self.moved_edits
+    }
+
+    /// The run stopped at its frame limit (the work budget's), with more
+    /// still to happen: known once its last frame has been computed.
+    pub fn stopped_at_frame_limit(&self) -> bool {
+        self.history.ended() && self.frames().len() as u64 >= self.world().frame_limit
     }
 
     pub fn scenario(&self) -> &Scenario {

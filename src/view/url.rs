@@ -424,16 +424,21 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
             Err(e) => problems.push(e),
         }
     }
-    // A scale is bounded by its owner's kind: 1,000 voices, 10,000 replicas.
-    let owner = super::session::owner_of(&scenario).map(|(kind, _)| kind);
-    edits.retain(|e| match (e.change, owner) {
-        (super::session::Change::Action(super::session::UiAction::Scale(to)), Some(kind)) => {
-            let max = crate::scenario::settings::desired_max(kind);
-            let ok = u64::from(to) <= max;
-            if !ok {
-                problems.push(param_error("edit", &e.to_string(), format!("a {kind} scales to 0 to {max}")));
+    // A scale is bounded by its owner's kind (1,000 voices, 5,000 replicas)
+    // and by the work budget, with the scenario's other objects.
+    let owner = super::session::owner_of(&scenario);
+    edits.retain(|e| match (e.change, &owner) {
+        (super::session::Change::Action(super::session::UiAction::Scale(to)), Some((kind, key))) => {
+            let max = crate::scenario::settings::desired_max(*kind);
+            let problem = if u64::from(to) > max {
+                Some(format!("a {kind} scales to 0 to {max}"))
+            } else {
+                scenario.check_budget_with_scale(*kind, &key.name, to).err().map(|b| b.message)
+            };
+            if let Some(p) = &problem {
+                problems.push(param_error("edit", &e.to_string(), p.clone()));
             }
-            ok
+            problem.is_none()
         }
         _ => true,
     });

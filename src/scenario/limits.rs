@@ -1,0 +1,229 @@
+//! The work budget: how big a scenario may be, declared once.
+//!
+//! Each knob that multiplies work (objects per owner, owners, actions, checks,
+//! text) has its limit in [`LIMITS`], and their product is bounded too:
+//! [`objects_at_peak`] estimates how many objects the cluster will hold at
+//! once if every owner gets the children it asks for, and a scenario over
+//! [`MAX_OBJECTS_AT_PEAK`] is refused before anything is simulated, by the
+//! runner (exit 2) and the page (a banner) alike, naming the field that asks
+//! the most. Time is bounded by the world itself: a run stops after
+//! [`FRAME_LIMIT`] frames, natively and in the page.
+//!
+//! Why these figures: at 5,000 objects the slowest scenario found (five
+//! Ensembles of 1,000 generated ConfigMaps, no client-side rate limit) runs
+//! to its end natively in about a second, and the page computes 1,000 of its
+//! frames in well under a second; at 10,000 pods a ReplicaSet took 9 s for
+//! 30,000 frames (each sync lists every pod). `make bench` prints the figures
+//! for the largest scenario these limits accept.
+
+use super::{Scenario, ScenarioError};
+use crate::sim::object::Kind;
+use std::collections::BTreeMap;
+
+pub use crate::sim::world::FRAME_LIMIT;
+
+/// The most objects a scenario may ask the cluster to hold at once.
+pub const MAX_OBJECTS_AT_PEAK: u64 = 2_000;
+
+/// Objects × frames a run may cost: a frame's work grows with the objects a
+/// sync lists, so a run's frame limit is this over its objects at the peak.
+pub const WORK_BUDGET: u64 = 120_000_000;
+
+/// The frames a run of a scenario asking for `objects` at the peak may make:
+/// [`FRAME_LIMIT`] up to 600 objects, then fewer (60,000 at 2,000).
+pub fn frame_limit(objects: u64) -> u64 {
+    (WORK_BUDGET / objects.max(1)).min(FRAME_LIMIT)
+}
+
+/// What a limit counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Of {
+    /// A number's value.
+    Value,
+    /// A list's entries (or a map's).
+    Items,
+    /// A text's characters.
+    Chars,
+}
+
+/// One limit on a part of a scenario that is not a setting.
+#[derive(Debug, Clone, Copy)]
+pub struct Limit {
+    /// Where, as errors name it, with `[]` for "any entry": `objects[].count`.
+    pub path: &'static str,
+    pub of: Of,
+    pub min: u64,
+    pub max: u64,
+    /// Why, in a few words (the docs' table).
+    pub why: &'static str,
+}
+
+const fn limit(path: &'static str, of: Of, min: u64, max: u64, why: &'static str) -> Limit {
+    Limit { path, of, min, max, why }
+}
+
+/// Every limit, in the order the docs list them.
+pub const LIMITS: &[Limit] = &[
+    limit("name", Of::Chars, 1, 100, "a short identifier"),
+    limit("description", Of::Chars, 0, 4_000, "a few sentences"),
+    limit("incident.title", Of::Chars, 1, 200, "a title"),
+    limit("incident.url", Of::Chars, 1, 2_000, "a link"),
+    limit("objects", Of::Items, 0, 100, "entries; each makes `count` objects"),
+    limit("objects[].count", Of::Value, 1, MAX_OBJECTS_AT_PEAK, "objects made from one entry"),
+    limit("objects[].voices", Of::Value, 0, 1_000, "an Ensemble's ConfigMaps"),
+    limit("objects[].replicas", Of::Value, 0, MAX_OBJECTS_AT_PEAK, "a ReplicaSet's pods"),
+    limit("objects[].labels", Of::Items, 0, 16, "labels on one object"),
+    limit("objects[].finalizers", Of::Items, 0, 8, "finalizers on one object"),
+    limit("objects[].owner_references", Of::Items, 0, 8, "ownerReferences on one object"),
+    limit("actions", Of::Items, 0, 1_000, "timeline entries"),
+    limit("actions[].scale.to", Of::Value, 0, MAX_OBJECTS_AT_PEAK, "voices or replicas (an Ensemble: at most 1,000)"),
+    limit("actions[].delete_pods.count", Of::Value, 1, 100_000, "pods deleted, one per interval"),
+    limit("actions[].delete_pods.interval_ms", Of::Value, 1, 86_400_000, "ms between two of them"),
+    limit("actions[].pause_controller.for_ms", Of::Value, 1, 3_600_000, "ms the leader is frozen"),
+    limit("expect", Of::Items, 0, 100, "checks"),
+    limit("expect[].text", Of::Chars, 1, 300, "the sentence a check shows"),
+];
+
+/// The limit declared at `path` (`objects[].count`).
+pub fn get(path: &str) -> &'static Limit {
+    LIMITS.iter().find(|l| l.path == path).unwrap_or_else(|| panic!("no limit is declared at {path}"))
+}
+
+impl Limit {
+    /// Check `n` (a value, a count of entries or of characters) at `field`, the
+    /// path with its indices (`objects[2].count`).
+    pub fn check(&self, field: &str, n: u64) -> Result<(), ScenarioError> {
+        if (self.min..=self.max).contains(&n) {
+            return Ok(());
+        }
+        let what = match self.of {
+            Of::Value => return super::range(field, n, self.min, self.max),
+            Of::Items => "entries",
+            Of::Chars => "characters",
+        };
+        let bound = if n > self.max { format!("at most {}", self.max) } else { format!("at least {}", self.min) };
+        Err(ScenarioError::new(field, Some(format!("{n} {what}")), format!("{n} {what}; {bound} ({})", self.why)))
+    }
+
+    /// Check a text's length at `field`, and that it holds no character that
+    /// would hide or reorder what the page shows: control characters (but a
+    /// line break, where `multiline`), bidirectional overrides, and the
+    /// noncharacters XML forbids.
+    pub fn check_text(&self, field: &str, text: &str, multiline: bool) -> Result<(), ScenarioError> {
+        self.check(field, text.chars().count() as u64)?;
+        if let Some((i, c)) = text.chars().enumerate().find(|(_, c)| !printable(*c, multiline)) {
+            return Err(ScenarioError::new(
+                field,
+                Some(format!("U+{:04X} at character {}", c as u32, i + 1)),
+                "holds a control, bidirectional-override or non-character code point; write plain text",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Safe to show as text, and to write into XML.
+pub fn printable(c: char, multiline: bool) -> bool {
+    let bidi = matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    let nonchar = matches!(c as u32, 0xFDD0..=0xFDEF) || (c as u32 & 0xFFFE) == 0xFFFE;
+    let control = c.is_control() && !(multiline && c == '\n');
+    !(bidi || nonchar || control)
+}
+
+/// What the cluster would hold at once if every owner got what it asks for:
+/// the seed objects, plus, for each owner (seeded or applied), the most
+/// children it ever asks for (its `voices` or `replicas`, or a `scale.to`).
+/// `extra_scale` is a scale of the scenario's owner made from outside (the
+/// page's field, `edit=…do=scale:N`). Returns the estimate and, of what
+/// makes it, the field that asks the most, with what it asks.
+pub fn objects_at_peak(s: &Scenario, extra_scale: Option<(Kind, String, u32)>) -> (u64, String, String) {
+    let ns = &s.controller.namespace;
+    let mut desired: BTreeMap<(Kind, String, String), (u64, String)> = BTreeMap::new();
+    let mut ask = |kind: Kind, namespace: &str, name: String, n: u64, field: String| {
+        let e = desired.entry((kind, namespace.to_string(), name)).or_insert((0, String::new()));
+        if n > e.0 {
+            *e = (n, field);
+        }
+    };
+    let mut seeds = 0u64;
+    let mut biggest = (0u64, "objects".to_string(), String::new());
+    for (i, o) in s.objects.iter().enumerate() {
+        let count = u64::from(o.count.unwrap_or(1));
+        seeds += count;
+        let per = u64::from(o.voices.or(o.replicas).unwrap_or(0));
+        let namespace = o.namespace.as_deref().unwrap_or(ns);
+        let unit = match o.kind {
+            Kind::Ensemble => "voices",
+            Kind::ReplicaSet => "replicas",
+            _ => "",
+        };
+        let total = count * (1 + per);
+        if total > biggest.0 {
+            let said = if per > 0 { format!("{count} × {} {per} {unit}", o.kind) } else { format!("{count} {}", o.kind) };
+            biggest = (total, format!("objects[{i}]"), said);
+        }
+        if per > 0 {
+            for t in o.templates(ns) {
+                ask(o.kind, namespace, t.name.unwrap_or_default(), per, format!("objects[{i}].{unit}"));
+            }
+        }
+    }
+    for (i, a) in s.actions.iter().enumerate() {
+        if let Some(o) = &a.apply {
+            let per = u64::from(o.voices.or(o.replicas).unwrap_or(0));
+            seeds += 1;
+            ask(o.kind, o.namespace.as_deref().unwrap_or(ns), o.name.clone(), per, format!("actions[{i}].apply"));
+        }
+        if let Some(sc) = &a.scale {
+            ask(sc.kind, sc.namespace.as_deref().unwrap_or(ns), sc.name.clone(), u64::from(sc.to), format!("actions[{i}].scale.to"));
+        }
+    }
+    if let Some((kind, name, to)) = extra_scale {
+        ask(kind, ns, name, u64::from(to), "edit".to_string());
+    }
+    let children: u64 = desired.values().map(|(n, _)| n).sum();
+    if let Some((n, field)) = desired.values().max_by_key(|(n, _)| *n) {
+        if *n > biggest.0 {
+            biggest = (*n, field.clone(), format!("{n} children"));
+        }
+    }
+    (seeds + children, biggest.1, biggest.2)
+}
+
+/// Refuse a scenario whose objects at the peak are over the budget, naming
+/// the field that asks the most.
+pub fn check_budget(s: &Scenario, extra_scale: Option<(Kind, String, u32)>) -> Result<(), ScenarioError> {
+    let (n, field, said) = objects_at_peak(s, extra_scale);
+    if n > MAX_OBJECTS_AT_PEAK {
+        return Err(ScenarioError::new(
+            field,
+            Some(said),
+            format!(
+                "this scenario asks the cluster to hold {n} objects at once; the work budget is {MAX_OBJECTS_AT_PEAK} \
+                 (seed objects plus every owner's voices or replicas at their largest)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The docs' table of these limits (`cachescope settings`).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| where | limit | what |\n|---|---|---|\n");
+    out.push_str(&format!(
+        "| the whole scenario | at most {MAX_OBJECTS_AT_PEAK} objects at once | seed objects plus every owner's voices or replicas at their largest (a `scale.to`, an `apply`, the page's field): the product of the limits below is bounded too |\n"
+    ));
+    out.push_str(&format!(
+        "| a run | at most {FRAME_LIMIT} frames, and {WORK_BUDGET} objects × frames | it stops there, natively and in the page, and says so: {} frames at {MAX_OBJECTS_AT_PEAK} objects |\n",
+        frame_limit(MAX_OBJECTS_AT_PEAK)
+    ));
+    for l in LIMITS {
+        let range = match l.of {
+            Of::Value => format!("{}-{}", l.min, l.max),
+            Of::Items => format!("at most {} entries", l.max),
+            Of::Chars => format!("{}-{} characters", l.min, l.max),
+        };
+        out.push_str(&format!("| `{}` | {range} | {} |\n", l.path, l.why));
+    }
+    out
+}
