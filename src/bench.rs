@@ -5,8 +5,37 @@
 use crate::scenario::{preset, Scenario};
 use crate::sim::history::History;
 use crate::sim::world::World;
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+/// The system allocator, counting the bytes live: the runner installs it so
+/// the benchmark can print what a history holds.
+pub struct CountingAllocator;
+
+static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE_BYTES.fetch_add(layout.size(), Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE_BYTES.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE_BYTES.fetch_add(new_size, Ordering::Relaxed);
+        LIVE_BYTES.fetch_sub(layout.size(), Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// Bytes live now (0 where the counting allocator is not installed).
+pub fn live_bytes() -> usize {
+    LIVE_BYTES.load(Ordering::Relaxed)
+}
 
 /// The pressure benchmark: `replicaset-pressure` at 1,000 replicas, 20 pods
 /// deleted per second, for 10 simulated minutes, with no client-side rate
@@ -62,4 +91,47 @@ pub fn run(out: &mut dyn Write) {
     samples.sort_by(|a, b| a.total_cmp(b));
     let _ = writeln!(out, "seek_back_ms: {:.3} ms", samples[samples.len() / 2]);
     let _ = writeln!(out, "seek_back_max_ms: {:.3} ms", samples[samples.len() - 1]);
+    drop(history);
+
+    million_frames(out, &scenario);
+}
+
+/// A history of 1,000,000 frames of the thousand-pod ReplicaSet (the world's
+/// frame limit raised for it): what it holds, and what seeking in it costs.
+fn million_frames(out: &mut dyn Write, scenario: &Scenario) {
+    const FRAMES: usize = 1_000_000;
+    // Pods deleted every 25 ms for 2,500 s keep the controller busy past a million frames.
+    let long = scenario
+        .with_settings([("until_ms", "86400000"), ("actions.1.delete_pods.count", "100000"), ("actions.1.delete_pods.interval_ms", "25")])
+        .expect("within the limits");
+    let mut init = long.world_init();
+    init.frame_limit = FRAMES as u64;
+    let before = live_bytes();
+    let t = Instant::now();
+    let mut history = History::new(World::new(init));
+    let reached = history.seek(FRAMES);
+    let built = t.elapsed().as_secs_f64();
+    let held = live_bytes().saturating_sub(before);
+    let (checkpoints, weight) = history.checkpoints();
+    let frame_bytes = std::mem::size_of_val(history.frames());
+    let _ = writeln!(out, "history_frames: {reached} frames in {built:.1} s");
+    let _ = writeln!(out, "history_bytes_at_1m_frames: {held} bytes");
+    let _ = writeln!(
+        out,
+        "history_checkpoints_at_1m_frames: {checkpoints} checkpoints, {weight} bytes by weight, every {} frames",
+        history.interval()
+    );
+    let _ = writeln!(out, "history_frame_vec_bytes_at_1m_frames: {frame_bytes} bytes (the frames' own heap besides)");
+    // Seeks to spread targets, as a learner dragging the timeline makes them.
+    let mut samples = Vec::new();
+    let mut target = 7_919usize;
+    for _ in 0..64 {
+        target = (target * 7_919 + 104_729) % reached.max(1);
+        let t = Instant::now();
+        history.seek(target);
+        samples.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    samples.sort_by(|a, b| a.total_cmp(b));
+    let _ = writeln!(out, "seek_at_1m_frames_median_ms: {:.3} ms", samples[samples.len() / 2]);
+    let _ = writeln!(out, "seek_at_1m_frames_max_ms: {:.3} ms", samples[samples.len() - 1]);
 }

@@ -13,6 +13,10 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 
+/// Counts live bytes for `bench`'s memory figures (one relaxed add per allocation).
+#[global_allocator]
+static ALLOCATOR: cachescope::bench::CountingAllocator = cachescope::bench::CountingAllocator;
+
 /// `println!` that stops quietly when stdout is closed (`cachescope trace … | head`)
 /// instead of panicking: a closed pipe is not an error.
 macro_rules! say {

@@ -512,6 +512,11 @@ impl ApiServer {
             .collect()
     }
 
+    /// How many objects of one kind exist (Terminating ones too).
+    pub fn count(&self, kind: Kind) -> usize {
+        self.objects[kind.index()].len()
+    }
+
     /// Live objects of one kind, without cloning anything.
     pub fn objects_of(&self, kind: Kind) -> impl Iterator<Item = &ObjectRc> {
         self.objects[kind.index()].values()

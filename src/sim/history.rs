@@ -4,9 +4,16 @@
 //! A model is anything `Clone` with a deterministic `step`. The history keeps
 //! every frame and a checkpoint (a clone of the model) every `interval` frames;
 //! seeking back restores the nearest checkpoint at or before the target and
-//! replays at most `interval - 1` frames, so stepping back from frame 100,000
-//! costs the same as from frame 10. Objects are shared behind `Rc`, so a
+//! replays at most `interval - 1` frames. Objects are shared behind `Rc`, so a
 //! checkpoint costs the maps' nodes, not copies of every object.
+//!
+//! Checkpoints are bounded: at most [`MAX_CHECKPOINTS`], weighing at most
+//! [`CHECKPOINT_BYTES`] in all (by the model's own estimate, [`Model::weight`]).
+//! When a new one would break either bound, the interval doubles and every
+//! checkpoint off the new spacing goes (the first and the forks stay), so a
+//! run of any length holds a fixed amount of model state, and seeking replays
+//! at most one interval: 512 frames early in a run, 4,096 at a million
+//! frames of a thousand-pod ReplicaSet (`make bench`).
 //!
 //! A fork (a change made at some position) is a checkpoint too, and a marked
 //! one: replaying through that position swaps in the changed model, so the
@@ -17,6 +24,10 @@ pub trait Model: Clone {
     type Frame: Clone + PartialEq + std::fmt::Debug;
     /// The next frame, or `None` when nothing is left to happen.
     fn step(&mut self) -> Option<Self::Frame>;
+    /// About how many bytes a clone of the model holds (what a checkpoint costs).
+    fn weight(&self) -> usize {
+        std::mem::size_of::<Self>()
+    }
 }
 
 impl Model for super::world::World {
@@ -24,10 +35,19 @@ impl Model for super::world::World {
     fn step(&mut self) -> Option<Self::Frame> {
         super::world::World::step(self)
     }
+    fn weight(&self) -> usize {
+        super::world::World::weight(self)
+    }
 }
 
-/// The default distance between checkpoints.
+/// The distance between checkpoints at the start of a run.
 pub const DEFAULT_INTERVAL: usize = 512;
+
+/// The most regular checkpoints kept (the first and the forks besides).
+pub const MAX_CHECKPOINTS: usize = 512;
+
+/// The most the checkpoints may weigh in all, by [`Model::weight`].
+pub const CHECKPOINT_BYTES: usize = 128 << 20;
 
 /// Frames seen so far, checkpoints, and the model at the current position.
 #[derive(Debug, Clone)]
@@ -39,6 +59,10 @@ pub struct History<M: Model> {
     checkpoints: Vec<(usize, M)>,
     /// Positions where the model was changed.
     forks: Vec<usize>,
+    /// The checkpoints' weight, and the most there may be, in count and in weight.
+    weight: usize,
+    max_checkpoints: usize,
+    max_weight: usize,
     frames: Vec<M::Frame>,
     current: M,
     /// How many frames `current` has taken.
@@ -53,9 +77,18 @@ impl<M: Model> History<M> {
     }
 
     pub fn with_interval(model: M, interval: usize) -> Self {
+        Self::with_bounds(model, interval, MAX_CHECKPOINTS, CHECKPOINT_BYTES)
+    }
+
+    /// A history whose checkpoints start `interval` frames apart and are at
+    /// most `max_checkpoints` (besides the first and the forks) and `max_weight` bytes.
+    pub fn with_bounds(model: M, interval: usize, max_checkpoints: usize, max_weight: usize) -> Self {
         let interval = interval.max(1);
         History {
             interval,
+            weight: model.weight(),
+            max_checkpoints: max_checkpoints.max(1),
+            max_weight,
             checkpoints: vec![(0, model.clone())],
             forks: Vec::new(),
             frames: Vec::new(),
@@ -123,9 +156,44 @@ impl<M: Model> History<M> {
                 self.current = m.clone();
             }
         } else if self.position.is_multiple_of(self.interval) && self.position > last {
+            self.weight += self.current.weight();
             self.checkpoints.push((self.position, self.current.clone()));
+            self.thin();
         }
         self.frames.get(self.position - 1)
+    }
+
+    /// Keep the checkpoints within their bounds: double the interval and drop
+    /// those off it (never the first, nor a fork), as often as needed.
+    fn thin(&mut self) {
+        loop {
+            let regular = self.checkpoints.iter().filter(|(at, _)| *at > 0 && !self.forks.contains(at)).count();
+            let over = regular > self.max_checkpoints || (self.weight > self.max_weight && regular > 1);
+            if !over {
+                return;
+            }
+            self.interval *= 2;
+            let (interval, forks) = (self.interval, &self.forks);
+            let mut weight = 0;
+            self.checkpoints.retain(|(at, m)| {
+                let keep = *at == 0 || forks.contains(at) || at.is_multiple_of(interval);
+                if keep {
+                    weight += m.weight();
+                }
+                keep
+            });
+            self.weight = weight;
+        }
+    }
+
+    /// The distance between checkpoints now.
+    pub fn interval(&self) -> usize {
+        self.interval
+    }
+
+    /// How many checkpoints are kept, and their weight by [`Model::weight`].
+    pub fn checkpoints(&self) -> (usize, usize) {
+        (self.checkpoints.len(), self.weight)
     }
 
     /// One frame back. `false` at the start.
@@ -139,9 +207,11 @@ impl<M: Model> History<M> {
 
     /// Go to the state after `target` frames (clamped to the end, if the model ends first).
     pub fn seek(&mut self, target: usize) -> usize {
-        if target < self.position {
-            let i = self.checkpoints.partition_point(|(at, _)| *at <= target) - 1;
-            let (at, model) = &self.checkpoints[i];
+        // Restore the nearest checkpoint at or before the target, when it is
+        // behind us or ahead of us (a jump forward over known frames too).
+        let i = self.checkpoints.partition_point(|(at, _)| *at <= target) - 1;
+        let (at, model) = &self.checkpoints[i];
+        if target < self.position || *at > self.position {
             self.current = model.clone();
             self.position = *at;
         }
@@ -177,6 +247,8 @@ impl<M: Model> History<M> {
         // Kept even at 0, replacing the initial state: the change holds from there on.
         self.checkpoints.push((self.position, self.current.clone()));
         self.forks.push(self.position);
+        self.weight = self.checkpoints.iter().map(|(_, m)| m.weight()).sum();
+        self.thin();
     }
 
     /// Run until the model ends or `max_frames` frames exist.
@@ -257,6 +329,29 @@ mod tests {
         h.seek(16);
         assert_eq!(h.current().value, 16);
         assert_eq!(h.current().inc, 5, "the checkpoint at 16 carries the edit");
+    }
+
+    #[test]
+    fn checkpoints_stay_bounded_and_seeking_stays_exact() {
+        let mut h = History::with_bounds(Counter { value: 0, inc: 1, stop: u64::MAX }, 16, 8, usize::MAX);
+        h.seek(500);
+        h.fork(|c| c.inc = 2);
+        h.seek(1_000_000);
+        let (kept, _) = h.checkpoints();
+        // The first, the fork, and at most 8 more, however long the run.
+        assert!(kept <= 10, "{kept} checkpoints");
+        assert!(h.interval() >= 1_000_000 / 16, "the interval grew to {}", h.interval());
+        for target in [0, 499, 500, 501, 777_777, 3] {
+            h.seek(target);
+            let want = if target <= 500 { target as u64 } else { 500 + 2 * (target as u64 - 500) };
+            assert_eq!(h.current().value, want, "at {target}");
+        }
+        // By weight too: each Counter weighs 24 bytes; 100 bytes keep the first and three more.
+        let mut h = History::with_bounds(Counter { value: 0, inc: 1, stop: 10_000 }, 16, 1_000, 100);
+        h.seek(10_000);
+        assert!(h.checkpoints().1 <= 100 + 24, "{:?}", h.checkpoints());
+        h.seek(5_001);
+        assert_eq!(h.current().value, 5_001);
     }
 
     #[test]

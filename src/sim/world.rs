@@ -134,7 +134,8 @@ pub enum Knob {
 pub struct WorldInit {
     pub seed: u64,
     pub until_ms: u64,
-    /// The run stops after this many frames (at most [`FRAME_LIMIT`]).
+    /// The run stops after this many frames (a scenario gives at most
+    /// [`FRAME_LIMIT`]; the benchmark asks for more).
     pub frame_limit: u64,
     pub cluster: ClusterSettings,
     pub controller: ControllerSettings,
@@ -301,7 +302,7 @@ impl World {
         let mut world = World {
             seed: init.seed,
             until_ms: init.until_ms,
-            frame_limit: init.frame_limit.min(FRAME_LIMIT),
+            frame_limit: init.frame_limit,
             now_ms: 0,
             frames: 0,
             rng: Rng::new(init.seed),
@@ -368,6 +369,20 @@ impl World {
     /// Frames produced so far.
     pub fn frames(&self) -> u64 {
         self.frames
+    }
+
+    /// About how many bytes a clone of the world holds: what a checkpoint of
+    /// it costs ([`super::history::Model::weight`]). Objects are shared, so an
+    /// entry costs its map node and its key's two strings, wherever it is kept
+    /// (the apiserver, each informer's store, each event in flight); the rest
+    /// is a few kilobytes. `tests/memory.rs` holds it to what a clone allocates.
+    pub fn weight(&self) -> usize {
+        const BASE: usize = 2 << 10;
+        const PER_ENTRY: usize = 120;
+        let api: usize = Kind::ALL.iter().map(|k| self.api.count(*k)).sum();
+        let caches = |c: &crate::sim::controllers::Caches| c.informers.iter().map(|i| i.len() + i.in_flight_len()).sum::<usize>();
+        let informers = caches(&self.ctl.caches) + self.peer.as_ref().map_or(0, |p| caches(&p.caches)) + caches(&self.gc.caches);
+        BASE + PER_ENTRY * (api + informers)
     }
 
     /// The run stopped at its frame limit, with more still to happen before `until_ms`.

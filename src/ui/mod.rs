@@ -106,9 +106,8 @@ impl Ui {
             ));
         }
         for (edit, at) in session.moved_edits() {
-            problems.push(format!(
-                "URL parameter edit: {edit} is past the end of the run, which has {at} frames; it was made at frame {at}"
-            ));
+            problems
+                .push(format!("URL parameter edit: {edit} is past the end of the run, which has {at} frames; it was made at frame {at}"));
         }
         let display = session.world().now_ms();
         let known = session.frames().len();
