@@ -135,3 +135,34 @@ fn an_edit_past_the_end_is_reported_where_it_was_made() {
     assert_eq!(moved[0].0.frame, 999_999);
     assert!(moved[0].1 > 0 && moved[0].1 < 999_999, "made at the last frame, {}", moved[0].1);
 }
+
+/// Every parameter the page drops or overrides says so, under its own name.
+#[test]
+fn every_banner_names_its_parameter() {
+    let problems = |q: &str| parse_query_lenient(q, "over-create").problems.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+    let one = |q: &str| {
+        let p = problems(q);
+        assert_eq!(p.len(), 1, "{q}: {p:?}");
+        p[0].clone()
+    };
+    // A z= whose document is bad is blamed on z.
+    let bad = pack(r#"{"name":"x","controller":{"kind":"nope"}}"#);
+    assert!(one(&format!("z={bad}")).contains("URL parameter z: controller.kind"));
+    // z and scenario together, or a parameter twice: said, the last is used.
+    let good = pack(r#"{"name":"x","controller":{"kind":"pruner"}}"#);
+    let both = format!("z={good}&scenario=%7B%22name%22%3A%22y%22%2C%22controller%22%3A%7B%22kind%22%3A%22pruner%22%7D%7D");
+    let p = parse_query_lenient(&both, "over-create");
+    assert!(p.problems.iter().any(|e| e.to_string().contains("either z or scenario")), "{:?}", p.problems);
+    assert!(one("s=over-create&s=empty-cache").contains("s is given more than once"));
+    let twice = parse_query_lenient("s=over-create&s=empty-cache", "over-create");
+    assert_eq!(twice.state.preset.as_deref(), Some("empty-cache"));
+    // A packed scenario that inflates past 1 MiB is too large, not "not deflated".
+    let huge = pack(&format!(r#"{{"name":"x","description":"{}","controller":{{"kind":"pruner"}}}}"#, " ".repeat(2 << 20)));
+    assert!(one(&format!("z={huge}")).contains("too large"));
+    // A dotted path with an empty part is named as written.
+    assert!(one("s=over-create&controller.=1").contains("controller.: a dotted path with an empty part"));
+    // panels= naming no known panel shows them all, and says so.
+    let p = parse_query_lenient("s=over-create&panels=nope", "over-create");
+    assert!(p.state.layout.panels.is_none());
+    assert!(p.problems.iter().any(|e| e.to_string().contains("all are shown")), "{:?}", p.problems);
+}

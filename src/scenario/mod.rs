@@ -467,12 +467,24 @@ fn split_json_error(e: &serde_json::Error) -> (String, Option<(usize, usize)>) {
 /// The runner uses this: course authors debug their files there.
 #[cfg(not(target_arch = "wasm32"))]
 fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    let text = without_bom(text);
     let de = &mut serde_json::Deserializer::from_str(text);
-    serde_path_to_error::deserialize(de).map_err(|e| {
+    let scenario = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
         let path = e.path().to_string();
         let (message, line_col) = split_json_error(e.inner());
         ScenarioError { field: clean_path(&path), value: None, message, line_col }
-    })
+    })?;
+    // Nothing but whitespace after the document, as `serde_json::from_str` (the page's parser) requires.
+    de.end().map_err(|e| {
+        let (message, line_col) = split_json_error(&e);
+        ScenarioError { field: String::new(), value: None, message, line_col }
+    })?;
+    Ok(scenario)
+}
+
+/// A file saved with a UTF-8 byte-order mark reads as the same document.
+fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{FEFF}').unwrap_or(text)
 }
 
 /// Parse naming the failing field by the JSON path at the error's position
@@ -481,6 +493,7 @@ fn parse(text: &str) -> Result<Scenario, ScenarioError> {
 /// this: path tracking would double the size of the deserializer in the wasm.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn parse_plain(text: &str) -> Result<Scenario, ScenarioError> {
+    let text = without_bom(text);
     serde_json::from_str(text).map_err(|e| {
         let (message, line_col) = split_json_error(&e);
         let mut field = line_col.map(|(l, c)| path_at(text, l, c)).unwrap_or_default();
@@ -1090,6 +1103,10 @@ mod tests {
             r#"{"name":"x","controller":{"kind":"pruner"},"objects":[{"name":"a"}]}"#,
             r#"{"name":"x", "controller":{"kind":"pruner"},"#,
             r#"{"name":"x","controller":{"kind":"pruner"},"objects":[],"actions":[{"at_ms":1,"apply":{"kind":"Ensemble","name":"b","voices":"4"}}]}"#,
+            // Trailing data: one rule for both.
+            r#"{"name":"x","controller":{"kind":"pruner"}} garbage"#,
+            r#"{"name":"x","controller":{"kind":"pruner"}}{"name":"y","controller":{"kind":"pruner"}}"#,
+            "{\"name\":\"x\",\"controller\":{\"kind\":\"pruner\"}}\0",
         ];
         for text in docs {
             let runner = parse(text).unwrap_err();
@@ -1097,6 +1114,11 @@ mod tests {
             assert_eq!(page.to_string(), runner.to_string(), "{text}");
         }
         assert_eq!(parse_plain(docs[4]).unwrap_err().field, "actions[0].scale");
+        assert!(parse(docs[12]).unwrap_err().message.contains("trailing characters"));
+        // A byte-order mark is not an error, in either.
+        let bom = "\u{FEFF}{\"name\":\"x\",\"controller\":{\"kind\":\"pruner\"}}";
+        assert_eq!(parse(bom).unwrap().name, "x");
+        assert_eq!(parse_plain(bom).unwrap().name, "x");
     }
 
     #[test]

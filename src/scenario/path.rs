@@ -32,6 +32,10 @@ pub fn set_path(root: &mut Value, path: &str, raw: &str) -> Result<(), ScenarioE
     if segments.is_empty() {
         return Err(ScenarioError::new("--set", Some(format!("{path:?}")), "expected PATH=VALUE, for example controller.naming=generate"));
     }
+    // `controller.` or `a..b` names no field: say so under the path as written.
+    if path.replace('[', ".").replace(']', "").split('.').any(str::is_empty) && !path.contains('[') {
+        return Err(ScenarioError::new(path, None, "a dotted path with an empty part names no field (like controller.naming)"));
+    }
     let mut node = root;
     let mut walked = String::new();
     for seg in &segments {

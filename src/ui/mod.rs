@@ -648,20 +648,27 @@ pub fn Explorer(
     });
 
     // The host-page API (docs/embedding.md): commands in, frames out.
+    const IGNORED_MESSAGE: &str = "Ignored a message from";
     let messages = window_event_listener(ev::message, move |e| {
         let origin = e.origin();
         if let Some(only) = ui.layout.with_value(|l| l.origin.clone()) {
             if origin != only {
-                ui.notice.set(Some(format!("Ignored a message from {origin}: this page obeys only {only} (the origin parameter).")));
+                ui.notice.set(Some(format!("{IGNORED_MESSAGE} {origin}: this page obeys only {only} (the origin parameter).")));
                 return;
             }
         }
         let data = e.data();
         let text = data.as_string().or_else(|| js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string())).unwrap_or_default();
         match host::parse(&text) {
-            Ok(Some(command)) => ui.obey(command),
+            Ok(Some(command)) => {
+                // A good message after an ignored one: the notice about it is stale.
+                if ui.notice.with_untracked(|n| n.as_deref().is_some_and(|n| n.starts_with(IGNORED_MESSAGE))) {
+                    ui.notice.set(None);
+                }
+                ui.obey(command)
+            }
             Ok(None) => {}
-            Err(problem) => ui.notice.set(Some(format!("Ignored a message from {origin}: {problem}."))),
+            Err(problem) => ui.notice.set(Some(format!("{IGNORED_MESSAGE} {origin}: {problem}."))),
         }
     });
     on_cleanup(move || messages.remove());

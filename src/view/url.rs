@@ -117,8 +117,10 @@ pub fn unpack(packed: &str) -> Result<String, String> {
     use base64::Engine;
     let bytes =
         base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(packed.trim_end_matches('=')).map_err(|e| format!("not base64url: {e}"))?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_UNPACKED)
-        .map_err(|e| format!("not a deflated scenario ({:?})", e.status))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, MAX_UNPACKED).map_err(|e| match e.status {
+        miniz_oxide::inflate::TINFLStatus::HasMoreOutput => format!("too large: it inflates past {} bytes", MAX_UNPACKED),
+        status => format!("not a deflated scenario ({status:?})"),
+    })?;
     String::from_utf8(json).map_err(|_| "the packed scenario is not UTF-8 text".to_string())
 }
 
@@ -310,13 +312,34 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
     let mut edits = Vec::new();
     let (mut frame, mut speed, mut embed, mut layout) = (0, DEFAULT_SPEED, false, Layout::default());
     let mut gc_steps = None;
+    // Which parameter gave the scenario document (`z` or `scenario`), to name it in errors.
+    let mut custom_from = "scenario";
+    let mut seen: Vec<String> = Vec::new();
     for (key, value) in form_urlencoded::parse(query.as_bytes()) {
         let (key, value) = (key.into_owned(), value.into_owned());
+        // A parameter that picks one thing, given twice: the last wins, and the page says so.
+        let single = matches!(
+            key.as_str(),
+            "s" | "preset" | "scenario" | "z" | "frame" | "speed" | "panels" | "controls" | "origin" | "embed" | "gc"
+        );
+        if single {
+            let name = if key == "preset" { "s".to_string() } else { key.clone() };
+            if seen.contains(&name) {
+                problems.push(param_error(&name, &value, format!("{name} is given more than once; the last is used")));
+            }
+            seen.push(name);
+        }
         match key.as_str() {
             "s" | "preset" => preset_name = Some(value),
-            "scenario" => custom = Some(value),
+            "scenario" => {
+                custom = Some(value);
+                custom_from = "scenario";
+            }
             "z" => match unpack(&value) {
-                Ok(json) => custom = Some(json),
+                Ok(json) => {
+                    custom = Some(json);
+                    custom_from = "z";
+                }
                 Err(e) => problems.push(param_error(
                     "z",
                     &super::ellipsize(&value, 40),
@@ -359,7 +382,13 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
                 }
                 // Shown in the page's order, whatever the URL's.
                 shown.sort_by_key(|p| PanelId::ALL.iter().position(|q| q == p));
-                layout.panels = Some(shown);
+                // `panels=` (empty) asks for none; names that are all unknown ask for nothing known.
+                if shown.is_empty() && !value.trim().is_empty() {
+                    problems.push(param_error("panels", &value, "names no known panel; all are shown"));
+                    layout.panels = None;
+                } else {
+                    layout.panels = Some(shown);
+                }
             }
             "controls" => {
                 match [ControlsMode::None, ControlsMode::Transport, ControlsMode::All].into_iter().find(|m| m.as_str() == value) {
@@ -381,11 +410,14 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
             _ => problems.push(param_error(&key, &value, format!("unknown URL parameter; {KNOWN}"))),
         }
     }
+    if seen.iter().any(|k| k == "z") && seen.iter().any(|k| k == "scenario") {
+        problems.push(param_error(custom_from, "", "give either z or scenario, not both: the last given is used"));
+    }
     if preset_name.is_some() && custom.is_some() {
         problems.push(param_error(
-            "scenario",
+            custom_from,
             "",
-            "give either s (a preset) or scenario (a JSON document), not both: the scenario is used",
+            format!("give either s (a preset) or {custom_from} (a scenario document), not both: the {custom_from} is used"),
         ));
         preset_name = None;
     }
@@ -394,7 +426,11 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
         Some(json) => match Scenario::from_json(json) {
             Ok(s) => Some(s),
             Err(mut e) => {
-                e.field = if e.field.is_empty() { "URL parameter scenario".into() } else { format!("URL parameter scenario: {}", e.field) };
+                e.field = if e.field.is_empty() {
+                    format!("URL parameter {custom_from}")
+                } else {
+                    format!("URL parameter {custom_from}: {}", e.field)
+                };
                 problems.push(e);
                 custom = None;
                 None
@@ -513,7 +549,8 @@ pub fn encode(state: &PageState) -> String {
 /// scenario given whole (export it, then `cachescope run file.json`).
 pub fn runner_command(state: &PageState) -> Option<String> {
     let quote = |v: &str| {
-        if !v.is_empty() && v.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.=:/,[]".contains(&b)) {
+        // `[` and `]` are globs to zsh (and `*`, `?` to every shell): quoted.
+        if !v.is_empty() && v.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.=:/,".contains(&b)) {
             v.to_string()
         } else {
             format!("'{}'", v.replace('\'', r"'\''"))

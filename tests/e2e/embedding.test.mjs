@@ -134,6 +134,10 @@ test('a malformed message is ignored with a visible notice naming what is wrong,
     await post(page, 'replicaset', { type: 'something-else' });
     await post(page, 'replicaset', 'hello');
     assert.equal(await app.getByText(/^Frame \d+$/).innerText(), 'Frame 16', 'nothing moved');
+    // The next good message takes the stale notice down.
+    await post(page, 'replicaset', { cachescope: 'seek', frame: 3 });
+    await app.getByText(/^Frame 3$/).waitFor({ timeout: 5_000 });
+    assert.equal(await app.getByRole('status').filter({ hasText: 'Ignored a message' }).count(), 0, 'the notice is gone');
     await page.waitForLoadState('networkidle');
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
