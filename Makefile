@@ -5,6 +5,7 @@
 #   make serve   build and serve it on http://127.0.0.1:8080/
 #   make test    native tests, wasm tests in headless Chromium, release build, e2e tests
 #   make bench   benchmark figures: the simulation (native), then the page in headless Chromium
+#   make fuzz    fuzz every parser, FUZZ_COUNT (1,000,000) inputs each
 #   make screenshots  redraw docs/screenshots/, each preset at its telling frame
 #   make clean   remove dist/ and cargo's target/
 
@@ -22,7 +23,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 
 WASM_TARGET := wasm32-unknown-unknown
 
-.PHONY: help setup build serve test test-native test-wasm trunk-build test-e2e bench bench-pages screenshots clean
+.PHONY: help setup build serve test test-native test-wasm trunk-build test-e2e bench bench-pages fuzz screenshots clean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -65,6 +66,14 @@ bench: setup
 	cargo run --profile bench-native --bin cachescope -- bench
 	$(MAKE) --no-print-directory bench-pages >&2
 	node tests/bench/page.mjs
+
+# Fuzz every parser a link, a file or a host page reaches (src/fuzz.rs):
+# FUZZ_COUNT mutated inputs per harness from fuzz/corpus/, figures in
+# `make bench` style; exit 1 on a panic, a hang or an accepted input over the
+# work budget (the input is saved in target/fuzz-failures/).
+FUZZ_COUNT ?= 1000000
+fuzz:
+	cargo run --profile bench-native --bin cachescope -- fuzz --count $(FUZZ_COUNT)
 
 # The pages tests/bench/page.mjs measures: the release page in dist/ (as
 # `make build`), and bench/hello/, a hello-world Leptos page with the same

@@ -7,6 +7,8 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bench;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod fuzz;
 pub mod report;
 pub mod scenario;
 pub mod sim;

@@ -73,6 +73,23 @@ enum Command {
     Settings,
     /// Print benchmark figures, one `name: value unit` per line.
     Bench,
+    /// Fuzz the parsers (scenario, path, url, z, edit, host) with mutated inputs from a seed corpus; exit 1 on a failure.
+    Fuzz(FuzzArgs),
+}
+
+#[derive(clap::Args)]
+struct FuzzArgs {
+    /// Harnesses to run (default: all).
+    harnesses: Vec<String>,
+    /// Inputs per harness.
+    #[arg(long, default_value_t = 1_000_000)]
+    count: u64,
+    /// The mutation RNG's seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The seed corpus: one directory per harness.
+    #[arg(long, default_value = "fuzz/corpus")]
+    corpus: std::path::PathBuf,
 }
 
 fn load(t: &Target) -> Result<Scenario, ScenarioError> {
@@ -145,6 +162,22 @@ fn main() -> ExitCode {
         Command::Bench => {
             cachescope::bench::run(&mut std::io::stdout());
             Ok(())
+        }
+        Command::Fuzz(f) => {
+            let known = cachescope::fuzz::HARNESSES;
+            match f.harnesses.iter().find(|h| !known.contains(&h.as_str())) {
+                Some(bad) => {
+                    Err(ScenarioError::new("harness", Some(format!("{bad:?}")), format!("unknown harness; known: {}", known.join(", "))))
+                }
+                None => {
+                    let harnesses: Vec<String> =
+                        if f.harnesses.is_empty() { known.iter().map(|h| h.to_string()).collect() } else { f.harnesses.clone() };
+                    if !cachescope::fuzz::main(&harnesses, f.count, f.seed, &f.corpus, &mut std::io::stdout()) {
+                        return ExitCode::from(1);
+                    }
+                    Ok(())
+                }
+            }
         }
     };
     match result {
