@@ -8,8 +8,17 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     // Turn Rust panics into readable `console.error` messages instead of an
-    // opaque "unreachable executed".
-    console_error_panic_hook::set_once();
+    // opaque "unreachable executed", and into a message in the page (and to
+    // an embedding page) by scripts/boot.js's `cachescopeCrashed`.
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        let window = leptos::prelude::window();
+        if let Ok(f) = js_sys::Reflect::get(&window, &"cachescopeCrashed".into()) {
+            if let Some(f) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Function>(&f) {
+                let _ = f.call1(&window, &format!("{info}").into());
+            }
+        }
+    }));
     // index.html says "Loading…" until now (and scripts/boot.js says what went
     // wrong if this never runs).
     if let Some(loading) = leptos::prelude::document().get_element_by_id("loading") {

@@ -230,7 +230,7 @@ impl Session {
     /// The run stopped at its frame limit (the work budget's), with more
     /// still to happen: known once its last frame has been computed.
     pub fn stopped_at_frame_limit(&self) -> bool {
-        self.history.ended() && self.frames().len() as u64 >= self.world().frame_limit
+        self.frames().len() as u64 >= self.world().frame_limit
     }
 
     pub fn scenario(&self) -> &Scenario {
@@ -265,7 +265,7 @@ impl Session {
 
     /// Nothing more will ever happen after this frame.
     pub fn at_end(&self) -> bool {
-        self.history.at_end() || self.history.position() >= MAX_FRAMES
+        self.history.at_end() || self.history.position() >= MAX_FRAMES || self.history.position() as u64 >= self.world().frame_limit
     }
 
     fn record(&mut self) {

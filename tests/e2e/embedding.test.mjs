@@ -190,3 +190,33 @@ test('autoplay=1 starts an embed playing at the speed= it names', async () => {
     await context.close();
   }
 });
+
+test('a WebAssembly trap is never silent: the page says what happened, offers a reload at frame 0, and tells the host page', async () => {
+  const { page, context } = await openCoursePage();
+  try {
+    const iframe = page.frames().find((f) => f.url().includes('replicaset-pressure'));
+    assert.ok(iframe, 'the ReplicaSet iframe');
+    // A trap surfaces in the page as an uncaught WebAssembly.RuntimeError (what
+    // Chromium raised for the over-budget link): the same event here.
+    await iframe.evaluate(() => {
+      const error = new WebAssembly.RuntimeError('unreachable');
+      window.dispatchEvent(new ErrorEvent('error', { error, message: String(error) }));
+    });
+    const app = page.frameLocator('iframe[data-name="replicaset"]');
+    const alert = app.getByRole('alert').filter({ hasText: 'cachescope stopped' });
+    await alert.waitFor({ timeout: 5_000 });
+    assert.match(await alert.innerText(), /RuntimeError: unreachable/, 'it names what happened');
+    const reload = alert.getByRole('link', { name: 'Reload at frame 0' });
+    const href = new URL(await reload.getAttribute('href'));
+    assert.equal(href.searchParams.get('frame'), '0');
+    assert.equal(href.searchParams.get('s'), 'replicaset-pressure', 'the same scenario');
+    const told = await page.waitForFunction(
+      () => window.__messages.find((m) => m.from === 'replicaset' && m.data?.cachescope === 'error')?.data,
+      null,
+      { timeout: 5_000 },
+    );
+    assert.match((await told.jsonValue()).message, /RuntimeError: unreachable/);
+  } finally {
+    await context.close();
+  }
+});
