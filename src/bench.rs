@@ -94,6 +94,33 @@ pub fn run(out: &mut dyn Write) {
     drop(history);
 
     million_frames(out, &scenario);
+    budget(out);
+}
+
+/// The work budget's figures: how fast an over-budget scenario is refused,
+/// and how long the largest accepted ones take to run to their end.
+fn budget(out: &mut dyn Write) {
+    const HUGE: &str = r#"{"name":"x","until_ms":86400000,"controller":{"kind":"ensemble"},"objects":[{"kind":"Ensemble","name":"e-{i}","voices":1000,"count":20000}]}"#;
+    let t = Instant::now();
+    let refused = Scenario::from_json(HUGE).is_err();
+    let _ = writeln!(out, "budget_refuse_over_budget_ms: {:.3} ms (refused: {refused})", t.elapsed().as_secs_f64() * 1000.0);
+    for (name, text) in [
+        (
+            "ensembles",
+            r#"{"name":"e","until_ms":86400000,"controller":{"kind":"ensemble","naming":"generate","double_enqueue":true,"delete_surplus":true,"workers":8},
+               "cluster":{"watch_lag_ms":2000,"client_qps":0,"resync_ms":1000},"objects":[{"kind":"Ensemble","name":"e-{i}","voices":999,"count":2}]}"#,
+        ),
+        (
+            "replicaset",
+            r#"{"name":"r","until_ms":86400000,"controller":{"kind":"replicaset","expectations":false},
+               "cluster":{"watch_lag_ms":2000,"client_qps":0,"resync_ms":1000},"objects":[{"kind":"ReplicaSet","name":"web","replicas":1999}]}"#,
+        ),
+    ] {
+        let s = Scenario::from_json(text).expect("within the budget");
+        let t = Instant::now();
+        let r = crate::report::Report::run(&s);
+        let _ = writeln!(out, "budget_largest_{name}_run_s: {:.2} s ({} frames)", t.elapsed().as_secs_f64(), r.frames);
+    }
 }
 
 /// A history of 1,000,000 frames of the thousand-pod ReplicaSet (the world's
