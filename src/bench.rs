@@ -95,6 +95,39 @@ pub fn run(out: &mut dyn Write) {
 
     million_frames(out, &scenario);
     budget(out);
+    explorer(out);
+}
+
+/// The schedule explorer: how fast it searches, and how soon it finds the
+/// generateName over-create at lag 0.
+fn explorer(out: &mut dyn Write) {
+    use crate::explore::{explore, Options};
+    let over = preset("over-create")
+        .and_then(|s| s.with_settings([("controller.naming", "generate"), ("cluster.watch_lag_ms", "0")]))
+        .expect("valid settings");
+    let options = Options { invariant: Some("children_within_desired".into()), ..Options::default() };
+    let t = Instant::now();
+    let found = explore(&over, &options);
+    let _ = writeln!(
+        out,
+        "explore_first_violation_ms: {:.2} ms ({} schedules, {} states, violation: {})",
+        t.elapsed().as_secs_f64() * 1000.0,
+        found.explored,
+        found.states,
+        found.violation.is_some()
+    );
+    // A search that finds nothing, so its rate is the whole bound's.
+    let rs = preset("replicaset-pressure").expect("a preset");
+    let t = Instant::now();
+    let clean = explore(&rs, &Options { max_deviations: 1, budget: 3_000_000, ..options });
+    let secs = t.elapsed().as_secs_f64();
+    let _ = writeln!(
+        out,
+        "explore_states_per_s: {:.0} states/s ({} schedules, {} states)",
+        clean.states as f64 / secs,
+        clean.explored,
+        clean.states
+    );
 }
 
 /// The work budget's figures: how fast an over-budget scenario is refused,

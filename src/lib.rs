@@ -7,6 +7,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bench;
+pub mod explore;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod fuzz;
 pub mod report;

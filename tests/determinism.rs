@@ -16,7 +16,16 @@ fn golden() -> BTreeMap<String, String> {
 }
 
 fn measured() -> BTreeMap<String, String> {
-    preset_names().into_iter().map(|n| (n.to_string(), Report::run(&preset(n).unwrap()).trace_hash)).collect()
+    let mut hashes: BTreeMap<String, String> =
+        preset_names().into_iter().map(|n| (n.to_string(), Report::run(&preset(n).unwrap()).trace_hash)).collect();
+    // A schedule (watch events held back, as the explorer writes them) replays alike too.
+    let mut v = preset("over-create").unwrap().to_value();
+    v["cluster"]["watch_lag_ms"] = 0.into();
+    v["controller"]["naming"] = "generate".into();
+    v["schedule"] = serde_json::json!([{"kind": "ConfigMap", "nth": 1, "late_ms": 1000}, {"kind": "ConfigMap", "nth": 3, "late_ms": 2500}]);
+    let scheduled = cachescope::scenario::Scenario::from_value(v).expect("a valid schedule");
+    hashes.insert("over-create+schedule".to_string(), Report::run(&scheduled).trace_hash);
+    hashes
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -73,8 +73,31 @@ enum Command {
     Settings,
     /// Print benchmark figures, one `name: value unit` per line.
     Bench,
+    /// Search the schedules (watch events held back) for one that breaks an invariant; exit 1 when one is found.
+    Explore(ExploreArgs),
     /// Fuzz the parsers (scenario, path, url, z, edit, host) with mutated inputs from a seed corpus; exit 1 on a failure.
     Fuzz(FuzzArgs),
+}
+
+#[derive(clap::Args)]
+struct ExploreArgs {
+    #[command(flatten)]
+    target: Target,
+    /// The invariant to break (default: any).
+    #[arg(long)]
+    invariant: Option<String>,
+    /// The most events held back in one schedule.
+    #[arg(long, default_value_t = 2)]
+    max_deviations: usize,
+    /// The most states (frames simulated over every run) to search.
+    #[arg(long, default_value_t = 2_000_000)]
+    budget: u64,
+    /// How late a held-back event arrives (ms); repeat for more choices.
+    #[arg(long = "late", default_values_t = [1_000u64, 10_000])]
+    late_ms: Vec<u64>,
+    /// Write the counterexample here, as a scenario `cachescope run` replays.
+    #[arg(long)]
+    out: Option<std::path::PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -163,6 +186,10 @@ fn main() -> ExitCode {
             cachescope::bench::run(&mut std::io::stdout());
             Ok(())
         }
+        Command::Explore(e) => match explore(&e) {
+            Ok(found) => return ExitCode::from(if found { 1 } else { 0 }),
+            Err(e) => Err(e),
+        },
         Command::Fuzz(f) => {
             let known = cachescope::fuzz::HARNESSES;
             match f.harnesses.iter().find(|h| !known.contains(&h.as_str())) {
@@ -218,6 +245,48 @@ fn check(scenarios: &[Scenario]) -> bool {
     }
     say!("{held} held, {failed} failed");
     all_held
+}
+
+/// `cachescope explore`: prints one JSON object; `Ok(true)` when a violation was found.
+fn explore(e: &ExploreArgs) -> Result<bool, ScenarioError> {
+    use cachescope::explore::{counterexample, explore, Options};
+    let s = load(&e.target)?;
+    if let Some(name) = &e.invariant {
+        let known = cachescope::sim::invariants::Invariants::new();
+        if known.get(name).is_none() {
+            let names: Vec<&str> = known.list.iter().map(|i| i.name).collect();
+            return Err(ScenarioError::new(
+                "--invariant",
+                Some(format!("{name:?}")),
+                format!("unknown invariant; known: {}", names.join(", ")),
+            ));
+        }
+    }
+    if e.late_ms.iter().any(|l| !(1..=600_000).contains(l)) {
+        return Err(ScenarioError::new("--late", Some(format!("{:?}", e.late_ms)), "each must be 1 to 600000 (ms)"));
+    }
+    let options =
+        Options { invariant: e.invariant.clone(), max_deviations: e.max_deviations.min(8), budget: e.budget, late_ms: e.late_ms.clone() };
+    let t = std::time::Instant::now();
+    let found = explore(&s, &options);
+    let elapsed = t.elapsed().as_secs_f64();
+    if let (Some(v), Some(path)) = (&found.violation, &e.out) {
+        let c = counterexample(&s, v);
+        let text = serde_json::to_string_pretty(&c.to_value()).expect("scenarios serialize");
+        std::fs::write(path, text + "\n")
+            .map_err(|err| ScenarioError::new("--out", Some(format!("{path:?}")), format!("cannot write: {err}")))?;
+    }
+    let report = serde_json::json!({
+        "explored": found.explored,
+        "states": found.states,
+        "distinct_states": found.distinct_states,
+        "complete": found.complete,
+        "elapsed_ms": (elapsed * 1000.0).round(),
+        "states_per_s": (found.states as f64 / elapsed.max(1e-9)).round(),
+        "violation": found.violation,
+    });
+    say!("{report}");
+    Ok(found.violation.is_some())
 }
 
 fn trace(s: &Scenario) {

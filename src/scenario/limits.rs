@@ -80,6 +80,9 @@ pub const LIMITS: &[Limit] = &[
     limit("actions[].delete_pods.count", Of::Value, 1, 100_000, "pods deleted, one per interval"),
     limit("actions[].delete_pods.interval_ms", Of::Value, 1, 86_400_000, "ms between two of them"),
     limit("actions[].pause_controller.for_ms", Of::Value, 1, 3_600_000, "ms the leader is frozen"),
+    limit("schedule", Of::Items, 0, 100, "watch events held back"),
+    limit("schedule[].nth", Of::Value, 1, 1_000_000, "which event of its kind, counted from 1"),
+    limit("schedule[].late_ms", Of::Value, 1, 600_000, "ms it arrives later than the lag says"),
     limit("expect", Of::Items, 0, 100, "checks"),
     limit("expect[].text", Of::Chars, 1, 300, "the sentence a check shows"),
 ];

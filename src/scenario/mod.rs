@@ -57,6 +57,10 @@ pub struct Scenario {
     /// What happens during the run, by time.
     #[serde(default)]
     pub actions: Vec<ActionSpec>,
+    /// Where the run departs from the default schedule: watch events held
+    /// back (what `cachescope explore` writes for a counterexample).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub schedule: Vec<DeviationSpec>,
 }
 
 fn default_seed() -> u64 {
@@ -283,6 +287,17 @@ pub struct OwnerRefSpec {
     /// The controllerRef (`controller: true`, which also blocks a foreground deletion of the owner).
     #[serde(default)]
     pub controller: bool,
+}
+
+/// The `nth` watch event of `kind` the apiserver sends (1-based, over the
+/// whole run) reaches the controller's informer `late_ms` later than the lag says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct DeviationSpec {
+    pub kind: Kind,
+    pub nth: u32,
+    pub late_ms: u64,
 }
 
 /// A reference to an existing object.
@@ -726,6 +741,19 @@ impl Scenario {
         for (i, a) in self.actions.iter().enumerate() {
             self.validate_action(&format!("actions[{i}]"), a)?;
         }
+        limits::get("schedule").check("schedule", self.schedule.len() as u64)?;
+        let watched = crate::sim::controllers::watched_kinds(self.controller.kind);
+        for (i, d) in self.schedule.iter().enumerate() {
+            if !watched.contains(&d.kind) {
+                return Err(ScenarioError::new(
+                    format!("schedule[{i}].kind"),
+                    Some(d.kind.to_string()),
+                    format!("the {} controller does not watch {}", self.controller.kind.actor_name(), d.kind),
+                ));
+            }
+            limits::get("schedule[].nth").check(&format!("schedule[{i}].nth"), u64::from(d.nth))?;
+            limits::get("schedule[].late_ms").check(&format!("schedule[{i}].late_ms"), d.late_ms)?;
+        }
         if !self.expect.is_empty() {
             for (i, c) in self.expect.iter().enumerate() {
                 limits::get("expect[].text").check_text(&format!("expect[{i}].text"), &c.text, false)?;
@@ -910,7 +938,9 @@ impl Scenario {
             })
             .collect();
         let frame_limit = limits::frame_limit(limits::objects_at_peak(self, None).0);
-        WorldInit { seed: self.seed, until_ms: self.until_ms, frame_limit, cluster, controller, objects, actions }
+        let schedule =
+            self.schedule.iter().map(|d| crate::sim::world::Deviation { kind: d.kind, nth: d.nth, late_ms: d.late_ms }).collect();
+        WorldInit { seed: self.seed, until_ms: self.until_ms, frame_limit, cluster, controller, objects, actions, schedule }
     }
 }
 

@@ -142,6 +142,20 @@ pub struct WorldInit {
     /// Objects that exist before the scenario starts (no requests, no events).
     pub objects: Vec<ObjectTemplate>,
     pub actions: Vec<Action>,
+    /// Where this run departs from the default schedule: watch events held back.
+    pub schedule: Vec<Deviation>,
+}
+
+/// One choice a run makes differently from the default schedule: the `nth`
+/// watch event of `kind` the apiserver sends (1-based, counted over the whole
+/// run) reaches the controller's informer `late_ms` later than the lag says
+/// (and the events after it on that watch queue behind it, as on a real
+/// stream). What the schedule explorer varies, and what a counterexample carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Deviation {
+    pub kind: Kind,
+    pub nth: u32,
+    pub late_ms: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -268,6 +282,9 @@ pub struct World {
     violations: Vec<Violation>,
     /// Failures armed for the controller's next requests (`fail_next`), each used once.
     faults: Vec<(Verb, Kind, FailMode)>,
+    /// The schedule's deviations, and the watch events sent so far by kind (`Kind::index`).
+    schedule: Rc<Vec<Deviation>>,
+    pub events_sent: [u32; 4],
     /// The second replica of the controller (`controller.instances: 2`): a
     /// standby, or a former leader that has not noticed yet. `ctl` is the
     /// replica that last acquired the lease.
@@ -317,6 +334,8 @@ impl World {
             invariants: Invariants::new(),
             violations: Vec::new(),
             faults: Vec::new(),
+            schedule: Rc::new(init.schedule),
+            events_sent: [0; 4],
             peer: None,
             lease: None,
             next_epoch: 0,
@@ -369,6 +388,48 @@ impl World {
     /// Frames produced so far.
     pub fn frames(&self) -> u64 {
         self.frames
+    }
+
+    /// A fingerprint of the world's state, for the schedule explorer's
+    /// pruning: the time, the apiserver's resourceVersion and the watch events
+    /// sent, each informer's progress (its last applied resourceVersion
+    /// determines its store, since events apply in order), what is on each
+    /// wire and when its head lands, the queue, the busy workers, the
+    /// timers pending, and the frame count. Two runs at the same fingerprint (with the same
+    /// deviations still ahead) have the same future.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut add = |v: u64| {
+            for b in v.to_le_bytes() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+            }
+        };
+        // The frame count stands in for where each reconcile is in its steps
+        // (two states a frame apart always differ).
+        add(self.frames);
+        add(self.now_ms);
+        add(self.api.resource_version());
+        self.events_sent.iter().for_each(|n| add(u64::from(*n)));
+        let lag = self.cluster.watch_lag_ms;
+        let runtimes = std::iter::once(&self.ctl).chain(self.peer.as_ref());
+        for r in runtimes {
+            add(u64::from(r.epoch));
+            add(r.queue.len() as u64);
+            add(r.workers.iter().filter(|w| w.busy.is_some()).count() as u64);
+            for inf in &r.caches.informers {
+                add(inf.last_sync_rv());
+                add(inf.len() as u64);
+                add(inf.in_flight_len() as u64);
+                add(inf.next_due(lag).unwrap_or(u64::MAX));
+            }
+        }
+        for inf in &self.gc.caches.informers {
+            add(inf.last_sync_rv());
+            add(inf.in_flight_len() as u64);
+        }
+        add(self.timers.len() as u64);
+        add(self.requests_in_flight as u64);
+        h
     }
 
     /// About how many bytes a clone of the world holds: what a checkpoint of

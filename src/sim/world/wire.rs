@@ -35,11 +35,16 @@ impl World {
         }
         if let Some(ev) = &outcome.event {
             let lag_jitter = self.cluster.watch_jitter_ms;
+            let kind = ev.object.kind();
+            self.events_sent[kind.index()] += 1;
+            let nth = self.events_sent[kind.index()];
+            // A schedule may hold this event back (the explorer's choice, a counterexample's).
+            let late: u64 = self.schedule.iter().filter(|d| d.kind == kind && d.nth == nth).map(|d| d.late_ms).sum();
             let peer = self.peer.iter_mut().flat_map(|p| p.caches.informers.iter_mut());
             for inf in self.ctl.caches.informers.iter_mut().chain(peer) {
-                if inf.kind == ev.object.kind() {
+                if inf.kind == kind {
                     let jitter = if lag_jitter > 0 { self.rng.up_to(lag_jitter) } else { 0 };
-                    inf.offer(ev, self.now_ms, jitter);
+                    inf.offer(ev, self.now_ms, jitter + late);
                 }
             }
             for inf in &mut self.gc.caches.informers {

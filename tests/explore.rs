@@ -1,0 +1,78 @@
+//! The schedule explorer (`cachescope explore`): it finds the shortest
+//! schedules that break an invariant where the default schedule is clean,
+//! its counterexamples replay exactly, and where it finds nothing it says so
+//! for a bounded search.
+
+use cachescope::explore::{counterexample, explore, Options};
+use cachescope::report::Report;
+use cachescope::scenario::{preset, Scenario};
+use proptest::prelude::*;
+
+fn over_create_at_lag_0() -> Scenario {
+    preset("over-create").unwrap().with_settings([("controller.naming", "generate"), ("cluster.watch_lag_ms", "0")]).unwrap()
+}
+
+fn children_within_desired(max_deviations: usize) -> Options {
+    Options { invariant: Some("children_within_desired".into()), max_deviations, ..Options::default() }
+}
+
+#[test]
+fn a_generate_name_over_create_at_lag_0_is_one_late_event_away() {
+    let s = over_create_at_lag_0();
+    let clean = Report::run(&s);
+    assert!(clean.invariants["children_within_desired"].held, "the default schedule is clean at lag 0");
+    let found = explore(&s, &children_within_desired(2));
+    let v = found.violation.expect("a violation");
+    assert_eq!(v.deviations, 1, "one late event is enough, and breadth-first finds the shortest");
+    assert_eq!(v.schedule.len(), 1);
+    assert_eq!(v.schedule[0].kind.to_string(), "ConfigMap");
+    // The counterexample, written as a scenario, replays to the same invariant at the same frame.
+    let c = counterexample(&s, &v);
+    let replayed = Report::run(&Scenario::from_json(&c.to_value().to_string()).unwrap());
+    assert_eq!(replayed.invariants["children_within_desired"].first_broken_frame, Some(v.frame));
+    assert!(replayed.peak_live["ConfigMap"] > 4, "{:?}", replayed.peak_live);
+}
+
+#[test]
+fn the_replicaset_with_expectations_never_over_creates_within_the_bound() {
+    let s = preset("replicaset-pressure").unwrap();
+    let found = explore(&s, &Options { max_deviations: 1, budget: 3_000_000, ..children_within_desired(1) });
+    assert_eq!(found.violation, None);
+    assert!(found.complete, "every schedule within the bound was searched");
+    assert!(found.explored > 50, "{} schedules", found.explored);
+}
+
+#[test]
+fn the_consistency_store_holds_where_its_absence_breaks() {
+    let on = preset("staleness-mitigation").unwrap().with_settings([("cluster.watch_lag_ms", "0")]).unwrap();
+    let found = explore(&on, &children_within_desired(2));
+    assert_eq!(found.violation, None, "no over-create with the store on");
+    assert!(found.complete);
+    let off = on.with_settings([("controller.consistency_store", "false")]).unwrap();
+    assert!(explore(&off, &children_within_desired(2)).violation.is_some(), "the same search breaks it with the store off");
+}
+
+#[test]
+fn a_bad_schedule_is_refused_naming_the_field() {
+    let mut v = over_create_at_lag_0().to_value();
+    v["schedule"] = serde_json::json!([{"kind": "Pod", "nth": 1, "late_ms": 5}]);
+    assert_eq!(Scenario::from_value(v.clone()).unwrap_err().field, "schedule[0].kind");
+    v["schedule"] = serde_json::json!([{"kind": "ConfigMap", "nth": 0, "late_ms": 5}]);
+    assert_eq!(Scenario::from_value(v).unwrap_err().field, "schedule[0].nth");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    /// A run with a schedule replays exactly: the same trace hash twice (the
+    /// wasm goldens hold the same for the page, tests/determinism.rs).
+    #[test]
+    fn a_random_schedule_replays_to_the_same_trace(nths in proptest::collection::vec((1u32..12, 1u64..5_000), 0..4)) {
+        let mut s = over_create_at_lag_0();
+        s.schedule = nths.iter().map(|(nth, late_ms)| cachescope::scenario::DeviationSpec {
+            kind: cachescope::sim::object::Kind::ConfigMap, nth: *nth, late_ms: *late_ms,
+        }).collect();
+        let a = Report::run(&s);
+        let b = Report::run(&Scenario::from_json(&s.to_value().to_string()).unwrap());
+        prop_assert_eq!(a.trace_hash, b.trace_hash);
+    }
+}
