@@ -112,7 +112,7 @@ fn a_scenario_file_runs_like_a_preset() {
     let o = cachescope(&["run", p.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["live"]["ConfigMap"], 0);
+    assert_eq!(v["live"]["ConfigMap"], 1, "late-1, applied after the pruner deleted the 50");
     assert_eq!(v["api"]["delete"]["200"], 50);
 }
 

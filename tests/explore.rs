@@ -76,3 +76,19 @@ proptest! {
         prop_assert_eq!(a.trace_hash, b.trace_hash);
     }
 }
+
+#[test]
+fn with_wait_for_cache_sync_the_pruner_still_deletes_a_create_whose_added_is_late() {
+    // Lab 2's second rule: absent from the cache is not absent from the cluster.
+    let s =
+        preset("empty-cache").unwrap().with_settings([("controller.wait_for_cache_sync", "true"), ("cluster.watch_lag_ms", "0")]).unwrap();
+    let clean = Report::run(&s);
+    assert!(clean.invariants["no_delete_of_uncached"].held, "with no lag, the default schedule deletes nothing");
+    assert_eq!(clean.api_count("delete", 200), 0);
+    let found = explore(&s, &Options { invariant: Some("no_delete_of_uncached".into()), ..Options::default() });
+    let v = found.violation.expect("a violation");
+    assert_eq!(v.deviations, 1);
+    let replayed = Report::run(&counterexample(&s, &v));
+    assert_eq!(replayed.invariants["no_delete_of_uncached"].first_broken_frame, Some(v.frame));
+    assert_eq!(replayed.api_count("delete", 200), 1, "late-1, and only it");
+}

@@ -27,14 +27,14 @@ fn samples(domain: Domain) -> Vec<(String, bool)> {
     }
 }
 
-/// The preset a setting is tried on: empty-cache (no action a short
+/// The preset a setting is tried on: read-your-write (no action a short
 /// `until_ms` would leave behind), or, for the replicas, which a one-shot
 /// program cannot have, over-create.
 fn base_name(path: &str) -> &'static str {
     if path == "controller.instances" {
         "over-create"
     } else {
-        "empty-cache"
+        "read-your-write"
     }
 }
 

@@ -44,6 +44,7 @@ impl Violation {
 pub const CHILDREN_WITHIN_DESIRED: &str = "children_within_desired";
 pub const ALL_PODS_WITHIN_REPLICAS: &str = "all_pods_within_replicas";
 pub const NO_DELETE_BEFORE_SYNC: &str = "no_delete_before_sync";
+pub const NO_DELETE_OF_UNCACHED: &str = "no_delete_of_uncached";
 pub const NO_ORPHANS: &str = "no_orphans";
 
 /// Every invariant of a run.
@@ -72,6 +73,10 @@ impl Invariants {
                     "A ReplicaSet's create never takes its pods, Terminating ones included, above spec.replicas: what the ReplicaSet does not promise, and a graceful delete shows.",
                 ),
                 inv(NO_DELETE_BEFORE_SYNC, "No controller delete is sent before its cache has synced."),
+                inv(
+                    NO_DELETE_OF_UNCACHED,
+                    "No controller deletes, after its cache has synced, an object that cache does not hold (created since, its ADDED event still on the wire).",
+                ),
                 inv(NO_ORPHANS, "No child outlives its deleted owner by more than the grace period."),
             ],
         }
@@ -103,6 +108,13 @@ impl Invariants {
             Verb::Delete if !req.synced_at_send => {
                 vec![Violation::new(NO_DELETE_BEFORE_SYNC, format!("delete of {} {} sent before the cache synced", audit.kind, audit.name))]
             }
+            Verb::Delete if req.uncached_at_send && audit.status.is_success() => vec![Violation::new(
+                NO_DELETE_OF_UNCACHED,
+                format!(
+                    "{} {} was deleted though the synced cache did not hold it: absent from the cache is not absent from the cluster",
+                    audit.kind, audit.name
+                ),
+            )],
             _ => Vec::new(),
         }
     }

@@ -251,6 +251,8 @@ pub struct InFlightRequest {
     origin: Origin,
     /// The sender's caches had synced when it sent this.
     pub synced_at_send: bool,
+    /// A controller's delete of an object its cache did not hold when it sent it.
+    pub uncached_at_send: bool,
     /// How long it waited for the client-side rate limiter before it left.
     pub throttled_ms: u64,
 }
@@ -499,6 +501,11 @@ impl World {
     }
 
     fn send(&mut self, request: Request, origin: Origin, synced_at_send: bool) {
+        self.send_noting(request, origin, synced_at_send, false);
+    }
+
+    /// [`Self::send`], noting whether a delete's target was absent from the sender's cache.
+    fn send_noting(&mut self, request: Request, origin: Origin, synced_at_send: bool, uncached_at_send: bool) {
         // The controller's own client waits for its rate limiter; kubectl and
         // the garbage collector have clients of their own, not modelled as limited.
         let throttled_ms = match origin {
@@ -507,7 +514,8 @@ impl World {
         };
         let arrives_at_ms = self.now_ms + throttled_ms + self.cluster.api_latency_ms;
         self.requests_in_flight += 1;
-        let inflight = InFlightRequest { request, sent_at_ms: self.now_ms, arrives_at_ms, origin, synced_at_send, throttled_ms };
+        let inflight =
+            InFlightRequest { request, sent_at_ms: self.now_ms, arrives_at_ms, origin, synced_at_send, uncached_at_send, throttled_ms };
         self.set_timer(arrives_at_ms, Timer::Request(Box::new(inflight)));
     }
 

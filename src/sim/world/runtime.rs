@@ -4,13 +4,13 @@
 //! epoch: responses and timers of the old process are ignored.
 
 use super::{pruner_key, ClusterSettings, Origin, Source, Timer, TokenBucket, Watcher, World};
-use crate::sim::apiserver::{Actor, AuditEntry, ControllerKind, Request, Response};
+use crate::sim::apiserver::{Actor, AuditEntry, ControllerKind, Request, Response, Verb};
 use crate::sim::consistency::ConsistencyStore;
 use crate::sim::controllers::{self, Beat, Caches, Cx, Input, Note, Reconcile, Step};
 use crate::sim::expectations::Expectations;
 use crate::sim::frame::{Event, Requeue};
 use crate::sim::informer::Fifo;
-use crate::sim::object::Kind;
+use crate::sim::object::{Kind, ObjectKey};
 use crate::sim::reflector::ExponentialBackoff;
 use crate::sim::sorted::{SortedMap, SortedSet};
 use crate::sim::workqueue::WorkQueue;
@@ -276,7 +276,12 @@ impl World {
                     self.set_timer(now, Timer::Resume { worker: w, epoch });
                 }
                 for (slot, req) in requests.into_iter().enumerate() {
-                    self.send(req, Origin::Worker { worker: w, epoch, slot }, synced);
+                    let uncached = req.verb == Verb::Delete
+                        && req.name.as_ref().is_some_and(|name| {
+                            let key = ObjectKey::new(req.namespace.clone(), name.clone());
+                            self.ctl.caches.get(req.kind, &key).is_none()
+                        });
+                    self.send_noting(req, Origin::Worker { worker: w, epoch, slot }, synced, uncached);
                 }
                 None
             }
