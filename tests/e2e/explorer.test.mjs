@@ -149,6 +149,9 @@ test('empty-cache: without "Wait for cache sync" every seed is deleted; with it 
     await playToEnd(page);
     assert.ok(await wait.isChecked());
     assert.equal((await seeds()).length, 50, 'all fifty seeds remain');
+    // But late-1, applied just after the sync, is gone: its ADDED was on the wire when the pruner looked.
+    const late = (await presentObjects(page, 'Cluster', 'ConfigMap')).filter((o) => o.name === 'late-1');
+    assert.deepEqual(late, [], 'absent from the cache is not absent from the cluster');
   });
 });
 
