@@ -575,7 +575,8 @@ pub fn InvariantsPanel() -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
     view! {
-        <section class="panel invariants" aria-label="Invariants">
+        // Focusable: with more badges than fit it scrolls, and keyboard users scroll it too.
+        <section class="panel invariants" aria-label="Invariants" tabindex="0">
             <ul class="badges" role="list">
                 {move || snap.with(|s| s.invariants.clone()).into_iter().map(|i| {
                     let broken = i.first_broken_frame;

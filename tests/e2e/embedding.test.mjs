@@ -64,7 +64,7 @@ test('the course page embeds the app three times over, under the CSP, and drives
     for (let i = 0; i < 3; i++) await post(page, 'empty-cache', { cachescope: 'step' });
     const three = await reported(page, 'empty-cache', 3);
     assert.equal(typeof three.time_ms, 'number');
-    assert.deepEqual(Object.keys(three.invariants).sort(), ['all_pods_within_replicas', 'children_within_desired', 'no_delete_before_sync', 'no_orphans']);
+    assert.deepEqual(Object.keys(three.invariants).sort(), ['all_pods_within_replicas', 'children_within_desired', 'no_delete_before_sync', 'no_delete_of_uncached', 'no_orphans']);
     const app = page.frameLocator('iframe[data-name="empty-cache"]');
     assert.equal(await app.getByText(/^Frame \d+$/).innerText(), 'Frame 3', 'the iframe draws frame 3');
     // Back, seek, reset.
