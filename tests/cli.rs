@@ -245,3 +245,38 @@ fn missing_file_and_bad_usage_exit_2() {
     let o = cachescope(&["frobnicate"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn explore_exits_1_with_a_counterexample_0_when_clean_2_on_bad_input() {
+    let out = std::env::temp_dir().join(format!("cachescope-cx-{}.json", std::process::id()));
+    let o = cachescope(&[
+        "explore",
+        "over-create",
+        "--set",
+        "controller.naming=generate",
+        "--set",
+        "cluster.watch_lag_ms=0",
+        "--invariant",
+        "children_within_desired",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let frame = v["violation"]["frame"].as_u64().unwrap();
+    assert_eq!(v["violation"]["deviations"], 1);
+    // The counterexample replays to the same invariant at the same frame.
+    let r = cachescope(&["run", out.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let rv: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(rv["invariants"]["children_within_desired"]["first_broken_frame"].as_u64(), Some(frame));
+    std::fs::remove_file(&out).ok();
+    // With the consistency store on: nothing within the bound.
+    let o = cachescope(&["explore", "staleness-mitigation", "--set", "cluster.watch_lag_ms=0", "--invariant", "children_within_desired"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v["violation"].is_null() && v["complete"] == true, "{v}");
+    let o = cachescope(&["explore", "over-create", "--invariant", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--invariant"), "{}", stderr(&o));
+}
