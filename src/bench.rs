@@ -137,18 +137,7 @@ fn budget(out: &mut dyn Write) {
     let t = Instant::now();
     let refused = Scenario::from_json(HUGE).is_err();
     let _ = writeln!(out, "budget_refuse_over_budget_ms: {:.3} ms (refused: {refused})", t.elapsed().as_secs_f64() * 1000.0);
-    for (name, text) in [
-        (
-            "ensembles",
-            r#"{"name":"e","until_ms":86400000,"controller":{"kind":"ensemble","naming":"generate","double_enqueue":true,"delete_surplus":true,"workers":8},
-               "cluster":{"watch_lag_ms":2000,"client_qps":0,"resync_ms":1000},"objects":[{"kind":"Ensemble","name":"e-{i}","voices":999,"count":2}]}"#,
-        ),
-        (
-            "replicaset",
-            r#"{"name":"r","until_ms":86400000,"controller":{"kind":"replicaset","expectations":false},
-               "cluster":{"watch_lag_ms":2000,"client_qps":0,"resync_ms":1000},"objects":[{"kind":"ReplicaSet","name":"web","replicas":1999}]}"#,
-        ),
-    ] {
+    for (name, text) in crate::scenario::limits::LARGEST_ACCEPTED {
         let s = Scenario::from_json(text).expect("within the budget");
         let t = Instant::now();
         let r = crate::report::Report::run(&s);

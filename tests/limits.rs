@@ -95,15 +95,7 @@ fn limits_that_leaked_are_closed() {
 /// to their end (or the frame limit), and that limit is the budget's.
 #[test]
 fn the_largest_accepted_scenarios_run_to_their_end() {
-    let biggest = [
-        // Two Ensembles of 999 generated ConfigMaps, over-creating and deleting for a day, resyncing every second.
-        r#"{"name":"e","until_ms":86400000,"controller":{"kind":"ensemble","naming":"generate","double_enqueue":true,"delete_surplus":true,"workers":8},
-            "cluster":{"watch_lag_ms":2000,"client_qps":0,"resync_ms":1000},"objects":[{"kind":"Ensemble","name":"e-{i}","voices":999,"count":2}]}"#,
-        // A ReplicaSet of 1,999 pods without expectations, over-creating.
-        r#"{"name":"r","until_ms":86400000,"controller":{"kind":"replicaset","expectations":false},
-            "cluster":{"watch_lag_ms":2000,"client_qps":0,"resync_ms":1000},"objects":[{"kind":"ReplicaSet","name":"web","replicas":1999}]}"#,
-    ];
-    for text in biggest {
+    for (_, text) in limits::LARGEST_ACCEPTED {
         let s = scenario(text).expect("within the budget");
         assert_eq!(limits::objects_at_peak(&s, None).0, MAX_OBJECTS_AT_PEAK);
         let r = Report::run(&s);

@@ -1,35 +1,20 @@
 //! What the history's checkpoints cost: `World::weight`, the estimate the
 //! history bounds them by, against what a clone of a world really allocates
-//! (counted by this test binary's allocator).
+//! (counted by the benchmark's allocator, installed in this test binary).
 
+use cachescope::bench::{live_bytes, CountingAllocator};
 use cachescope::scenario::preset;
 use cachescope::sim::world::World;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATED.fetch_add(layout.size(), Ordering::Relaxed);
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: CountingAllocator = CountingAllocator;
 
 /// Bytes allocated by a clone of `world` (other tests' threads may add a
 /// little; the bounds below are loose enough for that).
 fn clone_bytes(world: &World) -> usize {
-    let before = ALLOCATED.load(Ordering::Relaxed);
+    let before = live_bytes();
     let copy = world.clone();
-    let after = ALLOCATED.load(Ordering::Relaxed);
+    let after = live_bytes();
     drop(copy);
     after - before
 }

@@ -35,6 +35,24 @@ pub fn frame_limit(objects: u64) -> u64 {
     (WORK_BUDGET / objects.max(1)).min(FRAME_LIMIT)
 }
 
+/// The largest scenarios the budget accepts, by what they multiply (each at
+/// exactly [`MAX_OBJECTS_AT_PEAK`]): `tests/limits.rs` runs them to their
+/// frame limit and `make bench` times them.
+pub const LARGEST_ACCEPTED: [(&str, &str); 2] = [
+    // Two Ensembles of 999 generated ConfigMaps, over-creating and deleting for a day, resyncing every second.
+    (
+        "ensembles",
+        r#"{"name":"e","until_ms":86400000,"controller":{"kind":"ensemble","naming":"generate","double_enqueue":true,"delete_surplus":true,"workers":8},
+            "cluster":{"watch_lag_ms":2000,"client_qps":0,"resync_ms":1000},"objects":[{"kind":"Ensemble","name":"e-{i}","voices":999,"count":2}]}"#,
+    ),
+    // A ReplicaSet of 1,999 pods without expectations, over-creating.
+    (
+        "replicaset",
+        r#"{"name":"r","until_ms":86400000,"controller":{"kind":"replicaset","expectations":false},
+            "cluster":{"watch_lag_ms":2000,"client_qps":0,"resync_ms":1000},"objects":[{"kind":"ReplicaSet","name":"web","replicas":1999}]}"#,
+    ),
+];
+
 /// What a limit counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Of {

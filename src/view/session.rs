@@ -265,7 +265,7 @@ impl Session {
 
     /// Nothing more will ever happen after this frame.
     pub fn at_end(&self) -> bool {
-        self.history.at_end() || self.history.position() >= MAX_FRAMES || self.history.position() as u64 >= self.world().frame_limit
+        self.history.at_end() || self.history.position() as u64 >= self.world().frame_limit
     }
 
     fn record(&mut self) {
