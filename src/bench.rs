@@ -171,6 +171,9 @@ fn million_frames(out: &mut dyn Write, scenario: &Scenario) {
         history.interval()
     );
     let _ = writeln!(out, "history_frame_vec_bytes_at_1m_frames: {frame_bytes} bytes (the frames' own heap besides)");
+    // The ceiling docs/scenarios.md states: about 460 bytes a frame, plus the checkpoints' bound.
+    let ceiling = reached * 460 + crate::sim::history::CHECKPOINT_BYTES;
+    let _ = writeln!(out, "history_ceiling_at_1m_frames: {ceiling} bytes (460 B a frame + 192 MiB; held within it: {})", held <= ceiling);
     // Seeks to spread targets, as a learner dragging the timeline makes them.
     let mut samples = Vec::new();
     let mut target = 7_919usize;

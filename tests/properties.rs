@@ -122,6 +122,50 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(config(120))]
+
+    /// The apiserver's count of each owner's children (what the invariants and
+    /// kubectl's pod deletions read instead of a scan) agrees with a scan of
+    /// the store at every frame: through creates, graceful deletes, orphaning
+    /// and ownerReferences switched off.
+    #[test]
+    fn controlled_by_index_matches_a_scan(
+        seed in any::<u64>(),
+        which in 0usize..10,
+        owner_references in any::<bool>(),
+        grace_ms in prop_oneof![Just(0u64), 1u64..3_000],
+    ) {
+        use cachescope::sim::object::{child_kind, Kind};
+        use cachescope::sim::world::World;
+        let names = cachescope::scenario::preset_names();
+        let name = names[which % names.len()];
+        let mut s = preset(name).unwrap().with_settings([
+            ("controller.owner_references", owner_references.to_string().as_str()),
+            ("cluster.pod_grace_period_ms", grace_ms.to_string().as_str()),
+        ]).unwrap();
+        s.seed = seed;
+        s.until_ms = s.until_ms.min(40_000);
+        let mut world = World::new(s.world_init());
+        let mut frame = 0;
+        while world.step().is_some() {
+            frame += 1;
+            for owner_kind in [Kind::Ensemble, Kind::ReplicaSet] {
+                let kind = child_kind(owner_kind).unwrap();
+                for owner in world.api.objects_of(owner_kind) {
+                    let (mut active, mut terminating) = (0, 0);
+                    for c in world.api.objects_of(kind).filter(|c| c.controller_ref().is_some_and(|r| r.uid == owner.uid)) {
+                        if c.is_terminating() { terminating += 1 } else { active += 1 }
+                    }
+                    prop_assert_eq!(world.api.controlled_by(kind, owner.uid), (active, terminating), "{} at frame {}", name, frame);
+                }
+                let uncontrolled = world.api.objects_of(kind).filter(|c| c.controller_ref().is_none()).count() as u64;
+                prop_assert_eq!(world.api.uncontrolled_count(kind), uncontrolled, "{} at frame {}", name, frame);
+            }
+        }
+    }
+}
+
 mod url_codec {
     use cachescope::scenario::preset_names;
     use cachescope::view::url::{encode, parse_query, speed_of_step, ControlsMode, PanelId, MAX_SPEED_STEP, MIN_SPEED_STEP};

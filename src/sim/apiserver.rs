@@ -468,6 +468,11 @@ pub struct ApiServer {
     seen: [bool; 4],
     /// "kind/namespace/label=value" -> live objects carrying it.
     label_counts: SortedMap<String, u32>,
+    /// (kind, controller UID) -> its live children of that kind: [active, Terminating].
+    /// What an invariant counts after every create, without a scan of the kind.
+    by_controller: SortedMap<(Kind, u64), [u32; 2]>,
+    /// Live objects of each kind without a controllerRef.
+    uncontrolled: [u64; 4],
     /// A pod's `terminationGracePeriodSeconds`, in ms: 0, a delete removes it at once.
     pub pod_grace_period_ms: u64,
 }
@@ -525,6 +530,16 @@ impl ApiServer {
     /// Live objects of one kind in every namespace.
     pub fn list_all(&self, kind: Kind) -> Vec<ObjectRc> {
         self.objects_of(kind).cloned().collect()
+    }
+
+    /// Live objects of `kind` whose controllerRef is `uid`: (active, Terminating).
+    pub fn controlled_by(&self, kind: Kind, uid: u64) -> (u32, u32) {
+        self.by_controller.get(&(kind, uid)).map_or((0, 0), |[active, terminating]| (*active, *terminating))
+    }
+
+    /// Live objects of `kind` without a controllerRef.
+    pub fn uncontrolled_count(&self, kind: Kind) -> u64 {
+        self.uncontrolled[kind.index()]
     }
 
     /// Live objects of `kind` now.
@@ -810,6 +825,16 @@ impl ApiServer {
                 None => self.label_counts.insert(lk, 1),
             }
         }
+        match object.controller_ref() {
+            Some(r) => {
+                let slot = usize::from(object.is_terminating());
+                match self.by_controller.get_mut(&(kind, r.uid)) {
+                    Some(n) => n[slot] += 1,
+                    None => self.by_controller.insert((kind, r.uid), if slot == 0 { [1, 0] } else { [0, 1] }),
+                }
+            }
+            None => self.uncontrolled[kind.index()] += 1,
+        }
         let i = kind.index();
         if self.objects[i].insert(object.key(), object).is_none() {
             self.live[i] += 1;
@@ -828,6 +853,18 @@ impl ApiServer {
                     self.label_counts.remove(&lk);
                 }
             }
+        }
+        match object.controller_ref() {
+            Some(r) => {
+                let key = (kind, r.uid);
+                if let Some(n) = self.by_controller.get_mut(&key) {
+                    n[usize::from(object.is_terminating())] -= 1;
+                    if *n == [0, 0] {
+                        self.by_controller.remove(&key);
+                    }
+                }
+            }
+            None => self.uncontrolled[kind.index()] -= 1,
         }
         if self.objects[kind.index()].remove(&object.key()).is_some() {
             self.live[kind.index()] -= 1;

@@ -12,8 +12,8 @@
 //! When a new one would break either bound, the interval doubles and every
 //! checkpoint off the new spacing goes (the first and the forks stay), so a
 //! run of any length holds a fixed amount of model state, and seeking replays
-//! at most one interval: 512 frames early in a run, 4,096 at a million
-//! frames of a thousand-pod ReplicaSet (`make bench`).
+//! at most one interval: 512 frames early in a run, 2,048 at a million
+//! frames of a thousand-pod ReplicaSet (`make bench`: under 10 ms a seek).
 //!
 //! A fork (a change made at some position) is a checkpoint too, and a marked
 //! one: replaying through that position swaps in the changed model, so the
@@ -46,8 +46,10 @@ pub const DEFAULT_INTERVAL: usize = 512;
 /// The most regular checkpoints kept (the first and the forks besides).
 pub const MAX_CHECKPOINTS: usize = 512;
 
-/// The most the checkpoints may weigh in all, by [`Model::weight`].
-pub const CHECKPOINT_BYTES: usize = 128 << 20;
+/// The most the checkpoints may weigh in all, by [`Model::weight`]. Sized so
+/// a thousand-pod world (about 355 KB a checkpoint) keeps them 2,048 frames
+/// apart up to a million frames: at 4,096 a seek replays up to 15 ms of frames.
+pub const CHECKPOINT_BYTES: usize = 192 << 20;
 
 /// Frames seen so far, checkpoints, and the model at the current position.
 #[derive(Debug, Clone)]

@@ -134,19 +134,21 @@ impl Invariants {
         };
         let Some(owner) = owner else { return Vec::new() };
         let desired = owner.spec.desired().unwrap_or(0);
-        // Children by controllerRef: an old owner's pods, still being
-        // collected under the same name, are not this one's.
-        let (mut active, mut terminating) = (0u32, 0u32);
-        for c in api.objects_of(audit.kind) {
-            // The UID first: the cheapest test, and the one that settles most.
-            let mine = match c.controller_ref() {
-                Some(r) => r.uid == owner.uid,
-                None => c.namespace == audit.namespace && child_label(owner.kind()).is_some_and(|l| c.labels.get(l) == Some(&owner.name)),
-            };
-            match (mine, c.is_terminating()) {
-                (true, false) => active += 1,
-                (true, true) => terminating += 1,
-                (false, _) => {}
+        // Children by controllerRef (an old owner's pods, still being
+        // collected under the same name, are not this one's), counted by the
+        // apiserver's index; and children without one (ownerReferences off)
+        // that carry the owner's label, over the kind when there are any.
+        let (mut active, mut terminating) = api.controlled_by(audit.kind, owner.uid);
+        if api.uncontrolled_count(audit.kind) > 0 {
+            for c in api.objects_of(audit.kind) {
+                let mine = c.controller_ref().is_none()
+                    && c.namespace == audit.namespace
+                    && child_label(owner.kind()).is_some_and(|l| c.labels.get(l) == Some(&owner.name));
+                match (mine, c.is_terminating()) {
+                    (true, false) => active += 1,
+                    (true, true) => terminating += 1,
+                    (false, _) => {}
+                }
             }
         }
         let mut broke = Vec::new();

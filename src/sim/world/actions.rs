@@ -5,7 +5,7 @@
 use super::{Origin, Timer, World};
 use crate::sim::apiserver::{Actor, EventType, FailMode, Options, Propagation, Request, Verb};
 use crate::sim::frame::Event;
-use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, Spec};
+use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, Spec};
 use std::rc::Rc;
 
 /// A scenario action, resolved to what the world does.
@@ -126,10 +126,18 @@ impl World {
         let ActionKind::DeletePods { owner, interval_ms, .. } = &self.actions[action].kind else { return };
         let interval_ms = *interval_ms;
         // Compare uids, not names: this runs every interval over every pod.
+        // One draw over the owner's pods by key, as a lister's sorted list
+        // would give them: the index counts them, a walk finds the one drawn.
         let victim = self.api.get(Kind::ReplicaSet, owner).map(|rs| rs.uid).and_then(|uid| {
-            let pods: Vec<&ObjectRc> =
-                self.api.objects_of(Kind::Pod).filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid)).collect();
-            (!pods.is_empty()).then(|| pods[self.rng.below(pods.len() as u64) as usize].key())
+            let (active, terminating) = self.api.controlled_by(Kind::Pod, uid);
+            let n = u64::from(active + terminating);
+            let nth = (n > 0).then(|| self.rng.below(n) as usize)?;
+            let mut pods = self.api.objects_of(Kind::Pod);
+            if n == self.api.count(Kind::Pod) as u64 {
+                // Every pod is the owner's (the usual case): no need to look inside them.
+                return pods.nth(nth).map(|p| p.key());
+            }
+            pods.filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid)).nth(nth).map(|p| p.key())
         });
         if let Some(key) = victim {
             self.send(Request::delete(Actor::Kubectl, Kind::Pod, &key), Origin::Kubectl, true);
