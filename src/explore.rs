@@ -17,7 +17,7 @@
 use crate::scenario::{DeviationSpec, Scenario};
 use crate::sim::controllers::watched_kinds;
 use crate::sim::world::{Deviation, World};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
 /// What to search.
@@ -40,7 +40,7 @@ impl Default for Options {
 }
 
 /// A schedule that breaks an invariant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Violation {
     pub invariant: String,
     /// The frame that broke it.
@@ -52,7 +52,7 @@ pub struct Violation {
 }
 
 /// What a search found.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Exploration {
     /// Schedules run (each to its end, or to a state already explored).
     pub explored: u64,
@@ -60,8 +60,12 @@ pub struct Exploration {
     pub states: u64,
     /// Distinct fingerprints seen.
     pub distinct_states: u64,
-    /// Every schedule within the bound was searched (not cut by the budget).
+    /// Every schedule within the bound was searched (not cut by the budget, nor stopped).
     pub complete: bool,
+    /// The caller stopped the search (its progress callback said so).
+    pub stopped: bool,
+    /// The level being searched: schedules with this many deviations.
+    pub level: usize,
     pub violation: Option<Violation>,
 }
 
@@ -71,14 +75,25 @@ fn canonical(mut d: Vec<Deviation>) -> Vec<Deviation> {
     d
 }
 
+/// How often a search reports its progress, in states.
+pub const PROGRESS_EVERY: u64 = 4_096;
+
 /// Search `s` for a schedule that breaks `o.invariant`.
 pub fn explore(s: &Scenario, o: &Options) -> Exploration {
+    explore_with(s, o, &mut |_| true)
+}
+
+/// [`explore`], telling `progress` how far it has got every
+/// [`PROGRESS_EVERY`] states (the page's live count); the search stops,
+/// incomplete, when it answers `false`.
+pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Exploration) -> bool) -> Exploration {
     let base: Vec<Deviation> = s.world_init().schedule;
     let kinds = watched_kinds(s.controller.kind);
     let mut out = Exploration::default();
     let mut seen: HashSet<(u64, u64)> = HashSet::new();
     let mut frontier: Vec<Vec<Deviation>> = vec![Vec::new()];
     for level in 0..=o.max_deviations {
+        out.level = level;
         let mut next = Vec::new();
         for added in frontier {
             if out.states >= o.budget {
@@ -111,6 +126,13 @@ pub fn explore(s: &Scenario, o: &Options) -> Exploration {
                 }
                 if out.states >= o.budget {
                     break;
+                }
+                if out.states.is_multiple_of(PROGRESS_EVERY) {
+                    out.distinct_states = seen.len() as u64;
+                    if !progress(&out) {
+                        out.stopped = true;
+                        return out;
+                    }
                 }
             }
             if level == o.max_deviations {

@@ -7,6 +7,12 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    // In a Web Worker (scripts/explore-worker.js): no page to draw, the
+    // schedule search to serve.
+    if wasm_bindgen::JsCast::dyn_ref::<web_sys::Window>(&js_sys::global()).is_none() {
+        cachescope::ui::serve_in_worker();
+        return;
+    }
     // Turn Rust panics into readable `console.error` messages instead of an
     // opaque "unreachable executed", and into a message in the page (and to
     // an embedding page) by scripts/boot.js's `cachescopeCrashed`.

@@ -31,6 +31,29 @@ fn a_generate_name_over_create_at_lag_0_is_one_late_event_away() {
     let replayed = Report::run(&Scenario::from_json(&c.to_value().to_string()).unwrap());
     assert_eq!(replayed.invariants["children_within_desired"].first_broken_frame, Some(v.frame));
     assert!(replayed.peak_live["ConfigMap"] > 4, "{:?}", replayed.peak_live);
+    // The held-back event says so when it arrives, by how much.
+    let mut world = cachescope::sim::world::World::new(c.world_init());
+    let held: Vec<String> = std::iter::from_fn(|| world.step())
+        .filter(|f| matches!(f.event, cachescope::sim::frame::Event::WatchDelivered { held_ms, .. } if held_ms == v.schedule[0].late_ms))
+        .map(|f| cachescope::sim::caption::caption(&f))
+        .collect();
+    assert_eq!(held.len(), 1, "{held:?}");
+    assert!(held[0].contains("held back by this run's schedule"), "{}", held[0]);
+}
+
+#[test]
+fn a_search_reports_progress_and_stops_when_told() {
+    let s = preset("replicaset-pressure").unwrap();
+    let mut calls = Vec::new();
+    let found =
+        cachescope::explore::explore_with(&s, &Options { max_deviations: 2, budget: 10_000_000, ..children_within_desired(2) }, &mut |e| {
+            calls.push(e.states);
+            calls.len() < 5
+        });
+    assert_eq!(calls.len(), 5);
+    assert!(calls.windows(2).all(|w| w[1] - w[0] == cachescope::explore::PROGRESS_EVERY), "{calls:?}");
+    assert!(found.stopped && !found.complete);
+    assert_eq!(found.states, 5 * cachescope::explore::PROGRESS_EVERY);
 }
 
 #[test]

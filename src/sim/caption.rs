@@ -219,7 +219,7 @@ fn event_caption(frame: &Frame) -> String {
             s.push('.');
             s
         }
-        Event::WatchDelivered { watcher, event_type, object, sent_at_ms, effects, .. } => {
+        Event::WatchDelivered { watcher, event_type, object, sent_at_ms, held_ms, effects, .. } => {
             let mut s = format!(
                 "{} {} {} reaches {} after {}",
                 event_type.as_str(),
@@ -228,6 +228,12 @@ fn event_caption(frame: &Frame) -> String {
                 who(*watcher),
                 secs(frame.at_ms.saturating_sub(*sent_at_ms))
             );
+            if *held_ms > 0 {
+                s.push_str(&format!(
+                    ", {} of it held back by this run's schedule (a deviation from the default timing)",
+                    secs(*held_ms)
+                ));
+            }
             for (key, which) in &effects.observed {
                 s.push_str(&format!("; the {which} expectation of {key} drops by one"));
             }

@@ -72,6 +72,9 @@ pub enum Event {
         object: ObjectRef,
         resource_version: u64,
         sent_at_ms: u64,
+        /// How long the run's schedule held it back beyond the lag (a deviation).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        held_ms: u64,
         effects: HandlerEffects,
     },
     /// A BOOKMARK reached the controller's informer of `kind`: no object

@@ -61,6 +61,9 @@ pub struct InFlight {
     pub sent_at_ms: u64,
     /// Extra seeded delay for this event on top of the lag.
     pub jitter_ms: u64,
+    /// Extra delay a schedule chose for it (a deviation from the default
+    /// schedule, the explorer's or a counterexample's); 0 by default.
+    pub held_ms: u64,
     /// A fault dropped it: it will arrive nowhere.
     pub dropped: bool,
     /// A BOOKMARK: no object, only a resourceVersion (`object` is a
@@ -193,6 +196,11 @@ impl Informer {
 
     /// A committed change. It joins the wire if the watch covers it.
     pub fn offer(&mut self, event: &WatchEvent, now_ms: u64, jitter_ms: u64) {
+        self.offer_held(event, now_ms, jitter_ms, 0);
+    }
+
+    /// A committed change the schedule holds back `held_ms` beyond its lag and jitter.
+    pub fn offer_held(&mut self, event: &WatchEvent, now_ms: u64, jitter_ms: u64, held_ms: u64) {
         let list_rv = match &self.state {
             ListState::Listed { list_rv, .. } | ListState::Popping { list_rv, .. } | ListState::Watching { list_rv } => *list_rv,
             ListState::Idle | ListState::Requested { .. } | ListState::Closed => return,
@@ -213,6 +221,7 @@ impl Informer {
             object: event.object.clone(),
             sent_at_ms: now_ms,
             jitter_ms,
+            held_ms,
             dropped,
             bookmark: false,
         });
@@ -250,6 +259,7 @@ impl Informer {
             object: std::rc::Rc::new(placeholder),
             sent_at_ms: now_ms,
             jitter_ms: 0,
+            held_ms: 0,
             dropped: false,
             bookmark: true,
         });
@@ -276,7 +286,7 @@ impl Informer {
 
     fn deliver_at(&self, e: &InFlight, lag_ms: u64, previous_ms: u64) -> u64 {
         // In order: never before the event ahead of it.
-        (e.sent_at_ms + lag_ms + e.jitter_ms).max(previous_ms)
+        (e.sent_at_ms + lag_ms + e.jitter_ms + e.held_ms).max(previous_ms)
     }
 
     /// How many events are on the wire.

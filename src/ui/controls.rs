@@ -343,6 +343,26 @@ pub fn Transport() -> impl IntoView {
                             .collect_view()
                     }}
                 </div>
+                <div class="held-marks">
+                    {move || {
+                        let known = ui.known.get().max(1) as f64;
+                        snap.with(|s| s.held.clone())
+                            .into_iter()
+                            .map(|(f, ms)| {
+                                let what = format!("Frame {f}: an event held back {} arrives", crate::sim::caption::secs(ms));
+                                view! {
+                                    <button
+                                        class="held-mark"
+                                        style:left=super::panels::percent(f as f64 / known)
+                                        title=what.clone()
+                                        aria-label=what
+                                        on:click=move |_| ui.seek(f)
+                                    ></button>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </div>
             </div>
             <div class="speed">
                 <label for="speed">"Speed"</label>

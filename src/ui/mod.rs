@@ -8,6 +8,7 @@
 //! longer trip. The page's whole state is mirrored into its URL.
 
 mod controls;
+mod find;
 mod panels;
 mod share;
 
@@ -22,6 +23,7 @@ use leptos::ev;
 use leptos::prelude::*;
 
 pub use controls::{Controls, ScenarioPicker, Transport};
+pub use find::{serve_in_worker, FindBug};
 pub use panels::{
     AboutRun, AboutScenario, CachePanel, ClusterPanel, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, TimelinePanel,
     WatchPanel, WorkqueuePanel,
@@ -737,6 +739,7 @@ pub fn Explorer(
                         <p class="lede">"See what a Kubernetes controller sees: its cache lags the cluster."</p>
                         <ScenarioPicker />
                         <ShareBar />
+                        <FindBug />
                         <button class="help-button" aria-label="Help" aria-keyshortcuts="?" on:click=move |_| ui.help_open.set(true)>
                             "?"
                         </button>
@@ -899,6 +902,13 @@ fn Help() -> impl IntoView {
                 <p>
                     "Share copies a link to this moment; Embed, an iframe for a course page. Import a scenario file, or drop one on the page; "
                     "export the scenario, the trace (what cachescope trace prints) or this frame as SVG."
+                </p>
+                <h2>"Can it go wrong?"</h2>
+                <p>
+                    "Find a bug replays this scenario holding back one watch event (1 s or 10 s beyond the lag), then two, then three, "
+                    "searching breadth-first so the first break it finds is one of the shortest, and skipping any state it has already been in. "
+                    "A break loads as the run: the held-back event is named on its wire, in the caption when it arrives, and by a mark on "
+                    "the timeline; the link carries it. Finding none is a bounded answer: no break among the timings tried, not a proof for every timing."
                 </p>
                 <h2>"How this differs from a real cluster"</h2>
                 <ul class="simplifications">

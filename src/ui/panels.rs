@@ -276,9 +276,9 @@ pub fn WatchPanel() -> impl IntoView {
             </div>
             <ul class="wires" role="list" tabindex="0" aria-label="Events in flight">
                 <For
-                    each=move || wires.with(|w| w.iter().take(MAX_WIRES).map(|w| (w.id.clone(), w.label.clone(), w.kind, w.name.clone(), w.dropped)).collect::<Vec<_>>())
+                    each=move || wires.with(|w| w.iter().take(MAX_WIRES).map(|w| (w.id.clone(), w.label.clone(), w.kind, w.name.clone(), w.dropped, w.held_ms)).collect::<Vec<_>>())
                     key=|w| w.0.clone()
-                    children=move |(id, label, kind, name, dropped)| {
+                    children=move |(id, label, kind, name, dropped, held_ms)| {
                         let pos_id = id.clone();
                         let progress = move || wires.with(|ws| ws.iter().find(|w| w.id == pos_id).map_or(1.0, |w| w.progress));
                         let eta_id = id.clone();
@@ -287,11 +287,12 @@ pub fn WatchPanel() -> impl IntoView {
                             wires.with(|ws| ws.iter().find(|w| w.id == eta_id).map(|w| w.deliver_at_ms.saturating_sub(at)))
                         };
                         view! {
-                            <li class=format!("wire {}", label.to_lowercase()) class:dropped=dropped>
+                            <li class=format!("wire {}", label.to_lowercase()) class:dropped=dropped class:held={held_ms > 0}>
                                 <span class="what">
                                     <span class="event">{label.clone()}</span>
                                     " "
                                     <span class="obj mono"><span class="k">{format!("{} ", kind_abbr(kind))}</span>{name.clone()}</span>
+                                    {(held_ms > 0).then(|| view! { <span class="held-tag">{format!(" held back {}", secs(held_ms))}</span> })}
                                     <span class="eta mono">
                                         {move || if dropped { "dropped".to_string() } else { eta().map(|e| format!("in {}", secs(e))).unwrap_or_default() }}
                                     </span>

@@ -2,6 +2,7 @@
 //! crate here, so every view is tested natively; the Leptos components in
 //! `ui` only lay these out.
 
+pub mod find;
 pub mod host;
 pub mod panels;
 pub mod session;

@@ -162,6 +162,8 @@ pub struct Wire {
     /// 0 at the apiserver, 1 at the cache.
     pub progress: f64,
     pub dropped: bool,
+    /// How long the run's schedule holds it back beyond the lag (0: not at all).
+    pub held_ms: u64,
 }
 
 /// Everything on the controller's wires (watch events and pending LISTs), head
@@ -183,6 +185,7 @@ pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
                 deliver_at_ms: *fill_at_ms,
                 progress: (now.saturating_sub(*started_at_ms) as f64 / span).clamp(0.0, 1.0),
                 dropped: false,
+                held_ms: 0,
             });
         }
         for (e, at) in inf.in_flight(lag) {
@@ -202,6 +205,7 @@ pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
                 deliver_at_ms: at,
                 progress: (now.saturating_sub(e.sent_at_ms) as f64 / span).clamp(0.0, 1.0),
                 dropped: e.dropped,
+                held_ms: e.held_ms,
             });
         }
     };

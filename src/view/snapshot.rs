@@ -39,6 +39,9 @@ pub struct Snapshot {
     pub controls: ControlsView,
     /// Frames where the learner changed something.
     pub forks: Vec<usize>,
+    /// Frames where an event the run's schedule held back arrives (with how
+    /// long it was held), among those computed: a counterexample's moments.
+    pub held: Vec<(usize, u64)>,
     /// The current frame broke an invariant (its caption says which).
     pub broke: bool,
     /// At frame 0: the real incident this scenario mirrors (title, link).
@@ -180,6 +183,17 @@ pub fn snapshot(s: &Session) -> Snapshot {
             incident: s.scenario().incident.as_ref().map(|i| (i.title.clone(), i.url.clone())),
         },
         forks: s.edits().iter().map(|e| e.frame).collect(),
+        held: if s.scenario().schedule.is_empty() {
+            Vec::new()
+        } else {
+            s.frames()
+                .iter()
+                .filter_map(|f| match f.event {
+                    crate::sim::frame::Event::WatchDelivered { held_ms, .. } if held_ms > 0 => Some((f.n as usize, held_ms)),
+                    _ => None,
+                })
+                .collect()
+        },
         broke: s.last_frame().is_some_and(|f| !f.broke.is_empty()),
         incident: s.last_frame().is_none().then(|| s.scenario().incident.as_ref().map(|i| (i.title.clone(), i.url.clone()))).flatten(),
         cache_holds: 0,

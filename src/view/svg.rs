@@ -167,8 +167,9 @@ pub fn frame_svg(scenario: &str, s: &Snapshot, wires: &[Wire]) -> String {
     // Watch: each event with its trip drawn as a track and a dot.
     let mut wy = c.panel(xs[1], top, h, ORANGE, "Watch", &format!("lag {} ms", s.controls.lag_ms));
     for w in wires.iter().take(MAX_ROWS) {
-        let label = ellipsize(&format!("{} {}", w.label, w.name), 30);
-        c.text(xs[1] + 12, wy, "m small", if w.dropped { VERMILLION } else { FG }, &label);
+        let held = if w.held_ms > 0 { format!(" (held {})", crate::sim::caption::secs(w.held_ms)) } else { String::new() };
+        let label = ellipsize(&format!("{} {}{held}", w.label, w.name), 30);
+        c.text(xs[1] + 12, wy, "m small", if w.dropped || w.held_ms > 0 { VERMILLION } else { FG }, &label);
         let (tx, tw) = (xs[1] + 200, COL - 216);
         let _ =
             writeln!(c.body, r#"<line x1="{tx}" y1="{}" x2="{}" y2="{}" stroke="{ORANGE}" stroke-width="2"/>"#, wy - 5, tx + tw, wy - 5);

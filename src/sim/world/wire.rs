@@ -44,7 +44,7 @@ impl World {
             for inf in self.ctl.caches.informers.iter_mut().chain(peer) {
                 if inf.kind == kind {
                     let jitter = if lag_jitter > 0 { self.rng.up_to(lag_jitter) } else { 0 };
-                    inf.offer(ev, self.now_ms, jitter + late);
+                    inf.offer_held(ev, self.now_ms, jitter, late);
                 }
             }
             for inf in &mut self.gc.caches.informers {
@@ -219,6 +219,7 @@ impl World {
             object: e.object.object_ref(),
             resource_version: e.object.resource_version,
             sent_at_ms: e.sent_at_ms,
+            held_ms: e.held_ms,
             effects,
         }
     }

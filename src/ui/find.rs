@@ -1,0 +1,231 @@
+//! "Can it go wrong?": the schedule search in a Web Worker, and what the
+//! worker runs. The messages and the words are [`crate::view::find`]'s.
+
+use super::{use_ui, Ui};
+use crate::scenario::Scenario;
+use crate::sim::invariants::Invariants;
+use crate::view::find::{self, Job, Reply, DEFAULT_BUDGET, DEFAULT_MAX_DEVIATIONS};
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The worker's side: answer each job the page posts with the search's
+/// replies. `main` calls this instead of mounting the page when it finds
+/// itself in a worker (`scripts/explore-worker.js` started it there).
+pub fn serve_in_worker() {
+    std::panic::set_hook(Box::new(console_error_panic_hook::hook));
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let poster = scope.clone();
+    let on_job = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        if let Some(text) = e.data().as_string() {
+            find::serve(&text, &mut |reply| {
+                let _ = poster.post_message(&reply.into());
+            });
+        }
+    });
+    scope.set_onmessage(Some(on_job.as_ref().unchecked_ref()));
+    // The worker lives as long as its handler: it is never dropped.
+    on_job.forget();
+    let _ = scope.post_message(&Reply::Ready.to_text().into());
+}
+
+/// The page's own module and wasm, as absolute URLs: Trunk names them with a
+/// content hash and preloads both from `index.html`.
+fn own_module() -> Option<(String, String)> {
+    let document = document();
+    let base = document.base_uri().ok().flatten()?;
+    let href = |selector: &str| {
+        let link = document.query_selector(selector).ok().flatten()?;
+        web_sys::Url::new_with_base(&link.get_attribute("href")?, &base).ok().map(|u| u.href())
+    };
+    Some((href("link[rel=modulepreload][href$='.js']")?, href("link[rel=preload][href$='.wasm']")?))
+}
+
+/// A running search: its worker and the handler that must live as long.
+struct Running {
+    worker: web_sys::Worker,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Search {
+    running: StoredValue<Option<Running>, LocalStorage>,
+    searching: RwSignal<bool>,
+    /// The live count while it searches.
+    count: RwSignal<String>,
+    /// What it found, or how much it searched.
+    outcome: RwSignal<String>,
+    /// How far it had got, for the words when the learner stops it.
+    last: StoredValue<Option<crate::explore::Exploration>>,
+    max_deviations: StoredValue<usize>,
+}
+
+impl Search {
+    fn stop(&self, said: Option<String>) {
+        self.running.set_value(None);
+        self.searching.set(false);
+        self.count.set(String::new());
+        if let Some(s) = said {
+            self.outcome.set(s);
+        }
+    }
+
+    /// Starts a search; a violation it finds is loaded as the page's run, the
+    /// panel closes (it would cover the panels) and the caption bar says what was found.
+    fn start(&self, ui: Ui, job: Job, panel: NodeRef<leptos::html::Details>) {
+        self.stop(None);
+        let Some((glue, wasm)) = own_module() else {
+            self.outcome.set("The search needs the page's own files, and this page does not name them.".to_string());
+            return;
+        };
+        let options = web_sys::WorkerOptions::new();
+        options.set_type(web_sys::WorkerType::Module);
+        let worker = match web_sys::Worker::new_with_options("./explore-worker.js", &options) {
+            Ok(w) => w,
+            Err(e) => {
+                self.outcome.set(format!("The search could not start a worker: {e:?}"));
+                return;
+            }
+        };
+        let search = *self;
+        let max_deviations = job.max_deviations;
+        let job_text = serde_json::to_string(&job).expect("a job serializes");
+        let sender = worker.clone();
+        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let Some(text) = e.data().as_string() else { return };
+            if let Some(failed) =
+                serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| v["failed"].as_str().map(str::to_string))
+            {
+                search.stop(Some(format!("{failed}.")));
+                return;
+            }
+            match Reply::from_text(&text) {
+                Ok(Reply::Ready) => {
+                    let _ = sender.post_message(&job_text.clone().into());
+                }
+                Ok(Reply::Progress(so_far)) => {
+                    search.count.set(find::progress_words(&so_far));
+                    search.last.set_value(Some(so_far));
+                }
+                Ok(Reply::Done { exploration, counterexample }) => {
+                    let words = find::outcome_words(&exploration, max_deviations);
+                    // Not from inside this handler: stopping drops the worker that calls it.
+                    let found = exploration.violation.as_ref().map(|v| v.frame as usize).zip(counterexample);
+                    request_animation_frame(move || {
+                        search.stop(None);
+                        search.outcome.set(words.clone());
+                        if let Some((frame, doc)) = found {
+                            match Scenario::from_json(&doc.to_string()) {
+                                Ok(s) => {
+                                    ui.load(s, None, Some(doc.to_string()));
+                                    ui.seek(frame);
+                                    if let Some(p) = panel.get_untracked() {
+                                        p.set_open(false);
+                                    }
+                                    ui.notice.set(Some(words));
+                                }
+                                Err(e) => ui.notice.set(Some(e.to_string())),
+                            }
+                        }
+                    });
+                }
+                Ok(Reply::Failed(why)) => {
+                    request_animation_frame(move || search.stop(Some(format!("The search could not run: {why}"))));
+                }
+                Err(why) => request_animation_frame(move || search.stop(Some(why))),
+            }
+        });
+        let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+            let why = format!("The search worker failed: {}", e.message());
+            request_animation_frame(move || search.stop(Some(why)));
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        let boot = serde_json::json!({ "boot": { "glue": glue, "wasm": wasm } }).to_string();
+        if let Err(e) = worker.post_message(&boot.into()) {
+            self.outcome.set(format!("The search could not start a worker: {e:?}"));
+            return;
+        }
+        self.running.set_value(Some(Running { worker, _on_message: on_message, _on_error: on_error }));
+        self.last.set_value(None);
+        self.max_deviations.set_value(max_deviations);
+        self.searching.set(true);
+        self.outcome.set(String::new());
+        self.count.set("Starting the search…".to_string());
+    }
+}
+
+/// "Can it go wrong?": choose an invariant and a bound, press Find a bug.
+#[component]
+pub fn FindBug() -> impl IntoView {
+    let ui = use_ui();
+    let search = Search {
+        running: StoredValue::new_local(None),
+        searching: RwSignal::new(false),
+        count: RwSignal::new(String::new()),
+        outcome: RwSignal::new(String::new()),
+        last: StoredValue::new(None),
+        max_deviations: StoredValue::new(DEFAULT_MAX_DEVIATIONS),
+    };
+    let stop = move |_| {
+        let so_far = search.last.get_value().unwrap_or_default();
+        let words = find::outcome_words(&crate::explore::Exploration { stopped: true, ..so_far }, search.max_deviations.get_value());
+        search.stop(Some(words));
+    };
+    on_cleanup(move || search.running.set_value(None));
+    let invariant = RwSignal::new(String::new());
+    let events = RwSignal::new(DEFAULT_MAX_DEVIATIONS);
+    let panel = NodeRef::<leptos::html::Details>::new();
+    let find = move |_| {
+        let scenario = ui.session.with_untracked(|s| s.scenario().to_value());
+        let invariant = Some(invariant.get_untracked()).filter(|i| !i.is_empty());
+        search.start(ui, Job { scenario, invariant, max_deviations: events.get_untracked(), budget: DEFAULT_BUDGET }, panel);
+    };
+    let names: Vec<(&'static str, &'static str)> = Invariants::new().list.iter().map(|i| (i.name, i.description)).collect();
+    view! {
+        <details class="menu find-bug" node_ref=panel>
+            <summary>"Can it go wrong?"</summary>
+            <div class="menu-items find-panel">
+                <p class="find-intro">
+                    "Search the timings a real cluster allows: hold back one watch event, then two, and replay, until an invariant breaks."
+                </p>
+                <label>
+                    "Invariant"
+                    <select on:change=move |e| invariant.set(event_target_value(&e)) prop:disabled=move || search.searching.get()>
+                        <option value="" selected>"Any invariant"</option>
+                        {names
+                            .into_iter()
+                            .map(|(name, description)| view! { <option value=name title=description>{name}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <label>
+                    "Held-back events, at most"
+                    <select
+                        on:change=move |e| events.set(event_target_value(&e).parse().unwrap_or(DEFAULT_MAX_DEVIATIONS))
+                        prop:disabled=move || search.searching.get()
+                    >
+                        {(1..=3usize)
+                            .map(|n| view! { <option value=n.to_string() selected=n == DEFAULT_MAX_DEVIATIONS>{n.to_string()}</option> })
+                            .collect_view()}
+                    </select>
+                </label>
+                <div class="find-buttons">
+                    <button on:click=find prop:disabled=move || search.searching.get()>"Find a bug"</button>
+                    <button on:click=stop prop:disabled=move || !search.searching.get()>
+                        "Stop"
+                    </button>
+                </div>
+                <p class="find-count mono">{move || search.count.get()}</p>
+                <p class="find-outcome" role="status">{move || search.outcome.get()}</p>
+            </div>
+        </details>
+    }
+}

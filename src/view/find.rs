@@ -1,0 +1,234 @@
+//! "Find a bug": the page's schedule search, as plain messages and words.
+//!
+//! The page runs [`crate::explore`] in a Web Worker (a second instance of the
+//! page's own wasm, started by `scripts/explore-worker.js`), so the search
+//! never blocks the main thread. They speak JSON text: the page posts a
+//! [`Job`], the worker answers with [`Reply`]s (progress every
+//! [`crate::explore::PROGRESS_EVERY`] states, then the outcome). Stop is the
+//! page terminating the worker. Everything here is web-free: [`serve`] is the
+//! worker's whole logic, tested natively; the words a learner reads are
+//! [`progress_words`] and [`outcome_words`].
+
+use crate::explore::{counterexample, explore_with, Exploration, Options, Violation};
+use crate::scenario::Scenario;
+use serde::{Deserialize, Serialize};
+
+/// What the page asks the worker to search.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    /// The scenario as the page plays it (settings applied), as a document.
+    pub scenario: serde_json::Value,
+    /// The invariant to break; any, when `None`.
+    pub invariant: Option<String>,
+    /// The most watch events held back in one schedule.
+    pub max_deviations: usize,
+    /// The most states (frames simulated over every schedule) to search.
+    pub budget: u64,
+}
+
+/// The page's default bound: up to two held-back events, two million states
+/// (a few seconds in the page; the over-create bug takes a few hundred).
+pub const DEFAULT_MAX_DEVIATIONS: usize = 2;
+pub const DEFAULT_BUDGET: u64 = 2_000_000;
+
+/// What the worker says.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reply {
+    /// Booted: it takes jobs now.
+    Ready,
+    /// So far.
+    Progress(Exploration),
+    /// The search ended: what it found, and the counterexample as a scenario
+    /// document the page loads as a run.
+    Done { exploration: Exploration, counterexample: Option<serde_json::Value> },
+    /// The job could not run (a scenario the worker refused, a malformed job).
+    Failed(String),
+}
+
+impl Reply {
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).expect("a reply serializes")
+    }
+
+    pub fn from_text(text: &str) -> Result<Reply, String> {
+        serde_json::from_str(text).map_err(|e| format!("the search worker said something unreadable: {e}"))
+    }
+}
+
+/// The worker's whole job: read `job` (JSON text), search, and post each
+/// reply as JSON text.
+pub fn serve(job: &str, post: &mut dyn FnMut(String)) {
+    let job: Job = match serde_json::from_str(job) {
+        Ok(j) => j,
+        Err(e) => return post(Reply::Failed(format!("a malformed search job: {e}")).to_text()),
+    };
+    let scenario = match Scenario::from_json(&job.scenario.to_string()) {
+        Ok(s) => s,
+        Err(e) => return post(Reply::Failed(e.to_string()).to_text()),
+    };
+    let options = Options { invariant: job.invariant, max_deviations: job.max_deviations, budget: job.budget, ..Options::default() };
+    let found = explore_with(&scenario, &options, &mut |so_far| {
+        post(Reply::Progress(so_far.clone()).to_text());
+        true
+    });
+    let counterexample = found.violation.as_ref().map(|v| counterexample(&scenario, v).to_value());
+    post(Reply::Done { exploration: found, counterexample }.to_text());
+}
+
+/// `12,345`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn events(n: usize) -> String {
+    match n {
+        0 => "no held-back event".to_string(),
+        1 => "1 held-back event".to_string(),
+        n => format!("{n} held-back events"),
+    }
+}
+
+/// The live count while a search runs.
+pub fn progress_words(e: &Exploration) -> String {
+    format!(
+        "Searching: {} timings tried ({} states, {} distinct), now those with {}…",
+        thousands(e.explored),
+        thousands(e.states),
+        thousands(e.distinct_states),
+        events(e.level)
+    )
+}
+
+/// 1st, 2nd, 3rd, 4th, 11th, 21st.
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// What a schedule holds back, in words: "the 3rd ConfigMap event arrives 1.0 s late".
+pub fn schedule_words(v: &Violation) -> String {
+    let parts: Vec<String> = v
+        .schedule
+        .iter()
+        .map(|d| format!("the {} {} event arrives {} late", ordinal(d.nth), d.kind, crate::sim::caption::secs(d.late_ms)))
+        .collect();
+    match parts.as_slice() {
+        [] => "nothing is held back (the default timing)".to_string(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// What the search found, or how much it searched, in words a learner reads.
+pub fn outcome_words(e: &Exploration, max_deviations: usize) -> String {
+    let searched = format!("{} timings ({} states)", thousands(e.explored), thousands(e.states));
+    match &e.violation {
+        Some(v) if v.deviations == 0 => format!(
+            "Found without holding anything back: {} breaks at frame {} on the default timing. Loaded; step through it.",
+            v.invariant, v.frame
+        ),
+        Some(v) => format!(
+            "Found after {searched}: {} breaks at frame {} when {}. Loaded as this run, at that frame; the marks on the timeline \
+             show where the held-back {} arrives: that timing is the whole bug.",
+            v.invariant,
+            v.frame,
+            schedule_words(v),
+            if v.deviations == 1 { "event" } else { "events" }
+        ),
+        None if e.stopped => format!("Stopped after {searched}, with no violation among them."),
+        None if e.complete => format!(
+            "No violation among {searched} with up to {}. That is a bounded search: every way to hold back up to {max_deviations} \
+             watch {} by {} was tried, not every timing there is.",
+            events(max_deviations),
+            if max_deviations == 1 { "event" } else { "events" },
+            Options::default().late_ms.iter().map(|ms| crate::sim::caption::secs(*ms)).collect::<Vec<_>>().join(" or ")
+        ),
+        None => format!(
+            "No violation among the first {searched}: the search reached its budget before it tried every schedule with up to {}.",
+            events(max_deviations)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::preset;
+
+    fn job(scenario: &Scenario, invariant: Option<&str>) -> String {
+        serde_json::to_string(&Job {
+            scenario: scenario.to_value(),
+            invariant: invariant.map(str::to_string),
+            max_deviations: DEFAULT_MAX_DEVIATIONS,
+            budget: DEFAULT_BUDGET,
+        })
+        .unwrap()
+    }
+
+    fn replies(job: &str) -> Vec<Reply> {
+        let mut out = Vec::new();
+        serve(job, &mut |text| out.push(Reply::from_text(&text).unwrap()));
+        out
+    }
+
+    #[test]
+    fn the_worker_finds_the_over_create_at_lag_0_and_sends_a_counterexample_that_replays() {
+        let s = preset("over-create").unwrap().with_settings([("controller.naming", "generate"), ("cluster.watch_lag_ms", "0")]).unwrap();
+        let out = replies(&job(&s, Some("children_within_desired")));
+        let Some(Reply::Done { exploration, counterexample: Some(doc) }) = out.last() else { panic!("{out:?}") };
+        let v = exploration.violation.as_ref().unwrap();
+        let c = Scenario::from_json(&doc.to_string()).unwrap();
+        let replayed = crate::report::Report::run(&c);
+        assert_eq!(replayed.invariants["children_within_desired"].first_broken_frame, Some(v.frame));
+        let words = outcome_words(exploration, DEFAULT_MAX_DEVIATIONS);
+        assert!(words.contains(&format!("breaks at frame {}", v.frame)), "{words}");
+        assert!(words.contains("ConfigMap event arrives 1.0 s late"), "{words}");
+    }
+
+    #[test]
+    fn progress_comes_every_few_thousand_states_and_a_clean_search_says_how_much() {
+        let s = preset("replicaset-pressure").unwrap();
+        let out = replies(
+            &serde_json::to_string(&Job { budget: 100_000, max_deviations: 1, ..serde_json::from_str(&job(&s, None)).unwrap() }).unwrap(),
+        );
+        let progress = out.iter().filter(|r| matches!(r, Reply::Progress(_))).count();
+        let Some(Reply::Done { exploration, counterexample: None }) = out.last() else { panic!("{:?}", out.last()) };
+        assert_eq!(progress as u64, exploration.states / crate::explore::PROGRESS_EVERY);
+        let words = outcome_words(exploration, 1);
+        assert!(words.starts_with("No violation among"), "{words}");
+        assert!(words.contains(&thousands(exploration.explored)), "{words}");
+    }
+
+    #[test]
+    fn a_bad_job_fails_naming_the_problem() {
+        let out = replies("{\"scenario\":{\"name\":\"x\"},\"invariant\":null,\"max_deviations\":1,\"budget\":10}");
+        assert!(matches!(&out[..], [Reply::Failed(m)] if m.contains("until_ms") || m.contains("controller")), "{out:?}");
+        assert!(matches!(&replies("nonsense")[..], [Reply::Failed(m)] if m.starts_with("a malformed search job")));
+    }
+
+    #[test]
+    fn words() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(ordinal(1), "1st");
+        assert_eq!(ordinal(12), "12th");
+        assert_eq!(ordinal(23), "23rd");
+        let e = Exploration { explored: 3, states: 5_000, stopped: true, ..Exploration::default() };
+        assert_eq!(outcome_words(&e, 2), "Stopped after 3 timings (5,000 states), with no violation among them.");
+    }
+}
