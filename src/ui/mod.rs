@@ -25,8 +25,8 @@ use leptos::prelude::*;
 pub use controls::{Controls, ScenarioPicker, Transport};
 pub use find::{serve_in_worker, FindBug};
 pub use panels::{
-    AboutRun, AboutScenario, CachePanel, ClusterPanel, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, TimelinePanel,
-    WatchPanel, WorkqueuePanel,
+    AboutRun, AboutScenario, CachePanel, ClusterPanel, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, SpaceTimePanel,
+    TimelinePanel, WatchPanel, WorkqueuePanel,
 };
 pub use share::ShareBar;
 
@@ -759,6 +759,7 @@ pub fn Explorer(
                     {has(PanelId::Observations).then(|| view! { <Observations /> })}
                 </div>
                 <div class="more">
+                    {has(PanelId::SpaceTime).then(|| view! { <SpaceTimePanel /> })}
                     {has(PanelId::Timeline).then(|| view! { <TimelinePanel /> })}
                     {(!embed.get_untracked()).then(|| view! { <AboutScenario /> <AboutRun /> })}
                 </div>

@@ -598,6 +598,38 @@ pub fn InvariantsPanel() -> impl IntoView {
     }
 }
 
+/// Space-time: one lane per actor, time running down; the stale read as a picture.
+#[component]
+pub fn SpaceTimePanel() -> impl IntoView {
+    let ui = use_ui();
+    let wires = ui.wires;
+    let view = Memo::new(move |_| wires.with(|w| ui.session.with(|s| crate::view::spacetime::of_session(s, w))));
+    let drawing = move || view.with(crate::view::spacetime::svg);
+    let summary = move || view.with(|v| v.summary());
+    // A click on a mark (an arrow, a read, a bar, a write) seeks to its frame.
+    let seek = move |e: leptos::ev::MouseEvent| {
+        let frame = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("[data-frame]").ok().flatten())
+            .and_then(|el| el.get_attribute("data-frame"))
+            .and_then(|f| f.parse::<usize>().ok());
+        if let Some(n) = frame {
+            ui.seek(n);
+        }
+    };
+    view! {
+        <section class="panel spacetime-panel" aria-label="Space-time">
+            <header>
+                <h2>"Space-time"</h2>
+                <span class="sub">"time runs down · an arrow per watch event, sloped by its lag · ◆ a cache read, red when stale"</span>
+            </header>
+            <div class="st-wrap" on:click=seek inner_html=drawing></div>
+            <p class="sr-only">{summary}</p>
+        </section>
+    }
+}
+
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
     let snap = use_ui().snap;

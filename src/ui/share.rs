@@ -158,7 +158,9 @@ pub fn ShareBar() -> impl IntoView {
     let export_svg = move |_| {
         let (svg, n) = ui.session.with_untracked(|s| {
             let snap = ui.snap.get_untracked();
-            (frame_svg(&s.scenario().name, &snap, &ui.wires.get_untracked()), s.position())
+            let wires = ui.wires.get_untracked();
+            let spacetime = crate::view::spacetime::of_session(s, &wires);
+            (frame_svg(&s.scenario().name, &snap, &wires, Some(&spacetime)), s.position())
         });
         let name = format!("{}-frame-{n}.svg", file_stem(ui));
         if download(&name, "image/svg+xml", &svg).is_ok() {

@@ -7,6 +7,7 @@ pub mod host;
 pub mod panels;
 pub mod session;
 pub mod snapshot;
+pub mod spacetime;
 pub mod svg;
 pub mod url;
 

@@ -130,7 +130,7 @@ impl Canvas {
 /// The SVG for one frame: a header (scenario, frame, clock), the caption, and
 /// the Cluster, Watch, Cache and Expectations panels side by side, with the
 /// workqueue and the observations beneath.
-pub fn frame_svg(scenario: &str, s: &Snapshot, wires: &[Wire]) -> String {
+pub fn frame_svg(scenario: &str, s: &Snapshot, wires: &[Wire], spacetime: Option<&super::spacetime::SpaceTime>) -> String {
     let mut c = Canvas { body: String::new() };
     c.text(24, 36, "t", FG, &format!("cachescope · {scenario}"));
     c.text(24, 60, "m", MUTED, &format!("Frame {} · t = {} s · rv {}", s.position, fmt_ms(s.now_ms, 3), s.resource_version));
@@ -214,14 +214,29 @@ pub fn frame_svg(scenario: &str, s: &Snapshot, wires: &[Wire]) -> String {
     ey += 22;
     c.text(xs[3] + 12, ey, "s", FG, &format!("{}s: cluster {} · cache {} · peak {}", o.kind, o.in_cluster, o.in_cache, o.peak_in_cluster));
 
-    let height = top + h.max(ey + 16 - top) + 24;
+    let mut height = top + h.max(ey + 16 - top) + 24;
+    // Space-time, below the panels, scaled to the page's width.
+    let mut style = String::new();
+    if let Some(st) = spacetime {
+        let scale = f64::from(WIDTH - 48) / f64::from(st.width());
+        c.text(24, height + 4, "h", FG, "Space-time");
+        let _ = writeln!(
+            c.body,
+            r#"<g transform="translate(24 {}) scale({scale:.4})" color="{FG}">{}{}</g>"#,
+            height + 12,
+            super::spacetime::SpaceTime::defs(),
+            st.svg_body()
+        );
+        height += 12 + (f64::from(super::spacetime::HEIGHT) * scale) as u32 + 16;
+        style.push_str(super::spacetime::EXPORT_STYLE);
+    }
     format!(
         concat!(
             r#"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img" aria-label="{label}">"#,
             "\n<title>{label}</title>\n",
             "<style>text{{font-family:system-ui,sans-serif;font-size:14px}}.t{{font-size:22px;font-weight:700}}",
             ".h{{font-size:16px;font-weight:700}}.s{{font-size:13px}}.c{{font-size:15px}}",
-            ".m{{font-family:ui-monospace,'DejaVu Sans Mono',monospace}}.small{{font-size:12px}}.gone{{text-decoration:line-through}}</style>\n",
+            ".m{{font-family:ui-monospace,'DejaVu Sans Mono',monospace}}.small{{font-size:12px}}.gone{{text-decoration:line-through}}{style}</style>\n",
             r##"<rect width="100%" height="100%" fill="#fbfbfa"/>"##,
             "\n{body}</svg>\n"
         ),
@@ -229,6 +244,7 @@ pub fn frame_svg(scenario: &str, s: &Snapshot, wires: &[Wire]) -> String {
         h = height,
         label = escape(&format!("cachescope, {scenario}, frame {}: {}", s.position, s.caption)),
         body = c.body,
+        style = style,
     )
 }
 
@@ -261,7 +277,7 @@ mod tests {
         let n = session.position();
         let snap = snapshot(&session);
         let w = wires(session.world(), false, session.world().now_ms());
-        let svg = frame_svg("over-create", &snap, &w);
+        let svg = frame_svg("over-create", &snap, &w, None);
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{svg}");
         assert!(svg.trim_end().ends_with("</svg>"));
         assert!(svg.contains(&format!("Frame {n} ·")));
@@ -280,6 +296,13 @@ mod tests {
         assert!(!svg.contains("class=\"m gone\""));
         // Balanced: every opened text closes.
         assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+        // With the Space-time view: below the panels, an arrow for each event in flight, styled.
+        let st = crate::view::spacetime::of_session(&session, &w);
+        let with = frame_svg("over-create", &snap, &w, Some(&st));
+        assert_eq!(with.matches("class=\"st-arrow").count(), st.arrows.len());
+        assert_eq!(st.arrows.iter().filter(|a| a.frame.is_none()).count(), 8);
+        assert!(with.contains(".st-arrow{"), "its styles");
+        assert_eq!(with.matches("<text").count(), with.matches("</text>").count());
     }
 
     #[test]
@@ -288,7 +311,7 @@ mod tests {
         let mut session = Session::new(crate::scenario::Scenario::from_json(json).unwrap());
         session.seek(3);
         let snap = snapshot(&session);
-        let svg = frame_svg("<script>alert(1)</script>", &snap, &[]);
+        let svg = frame_svg("<script>alert(1)</script>", &snap, &[], None);
         assert!(!svg.contains("<script>"));
         assert!(svg.contains("&lt;script&gt;"));
     }

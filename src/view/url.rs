@@ -136,10 +136,11 @@ pub enum PanelId {
     Observations,
     Invariants,
     Timeline,
+    SpaceTime,
 }
 
 impl PanelId {
-    pub const ALL: [PanelId; 9] = [
+    pub const ALL: [PanelId; 10] = [
         PanelId::Cluster,
         PanelId::Watch,
         PanelId::Cache,
@@ -149,6 +150,7 @@ impl PanelId {
         PanelId::Observations,
         PanelId::Invariants,
         PanelId::Timeline,
+        PanelId::SpaceTime,
     ];
     /// What an embed shows unless `panels=` says otherwise.
     pub const EMBED: [PanelId; 4] = [PanelId::Cluster, PanelId::Watch, PanelId::Cache, PanelId::Expectations];
@@ -164,6 +166,7 @@ impl PanelId {
             PanelId::Observations => "observations",
             PanelId::Invariants => "invariants",
             PanelId::Timeline => "timeline",
+            PanelId::SpaceTime => "spacetime",
         }
     }
 
@@ -376,7 +379,7 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
                         None => problems.push(param_error(
                             "panels",
                             name,
-                            "unknown panel; known: cluster, watch, cache, expectations, workqueue, reconcile, observations, invariants, timeline",
+                            "unknown panel; known: cluster, watch, cache, expectations, workqueue, reconcile, observations, invariants, timeline, spacetime",
                         )),
                     }
                 }

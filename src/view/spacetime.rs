@@ -1,0 +1,403 @@
+//! The Space-time view: one lane per actor (the apiserver, each of the
+//! controller's informers, each worker), time running down, so a stale read
+//! is a picture: a write on the apiserver's lane, its watch event an arrow
+//! sloping down to the cache's lane (the steeper, the longer the lag), and a
+//! reconcile's read of that cache taken *above* where the arrow lands.
+//!
+//! Built from the frames up to the position (history) and the wires now
+//! (events in flight, drawn dashed to where the current lag lands them, so
+//! the lag slider tilts them). Plain values and plain SVG text: the page and
+//! "Export SVG" draw the same markup, and it is tested natively.
+
+use super::panels::Wire;
+use super::svg::escape;
+use crate::sim::apiserver::Verb;
+use crate::sim::caption::{fmt_ms, secs};
+use crate::sim::controllers::Note;
+use crate::sim::frame::{Event, Frame, Watcher};
+use crate::sim::object::Kind;
+use std::fmt::Write;
+
+/// The most simulated time the view spans: older frames scroll off the top.
+pub const WINDOW_MS: u64 = 60_000;
+/// The least, so a short run is not stretched thin.
+const MIN_SPAN_MS: u64 = 4_000;
+
+/// A watch event's trip from the apiserver to an informer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arrow {
+    pub lane: usize,
+    pub sent_ms: u64,
+    pub arrives_ms: u64,
+    pub label: String,
+    /// The frame it arrived at (`None`: still in flight).
+    pub frame: Option<usize>,
+    /// The run's schedule held it back.
+    pub held: bool,
+}
+
+/// A reconcile reading its cache: what it counted against what the cluster held.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read {
+    pub lane: usize,
+    pub worker_lane: usize,
+    pub at_ms: u64,
+    pub label: String,
+    /// The cache and the cluster disagreed: a stale read.
+    pub stale: bool,
+    pub frame: usize,
+}
+
+/// A reconcile, on its worker's lane.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bar {
+    pub lane: usize,
+    pub from_ms: u64,
+    pub to_ms: u64,
+    pub label: String,
+    pub frame: usize,
+}
+
+/// A write the apiserver committed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Write_ {
+    pub at_ms: u64,
+    pub label: String,
+    pub frame: usize,
+    /// A 409 or another refusal: nothing was written.
+    pub refused: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SpaceTime {
+    pub lanes: Vec<String>,
+    pub t0: u64,
+    pub t1: u64,
+    pub now_ms: u64,
+    pub arrows: Vec<Arrow>,
+    pub reads: Vec<Read>,
+    pub bars: Vec<Bar>,
+    pub writes: Vec<Write_>,
+}
+
+impl SpaceTime {
+    /// Watch events delivered so far (history, not those in flight).
+    pub fn delivered(&self) -> usize {
+        self.arrows.iter().filter(|a| a.frame.is_some()).count()
+    }
+
+    pub fn stale_reads(&self) -> usize {
+        self.reads.iter().filter(|r| r.stale).count()
+    }
+
+    /// In words, for the region's accessible name and the SVG's title.
+    pub fn summary(&self) -> String {
+        let in_flight = self.arrows.len() - self.delivered();
+        format!(
+            "Space-time, {} s to {} s: {} watch events delivered, {in_flight} in flight, {} cache reads ({} stale), {} reconciles",
+            fmt_ms(self.t0, 1),
+            fmt_ms(self.t1, 1),
+            self.delivered(),
+            self.reads.len(),
+            self.stale_reads(),
+            self.bars.len()
+        )
+    }
+}
+
+/// The view at `frames.len()` frames (the position), at `now_ms`, with the
+/// controller's `kinds` and `workers`, and the wires in flight now.
+pub fn spacetime(frames: &[Frame], now_ms: u64, kinds: &[Kind], workers: usize, wires: &[Wire]) -> SpaceTime {
+    let mut lanes = vec!["apiserver".to_string()];
+    lanes.extend(kinds.iter().map(|k| format!("{k} cache")));
+    lanes.extend((0..workers).map(|w| format!("worker {w}")));
+    let cache_lane = |k: Kind| kinds.iter().position(|x| *x == k).map(|i| i + 1);
+    let worker_lane = |w: u32| 1 + kinds.len() + (w as usize).min(workers.saturating_sub(1));
+    let mut st = SpaceTime { lanes, now_ms, ..SpaceTime::default() };
+    let mut open: Vec<Option<(u64, String, usize)>> = vec![None; workers];
+    let mut arrivals_end = now_ms;
+    for f in frames {
+        let n = f.n as usize;
+        match &f.event {
+            Event::WatchDelivered { watcher: Watcher::Controller, event_type, object, sent_at_ms, held_ms, .. } => {
+                if let Some(lane) = cache_lane(object.kind) {
+                    st.arrows.push(Arrow {
+                        lane,
+                        sent_ms: *sent_at_ms,
+                        arrives_ms: f.at_ms,
+                        label: format!("{} {} {}", event_type.as_str(), object.kind, object.name),
+                        frame: Some(n),
+                        held: *held_ms > 0,
+                    });
+                }
+            }
+            Event::ApiRequest { entry, .. } if matches!(entry.verb, Verb::Create | Verb::Update | Verb::Delete) => st.writes.push(Write_ {
+                at_ms: f.at_ms,
+                label: format!("{} {} {}: {}", entry.verb.as_str(), entry.kind, entry.name, entry.status.code),
+                frame: n,
+                refused: !entry.status.is_success(),
+            }),
+            Event::ReconcileStarted { worker, key, n: r, .. } => {
+                if let Some(slot) = open.get_mut(*worker as usize) {
+                    *slot = Some((f.at_ms, format!("reconcile {r} of {key}"), n));
+                }
+            }
+            Event::ReconcileFinished { worker, .. } => {
+                if let Some(Some((from_ms, label, frame))) = open.get_mut(*worker as usize).map(Option::take) {
+                    st.bars.push(Bar { lane: worker_lane(*worker), from_ms, to_ms: f.at_ms, label, frame });
+                }
+            }
+            Event::Reconcile { worker, note, .. } => {
+                let read = match note {
+                    Note::Counted { child_kind, in_cache, in_cluster, .. } => {
+                        Some((*child_kind, format!("read {in_cache} {child_kind}s, the cluster held {in_cluster}"), in_cache != in_cluster))
+                    }
+                    Note::CacheMiss { name, kind, .. } => Some((*kind, format!("Get {name}: not in the cache"), true)),
+                    Note::CacheHit { name, kind } => Some((*kind, format!("Get {name}: found"), false)),
+                    _ => None,
+                };
+                if let Some((kind, label, stale)) = read {
+                    if let Some(lane) = cache_lane(kind) {
+                        st.reads.push(Read { lane, worker_lane: worker_lane(*worker), at_ms: f.at_ms, label, stale, frame: n });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Reconciles still running reach the cursor.
+    for (w, slot) in open.into_iter().enumerate() {
+        if let Some((from_ms, label, frame)) = slot {
+            st.bars.push(Bar { lane: worker_lane(w as u32), from_ms, to_ms: now_ms, label, frame });
+        }
+    }
+    for w in wires.iter().filter(|w| w.watcher == Watcher::Controller && w.label != "LIST" && w.label != "BOOKMARK") {
+        if let Some(lane) = cache_lane(w.kind) {
+            arrivals_end = arrivals_end.max(w.deliver_at_ms.min(now_ms + WINDOW_MS / 2));
+            st.arrows.push(Arrow {
+                lane,
+                sent_ms: w.sent_at_ms,
+                arrives_ms: w.deliver_at_ms,
+                label: format!("{} {} {}", w.label, w.kind, w.name),
+                frame: None,
+                held: w.held_ms > 0,
+            });
+        }
+    }
+    st.t1 = arrivals_end.max(MIN_SPAN_MS);
+    st.t0 = st.t1.saturating_sub(WINDOW_MS).min(now_ms);
+    st
+}
+
+/// The view of a session at its position: the frames of the last two windows
+/// only (older ones cannot reach the drawing), so it costs the same late in a
+/// long run as early.
+pub fn of_session(s: &crate::view::session::Session, wires: &[Wire]) -> SpaceTime {
+    let w = s.world();
+    let frames = &s.frames()[..s.position()];
+    let from = frames.partition_point(|f| f.at_ms + 2 * WINDOW_MS < w.now_ms());
+    let kinds = crate::sim::controllers::watched_kinds(s.scenario().controller.kind);
+    spacetime(&frames[from..], w.now_ms(), kinds, w.ctl.workers.len(), wires)
+}
+
+/// The whole drawing as one `<svg>` element, sized by its viewBox; the page
+/// styles it with its own palette (classes `st-*`).
+pub fn svg(st: &SpaceTime) -> String {
+    format!(
+        r#"<svg class="spacetime" viewBox="0 0 {w} {HEIGHT}" role="img" aria-label="{label}">{defs}{body}</svg>"#,
+        w = st.width(),
+        label = escape(&st.summary()),
+        defs = SpaceTime::defs(),
+        body = st.svg_body()
+    )
+}
+
+/// The styles "Export SVG" embeds (the page's light palette).
+pub const EXPORT_STYLE: &str = concat!(
+    ".st-lane{font-size:13px;font-weight:700}.st-tick{font-size:11px;fill:#4d5661}",
+    ".st-lane-line{stroke:#d3d7dc;stroke-width:1}.st-bar{fill:#cc79a7;opacity:.55}",
+    ".st-write{fill:#0072b2}.st-write.refused{fill:#fff;stroke:#d55e00;stroke-width:2}",
+    ".st-arrow{stroke:#e69f00;stroke-width:1.6}.st-arrow.in-flight{stroke-dasharray:5 4}.st-arrow.held{stroke:#d55e00;stroke-width:2.4}",
+    ".st-read line{stroke:#009e73;stroke-dasharray:2 3}.st-read rect{fill:#009e73}",
+    ".st-read.stale line{stroke:#d55e00}.st-read.stale rect{fill:#d55e00}.st-cursor{stroke:#1b1f24;stroke-width:1.5}"
+);
+
+/// Lane width and the drawing's height, in SVG units.
+const LANE_W: u32 = 150;
+const HEAD: u32 = 34;
+pub const HEIGHT: u32 = 420;
+
+impl SpaceTime {
+    /// The drawing's width for its lanes.
+    pub fn width(&self) -> u32 {
+        LANE_W * self.lanes.len() as u32 + 60
+    }
+
+    fn x(&self, lane: usize) -> f64 {
+        60.0 + LANE_W as f64 * (lane as f64 + 0.5)
+    }
+
+    fn y(&self, t: u64) -> f64 {
+        let span = self.t1.saturating_sub(self.t0).max(1) as f64;
+        HEAD as f64 + (t.clamp(self.t0, self.t1) - self.t0) as f64 / span * (HEIGHT - HEAD - 10) as f64
+    }
+
+    fn visible(&self, from: u64, to: u64) -> bool {
+        to >= self.t0 && from <= self.t1
+    }
+
+    /// The drawing as SVG elements (no `<svg>` around them): lanes, bars,
+    /// writes, arrows, reads, and the cursor at now. Each mark carries
+    /// `data-frame` (the page seeks there when it is clicked) and a `<title>`.
+    pub fn svg_body(&self) -> String {
+        const FG: &str = "currentColor";
+        let mut b = String::new();
+        // Lanes, with the time scale on the left.
+        for (i, name) in self.lanes.iter().enumerate() {
+            let x = self.x(i);
+            let _ = write!(
+                b,
+                r#"<text class="st-lane" x="{x:.0}" y="20" text-anchor="middle">{}</text><line class="st-lane-line" x1="{x:.0}" y1="{HEAD}" x2="{x:.0}" y2="{}"/>"#,
+                escape(name),
+                HEIGHT - 10
+            );
+        }
+        let step = tick_step(self.t1 - self.t0);
+        let mut t = self.t0.div_ceil(step) * step;
+        while t <= self.t1 {
+            let y = self.y(t);
+            let _ = write!(b, r#"<text class="st-tick" x="4" y="{:.0}">{} s</text>"#, y + 4.0, fmt_ms(t, if step < 1000 { 1 } else { 0 }));
+            t += step;
+        }
+        for bar in self.bars.iter().filter(|r| self.visible(r.from_ms, r.to_ms)) {
+            let (x, y0, y1) = (self.x(bar.lane), self.y(bar.from_ms), self.y(bar.to_ms));
+            let _ = write!(
+                b,
+                r#"<rect class="st-bar" data-frame="{}" x="{:.0}" y="{y0:.1}" width="14" height="{:.1}" rx="3"><title>{}</title></rect>"#,
+                bar.frame,
+                x - 7.0,
+                (y1 - y0).max(2.0),
+                escape(&bar.label)
+            );
+        }
+        for w in self.writes.iter().filter(|w| self.visible(w.at_ms, w.at_ms)) {
+            let (x, y) = (self.x(0), self.y(w.at_ms));
+            let class = if w.refused { "st-write refused" } else { "st-write" };
+            let _ = write!(
+                b,
+                r#"<circle class="{class}" data-frame="{}" cx="{x:.0}" cy="{y:.1}" r="5"><title>frame {}: {}</title></circle>"#,
+                w.frame,
+                w.frame,
+                escape(&w.label)
+            );
+        }
+        for a in self.arrows.iter().filter(|a| self.visible(a.sent_ms, a.arrives_ms)) {
+            let (x0, y0, x1, y1) = (self.x(0) + 6.0, self.y(a.sent_ms), self.x(a.lane) - 6.0, self.y(a.arrives_ms));
+            let mut class = String::from("st-arrow");
+            if a.frame.is_none() {
+                class.push_str(" in-flight");
+            }
+            if a.held {
+                class.push_str(" held");
+            }
+            let when = match a.frame {
+                Some(f) => format!("frame {f}: {} arrives after {}", a.label, secs(a.arrives_ms - a.sent_ms)),
+                None => format!("{}: in flight, arrives at {} s", a.label, fmt_ms(a.arrives_ms, 3)),
+            };
+            let frame = a.frame.map(|f| format!(r#" data-frame="{f}""#)).unwrap_or_default();
+            let _ = write!(
+                b,
+                r#"<line class="{class}"{frame} x1="{x0:.0}" y1="{y0:.1}" x2="{x1:.0}" y2="{y1:.1}" marker-end="url(#st-head)"><title>{}</title></line>"#,
+                escape(&when)
+            );
+        }
+        for r in self.reads.iter().filter(|r| self.visible(r.at_ms, r.at_ms)) {
+            let (xc, xw, y) = (self.x(r.lane), self.x(r.worker_lane), self.y(r.at_ms));
+            let class = if r.stale { "st-read stale" } else { "st-read" };
+            let _ = write!(
+                b,
+                r#"<g class="{class}" data-frame="{}"><line x1="{xw:.0}" y1="{y:.1}" x2="{xc:.0}" y2="{y:.1}"/><rect x="{:.0}" y="{:.1}" width="12" height="12" transform="rotate(45 {xc:.0} {y:.1})"/><title>frame {}: {}{}</title></g>"#,
+                r.frame,
+                xc - 6.0,
+                y - 6.0,
+                r.frame,
+                escape(&r.label),
+                if r.stale { " (stale)" } else { "" }
+            );
+        }
+        let y = self.y(self.now_ms);
+        let _ = write!(
+            b,
+            r#"<line class="st-cursor" x1="40" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="{FG}"/><text class="st-tick" x="4" y="{:.1}">now</text>"#,
+            self.width() - 4,
+            y - 4.0
+        );
+        b
+    }
+
+    /// The arrowhead every arrow ends with.
+    pub fn defs() -> &'static str {
+        r#"<defs><marker id="st-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="context-stroke"/></marker></defs>"#
+    }
+}
+
+/// A round tick spacing giving 4 to 12 ticks over `span_ms`.
+fn tick_step(span_ms: u64) -> u64 {
+    [250, 500, 1_000, 2_000, 5_000, 10_000, 15_000, 30_000, 60_000].into_iter().find(|s| span_ms / s <= 12).unwrap_or(120_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::preset;
+    use crate::sim::controllers::watched_kinds;
+    use crate::view::panels::wires;
+    use crate::view::session::Session;
+
+    fn at(session: &mut Session, n: usize) -> SpaceTime {
+        session.seek(n);
+        let w = session.world();
+        let kinds = watched_kinds(session.scenario().controller.kind);
+        spacetime(&session.frames()[..session.position()], w.now_ms(), kinds, w.ctl.workers.len(), &wires(w, false, w.now_ms()))
+    }
+
+    #[test]
+    fn one_arrow_per_delivered_event_and_the_stale_read_is_marked() {
+        let mut s = Session::new(preset("over-create").unwrap());
+        let st = at(&mut s, 85);
+        let delivered =
+            s.frames()[..85].iter().filter(|f| matches!(f.event, Event::WatchDelivered { watcher: Watcher::Controller, .. })).count();
+        assert!(delivered > 3);
+        assert_eq!(st.delivered(), delivered);
+        // The second reconcile counts ConfigMaps its cache has not seen yet: a stale read.
+        assert!(st.stale_reads() >= 1, "{:?}", st.reads);
+        assert!(st.reads.iter().any(|r| r.stale && r.label.starts_with("read 0 ConfigMaps, the cluster held")), "{:?}", st.reads);
+        assert!(st.bars.len() >= 2);
+        let body = st.svg_body();
+        assert_eq!(body.matches("class=\"st-arrow").count(), st.arrows.len());
+        assert!(body.contains("st-read stale"));
+    }
+
+    #[test]
+    fn the_lag_tilts_the_arrows_in_flight() {
+        let mut s = Session::new(preset("over-create").unwrap());
+        s.seek(23);
+        let w = s.world();
+        let kinds = watched_kinds(s.scenario().controller.kind);
+        let slopes = |lag: u64| {
+            let mut world = w.clone();
+            world.cluster.watch_lag_ms = lag;
+            let st = spacetime(&s.frames()[..23], world.now_ms(), kinds, 1, &wires(&world, false, world.now_ms()));
+            st.arrows.iter().filter(|a| a.frame.is_none()).map(|a| a.arrives_ms - a.sent_ms).collect::<Vec<_>>()
+        };
+        let (short, long) = (slopes(500), slopes(4_000));
+        assert!(!short.is_empty() && short.len() == long.len());
+        assert!(short.iter().zip(&long).all(|(a, b)| b > a), "{short:?} {long:?}");
+    }
+
+    #[test]
+    fn ticks_are_round() {
+        assert_eq!(tick_step(4_000), 500);
+        assert_eq!(tick_step(60_000), 5_000);
+    }
+}
