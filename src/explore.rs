@@ -119,7 +119,7 @@ pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Explora
                         invariant: v.invariant.to_string(),
                         frame: frame.n,
                         deviations: level,
-                        schedule: schedule.iter().map(|d| DeviationSpec { kind: d.kind, nth: d.nth, late_ms: d.late_ms }).collect(),
+                        schedule: schedule.iter().map(DeviationSpec::of).collect(),
                     });
                     out.distinct_states = seen.len() as u64;
                     return out;
@@ -144,7 +144,7 @@ pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Explora
             for kind in kinds {
                 for nth in 1..=world.events_sent[kind.index()] {
                     for &late_ms in &o.late_ms {
-                        let d = Deviation { kind: *kind, nth, late_ms };
+                        let d = Deviation::late(*kind, nth, late_ms);
                         if last.is_some_and(|l| (l.kind, l.nth) >= (d.kind, d.nth)) {
                             continue;
                         }

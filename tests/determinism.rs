@@ -25,7 +25,44 @@ fn measured() -> BTreeMap<String, String> {
     v["schedule"] = serde_json::json!([{"kind": "ConfigMap", "nth": 1, "late_ms": 1000}, {"kind": "ConfigMap", "nth": 3, "late_ms": 2500}]);
     let scheduled = cachescope::scenario::Scenario::from_value(v).expect("a valid schedule");
     hashes.insert("over-create+schedule".to_string(), Report::run(&scheduled).trace_hash);
+    // Random schedules of every form (late, at, hold, drop), from a fixed
+    // stream: the page replays what the explorer and the learner's hands write.
+    for (i, schedule) in random_schedules(12).into_iter().enumerate() {
+        let mut v = preset("over-create").unwrap().to_value();
+        v["controller"]["naming"] = "generate".into();
+        v["cluster"]["watch_lag_ms"] = if i % 2 == 0 { 0 } else { 2000 }.into();
+        v["schedule"] = schedule;
+        let s = cachescope::scenario::Scenario::from_value(v).expect("a valid schedule");
+        hashes.insert(format!("random-schedule-{i:02}"), Report::run(&s).trace_hash);
+    }
     hashes
+}
+
+/// `n` schedules of one to four entries, each of a random form, from a fixed LCG.
+fn random_schedules(n: usize) -> Vec<serde_json::Value> {
+    let mut x: u64 = 0x853c_49e6_748f_ea9b;
+    let mut next = move |below: u64| {
+        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        (x >> 33) % below
+    };
+    (0..n)
+        .map(|_| {
+            let len = 1 + next(4);
+            let mut nths: Vec<u64> = (0..len).map(|_| 1 + next(12)).collect();
+            nths.sort_unstable();
+            nths.dedup();
+            let entries: Vec<serde_json::Value> = nths
+                .into_iter()
+                .map(|nth| match next(4) {
+                    0 => serde_json::json!({"kind": "ConfigMap", "nth": nth, "late_ms": 1 + next(5_000)}),
+                    1 => serde_json::json!({"kind": "ConfigMap", "nth": nth, "at_ms": next(8_000)}),
+                    2 => serde_json::json!({"kind": "ConfigMap", "nth": nth, "hold": true}),
+                    _ => serde_json::json!({"kind": "ConfigMap", "nth": nth, "drop": true}),
+                })
+                .collect();
+            serde_json::Value::Array(entries)
+        })
+        .collect()
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -101,6 +101,7 @@ pub const LIMITS: &[Limit] = &[
     limit("schedule", Of::Items, 0, 100, "watch events held back"),
     limit("schedule[].nth", Of::Value, 1, 1_000_000, "which event of its kind, counted from 1"),
     limit("schedule[].late_ms", Of::Value, 1, 600_000, "ms it arrives later than the lag says"),
+    limit("schedule[].at_ms", Of::Value, 0, 2_592_000_000, "ms into the run it arrives at (no earlier than the events ahead of it)"),
     limit("expect", Of::Items, 0, 100, "checks"),
     limit("expect[].text", Of::Chars, 1, 300, "the sentence a check shows"),
 ];

@@ -290,14 +290,56 @@ pub struct OwnerRefSpec {
 }
 
 /// The `nth` watch event of `kind` the apiserver sends (1-based, over the
-/// whole run) reaches the controller's informer `late_ms` later than the lag says.
+/// whole run), on its way to the controller's informer, taken off its
+/// default timing in one of four ways (exactly one): it arrives `late_ms`
+/// later than the lag says (the explorer's choice), or `at_ms` into the run
+/// (the page's Deliver now and Release), or is `hold`-ed (never arrives within
+/// the run), or is `drop`-ped (lost on the wire). A watch is a stream: what
+/// is behind an event never overtakes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct DeviationSpec {
     pub kind: Kind,
     pub nth: u32,
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
     pub late_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hold: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub drop: bool,
+}
+
+impl DeviationSpec {
+    /// The explorer's kind: the `nth` event of `kind`, `late_ms` late.
+    pub fn late(kind: Kind, nth: u32, late_ms: u64) -> DeviationSpec {
+        DeviationSpec { kind, nth, late_ms, at_ms: None, hold: false, drop: false }
+    }
+
+    pub fn deviation(&self) -> crate::sim::world::Deviation {
+        crate::sim::world::Deviation {
+            kind: self.kind,
+            nth: self.nth,
+            late_ms: self.late_ms,
+            at_ms: self.at_ms,
+            hold: self.hold,
+            drop: self.drop,
+        }
+    }
+
+    pub fn of(d: &crate::sim::world::Deviation) -> DeviationSpec {
+        DeviationSpec { kind: d.kind, nth: d.nth, late_ms: d.late_ms, at_ms: d.at_ms, hold: d.hold, drop: d.drop }
+    }
+}
+
+fn is_zero_u64(n: &u64) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A reference to an existing object.
@@ -752,7 +794,20 @@ impl Scenario {
                 ));
             }
             limits::get("schedule[].nth").check(&format!("schedule[{i}].nth"), u64::from(d.nth))?;
-            limits::get("schedule[].late_ms").check(&format!("schedule[{i}].late_ms"), d.late_ms)?;
+            let ways = usize::from(d.late_ms > 0) + usize::from(d.at_ms.is_some()) + usize::from(d.hold) + usize::from(d.drop);
+            if ways != 1 {
+                return Err(ScenarioError::new(
+                    format!("schedule[{i}]"),
+                    None,
+                    format!("says {ways} ways to take the event off its timing; give exactly one of late_ms, at_ms, hold, drop"),
+                ));
+            }
+            if d.late_ms > 0 {
+                limits::get("schedule[].late_ms").check(&format!("schedule[{i}].late_ms"), d.late_ms)?;
+            }
+            if let Some(at) = d.at_ms {
+                limits::get("schedule[].at_ms").check(&format!("schedule[{i}].at_ms"), at)?;
+            }
         }
         if !self.expect.is_empty() {
             for (i, c) in self.expect.iter().enumerate() {
@@ -938,8 +993,7 @@ impl Scenario {
             })
             .collect();
         let frame_limit = limits::frame_limit(limits::objects_at_peak(self, None).0);
-        let schedule =
-            self.schedule.iter().map(|d| crate::sim::world::Deviation { kind: d.kind, nth: d.nth, late_ms: d.late_ms }).collect();
+        let schedule = self.schedule.iter().map(|d| d.deviation()).collect();
         WorldInit { seed: self.seed, until_ms: self.until_ms, frame_limit, cluster, controller, objects, actions, schedule }
     }
 }

@@ -53,6 +53,15 @@ pub struct Popped {
     pub first_sync: bool,
 }
 
+/// The timing a schedule chose for one watch event (default: the lag's).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Timing {
+    pub nth: u32,
+    pub held_ms: u64,
+    pub due_ms: Option<u64>,
+    pub drop: bool,
+}
+
 /// An event on the wire from the apiserver to this informer.
 #[derive(Debug, Clone)]
 pub struct InFlight {
@@ -64,6 +73,14 @@ pub struct InFlight {
     /// Extra delay a schedule chose for it (a deviation from the default
     /// schedule, the explorer's or a counterexample's); 0 by default.
     pub held_ms: u64,
+    /// When a schedule says it arrives instead of after the lag (`u64::MAX`:
+    /// held, never within the run), no earlier than the events ahead of it.
+    pub due_ms: Option<u64>,
+    /// Its ordinal among the events of its kind the apiserver sent (what a schedule names it by).
+    pub nth: u32,
+    /// A schedule drops it: lost when it would arrive (until then it is on
+    /// the wire like any other, so nothing before that moment differs).
+    pub drop_on_arrival: bool,
     /// A fault dropped it: it will arrive nowhere.
     pub dropped: bool,
     /// A BOOKMARK: no object, only a resourceVersion (`object` is a
@@ -196,11 +213,11 @@ impl Informer {
 
     /// A committed change. It joins the wire if the watch covers it.
     pub fn offer(&mut self, event: &WatchEvent, now_ms: u64, jitter_ms: u64) {
-        self.offer_held(event, now_ms, jitter_ms, 0);
+        self.offer_timed(event, now_ms, jitter_ms, Timing::default());
     }
 
-    /// A committed change the schedule holds back `held_ms` beyond its lag and jitter.
-    pub fn offer_held(&mut self, event: &WatchEvent, now_ms: u64, jitter_ms: u64, held_ms: u64) {
+    /// A committed change, on the timing a schedule chose for it.
+    pub fn offer_timed(&mut self, event: &WatchEvent, now_ms: u64, jitter_ms: u64, timing: Timing) {
         let list_rv = match &self.state {
             ListState::Listed { list_rv, .. } | ListState::Popping { list_rv, .. } | ListState::Watching { list_rv } => *list_rv,
             ListState::Idle | ListState::Requested { .. } | ListState::Closed => return,
@@ -216,12 +233,16 @@ impl Informer {
         if dropped {
             self.drop_next = None;
         }
+
         self.in_flight.push_back(InFlight {
             event_type: event.event_type,
             object: event.object.clone(),
             sent_at_ms: now_ms,
             jitter_ms,
-            held_ms,
+            held_ms: timing.held_ms,
+            due_ms: timing.due_ms,
+            nth: timing.nth,
+            drop_on_arrival: timing.drop,
             dropped,
             bookmark: false,
         });
@@ -260,6 +281,9 @@ impl Informer {
             sent_at_ms: now_ms,
             jitter_ms: 0,
             held_ms: 0,
+            due_ms: None,
+            nth: 0,
+            drop_on_arrival: false,
             dropped: false,
             bookmark: true,
         });
@@ -286,7 +310,7 @@ impl Informer {
 
     fn deliver_at(&self, e: &InFlight, lag_ms: u64, previous_ms: u64) -> u64 {
         // In order: never before the event ahead of it.
-        (e.sent_at_ms + lag_ms + e.jitter_ms + e.held_ms).max(previous_ms)
+        e.due_ms.unwrap_or_else(|| e.sent_at_ms.saturating_add(lag_ms + e.jitter_ms + e.held_ms)).max(previous_ms)
     }
 
     /// How many events are on the wire.
@@ -403,7 +427,8 @@ impl Informer {
 
     /// Deliver the head of the wire: update the store, then hand the event to the handlers.
     pub fn deliver(&mut self, now_ms: u64) -> Delivered {
-        let event = self.in_flight.pop_front().expect("deliver called with nothing in flight");
+        let mut event = self.in_flight.pop_front().expect("deliver called with nothing in flight");
+        event.dropped |= event.drop_on_arrival;
         self.last_delivered_at_ms = now_ms;
         if event.dropped {
             return Delivered { event, old: None };

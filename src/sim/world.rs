@@ -156,6 +156,18 @@ pub struct Deviation {
     pub kind: Kind,
     pub nth: u32,
     pub late_ms: u64,
+    /// Arrives at this time instead (no earlier than the events ahead of it).
+    pub at_ms: Option<u64>,
+    /// Never arrives within the run (the page's Hold, until released).
+    pub hold: bool,
+    /// Lost on the wire.
+    pub drop: bool,
+}
+
+impl Deviation {
+    pub fn late(kind: Kind, nth: u32, late_ms: u64) -> Deviation {
+        Deviation { kind, nth, late_ms, at_ms: None, hold: false, drop: false }
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -268,6 +268,36 @@ impl Ui {
         self.look_ahead();
     }
 
+    /// The learner's hands on a watch event in flight (the Watch panel's
+    /// buttons): the choice joins the scenario's schedule, the run is
+    /// recomputed from frame 0 on it (every frame so far stays the same) and
+    /// the page comes back to this frame; the URL then carries the scenario.
+    pub fn choose_wire(&self, kind: crate::sim::object::Kind, nth: u32, choice: crate::view::hands::WireChoice, what: &str) {
+        self.pause();
+        let (chosen, position) =
+            self.session.with_untracked(|s| (crate::view::hands::choose(s.scenario(), s.world(), kind, nth, choice), s.position()));
+        match chosen {
+            Ok(scenario) => {
+                // Before the signals below: the URL mirror reads it when they settle.
+                self.custom.set_value(Some(scenario.to_value().to_string()));
+                self.preset.set(None);
+                self.settings.set(Vec::new());
+                let mut rebuilt = self.session.with_untracked(|s| s.rebuilt(scenario.clone())).with_base(scenario);
+                rebuilt.seek(position);
+                self.session.set(rebuilt);
+                self.known.set(self.session.with_untracked(|s| s.frames().len()));
+                self.ended.set(false);
+                self.notice.set(Some(format!(
+                    "{} (at frame {position}). The run's schedule holds it, so the link and an exported scenario carry it.",
+                    choice.done(what)
+                )));
+            }
+            Err(e) => self.notice.set(Some(e.to_string())),
+        }
+        self.settle();
+        self.look_ahead();
+    }
+
     /// A setting that only matters when the controller starts: the run is
     /// rebuilt from frame 0 with it.
     pub fn restart_with(&self, path: &str, value: &str, what: &str) {

@@ -161,7 +161,7 @@ fn rows_list(cache_side: bool) -> impl IntoView {
                     if !present {
                         // What only the other side holds: a slot without a name.
                         let note = match (cache_side, r.pending) {
-                            (true, Some((t, eta))) => format!("{} in {}", t.as_str(), secs(eta)),
+                            (true, Some((t, eta))) => format!("{} {}", t.as_str(), pv::arrival_words(eta)),
                             (true, None) => "not in this cache".to_string(),
                             (false, _) => "deleted; the cache still has it".to_string(),
                         };
@@ -276,9 +276,12 @@ pub fn WatchPanel() -> impl IntoView {
             </div>
             <ul class="wires" role="list" tabindex="0" aria-label="Events in flight">
                 <For
-                    each=move || wires.with(|w| w.iter().take(MAX_WIRES).map(|w| (w.id.clone(), w.label.clone(), w.kind, w.name.clone(), w.dropped, w.held_ms)).collect::<Vec<_>>())
-                    key=|w| w.0.clone()
-                    children=move |(id, label, kind, name, dropped, held_ms)| {
+                    each=move || wires.with(|w| w.iter().take(MAX_WIRES).map(|w| (w.id.clone(), w.label.clone(), w.kind, w.name.clone(), w.dropped, w.held_ms, w.nth)).collect::<Vec<_>>())
+                    key=|w| (w.0.clone(), w.4)
+                    children=move |(id, label, kind, name, dropped, held_ms, nth)| {
+                        let hold_id = id.clone();
+                        let on_hold = Signal::derive(move || wires.with(|ws| ws.iter().any(|w| w.id == hold_id && w.on_hold)));
+                        let what = format!("{label} {kind} {name}");
                         let pos_id = id.clone();
                         let progress = move || wires.with(|ws| ws.iter().find(|w| w.id == pos_id).map_or(1.0, |w| w.progress));
                         let eta_id = id.clone();
@@ -294,12 +297,13 @@ pub fn WatchPanel() -> impl IntoView {
                                     <span class="obj mono"><span class="k">{format!("{} ", kind_abbr(kind))}</span>{name.clone()}</span>
                                     {(held_ms > 0).then(|| view! { <span class="held-tag">{format!(" held back {}", secs(held_ms))}</span> })}
                                     <span class="eta mono">
-                                        {move || if dropped { "dropped".to_string() } else { eta().map(|e| format!("in {}", secs(e))).unwrap_or_default() }}
+                                        {move || if dropped { "dropped".to_string() } else { eta().map(pv::arrival_words).unwrap_or_default() }}
                                     </span>
                                 </span>
                                 <span class="track" aria-hidden="true">
                                     <span class="dot" style:left=move || percent(progress())></span>
                                 </span>
+                                {(nth > 0 && !dropped).then(|| view! { <WireHands kind nth what=what.clone() on_hold /> })}
                             </li>
                         }
                     }
@@ -595,6 +599,30 @@ pub fn InvariantsPanel() -> impl IntoView {
                 }).collect_view()}
             </ul>
         </section>
+    }
+}
+
+/// Deliver now, Hold (or Release) and Drop for one event in flight: each
+/// names the event, and joins the run's schedule.
+#[component]
+fn WireHands(kind: Kind, nth: u32, what: String, on_hold: Signal<bool>) -> impl IntoView {
+    use crate::view::hands::WireChoice;
+    let ui = use_ui();
+    let button = move |choice: WireChoice, glyph: &'static str, what: String| {
+        let name = format!("{}: {what}", choice.label());
+        view! {
+            <button class="hand" aria-label=name.clone() title=name on:click=move |_| ui.choose_wire(kind, nth, choice, &what)>
+                {glyph}
+            </button>
+        }
+    };
+    let (w1, w2, w3, w4) = (what.clone(), what.clone(), what.clone(), what);
+    view! {
+        <span class="hands">
+            {button(WireChoice::DeliverNow, "⇥", w1)}
+            {move || if on_hold.get() { button(WireChoice::Release, "▶", w2.clone()) } else { button(WireChoice::Hold, "‖", w3.clone()) }}
+            {button(WireChoice::Drop, "✕", w4)}
+        </span>
     }
 }
 

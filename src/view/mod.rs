@@ -3,6 +3,7 @@
 //! `ui` only lay these out.
 
 pub mod find;
+pub mod hands;
 pub mod host;
 pub mod panels;
 pub mod session;

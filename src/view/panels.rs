@@ -164,6 +164,20 @@ pub struct Wire {
     pub dropped: bool,
     /// How long the run's schedule holds it back beyond the lag (0: not at all).
     pub held_ms: u64,
+    /// Its ordinal among the events of its kind (0: a LIST or a BOOKMARK, not a choice's target).
+    pub nth: u32,
+    /// Held until the learner releases it.
+    pub on_hold: bool,
+}
+
+/// When an event in flight arrives, in words: "in 1.9 s", or "held" for one
+/// the learner holds (its time is the end of time).
+pub fn arrival_words(eta_ms: u64) -> String {
+    if eta_ms >= 1 << 62 {
+        "held".to_string()
+    } else {
+        format!("in {}", crate::sim::caption::secs(eta_ms))
+    }
 }
 
 /// Everything on the controller's wires (watch events and pending LISTs), head
@@ -186,6 +200,8 @@ pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
                 progress: (now.saturating_sub(*started_at_ms) as f64 / span).clamp(0.0, 1.0),
                 dropped: false,
                 held_ms: 0,
+                nth: 0,
+                on_hold: false,
             });
         }
         for (e, at) in inf.in_flight(lag) {
@@ -204,8 +220,10 @@ pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
                 sent_at_ms: e.sent_at_ms,
                 deliver_at_ms: at,
                 progress: (now.saturating_sub(e.sent_at_ms) as f64 / span).clamp(0.0, 1.0),
-                dropped: e.dropped,
+                dropped: e.dropped || e.drop_on_arrival,
                 held_ms: e.held_ms,
+                nth: if e.bookmark { 0 } else { e.nth },
+                on_hold: e.due_ms == Some(u64::MAX),
             });
         }
     };

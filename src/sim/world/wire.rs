@@ -38,13 +38,19 @@ impl World {
             let kind = ev.object.kind();
             self.events_sent[kind.index()] += 1;
             let nth = self.events_sent[kind.index()];
-            // A schedule may hold this event back (the explorer's choice, a counterexample's).
-            let late: u64 = self.schedule.iter().filter(|d| d.kind == kind && d.nth == nth).map(|d| d.late_ms).sum();
+            // A schedule may take this event off its default timing (the
+            // explorer's choice, a counterexample's, the learner's hands).
+            let mut timing = crate::sim::informer::Timing { nth, ..Default::default() };
+            for d in self.schedule.iter().filter(|d| d.kind == kind && d.nth == nth) {
+                timing.held_ms += d.late_ms;
+                timing.due_ms = if d.hold { Some(u64::MAX) } else { d.at_ms.or(timing.due_ms) };
+                timing.drop |= d.drop;
+            }
             let peer = self.peer.iter_mut().flat_map(|p| p.caches.informers.iter_mut());
             for inf in self.ctl.caches.informers.iter_mut().chain(peer) {
                 if inf.kind == kind {
                     let jitter = if lag_jitter > 0 { self.rng.up_to(lag_jitter) } else { 0 };
-                    inf.offer_held(ev, self.now_ms, jitter, late);
+                    inf.offer_timed(ev, self.now_ms, jitter, timing);
                 }
             }
             for inf in &mut self.gc.caches.informers {
@@ -219,7 +225,14 @@ impl World {
             object: e.object.object_ref(),
             resource_version: e.object.resource_version,
             sent_at_ms: e.sent_at_ms,
-            held_ms: e.held_ms,
+            // Held back by a schedule: by `late_ms`, or (a time it chose) by however
+            // far past the lag it arrives.
+            held_ms: match e.due_ms {
+                Some(_) if watcher == Watcher::Controller => {
+                    self.now_ms.saturating_sub(e.sent_at_ms.saturating_add(self.cluster.watch_lag_ms + e.jitter_ms))
+                }
+                _ => e.held_ms,
+            },
             effects,
         }
     }

@@ -1,0 +1,75 @@
+// Hands-on delivery: each event in flight in the Watch panel has Deliver now,
+// Hold (then Release) and Drop, named after the event; each changes what the
+// Cache panel comes to hold, Step back undoes it on screen, and the link
+// carries it (as the run's schedule).
+// Run: `make build && node --test --test-reporter=spec tests/e2e/`
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NO_PROBLEMS, openExplorer, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+
+const env = withServerAndBrowser();
+
+/** The names of the ConfigMaps the Cache panel holds. */
+async function cached(page) {
+  const text = await region(page, 'Cache').innerText();
+  return ['beta-voice-0', 'beta-voice-1', 'beta-voice-2', 'beta-voice-3'].filter((n) => text.includes(n));
+}
+
+async function stepForward(page, times) {
+  for (let i = 0; i < times; i += 1) await page.getByRole('button', { name: 'Step forward' }).click();
+}
+
+/** Frame 23 of over-create: the first reconcile's four creates are on the wire, 2 s from the cache. */
+async function atFrame23(page) {
+  await openExplorer(page, env.server.url, '?s=over-create&frame=23');
+  assert.deepEqual(await cached(page), []);
+}
+
+test('Deliver now brings the event (and those ahead of it) to the cache at the next frame; Step back undoes it', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
+  try {
+    await atFrame23(page);
+    // By keyboard: the control is a button reached with Tab like any other.
+    const deliver = page.getByRole('button', { name: 'Deliver now: ADDED ConfigMap beta-voice-1', exact: true });
+    await deliver.focus();
+    await page.keyboard.press('Enter');
+    await region(page, 'Caption').getByRole('status').filter({ hasText: /^Delivered ADDED ConfigMap beta-voice-1 now/ }).waitFor();
+    assert.equal(await readFrame(page), 23, 'the page stays at the frame of the choice');
+    await stepForward(page, 2);
+    assert.deepEqual(await cached(page), ['beta-voice-0', 'beta-voice-1'], 'it, and the one ahead of it on the stream');
+    await page.getByRole('button', { name: 'Step back' }).click();
+    await page.getByRole('button', { name: 'Step back' }).click();
+    assert.equal(await readFrame(page), 23);
+    assert.deepEqual(await cached(page), [], 'stepping back undoes it on screen');
+    // The link carries the choice: a reload replays it.
+    await page.waitForFunction(() => new URL(location.href).searchParams.has('z'));
+    const friend = await context.newPage();
+    await openExplorer(friend, page.url().replace(/([?&])frame=\d+/, '$1frame=25'));
+    assert.deepEqual(await cached(friend), ['beta-voice-0', 'beta-voice-1']);
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
+test('Hold keeps an event and those behind it out of the cache until Release; Drop loses it', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    await atFrame23(page);
+    await page.getByRole('button', { name: 'Hold: ADDED ConfigMap beta-voice-1', exact: true }).click();
+    await page.getByRole('button', { name: 'Drop: ADDED ConfigMap beta-voice-3', exact: true }).click();
+    // Well past where the lag would have landed them all.
+    await stepForward(page, 40);
+    assert.deepEqual(await cached(page), ['beta-voice-0'], 'held: 1, and 2 and 3 behind it on the stream');
+    const release = page.getByRole('button', { name: 'Release: ADDED ConfigMap beta-voice-1', exact: true });
+    assert.equal(await release.count(), 1, 'a held event offers Release');
+    await release.click();
+    await stepForward(page, 4);
+    assert.deepEqual(await cached(page), ['beta-voice-0', 'beta-voice-1', 'beta-voice-2'], 'released; 3 was dropped');
+    assert.match(await region(page, 'Watch').innerText(), /^(?![\s\S]*beta-voice-3)/, 'the dropped one is off the wire');
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
