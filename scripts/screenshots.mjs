@@ -82,6 +82,33 @@ try {
     }
     await context.close();
   }
+  // A bug found by "Can it go wrong?": over-create with GenerateName at watch lag 0,
+  // clean on the default timing, broken by one held-back event; the page at the
+  // breaking frame, and its Space-time view.
+  {
+    const { page, context, problems } = await openPage(browser, server.origin, { width: 1440, height: 900 });
+    await openExplorer(page, server.url, '?s=over-create&controller.naming=generate&cluster.watch_lag_ms=0');
+    await page.getByText('Can it go wrong?', { exact: true }).click();
+    await page.getByRole('combobox', { name: 'Invariant' }).selectOption('children_within_desired');
+    await page.getByRole('button', { name: 'Find a bug', exact: true }).click();
+    const found = page.locator('section[aria-label="Caption"] [role="status"]').filter({ hasText: /^Found after/ });
+    await found.waitFor({ timeout: 20_000 });
+    await page.waitForLoadState('networkidle');
+    const file = join(OUT, 'found-bug-1440.png');
+    await page.screenshot({ path: file });
+    console.log(`${file}\t${await page.getByText(/^Frame \d+$/).innerText()}\tFind a bug\t${await found.locator("span").first().innerText()}`);
+    await page.getByRole('button', { name: 'Dismiss the notice' }).click();
+    const spacetime = page.getByRole('region', { name: 'Space-time', exact: true });
+    await spacetime.scrollIntoViewIfNeeded();
+    await spacetime.screenshot({ path: join(OUT, 'found-bug-spacetime.png') });
+    for (const [kind, list] of Object.entries(problems)) {
+      for (const item of list) {
+        console.error(`screenshots: found-bug-1440.png: ${kind}: ${item}`);
+        status = 1;
+      }
+    }
+    await context.close();
+  }
 } finally {
   await browser.close();
   await server.close();

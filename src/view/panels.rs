@@ -598,9 +598,31 @@ pub fn current_caption(frame: Option<&Frame>, description: &str) -> String {
     }
 }
 
-/// The caption at the session's position.
+/// The caption at the session's position. At frame 0 it is the lab's own
+/// text, which speaks of the lab's settings: when the link set others, it says
+/// which, so no sentence stands that this run contradicts unremarked.
 pub fn session_caption(s: &super::session::Session) -> String {
-    current_caption(s.last_frame(), &s.scenario().description)
+    let caption = current_caption(s.last_frame(), &s.scenario().description);
+    if s.last_frame().is_some() {
+        return caption;
+    }
+    let moved: Vec<String> = s
+        .departures()
+        .into_iter()
+        .filter(|d| d.frame.is_none())
+        .map(|d| match d.lab {
+            Some(lab) => format!("{} is {} (the lab's: {lab})", d.what, d.now),
+            None => format!("{} is {}", d.what, d.now),
+        })
+        .collect();
+    if moved.is_empty() {
+        caption
+    } else {
+        format!(
+            "{caption} This run is not the lab's: {}; where the text above says otherwise, the run shows what these settings do.",
+            moved.join(", ")
+        )
+    }
 }
 
 /// One of the scenario's checks, as the Observations panel shows it.
@@ -845,5 +867,16 @@ mod tests {
         assert_eq!(lit[0].value.as_deref(), Some("len(children) = 0 · the cache has 0, the cluster 4"));
         assert_eq!(r.lit_by, Some((0, 2)));
         assert_eq!(lit[0].waiting, vec![0], "the worker is paused on the line it read");
+    }
+
+    #[test]
+    fn the_first_caption_says_which_settings_are_not_the_labs() {
+        let lab = crate::scenario::preset("over-create").unwrap();
+        let moved = lab.with_settings([("cluster.watch_lag_ms", "0")]).unwrap();
+        let s = Session::new(moved).with_base(lab.clone());
+        let caption = session_caption(&s);
+        assert!(caption.starts_with(lab.description.trim()), "{caption}");
+        assert!(caption.contains("This run is not the lab's: cluster.watch_lag_ms is 0 (the lab's: 2000)"), "{caption}");
+        assert!(!session_caption(&Session::new(lab)).contains("not the lab's"));
     }
 }

@@ -21,7 +21,7 @@ use std::fmt::Write;
 /// The most simulated time the view spans: older frames scroll off the top.
 pub const WINDOW_MS: u64 = 60_000;
 /// The least, so a short run is not stretched thin.
-const MIN_SPAN_MS: u64 = 4_000;
+const MIN_SPAN_MS: u64 = 2_000;
 
 /// A watch event's trip from the apiserver to an informer.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,7 +184,8 @@ pub fn spacetime(frames: &[Frame], now_ms: u64, kinds: &[Kind], workers: usize, 
             });
         }
     }
-    st.t1 = arrivals_end.max(MIN_SPAN_MS);
+    // A little room below the last arrival, so its arrowhead shows.
+    st.t1 = (arrivals_end + arrivals_end / 20).max(MIN_SPAN_MS);
     st.t0 = st.t1.saturating_sub(WINDOW_MS).min(now_ms);
     st
 }
@@ -266,7 +267,8 @@ impl SpaceTime {
         let mut t = self.t0.div_ceil(step) * step;
         while t <= self.t1 {
             let y = self.y(t);
-            let _ = write!(b, r#"<text class="st-tick" x="4" y="{:.0}">{} s</text>"#, y + 4.0, fmt_ms(t, if step < 1000 { 1 } else { 0 }));
+            let decimals = if step.is_multiple_of(1000) { 0 } else if step.is_multiple_of(100) { 1 } else { 2 };
+            let _ = write!(b, r#"<text class="st-tick" x="4" y="{:.0}">{} s</text>"#, y + 4.0, fmt_ms(t, decimals));
             t += step;
         }
         for bar in self.bars.iter().filter(|r| self.visible(r.from_ms, r.to_ms)) {

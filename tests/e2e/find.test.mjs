@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NO_PROBLEMS, openExplorer, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, axeProblems, openExplorer, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 
@@ -59,6 +59,9 @@ test('Find a bug finds the over-create at watch lag 0 and loads it; its URL relo
     await openExplorer(friend, link);
     assert.equal(await readFrame(friend), frame);
     await region(friend, 'Invariants').locator('li.invariant.broken', { hasText: 'children_within_desired' }).waitFor();
+    // The panel, open over the found bug, passes axe-core like the rest of the page.
+    await page.getByText('Can it go wrong?', { exact: true }).click();
+    assert.deepEqual(await axeProblems(page), []);
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NO_PROBLEMS, openExplorer, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, axeProblems, openExplorer, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 
@@ -64,6 +64,7 @@ test('Hold keeps an event and those behind it out of the cache until Release; Dr
     assert.deepEqual(await cached(page), ['beta-voice-0'], 'held: 1, and 2 and 3 behind it on the stream');
     const release = page.getByRole('button', { name: 'Release: ADDED ConfigMap beta-voice-1', exact: true });
     assert.equal(await release.count(), 1, 'a held event offers Release');
+    assert.deepEqual(await axeProblems(page), [], 'the hands and the held marks pass axe-core');
     await release.click();
     await stepForward(page, 4);
     assert.deepEqual(await cached(page), ['beta-voice-0', 'beta-voice-1', 'beta-voice-2'], 'released; 3 was dropped');

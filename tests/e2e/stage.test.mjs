@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import {
+  axeProblems,
   NO_PROBLEMS,
   atEndOfRun,
   focusPage,
@@ -281,20 +282,6 @@ test('garbage collector steps are hidden where they are not the point, and shown
     await context.close();
   }
 });
-
-const AXE = await readFile(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
-
-/** axe-core's serious and critical violations on the page as it is. */
-async function axeProblems(page) {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE);
-  // Rows fade in: measure contrast as the reader sees it, once they have.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
-  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')}`);
-}
 
 test('axe-core finds no serious or critical violation at each telling frame, light and dark, nor in an embed', async () => {
   for (const colorScheme of ['light', 'dark']) {

@@ -354,3 +354,18 @@ export function withServerAndBrowser() {
   });
   return env;
 }
+
+const AXE = await readFile(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
+
+/** axe-core's serious and critical violations on the page as it is. */
+export async function axeProblems(page) {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE);
+  // Rows fade in: measure contrast as the reader sees it, once they have.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')}`);
+}
+
