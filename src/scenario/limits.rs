@@ -99,6 +99,8 @@ pub const LIMITS: &[Limit] = &[
     limit("actions[].delete_pods.interval_ms", Of::Value, 1, 86_400_000, "ms between two of them"),
     limit("actions[].pause_controller.for_ms", Of::Value, 1, 3_600_000, "ms the leader is frozen"),
     limit("schedule", Of::Items, 0, 100, "watch events held back"),
+    limit("takes", Of::Items, 0, 100, "worker choices"),
+    limit("takes[].take", Of::Value, 1, 1_000_000, "which key taken from the workqueue, counted from 1"),
     limit("schedule[].nth", Of::Value, 1, 1_000_000, "which event of its kind, counted from 1"),
     limit("schedule[].late_ms", Of::Value, 1, 600_000, "ms it arrives later than the lag says"),
     limit("schedule[].at_ms", Of::Value, 0, 2_592_000_000, "ms into the run it arrives at (no earlier than the events ahead of it)"),

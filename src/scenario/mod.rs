@@ -61,6 +61,10 @@ pub struct Scenario {
     /// back (what `cachescope explore` writes for a counterexample).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub schedule: Vec<DeviationSpec>,
+    /// Which idle worker takes a key from the workqueue, where the run
+    /// departs from the default (the lowest idle worker): the page's choice.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub takes: Vec<TakeSpec>,
 }
 
 fn default_seed() -> u64 {
@@ -310,6 +314,16 @@ pub struct DeviationSpec {
     pub hold: bool,
     #[serde(default, skip_serializing_if = "is_false")]
     pub drop: bool,
+}
+
+/// The `take`th key taken from the workqueue over the run (counted from 1)
+/// goes to worker `worker` (counted from 0), if it is idle then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct TakeSpec {
+    pub take: u32,
+    pub worker: u32,
 }
 
 impl DeviationSpec {
@@ -784,6 +798,20 @@ impl Scenario {
             self.validate_action(&format!("actions[{i}]"), a)?;
         }
         limits::get("schedule").check("schedule", self.schedule.len() as u64)?;
+        limits::get("takes").check("takes", self.takes.len() as u64)?;
+        for (i, t) in self.takes.iter().enumerate() {
+            limits::get("takes[].take").check(&format!("takes[{i}].take"), u64::from(t.take))?;
+            if t.worker >= self.workers() {
+                return Err(ScenarioError::new(
+                    format!("takes[{i}].worker"),
+                    Some(t.worker.to_string()),
+                    format!("the controller has {} workers, numbered from 0", self.workers()),
+                ));
+            }
+            if self.takes[..i].iter().any(|o| o.take == t.take) {
+                return Err(ScenarioError::new(format!("takes[{i}].take"), Some(t.take.to_string()), "is chosen twice".to_string()));
+            }
+        }
         let watched = crate::sim::controllers::watched_kinds(self.controller.kind);
         for (i, d) in self.schedule.iter().enumerate() {
             if !watched.contains(&d.kind) {
@@ -994,7 +1022,8 @@ impl Scenario {
             .collect();
         let frame_limit = limits::frame_limit(limits::objects_at_peak(self, None).0);
         let schedule = self.schedule.iter().map(|d| d.deviation()).collect();
-        WorldInit { seed: self.seed, until_ms: self.until_ms, frame_limit, cluster, controller, objects, actions, schedule }
+        let takes = self.takes.iter().map(|t| (t.take, t.worker)).collect();
+        WorldInit { seed: self.seed, until_ms: self.until_ms, frame_limit, cluster, controller, objects, actions, schedule, takes }
     }
 }
 

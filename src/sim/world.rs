@@ -144,6 +144,10 @@ pub struct WorldInit {
     pub actions: Vec<Action>,
     /// Where this run departs from the default schedule: watch events held back.
     pub schedule: Vec<Deviation>,
+    /// Which idle worker takes a key: `(k, w)`, the `k`th key taken from the
+    /// workqueue over the run goes to worker `w` if it is idle (the lowest idle
+    /// one otherwise, the default).
+    pub takes: Vec<(u32, u32)>,
 }
 
 /// One choice a run makes differently from the default schedule: the `nth`
@@ -299,6 +303,9 @@ pub struct World {
     /// The schedule's deviations, and the watch events sent so far by kind (`Kind::index`).
     schedule: Rc<Vec<Deviation>>,
     pub events_sent: [u32; 4],
+    /// The schedule's worker choices, and the keys taken from the workqueue so far.
+    takes: Rc<Vec<(u32, u32)>>,
+    pub keys_taken: u32,
     /// The second replica of the controller (`controller.instances: 2`): a
     /// standby, or a former leader that has not noticed yet. `ctl` is the
     /// replica that last acquired the lease.
@@ -350,6 +357,8 @@ impl World {
             faults: Vec::new(),
             schedule: Rc::new(init.schedule),
             events_sent: [0; 4],
+            takes: Rc::new(init.takes),
+            keys_taken: 0,
             peer: None,
             lease: None,
             next_epoch: 0,
@@ -424,6 +433,9 @@ impl World {
         add(self.now_ms);
         add(self.api.resource_version());
         self.events_sent.iter().for_each(|n| add(u64::from(*n)));
+        if !self.takes.is_empty() {
+            add(u64::from(self.keys_taken));
+        }
         let lag = self.cluster.watch_lag_ms;
         let runtimes = std::iter::once(&self.ctl).chain(self.peer.as_ref());
         for r in runtimes {
@@ -458,6 +470,19 @@ impl World {
         let caches = |c: &crate::sim::controllers::Caches| c.informers.iter().map(|i| i.len() + i.in_flight_len()).sum::<usize>();
         let informers = caches(&self.ctl.caches) + self.peer.as_ref().map_or(0, |p| caches(&p.caches)) + caches(&self.gc.caches);
         BASE + PER_ENTRY * (api + informers)
+    }
+
+    /// The key the controller's next pick-up takes, and the worker that will
+    /// take it (the schedule's choice if it is idle, else the lowest idle one),
+    /// when its workers run, a key is ready and a worker is idle.
+    pub fn next_take(&self) -> Option<(String, u32)> {
+        let key = self.ctl.queue.queued().next()?.clone();
+        let chosen = self.takes.iter().find(|(k, _)| *k == self.keys_taken + 1).map(|(_, w)| *w as usize);
+        let worker = self.ctl.work_due(self.now_ms, chosen).into_iter().find_map(|(_, s)| match s {
+            Source::Worker(w) => Some(w as u32),
+            _ => None,
+        })?;
+        Some((key, worker))
     }
 
     /// The run stopped at its frame limit, with more still to happen before `until_ms`.
@@ -557,10 +582,11 @@ impl World {
                 consider(at, Source::Informer(Watcher::GarbageCollector, i));
             }
         }
-        for (at, s) in ctl.map(|c| c.work_due(self.now_ms)).unwrap_or_default() {
+        let chosen = self.takes.iter().find(|(k, _)| *k == self.keys_taken + 1).map(|(_, w)| *w as usize);
+        for (at, s) in ctl.map(|c| c.work_due(self.now_ms, chosen)).unwrap_or_default() {
             consider(at, s);
         }
-        for (at, s) in peer.map(|p| p.work_due(self.now_ms)).unwrap_or_default() {
+        for (at, s) in peer.map(|p| p.work_due(self.now_ms, None)).unwrap_or_default() {
             consider(at, Source::Peer(Box::new(s)));
         }
         best

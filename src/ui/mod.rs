@@ -274,8 +274,21 @@ impl Ui {
     /// the page comes back to this frame; the URL then carries the scenario.
     pub fn choose_wire(&self, kind: crate::sim::object::Kind, nth: u32, choice: crate::view::hands::WireChoice, what: &str) {
         self.pause();
-        let (chosen, position) =
-            self.session.with_untracked(|s| (crate::view::hands::choose(s.scenario(), s.world(), kind, nth, choice), s.position()));
+        let chosen = self.session.with_untracked(|s| crate::view::hands::choose(s.scenario(), s.world(), kind, nth, choice));
+        self.adopt(chosen, &choice.done(what));
+    }
+
+    /// The learner's choice of the idle worker that takes the next key (the
+    /// Workqueue panel's buttons), as [`Ui::choose_wire`] does it.
+    pub fn choose_worker(&self, worker: u32, key: &str) {
+        self.pause();
+        let chosen = self.session.with_untracked(|s| crate::view::hands::choose_worker(s.scenario(), s.world(), worker));
+        self.adopt(chosen, &format!("Worker {worker} takes {key} next"));
+    }
+
+    /// Play on `chosen`, the scenario with a choice made at this frame.
+    fn adopt(&self, chosen: Result<Scenario, crate::scenario::ScenarioError>, done: &str) {
+        let position = self.session.with_untracked(|s| s.position());
         match chosen {
             Ok(scenario) => {
                 // Before the signals below: the URL mirror reads it when they settle.
@@ -288,8 +301,7 @@ impl Ui {
                 self.known.set(self.session.with_untracked(|s| s.frames().len()));
                 self.ended.set(false);
                 self.notice.set(Some(format!(
-                    "{} (at frame {position}). The run's schedule holds it, so the link and an exported scenario carry it.",
-                    choice.done(what)
+                    "{done} (at frame {position}). The run's schedule holds it, so the link and an exported scenario carry it."
                 )));
             }
             Err(e) => self.notice.set(Some(e.to_string())),

@@ -322,8 +322,31 @@ pub fn WatchPanel() -> impl IntoView {
 
 #[component]
 pub fn WorkqueuePanel() -> impl IntoView {
-    let snap = use_ui().snap;
-    view! { <section class="panel workqueue" aria-label="Workqueue">{move || snap.with(|s| workqueue(&s.queue, s.now_ms))}{simplified(Panel::Workqueue)}</section> }
+    let ui = use_ui();
+    let snap = ui.snap;
+    // When two or more workers are idle and a key is about to be taken: which one takes it.
+    let choice = move || {
+        snap.with(|s| s.queue.next_take.clone().filter(|_| s.queue.idle.len() >= 2).map(|(key, by)| (key, by, s.queue.idle.clone())))
+            .map(|(key, by, idle)| {
+                let buttons = idle
+                    .into_iter()
+                    .filter(|w| *w != by)
+                    .map(|w| {
+                        let key = key.clone();
+                        let name = format!("Take with worker {w}: {key}");
+                        view! { <button class="hand" aria-label=name.clone() title=name on:click=move |_| ui.choose_worker(w, &key)>{w.to_string()}</button> }
+                    })
+                    .collect_view();
+                view! { <p class="take">{format!("next: worker {by} takes {key}; or worker ")}{buttons}</p> }
+            })
+    };
+    view! {
+        <section class="panel workqueue" aria-label="Workqueue">
+            {move || snap.with(|s| workqueue(&s.queue, s.now_ms))}
+            {choice}
+            {simplified(Panel::Workqueue)}
+        </section>
+    }
 }
 
 fn workqueue(q: &pv::QueueView, now: u64) -> impl IntoView {

@@ -86,6 +86,20 @@ pub fn choose(scenario: &Scenario, world: &World, kind: Kind, nth: u32, choice: 
     Scenario::from_json(&out.to_value().to_string())
 }
 
+/// `scenario` with the next key taken from the workqueue going to `worker`
+/// (which must be idle in `world`, as the page offers it).
+pub fn choose_worker(scenario: &Scenario, world: &World, worker: u32) -> Result<Scenario, ScenarioError> {
+    if world.ctl.workers.get(worker as usize).is_none_or(|w| w.busy.is_some()) {
+        return Err(ScenarioError::new("takes", None, format!("worker {worker} is not idle")));
+    }
+    let take = world.keys_taken + 1;
+    let mut out = scenario.clone();
+    out.takes.retain(|t| t.take != take);
+    out.takes.push(crate::scenario::TakeSpec { take, worker });
+    out.takes.sort_by_key(|t| t.take);
+    Scenario::from_json(&out.to_value().to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,6 +181,28 @@ mod tests {
         assert!(json.contains(r#""schedule":[{"drop":true,"kind":"ConfigMap","nth":"#), "{json}");
         let replayed = crate::report::Report::run(&Scenario::from_json(&json).unwrap());
         assert_eq!(replayed.trace_hash, crate::report::Report::run(&sc).trace_hash);
+    }
+
+    #[test]
+    fn the_learner_chooses_which_idle_worker_takes_the_next_key() {
+        // A ReplicaSet's five workers, all idle when its key is first queued.
+        let mut s = Session::new(preset("replicaset-pressure").unwrap());
+        while s.world().next_take().is_none() {
+            assert!(s.step_forward());
+        }
+        let (key, default) = s.world().next_take().unwrap();
+        assert_eq!(default, 0, "the lowest idle worker, by default");
+        let sc = choose_worker(s.scenario(), s.world(), 3).unwrap();
+        assert_eq!(sc.takes, vec![crate::scenario::TakeSpec { take: 1, worker: 3 }]);
+        let mut r = Session::new(sc);
+        r.seek(s.position());
+        assert_eq!(r.frames(), &s.frames()[..s.position()], "the frames so far are the same");
+        assert_eq!(r.world().next_take(), Some((key.clone(), 3)));
+        while !matches!(r.last_frame().unwrap().event, Event::ReconcileStarted { .. }) {
+            assert!(r.step_forward());
+        }
+        assert!(matches!(&r.last_frame().unwrap().event, Event::ReconcileStarted { worker: 3, key: k, .. } if *k == key));
+        assert!(choose_worker(r.scenario(), r.world(), 3).is_err(), "worker 3 is busy now");
     }
 
     #[test]

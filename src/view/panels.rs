@@ -259,6 +259,11 @@ pub struct QueueView {
     /// Rate-limited keys and when each is ready.
     pub waiting: Vec<(String, u64)>,
     pub running: bool,
+    /// The key the next idle worker takes, and the worker that will (the
+    /// schedule's choice, or the lowest idle one), when one is about to.
+    pub next_take: Option<(String, u32)>,
+    /// The idle workers (the learner may choose among them when two or more are).
+    pub idle: Vec<u32>,
 }
 
 pub fn queue(world: &World) -> QueueView {
@@ -275,6 +280,8 @@ pub fn queue(world: &World) -> QueueView {
         dirty_while_processing: q.dirty_while_processing().cloned().collect(),
         waiting: q.waiting().map(|(k, at)| (k.clone(), at)).collect(),
         running: world.ctl.running,
+        next_take: world.next_take(),
+        idle: world.ctl.workers.iter().enumerate().filter(|(_, w)| w.busy.is_none()).map(|(i, _)| i as u32).collect(),
     }
 }
 

@@ -267,7 +267,13 @@ impl SpaceTime {
         let mut t = self.t0.div_ceil(step) * step;
         while t <= self.t1 {
             let y = self.y(t);
-            let decimals = if step.is_multiple_of(1000) { 0 } else if step.is_multiple_of(100) { 1 } else { 2 };
+            let decimals = if step.is_multiple_of(1000) {
+                0
+            } else if step.is_multiple_of(100) {
+                1
+            } else {
+                2
+            };
             let _ = write!(b, r#"<text class="st-tick" x="4" y="{:.0}">{} s</text>"#, y + 4.0, fmt_ms(t, decimals));
             t += step;
         }

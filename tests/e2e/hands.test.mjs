@@ -74,3 +74,30 @@ test('Hold keeps an event and those behind it out of the cache until Release; Dr
     await context.close();
   }
 });
+
+test('with several workers idle, the learner chooses which one takes the next key', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
+  try {
+    // A ReplicaSet has five workers; step until its key is about to be taken.
+    await openExplorer(page, env.server.url, '?s=replicaset-pressure');
+    const workqueue = region(page, 'Workqueue');
+    const take = workqueue.getByRole('button', { name: /^Take with worker 3: / });
+    for (let i = 0; i < 100 && (await take.count()) === 0; i += 1) {
+      await page.getByRole('button', { name: 'Step forward' }).click();
+    }
+    assert.match(await workqueue.innerText(), /next: worker 0 takes \S+/, 'the lowest idle worker, by default');
+    const key = (await take.getAttribute('aria-label')).replace(/^Take with worker 3: /, '');
+    await take.click();
+    assert.match(await workqueue.innerText(), new RegExp(`next: worker 3 takes ${key}`));
+    await page.getByRole('button', { name: 'Step forward' }).click();
+    assert.match(await workqueue.innerText(), new RegExp(`worker 3: ${key} \\(reconcile 1\\)`));
+    assert.match(await workqueue.innerText(), /worker 0: idle/);
+    // Step back undoes it on screen; the link carries it.
+    await page.getByRole('button', { name: 'Step back' }).click();
+    assert.match(await workqueue.innerText(), /worker 3: idle/);
+    await page.waitForFunction(() => new URL(location.href).searchParams.has('z'));
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});

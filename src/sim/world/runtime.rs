@@ -117,13 +117,15 @@ impl Runtime {
     }
 
     /// When its queue or an idle worker next has something, and what.
-    pub(super) fn work_due(&self, now_ms: u64) -> Vec<(u64, Source)> {
+    /// `chosen`: the worker the schedule says takes the next key, if it is idle.
+    pub(super) fn work_due(&self, now_ms: u64, chosen: Option<usize>) -> Vec<(u64, Source)> {
         let mut out = Vec::new();
         if let Some(at) = self.queue.next_ready_at() {
             out.push((at.max(now_ms), Source::QueueReady));
         }
         if self.running && !self.queue.is_empty() {
-            if let Some(w) = self.workers.iter().position(|w| w.busy.is_none()) {
+            let idle = |w: &usize| self.workers.get(*w).is_some_and(|w| w.busy.is_none());
+            if let Some(w) = chosen.filter(idle).or_else(|| self.workers.iter().position(|w| w.busy.is_none())) {
                 out.push((now_ms, Source::Worker(w)));
             }
         }
@@ -212,6 +214,7 @@ impl World {
 
     pub(super) fn pick_up(&mut self, w: usize) -> Event {
         let key = self.ctl.queue.get().expect("a queued key");
+        self.keys_taken += 1;
         self.ctl.reconciles += 1;
         let n = self.ctl.reconciles;
         let double_enqueued = self.ctl.double_enqueued.remove(&key);
