@@ -74,6 +74,9 @@ pub struct Ui {
     announced_breaks: StoredValue<usize>,
     /// Feedback from Share, Embed, import and export, shown beside those buttons.
     pub share_note: RwSignal<Option<share::Note>>,
+    /// The frame the pointer rests on in the audit log or the Space-time view:
+    /// each lights what the other draws for it.
+    pub pointed: RwSignal<Option<usize>>,
     /// Everything the panels draw for the current frame: one memo for all of them.
     pub snap: Memo<Snapshot>,
     /// The wires at the animation clock.
@@ -141,6 +144,7 @@ impl Ui {
             last_tick: StoredValue::new(None),
             announced_breaks: StoredValue::new(0),
             share_note: RwSignal::new(None),
+            pointed: RwSignal::new(None),
             snap,
             wires,
         }

@@ -655,7 +655,23 @@ pub fn SpaceTimePanel() -> impl IntoView {
     let ui = use_ui();
     let wires = ui.wires;
     let view = Memo::new(move |_| wires.with(|w| ui.session.with(|s| crate::view::spacetime::of_session(s, w))));
-    let drawing = move || view.with(crate::view::spacetime::svg);
+    let pointed = ui.pointed;
+    let drawing = move || {
+        let lit = pointed.get();
+        view.with(|v| crate::view::spacetime::svg(&crate::view::spacetime::SpaceTime { lit, ..v.clone() }))
+    };
+    // The pointer on a mark lights its line in the audit log.
+    let point = move |e: leptos::ev::MouseEvent| {
+        let frame = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("[data-frame]").ok().flatten())
+            .and_then(|el| el.get_attribute("data-frame"))
+            .and_then(|f| f.parse::<usize>().ok());
+        if pointed.get_untracked() != frame {
+            pointed.set(frame);
+        }
+    };
     let summary = move || view.with(|v| v.summary());
     // A click on a mark (an arrow, a read, a bar, a write) seeks to its frame.
     let seek = move |e: leptos::ev::MouseEvent| {
@@ -675,7 +691,7 @@ pub fn SpaceTimePanel() -> impl IntoView {
                 <h2>"Space-time"</h2>
                 <span class="sub">"time runs down · an arrow per watch event, sloped by its lag · ◆ a cache read, red when stale"</span>
             </header>
-            <div class="st-wrap" on:click=seek inner_html=drawing></div>
+            <div class="st-wrap" on:click=seek on:mouseover=point on:mouseleave=move |_| pointed.set(None) inner_html=drawing></div>
             <p class="sr-only">{summary}</p>
         </section>
     }
@@ -683,20 +699,26 @@ pub fn SpaceTimePanel() -> impl IntoView {
 
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
-    let snap = use_ui().snap;
+    let ui = use_ui();
+    let snap = ui.snap;
+    let pointed = ui.pointed;
     view! {
         <section class="panel timeline" aria-label="Timeline">
             <div class="column">
                 <h2>"Audit log"</h2>
                 <ol class="audit mono">
                     {move || snap.with(|s| s.audit.clone()).into_iter().filter_map(|e| match e {
-                        TimelineEntry::Audit { entry, .. } => Some(entry),
+                        TimelineEntry::Audit { frame, entry } => Some((frame as usize, entry)),
                         TimelineEntry::Log { .. } => None,
-                    }).map(|entry| {
+                    }).map(|(frame, entry)| {
                         let class = if entry.status.code >= 400 { "bad" } else { "ok" };
                         let who = match entry.actor { Actor::Kubectl => "kubectl".to_string(), a => a.to_string() };
                         view! {
-                            <li>
+                            <li
+                                class:pointed=move || pointed.get() == Some(frame)
+                                on:mouseenter=move |_| pointed.set(Some(frame))
+                                on:mouseleave=move |_| pointed.set(None)
+                            >
                                 <span class="t">{fmt_ms(entry.at_ms, 3)}</span>
                                 <span class="who">{who}</span>
                                 <span class="verb">{entry.verb.as_str()}</span>

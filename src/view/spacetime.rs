@@ -78,6 +78,8 @@ pub struct SpaceTime {
     pub reads: Vec<Read>,
     pub bars: Vec<Bar>,
     pub writes: Vec<Write_>,
+    /// The frame whose marks are lit (the page's pointer on its audit line).
+    pub lit: Option<usize>,
 }
 
 impl SpaceTime {
@@ -279,9 +281,10 @@ impl SpaceTime {
         }
         for bar in self.bars.iter().filter(|r| self.visible(r.from_ms, r.to_ms)) {
             let (x, y0, y1) = (self.x(bar.lane), self.y(bar.from_ms), self.y(bar.to_ms));
+            let lit = if self.lit == Some(bar.frame) { " lit" } else { "" };
             let _ = write!(
                 b,
-                r#"<rect class="st-bar" data-frame="{}" x="{:.0}" y="{y0:.1}" width="14" height="{:.1}" rx="3"><title>{}</title></rect>"#,
+                r#"<rect class="st-bar{lit}" data-frame="{}" x="{:.0}" y="{y0:.1}" width="14" height="{:.1}" rx="3"><title>{}</title></rect>"#,
                 bar.frame,
                 x - 7.0,
                 (y1 - y0).max(2.0),
@@ -290,7 +293,11 @@ impl SpaceTime {
         }
         for w in self.writes.iter().filter(|w| self.visible(w.at_ms, w.at_ms)) {
             let (x, y) = (self.x(0), self.y(w.at_ms));
-            let class = if w.refused { "st-write refused" } else { "st-write" };
+            let class = format!(
+                "{}{}",
+                if w.refused { "st-write refused" } else { "st-write" },
+                if self.lit == Some(w.frame) { " lit" } else { "" }
+            );
             let _ = write!(
                 b,
                 r#"<circle class="{class}" data-frame="{}" cx="{x:.0}" cy="{y:.1}" r="5"><title>frame {}: {}</title></circle>"#,
@@ -308,6 +315,9 @@ impl SpaceTime {
             if a.held {
                 class.push_str(" held");
             }
+            if a.frame.is_some() && a.frame == self.lit {
+                class.push_str(" lit");
+            }
             let when = match a.frame {
                 Some(f) => format!("frame {f}: {} arrives after {}", a.label, secs(a.arrives_ms - a.sent_ms)),
                 None => format!("{}: in flight, arrives at {} s", a.label, fmt_ms(a.arrives_ms, 3)),
@@ -321,7 +331,8 @@ impl SpaceTime {
         }
         for r in self.reads.iter().filter(|r| self.visible(r.at_ms, r.at_ms)) {
             let (xc, xw, y) = (self.x(r.lane), self.x(r.worker_lane), self.y(r.at_ms));
-            let class = if r.stale { "st-read stale" } else { "st-read" };
+            let class =
+                format!("{}{}", if r.stale { "st-read stale" } else { "st-read" }, if self.lit == Some(r.frame) { " lit" } else { "" });
             let _ = write!(
                 b,
                 r#"<g class="{class}" data-frame="{}"><line x1="{xw:.0}" y1="{y:.1}" x2="{xc:.0}" y2="{y:.1}"/><rect x="{:.0}" y="{:.1}" width="12" height="12" transform="rotate(45 {xc:.0} {y:.1})"/><title>frame {}: {}{}</title></g>"#,
@@ -401,6 +412,17 @@ mod tests {
         let (short, long) = (slopes(500), slopes(4_000));
         assert!(!short.is_empty() && short.len() == long.len());
         assert!(short.iter().zip(&long).all(|(a, b)| b > a), "{short:?} {long:?}");
+    }
+
+    #[test]
+    fn the_pointed_frame_is_lit_and_nothing_else() {
+        let mut s = Session::new(preset("over-create").unwrap());
+        let st = at(&mut s, 85);
+        let frame = st.arrows[1].frame.unwrap();
+        let body = SpaceTime { lit: Some(frame), ..st.clone() }.svg_body();
+        assert_eq!(body.matches(" lit\"").count(), 1, "one mark of frame {frame}");
+        assert!(body.contains(&format!(r#"class="st-arrow lit" data-frame="{frame}""#)));
+        assert!(!st.svg_body().contains(" lit\""));
     }
 
     #[test]

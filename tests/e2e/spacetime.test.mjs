@@ -72,3 +72,22 @@ test('dragging the lag slider tilts the arrows in flight', async () => {
     await context.close();
   }
 });
+
+test('the audit log and the Space-time view point to each other', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
+  try {
+    await openExplorer(page, env.server.url, '?s=over-create&frame=40');
+    const spacetime = region(page, 'Space-time');
+    const line = region(page, 'Timeline').locator('ol.audit li', { hasText: 'beta-voice-0' }).first();
+    await line.hover();
+    await spacetime.locator('circle.st-write.lit').waitFor();
+    assert.equal(await spacetime.locator('.lit').count(), 1, 'the write of that audit line, and nothing else');
+    const write = spacetime.locator('circle.st-write').nth(3);
+    await write.dispatchEvent('mouseover', { bubbles: true });
+    await region(page, 'Timeline').locator('ol.audit li.pointed').waitFor();
+    assert.equal(await region(page, 'Timeline').locator('ol.audit li.pointed').count(), 1);
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
