@@ -123,6 +123,19 @@ mod tests {
     }
 
     #[test]
+    fn a_host_page_loads_a_counterexample_with_its_schedule() {
+        // What Find a bug and cachescope explore --out write: the scenario with its schedule.
+        let s = preset("over-create").unwrap().with_settings([("controller.naming", "generate"), ("cluster.watch_lag_ms", "0")]).unwrap();
+        let found = crate::explore::explore(&s, &crate::explore::Options::default()).violation.expect("a violation");
+        let c = crate::explore::counterexample(&s, &found);
+        let text = json!({ "cachescope": "load", "scenario": c.to_value() }).to_string();
+        let Ok(Some(Command::Load(loaded))) = parse(&text) else { panic!("{text}") };
+        assert_eq!(loaded.schedule, found.schedule);
+        let run = crate::report::Report::run(&loaded);
+        assert_eq!(run.invariants[found.invariant.as_str()].first_broken_frame, Some(found.frame));
+    }
+
+    #[test]
     fn messages_for_someone_else_are_left_alone() {
         for text in ["", "42", r#""step""#, r#"{"type":"webpackOk"}"#, r#"[1,2]"#, "not json"] {
             assert_eq!(parse(text), Ok(None), "{text}");
