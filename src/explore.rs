@@ -31,11 +31,15 @@ pub struct Options {
     pub budget: u64,
     /// How late a held-back event may arrive, each a choice.
     pub late_ms: Vec<u64>,
+    /// Losing an event on the wire is a choice too. A real watch never loses
+    /// one silently (it ends, and the relist repairs the cache), so this is a
+    /// fault, off by default: what it breaks shows what a mechanism relies on.
+    pub drops: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { invariant: None, max_deviations: 2, budget: 2_000_000, late_ms: vec![1_000, 10_000] }
+        Options { invariant: None, max_deviations: 2, budget: 2_000_000, late_ms: vec![1_000, 10_000], drops: false }
     }
 }
 
@@ -143,8 +147,8 @@ pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Explora
             let last = added.last().copied();
             for kind in kinds {
                 for nth in 1..=world.events_sent[kind.index()] {
-                    for &late_ms in &o.late_ms {
-                        let d = Deviation::late(*kind, nth, late_ms);
+                    let lost = o.drops.then_some(Deviation { late_ms: 0, drop: true, ..Deviation::late(*kind, nth, 0) });
+                    for d in o.late_ms.iter().map(|ms| Deviation::late(*kind, nth, *ms)).chain(lost) {
                         if last.is_some_and(|l| (l.kind, l.nth) >= (d.kind, d.nth)) {
                             continue;
                         }
@@ -168,7 +172,8 @@ pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Explora
 /// The deviations still ahead of a world (not yet sent), hashed: part of a state's identity.
 fn fingerprint_ahead(schedule: &[Deviation], world: &World) -> u64 {
     schedule.iter().filter(|d| d.nth > world.events_sent[d.kind.index()]).fold(0xcbf2_9ce4_8422_2325u64, |h, d| {
-        (h ^ (u64::from(d.nth) << 8 | d.kind.index() as u64) ^ d.late_ms.rotate_left(32)).wrapping_mul(0x0100_0000_01b3)
+        (h ^ (u64::from(d.nth) << 8 | d.kind.index() as u64 | u64::from(d.drop) << 7) ^ d.late_ms.rotate_left(32))
+            .wrapping_mul(0x0100_0000_01b3)
     })
 }
 
@@ -182,7 +187,16 @@ pub fn counterexample(s: &Scenario, v: &Violation) -> Scenario {
         s.description,
         v.invariant,
         v.frame,
-        v.schedule.iter().map(|d| format!("{} event {} arrives {} ms late", d.kind, d.nth, d.late_ms)).collect::<Vec<_>>().join(" and ")
+        v.schedule
+            .iter()
+            .map(|d| match (d.drop, d.hold, d.at_ms) {
+                (true, _, _) => format!("{} event {} is lost on the wire", d.kind, d.nth),
+                (_, true, _) => format!("{} event {} is held", d.kind, d.nth),
+                (_, _, Some(at)) => format!("{} event {} arrives at {at} ms", d.kind, d.nth),
+                _ => format!("{} event {} arrives {} ms late", d.kind, d.nth, d.late_ms),
+            })
+            .collect::<Vec<_>>()
+            .join(" and ")
     )
     .trim()
     .to_string();

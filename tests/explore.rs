@@ -76,6 +76,22 @@ fn the_consistency_store_holds_where_its_absence_breaks() {
 }
 
 #[test]
+fn a_lost_event_fools_the_consistency_store() {
+    // The store compares resourceVersions: a later event moves the cache's past
+    // the controller's write, so a lost ADDED before it goes unnoticed. A real
+    // watch never loses one silently (it ends, and the relist repairs the cache),
+    // which is what KEP-5647 relies on; the explorer shows it only when asked.
+    let on = preset("staleness-mitigation").unwrap().with_settings([("cluster.watch_lag_ms", "0")]).unwrap();
+    let found = explore(&on, &Options { drops: true, ..children_within_desired(1) });
+    let v = found.violation.expect("a lost event breaks it");
+    assert_eq!((v.deviations, v.schedule.len()), (1, 1));
+    assert!(v.schedule[0].drop, "{:?}", v.schedule);
+    let replayed = Report::run(&counterexample(&on, &v));
+    assert_eq!(replayed.invariants["children_within_desired"].first_broken_frame, Some(v.frame));
+    assert_eq!(replayed.peak_live["ConfigMap"], 5);
+}
+
+#[test]
 fn a_bad_schedule_is_refused_naming_the_field() {
     let mut v = over_create_at_lag_0().to_value();
     v["schedule"] = serde_json::json!([{"kind": "Pod", "nth": 1, "late_ms": 5}]);

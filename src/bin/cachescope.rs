@@ -95,6 +95,10 @@ struct ExploreArgs {
     /// How late a held-back event arrives (ms); repeat for more choices.
     #[arg(long = "late", default_values_t = [1_000u64, 10_000])]
     late_ms: Vec<u64>,
+    /// Also try losing each event on the wire (a fault a real watch never
+    /// commits silently; what it breaks shows what a controller relies on).
+    #[arg(long)]
+    drop: bool,
     /// Write the counterexample here, as a scenario `cachescope run` replays.
     #[arg(long)]
     out: Option<std::path::PathBuf>,
@@ -265,8 +269,13 @@ fn explore(e: &ExploreArgs) -> Result<bool, ScenarioError> {
     if e.late_ms.iter().any(|l| !(1..=600_000).contains(l)) {
         return Err(ScenarioError::new("--late", Some(format!("{:?}", e.late_ms)), "each must be 1 to 600000 (ms)"));
     }
-    let options =
-        Options { invariant: e.invariant.clone(), max_deviations: e.max_deviations.min(8), budget: e.budget, late_ms: e.late_ms.clone() };
+    let options = Options {
+        invariant: e.invariant.clone(),
+        max_deviations: e.max_deviations.min(8),
+        budget: e.budget,
+        late_ms: e.late_ms.clone(),
+        drops: e.drop,
+    };
     let t = std::time::Instant::now();
     let found = explore(&s, &options);
     let elapsed = t.elapsed().as_secs_f64();

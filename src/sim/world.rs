@@ -447,6 +447,11 @@ impl World {
                 add(inf.len() as u64);
                 add(inf.in_flight_len() as u64);
                 add(inf.next_due(lag).unwrap_or(u64::MAX));
+                // Every event on the wire, not only the head: a schedule's
+                // deviation behind the head (late, lost) is part of the state.
+                for (e, at) in inf.in_flight(lag) {
+                    add(at ^ u64::from(e.dropped || e.drop_on_arrival) << 63);
+                }
             }
         }
         for inf in &self.gc.caches.informers {

@@ -182,11 +182,16 @@ pub fn FindBug() -> impl IntoView {
     on_cleanup(move || search.running.set_value(None));
     let invariant = RwSignal::new(String::new());
     let events = RwSignal::new(DEFAULT_MAX_DEVIATIONS);
+    let drops = RwSignal::new(false);
     let panel = NodeRef::<leptos::html::Details>::new();
     let find = move |_| {
         let scenario = ui.session.with_untracked(|s| s.scenario().to_value());
         let invariant = Some(invariant.get_untracked()).filter(|i| !i.is_empty());
-        search.start(ui, Job { scenario, invariant, max_deviations: events.get_untracked(), budget: DEFAULT_BUDGET }, panel);
+        search.start(
+            ui,
+            Job { scenario, invariant, max_deviations: events.get_untracked(), budget: DEFAULT_BUDGET, drops: drops.get_untracked() },
+            panel,
+        );
     };
     let names: Vec<(&'static str, &'static str)> = Invariants::new().list.iter().map(|i| (i.name, i.description)).collect();
     view! {
@@ -216,6 +221,15 @@ pub fn FindBug() -> impl IntoView {
                             .map(|n| view! { <option value=n.to_string() selected=n == DEFAULT_MAX_DEVIATIONS>{n.to_string()}</option> })
                             .collect_view()}
                     </select>
+                </label>
+                <label class="find-drops">
+                    <input
+                        type="checkbox"
+                        prop:checked=move || drops.get()
+                        prop:disabled=move || search.searching.get()
+                        on:change=move |e| drops.set(event_target_checked(&e))
+                    />
+                    "Also lose events (a fault a real watch never commits silently)"
                 </label>
                 <div class="find-buttons">
                     <button on:click=find prop:disabled=move || search.searching.get()>"Find a bug"</button>

@@ -24,6 +24,9 @@ pub struct Job {
     pub max_deviations: usize,
     /// The most states (frames simulated over every schedule) to search.
     pub budget: u64,
+    /// Also try losing each event (a fault).
+    #[serde(default)]
+    pub drops: bool,
 }
 
 /// The page's default bound: up to two held-back events, two million states
@@ -67,7 +70,13 @@ pub fn serve(job: &str, post: &mut dyn FnMut(String)) {
         Ok(s) => s,
         Err(e) => return post(Reply::Failed(e.to_string()).to_text()),
     };
-    let options = Options { invariant: job.invariant, max_deviations: job.max_deviations, budget: job.budget, ..Options::default() };
+    let options = Options {
+        invariant: job.invariant,
+        max_deviations: job.max_deviations,
+        budget: job.budget,
+        drops: job.drops,
+        ..Options::default()
+    };
     let found = explore_with(&scenario, &options, &mut |so_far| {
         post(Reply::Progress(so_far.clone()).to_text());
         true
@@ -125,7 +134,12 @@ pub fn schedule_words(v: &Violation) -> String {
     let parts: Vec<String> = v
         .schedule
         .iter()
-        .map(|d| format!("the {} {} event arrives {} late", ordinal(d.nth), d.kind, crate::sim::caption::secs(d.late_ms)))
+        .map(|d| match (d.drop, d.hold, d.at_ms) {
+            (true, _, _) => format!("the {} {} event is lost on the wire", ordinal(d.nth), d.kind),
+            (_, true, _) => format!("the {} {} event is held", ordinal(d.nth), d.kind),
+            (_, _, Some(at)) => format!("the {} {} event arrives at {} s", ordinal(d.nth), d.kind, crate::sim::caption::fmt_ms(at, 3)),
+            _ => format!("the {} {} event arrives {} late", ordinal(d.nth), d.kind, crate::sim::caption::secs(d.late_ms)),
+        })
         .collect();
     match parts.as_slice() {
         [] => "nothing is held back (the default timing)".to_string(),
@@ -141,6 +155,13 @@ pub fn outcome_words(e: &Exploration, max_deviations: usize) -> String {
         Some(v) if v.deviations == 0 => format!(
             "Found without holding anything back: {} breaks at frame {} on the default timing. Loaded; step through it.",
             v.invariant, v.frame
+        ),
+        Some(v) if v.schedule.iter().any(|d| d.drop) => format!(
+            "Found after {searched}: {} breaks at frame {} when {}. Loaded as this run, at that frame: a watch that loses an \
+             event silently breaks what the controller relies on (a real one ends instead, and the relist repairs the cache).",
+            v.invariant,
+            v.frame,
+            schedule_words(v)
         ),
         Some(v) => format!(
             "Found after {searched}: {} breaks at frame {} when {}. Loaded as this run, at that frame; the marks on the timeline \
@@ -176,6 +197,7 @@ mod tests {
             invariant: invariant.map(str::to_string),
             max_deviations: DEFAULT_MAX_DEVIATIONS,
             budget: DEFAULT_BUDGET,
+            drops: false,
         })
         .unwrap()
     }
@@ -212,6 +234,18 @@ mod tests {
         let words = outcome_words(exploration, 1);
         assert!(words.starts_with("No violation among"), "{words}");
         assert!(words.contains(&thousands(exploration.explored)), "{words}");
+    }
+
+    #[test]
+    fn with_drops_the_search_finds_what_fools_the_consistency_store() {
+        let s = preset("staleness-mitigation").unwrap().with_settings([("cluster.watch_lag_ms", "0")]).unwrap();
+        let job = |drops: bool| {
+            serde_json::to_string(&Job { drops, ..serde_json::from_str(&job(&s, Some("children_within_desired"))).unwrap() }).unwrap()
+        };
+        assert!(matches!(replies(&job(false)).last(), Some(Reply::Done { counterexample: None, .. })));
+        let Some(Reply::Done { exploration, counterexample: Some(_) }) = replies(&job(true)).last().cloned() else { panic!() };
+        let words = outcome_words(&exploration, DEFAULT_MAX_DEVIATIONS);
+        assert!(words.contains("ConfigMap event is lost on the wire"), "{words}");
     }
 
     #[test]

@@ -103,3 +103,22 @@ test('a long search keeps the main thread free, shows its count, and Stop stops 
     await context.close();
   }
 });
+
+test('with the consistency store on, nothing late breaks it; a lost event does', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    await openExplorer(page, env.server.url, '?s=staleness-mitigation&cluster.watch_lag_ms=0');
+    await openSearch(page, 'children_within_desired');
+    await page.getByRole('button', { name: 'Find a bug', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: /^No violation among [\d,]+ timings/ }).waitFor({ timeout: 10_000 });
+    await page.getByRole('checkbox', { name: /^Also lose events/ }).check();
+    await page.getByRole('button', { name: 'Find a bug', exact: true }).click();
+    const found = region(page, 'Caption').getByRole('status').filter({ hasText: /^Found after/ });
+    await found.waitFor({ timeout: 10_000 });
+    assert.match(await found.innerText(), /ConfigMap event is lost on the wire/);
+    await region(page, 'Invariants').locator('li.invariant.broken', { hasText: 'children_within_desired' }).waitFor();
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
