@@ -649,6 +649,15 @@ fn WireHands(kind: Kind, nth: u32, what: String, on_hold: Signal<bool>) -> impl 
     }
 }
 
+/// The frame of the Space-time mark an event happened on (its `data-frame`).
+fn marked_frame(e: &leptos::ev::MouseEvent) -> Option<usize> {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|el| el.closest("[data-frame]").ok().flatten())
+        .and_then(|el| el.get_attribute("data-frame"))
+        .and_then(|f| f.parse::<usize>().ok())
+}
+
 /// Space-time: one lane per actor, time running down; the stale read as a picture.
 #[component]
 pub fn SpaceTimePanel() -> impl IntoView {
@@ -662,12 +671,7 @@ pub fn SpaceTimePanel() -> impl IntoView {
     };
     // The pointer on a mark lights its line in the audit log.
     let point = move |e: leptos::ev::MouseEvent| {
-        let frame = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("[data-frame]").ok().flatten())
-            .and_then(|el| el.get_attribute("data-frame"))
-            .and_then(|f| f.parse::<usize>().ok());
+        let frame = marked_frame(&e);
         if pointed.get_untracked() != frame {
             pointed.set(frame);
         }
@@ -675,13 +679,7 @@ pub fn SpaceTimePanel() -> impl IntoView {
     let summary = move || view.with(|v| v.summary());
     // A click on a mark (an arrow, a read, a bar, a write) seeks to its frame.
     let seek = move |e: leptos::ev::MouseEvent| {
-        let frame = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("[data-frame]").ok().flatten())
-            .and_then(|el| el.get_attribute("data-frame"))
-            .and_then(|f| f.parse::<usize>().ok());
-        if let Some(n) = frame {
+        if let Some(n) = marked_frame(&e) {
             ui.seek(n);
         }
     };
