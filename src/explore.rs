@@ -14,7 +14,7 @@
 //!
 //! Pure and clock-free like the core: the caller times it.
 
-use crate::scenario::{DeviationSpec, Scenario};
+use crate::scenario::Scenario;
 use crate::sim::controllers::watched_kinds;
 use crate::sim::world::{Deviation, World};
 use serde::{Deserialize, Serialize};
@@ -52,7 +52,7 @@ pub struct Violation {
     /// Events held back beyond the scenario's own schedule.
     pub deviations: usize,
     /// The whole schedule (the scenario's own deviations first).
-    pub schedule: Vec<DeviationSpec>,
+    pub schedule: Vec<Deviation>,
 }
 
 /// What a search found.
@@ -123,7 +123,7 @@ pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Explora
                         invariant: v.invariant.to_string(),
                         frame: frame.n,
                         deviations: level,
-                        schedule: schedule.iter().map(DeviationSpec::of).collect(),
+                        schedule: schedule.clone(),
                     });
                     out.distinct_states = seen.len() as u64;
                     return out;
@@ -187,16 +187,7 @@ pub fn counterexample(s: &Scenario, v: &Violation) -> Scenario {
         s.description,
         v.invariant,
         v.frame,
-        v.schedule
-            .iter()
-            .map(|d| match (d.drop, d.hold, d.at_ms) {
-                (true, _, _) => format!("{} event {} is lost on the wire", d.kind, d.nth),
-                (_, true, _) => format!("{} event {} is held", d.kind, d.nth),
-                (_, _, Some(at)) => format!("{} event {} arrives at {at} ms", d.kind, d.nth),
-                _ => format!("{} event {} arrives {} ms late", d.kind, d.nth, d.late_ms),
-            })
-            .collect::<Vec<_>>()
-            .join(" and ")
+        crate::sim::caption::schedule_words(&v.schedule)
     )
     .trim()
     .to_string();

@@ -109,12 +109,12 @@ proptest! {
         let mut s = over_create_at_lag_0();
         let kind = cachescope::sim::object::Kind::ConfigMap;
         s.schedule = entries.iter().map(|&(nth, form, ms)| {
-            let late = cachescope::scenario::DeviationSpec::late(kind, nth, ms);
+            let late = cachescope::sim::world::Deviation::late(kind, nth, ms);
             match form {
                 0 => late,
-                1 => cachescope::scenario::DeviationSpec { late_ms: 0, at_ms: Some(ms), ..late },
-                2 => cachescope::scenario::DeviationSpec { late_ms: 0, hold: true, ..late },
-                _ => cachescope::scenario::DeviationSpec { late_ms: 0, drop: true, ..late },
+                1 => cachescope::sim::world::Deviation { late_ms: 0, at_ms: Some(ms), ..late },
+                2 => cachescope::sim::world::Deviation { late_ms: 0, hold: true, ..late },
+                _ => cachescope::sim::world::Deviation { late_ms: 0, drop: true, ..late },
             }
         }).collect();
         s.schedule.sort_by_key(|d| d.nth);

@@ -16,7 +16,7 @@ pub use presets::{preset, preset_names, presets, PRESETS};
 use crate::sim::apiserver::{ControllerKind, EventType, FailMode, Verb};
 use crate::sim::controllers::{ControllerSettings, ListOrder, Naming};
 use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, OwnerReference, Spec, ENSEMBLE_LABEL, REPLICASET_LABEL};
-use crate::sim::world::{Action, ActionKind, ClusterSettings, WorldInit};
+use crate::sim::world::{Action, ActionKind, ClusterSettings, Deviation, WorldInit};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -60,7 +60,7 @@ pub struct Scenario {
     /// Where the run departs from the default schedule: watch events held
     /// back (what `cachescope explore` writes for a counterexample).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub schedule: Vec<DeviationSpec>,
+    pub schedule: Vec<Deviation>,
     /// Which idle worker takes a key from the workqueue, where the run
     /// departs from the default (the lowest idle worker): the page's choice.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -293,29 +293,6 @@ pub struct OwnerRefSpec {
     pub controller: bool,
 }
 
-/// The `nth` watch event of `kind` the apiserver sends (1-based, over the
-/// whole run), on its way to the controller's informer, taken off its
-/// default timing in one of four ways (exactly one): it arrives `late_ms`
-/// later than the lag says (the explorer's choice), or `at_ms` into the run
-/// (the page's Deliver now and Release), or is `hold`-ed (never arrives within
-/// the run), or is `drop`-ped (lost on the wire). A watch is a stream: what
-/// is behind an event never overtakes it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
-#[serde(deny_unknown_fields)]
-pub struct DeviationSpec {
-    pub kind: Kind,
-    pub nth: u32,
-    #[serde(default, skip_serializing_if = "is_zero_u64")]
-    pub late_ms: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub at_ms: Option<u64>,
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub hold: bool,
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub drop: bool,
-}
-
 /// The `take`th key taken from the workqueue over the run (counted from 1)
 /// goes to worker `worker` (counted from 0), if it is idle then.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -324,36 +301,6 @@ pub struct DeviationSpec {
 pub struct TakeSpec {
     pub take: u32,
     pub worker: u32,
-}
-
-impl DeviationSpec {
-    /// The explorer's kind: the `nth` event of `kind`, `late_ms` late.
-    pub fn late(kind: Kind, nth: u32, late_ms: u64) -> DeviationSpec {
-        DeviationSpec { kind, nth, late_ms, at_ms: None, hold: false, drop: false }
-    }
-
-    pub fn deviation(&self) -> crate::sim::world::Deviation {
-        crate::sim::world::Deviation {
-            kind: self.kind,
-            nth: self.nth,
-            late_ms: self.late_ms,
-            at_ms: self.at_ms,
-            hold: self.hold,
-            drop: self.drop,
-        }
-    }
-
-    pub fn of(d: &crate::sim::world::Deviation) -> DeviationSpec {
-        DeviationSpec { kind: d.kind, nth: d.nth, late_ms: d.late_ms, at_ms: d.at_ms, hold: d.hold, drop: d.drop }
-    }
-}
-
-fn is_zero_u64(n: &u64) -> bool {
-    *n == 0
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
 }
 
 /// A reference to an existing object.
@@ -1021,9 +968,18 @@ impl Scenario {
             })
             .collect();
         let frame_limit = limits::frame_limit(limits::objects_at_peak(self, None).0);
-        let schedule = self.schedule.iter().map(|d| d.deviation()).collect();
         let takes = self.takes.iter().map(|t| (t.take, t.worker)).collect();
-        WorldInit { seed: self.seed, until_ms: self.until_ms, frame_limit, cluster, controller, objects, actions, schedule, takes }
+        WorldInit {
+            seed: self.seed,
+            until_ms: self.until_ms,
+            frame_limit,
+            cluster,
+            controller,
+            objects,
+            actions,
+            schedule: self.schedule.clone(),
+            takes,
+        }
     }
 }
 

@@ -28,6 +28,40 @@ pub fn secs(ms: u64) -> String {
     }
 }
 
+/// 1st, 2nd, 3rd, 4th, 11th, 21st.
+pub fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// What a schedule does to the events it names, in words: "the 3rd
+/// ConfigMap event arrives 1.0 s late and the 4th is lost on the wire".
+pub fn schedule_words(schedule: &[super::world::Deviation]) -> String {
+    let parts: Vec<String> = schedule
+        .iter()
+        .map(|d| {
+            let event = format!("the {} {} event", ordinal(d.nth), d.kind);
+            match (d.drop, d.hold, d.at_ms) {
+                (true, _, _) => format!("{event} is lost on the wire"),
+                (_, true, _) => format!("{event} is held"),
+                (_, _, Some(at)) => format!("{event} arrives at {} s", fmt_ms(at, 3)),
+                _ => format!("{event} arrives {} late", secs(d.late_ms)),
+            }
+        })
+        .collect();
+    match parts.as_slice() {
+        [] => "nothing is held back (the default timing)".to_string(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
 fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
     let n = n.into();
     format!("{n} {}", if n == 1 { one } else { many })
@@ -390,6 +424,23 @@ fn note_caption(n: u64, note: &Note) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_schedule_in_words() {
+        use crate::sim::object::Kind;
+        use crate::sim::world::Deviation;
+        assert_eq!(ordinal(1), "1st");
+        assert_eq!(ordinal(12), "12th");
+        assert_eq!(ordinal(23), "23rd");
+        let late = Deviation::late(Kind::ConfigMap, 3, 1_000);
+        let lost = Deviation { late_ms: 0, drop: true, ..Deviation::late(Kind::ConfigMap, 4, 0) };
+        let at = Deviation { late_ms: 0, at_ms: Some(2_726), ..Deviation::late(Kind::Pod, 1, 0) };
+        assert_eq!(
+            schedule_words(&[late, lost, at]),
+            "the 3rd ConfigMap event arrives 1.0 s late, the 4th ConfigMap event is lost on the wire and the 1st Pod event arrives at 2.726 s"
+        );
+        assert_eq!(schedule_words(&[]), "nothing is held back (the default timing)");
+    }
 
     #[test]
     fn durations_round_without_floats() {

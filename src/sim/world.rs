@@ -18,7 +18,7 @@ use super::informer::Informer;
 use super::invariants::{Invariants, Violation};
 use super::object::{Kind, ObjectKey, ObjectRef, ObjectTemplate};
 use super::rng::Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BinaryHeap};
 use std::rc::Rc;
 
@@ -150,25 +150,42 @@ pub struct WorldInit {
     pub takes: Vec<(u32, u32)>,
 }
 
-/// One choice a run makes differently from the default schedule: the `nth`
-/// watch event of `kind` the apiserver sends (1-based, counted over the whole
-/// run) reaches the controller's informer `late_ms` later than the lag says
-/// (and the events after it on that watch queue behind it, as on a real
-/// stream). What the schedule explorer varies, and what a counterexample carries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// One choice a run makes differently from the default schedule, as a
+/// scenario's `schedule` writes it: the `nth` watch event of `kind` the
+/// apiserver sends (1-based, over the whole run), on its way to the
+/// controller's informer, taken off its default timing in one of four ways
+/// (exactly one): it arrives `late_ms` later than the lag says (the
+/// explorer's choice), or `at_ms` into the run (the page's Deliver now and
+/// Release), or is `hold`-ed (never arrives within the run), or is
+/// `drop`-ped (lost on the wire). A watch is a stream: what is behind an
+/// event never overtakes it. What the schedule explorer varies, and what a
+/// counterexample carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Deviation {
     pub kind: Kind,
     pub nth: u32,
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub late_ms: u64,
-    /// Arrives at this time instead (no earlier than the events ahead of it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at_ms: Option<u64>,
-    /// Never arrives within the run (the page's Hold, until released).
+    #[serde(default, skip_serializing_if = "is_false")]
     pub hold: bool,
-    /// Lost on the wire.
+    #[serde(default, skip_serializing_if = "is_false")]
     pub drop: bool,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 impl Deviation {
+    /// The explorer's kind: the `nth` event of `kind`, `late_ms` late.
     pub fn late(kind: Kind, nth: u32, late_ms: u64) -> Deviation {
         Deviation { kind, nth, late_ms, at_ms: None, hold: false, drop: false }
     }
@@ -477,12 +494,17 @@ impl World {
         BASE + PER_ENTRY * (api + informers)
     }
 
+    /// The worker the schedule's `takes` choose for the next key taken, if any.
+    fn chosen_worker(&self) -> Option<usize> {
+        self.takes.iter().find(|(k, _)| *k == self.keys_taken + 1).map(|(_, w)| *w as usize)
+    }
+
     /// The key the controller's next pick-up takes, and the worker that will
     /// take it (the schedule's choice if it is idle, else the lowest idle one),
     /// when its workers run, a key is ready and a worker is idle.
     pub fn next_take(&self) -> Option<(String, u32)> {
         let key = self.ctl.queue.queued().next()?.clone();
-        let chosen = self.takes.iter().find(|(k, _)| *k == self.keys_taken + 1).map(|(_, w)| *w as usize);
+        let chosen = self.chosen_worker();
         let worker = self.ctl.work_due(self.now_ms, chosen).into_iter().find_map(|(_, s)| match s {
             Source::Worker(w) => Some(w as u32),
             _ => None,
@@ -587,7 +609,7 @@ impl World {
                 consider(at, Source::Informer(Watcher::GarbageCollector, i));
             }
         }
-        let chosen = self.takes.iter().find(|(k, _)| *k == self.keys_taken + 1).map(|(_, w)| *w as usize);
+        let chosen = self.chosen_worker();
         for (at, s) in ctl.map(|c| c.work_due(self.now_ms, chosen)).unwrap_or_default() {
             consider(at, s);
         }

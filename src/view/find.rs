@@ -9,7 +9,7 @@
 //! worker's whole logic, tested natively; the words a learner reads are
 //! [`progress_words`] and [`outcome_words`].
 
-use crate::explore::{counterexample, explore_with, Exploration, Options, Violation};
+use crate::explore::{counterexample, explore_with, Exploration, Options};
 use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
@@ -117,37 +117,6 @@ pub fn progress_words(e: &Exploration) -> String {
     )
 }
 
-/// 1st, 2nd, 3rd, 4th, 11th, 21st.
-fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
-/// What a schedule holds back, in words: "the 3rd ConfigMap event arrives 1.0 s late".
-pub fn schedule_words(v: &Violation) -> String {
-    let parts: Vec<String> = v
-        .schedule
-        .iter()
-        .map(|d| match (d.drop, d.hold, d.at_ms) {
-            (true, _, _) => format!("the {} {} event is lost on the wire", ordinal(d.nth), d.kind),
-            (_, true, _) => format!("the {} {} event is held", ordinal(d.nth), d.kind),
-            (_, _, Some(at)) => format!("the {} {} event arrives at {} s", ordinal(d.nth), d.kind, crate::sim::caption::fmt_ms(at, 3)),
-            _ => format!("the {} {} event arrives {} late", ordinal(d.nth), d.kind, crate::sim::caption::secs(d.late_ms)),
-        })
-        .collect();
-    match parts.as_slice() {
-        [] => "nothing is held back (the default timing)".to_string(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
-
 /// What the search found, or how much it searched, in words a learner reads.
 pub fn outcome_words(e: &Exploration, max_deviations: usize) -> String {
     let searched = format!("{} timings ({} states)", thousands(e.explored), thousands(e.states));
@@ -161,14 +130,14 @@ pub fn outcome_words(e: &Exploration, max_deviations: usize) -> String {
              event silently breaks what the controller relies on (a real one ends instead, and the relist repairs the cache).",
             v.invariant,
             v.frame,
-            schedule_words(v)
+            crate::sim::caption::schedule_words(&v.schedule)
         ),
         Some(v) => format!(
             "Found after {searched}: {} breaks at frame {} when {}. Loaded as this run, at that frame; the marks on the timeline \
              show where the held-back {} arrives: that timing is the whole bug.",
             v.invariant,
             v.frame,
-            schedule_words(v),
+            crate::sim::caption::schedule_words(&v.schedule),
             if v.deviations == 1 { "event" } else { "events" }
         ),
         None if e.stopped => format!("Stopped after {searched}, with no violation among them."),
@@ -259,9 +228,6 @@ mod tests {
     fn words() {
         assert_eq!(thousands(0), "0");
         assert_eq!(thousands(1_234_567), "1,234,567");
-        assert_eq!(ordinal(1), "1st");
-        assert_eq!(ordinal(12), "12th");
-        assert_eq!(ordinal(23), "23rd");
         let e = Exploration { explored: 3, states: 5_000, stopped: true, ..Exploration::default() };
         assert_eq!(outcome_words(&e, 2), "Stopped after 3 timings (5,000 states), with no violation among them.");
     }

@@ -6,9 +6,9 @@
 //! Every frame before the choice is the same (a choice only moves the event's
 //! arrival, which is still ahead), so the page goes back to the same frame.
 
-use crate::scenario::{DeviationSpec, Scenario, ScenarioError};
+use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::object::Kind;
-use crate::sim::world::World;
+use crate::sim::world::{Deviation, World};
 
 /// What the learner can do to an event in flight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,26 +58,26 @@ pub fn choose(scenario: &Scenario, world: &World, kind: Kind, nth: u32, choice: 
     // After every frame so far, those at this millisecond included.
     let next_ms = world.now_ms() + 1;
     let mut schedule = scenario.schedule.clone();
-    let mut set = |nth: u32, spec: DeviationSpec| {
+    let mut set = |nth: u32, spec: Deviation| {
         schedule.retain(|d| (d.kind, d.nth) != (kind, nth));
-        schedule.push(DeviationSpec { kind, nth, ..spec });
+        schedule.push(Deviation { kind, nth, ..spec });
     };
-    let none = DeviationSpec { kind, nth, late_ms: 0, at_ms: None, hold: false, drop: false };
+    let none = Deviation { kind, nth, late_ms: 0, at_ms: None, hold: false, drop: false };
     match choice {
         WireChoice::DeliverNow => {
             for (e, due) in &wire[..=at] {
                 if *due > next_ms && e.nth > 0 {
-                    set(e.nth, DeviationSpec { at_ms: Some(next_ms), ..none });
+                    set(e.nth, Deviation { at_ms: Some(next_ms), ..none });
                 }
             }
         }
-        WireChoice::Hold => set(nth, DeviationSpec { hold: true, ..none }),
+        WireChoice::Hold => set(nth, Deviation { hold: true, ..none }),
         WireChoice::Release => {
             let e = wire[at].0;
             let own = e.sent_at_ms + lag + e.jitter_ms + e.held_ms;
-            set(nth, DeviationSpec { at_ms: Some(own.max(next_ms)), ..none });
+            set(nth, Deviation { at_ms: Some(own.max(next_ms)), ..none });
         }
-        WireChoice::Drop => set(nth, DeviationSpec { drop: true, ..none }),
+        WireChoice::Drop => set(nth, Deviation { drop: true, ..none }),
     }
     schedule.sort_by_key(|d| (d.kind, d.nth));
     let mut out = scenario.clone();
