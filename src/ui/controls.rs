@@ -11,7 +11,10 @@ use crate::sim::controllers::Naming;
 use crate::sim::object::Kind;
 use crate::sim::world::Knob;
 use crate::view::session::{Change, UiAction};
+use crate::scenario::settings::{Domain, Setting, SETTINGS};
+use crate::view::snapshot::Snapshot;
 use crate::view::url;
+use leptos::either::Either;
 
 /// The page's freeze: long enough for a 15 s lease to lapse and the other replica to take over.
 const PAUSE_MS: u64 = 30_000;
@@ -20,10 +23,18 @@ use leptos::prelude::*;
 /// The watch lag slider's top, in ms.
 pub const MAX_LAG_MS: u64 = 5_000;
 
-/// The scenario menu, in the page's header.
+/// The scenario menu, in the page's header, and "Back to the preset" once the
+/// run departs from it (a setting, a change at a frame, a found bug, a
+/// hands-on choice: the scenario keeps the preset's name).
 #[component]
 pub fn ScenarioPicker() -> impl IntoView {
     let ui = use_ui();
+    // Cheap to ask on every played frame: the URL's settings and the changes made at a frame.
+    let departs = move || ui.preset.get().is_none() || !ui.settings.with(Vec::is_empty) || ui.session.with(|s| !s.edits().is_empty());
+    let custom_label = move || match ui.origin_preset() {
+        Some(name) => format!("{name} (changed)"),
+        None => "(custom scenario)".to_string(),
+    };
     view! {
         <div class="control scenario">
             <label for="scenario-select">"Scenario"</label>
@@ -32,9 +43,14 @@ pub fn ScenarioPicker() -> impl IntoView {
                 on:change=move |ev| ui.load_preset(&event_target_value(&ev))
                 prop:value=move || ui.preset.get().unwrap_or_default()
             >
-                {move || ui.preset.get().is_none().then(|| view! { <option value="">"(custom scenario)"</option> })}
+                {move || ui.preset.get().is_none().then(|| view! { <option value="">{custom_label}</option> })}
                 {preset_names().into_iter().map(|n| view! { <option value=n>{n}</option> }).collect_view()}
             </select>
+            {move || (departs() && ui.origin_preset().is_some()).then(|| view! {
+                <button class="back-to-preset" on:click=move |_| ui.back_to_preset() title="The preset's own settings, from frame 0">
+                    "Back to the preset"
+                </button>
+            })}
         </div>
     }
 }
@@ -51,7 +67,16 @@ pub fn Controls() -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
     let c = move || snap.with(|s| s.controls.clone());
-    let shown = move || snap.with(|s| s.controls.shown);
+    let main = move |path: &str| snap.with(|s| in_main(s, path));
+    // Declared settings without a control of their own: fields from the table.
+    let generic = Memo::new(move |_| {
+        snap.with(|s| declared(s).iter().filter(|d| special(&s.controls.shown, d).is_none()).filter_map(|d| crate::scenario::settings::setting(d)).map(|x| x.path).collect::<Vec<_>>())
+    });
+    let revision = Memo::new(move |_| (ui.settings.get(), ui.session.with(|s| s.edits().to_vec()), String::new()));
+    let main_generic = move || {
+        generic.get().into_iter().filter_map(crate::scenario::settings::setting).map(|setting| view! { <SettingField setting revision /> }).collect_view()
+    };
+    let action_in_main = move |what: &str| snap.with(|s| declared(s).is_empty() || declared(s).iter().any(|d| d == what));
     let kind = move || snap.with(|s| s.controls.kind);
     let lag = move || snap.with(|s| s.controls.lag_ms);
     let first_list = move || snap.with(|s| s.controls.first_list_ms);
@@ -60,13 +85,18 @@ pub fn Controls() -> impl IntoView {
     let desired_label = move || if kind() == ControllerKind::ReplicaSet { "Replicas" } else { "Voices" };
     let desired_error = RwSignal::new(None::<String>);
     // Open by default where there is room for a toolbar.
-    let compact = ui.embed.get_untracked()
-        || window().match_media("(max-width: 700px), (max-height: 500px)").ok().flatten().is_some_and(|m| m.matches());
+    let compact = ui.embed.get_untracked() || super::popover::compact();
     let open = RwSignal::new(!compact);
 
+    // The number field goes to the setting's own limit; the slider, to what is worth dragging through.
+    let lag_max = match crate::scenario::settings::setting("cluster.watch_lag_ms").map(|s| s.domain) {
+        Some(Domain::Int { max, .. }) => max,
+        _ => MAX_LAG_MS,
+    };
     let on_lag = move |ev| {
         if let Ok(v) = event_target_value(&ev).parse::<u64>() {
-            ui.apply(Change::Knob(Knob::WatchLagMs(v.min(MAX_LAG_MS))), &format!("Watch lag set to {v} ms"));
+            let v = v.min(lag_max);
+            ui.apply(Change::Knob(Knob::WatchLagMs(v)), &format!("Watch lag set to {v} ms"));
         }
     };
     let on_first_list = move |ev| {
@@ -113,12 +143,13 @@ pub fn Controls() -> impl IntoView {
     };
 
     view! {
-           <details class="settings" prop:open=move || open.get() on:toggle=move |ev| {
+           <details class="settings" data-popover="compact" prop:open=move || open.get() on:toggle=move |ev| {
                let el: web_sys::HtmlDetailsElement = event_target(&ev);
                open.set(el.open());
            }>
                <summary>"Settings"</summary>
                <section class="controls" aria-label="Controls">
+                   {move || main("cluster.watch_lag_ms").then(|| view! {
                    <div class="control lag">
                        <label for="lag">"Watch lag"</label>
                        <input
@@ -131,9 +162,21 @@ pub fn Controls() -> impl IntoView {
                            aria-valuetext=move || format!("{} milliseconds", lag())
                            on:change=on_lag
                        />
-                       <output for="lag" class="mono">{move || format!("{} ms", lag())}</output>
+                       <input
+                           class="lag-ms mono"
+                           type="number"
+                           inputmode="numeric"
+                           min="0"
+                           max=lag_max
+                           aria-label="Watch lag in ms"
+                           title="Up to the setting's own limit; the slider goes to 5 s"
+                           prop:value=move || lag().to_string()
+                           on:change=on_lag
+                       />
+                       <span class="unit" aria-hidden="true">"ms"</span>
                    </div>
-                   {move || shown().first_list.then(|| view! {
+                   })}
+                   {move || main("cluster.initial_list_ms").then(|| view! {
                        <div class="control first-list" title="How long the informer's first LIST takes to reach its store. A cluster-wide informer lists every ConfigMap in the cluster: on a big cluster, seconds.">
                            <label for="first-list">"First LIST"</label>
                            <input
@@ -153,7 +196,7 @@ pub fn Controls() -> impl IntoView {
                            </span>
                        </div>
                    })}
-                   {move || shown().naming.then(|| view! {
+                   {move || main("controller.naming").then(|| view! {
                        <fieldset class="control naming">
                            <legend>"Names"</legend>
                            <label>
@@ -178,28 +221,29 @@ pub fn Controls() -> impl IntoView {
                    })}
                    <fieldset class="control switches">
                        <legend class="sr-only">"Controller"</legend>
-                       {move || shown().double_enqueue.then(|| view! {
+                       {move || main("controller.double_enqueue").then(|| view! {
                            <Switch label="Double enqueue" checked=Signal::derive(move || c().double_enqueue) on_toggle=toggle(Knob::DoubleEnqueue, "Double enqueue") />
                        })}
-                       {move || shown().expectations.then(|| view! {
+                       {move || main("controller.expectations").then(|| view! {
                            <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=toggle(Knob::Expectations, "Expectations") />
                        })}
-                       {move || shown().consistency_store.then(|| view! {
+                       {move || main("controller.consistency_store").then(|| view! {
                            <Switch label="Read own writes (v1.36)" checked=Signal::derive(move || c().consistency_store) on_toggle=toggle(Knob::ConsistencyStore, "Read own writes (v1.36)") />
                        })}
-    {move || shown().update_status.then(|| view! {
+    {move || main("controller.update_status").then(|| view! {
                            <Switch label="Write status" checked=Signal::derive(move || c().update_status) on_toggle=toggle(Knob::UpdateStatus, "Write status") />
                        })}
-                       <Switch label="Wait for cache sync" checked=Signal::derive(move || c().wait_for_cache_sync) on_toggle=move |v| restart_wait(ui, v) />
-                       {move || shown().delete_surplus.then(|| view! {
+                       {move || main("controller.wait_for_cache_sync").then(|| view! {
+                           <Switch label="Wait for cache sync" checked=Signal::derive(move || c().wait_for_cache_sync) on_toggle=move |v| restart_wait(ui, v) />
+                       })}
+                       {move || main("controller.delete_surplus").then(|| view! {
                            <Switch label="Delete surplus" checked=Signal::derive(move || c().delete_surplus) on_toggle=toggle(Knob::DeleteSurplus, "Delete surplus") />
                        })}
-                       {move || shown().owner_references.then(|| view! {
+                       {move || main("controller.owner_references").then(|| view! {
                            <Switch label="ownerReferences" checked=Signal::derive(move || c().owner_references) on_toggle=toggle(Knob::OwnerReferences, "ownerReferences") />
                        })}
-                       <Switch label="GC steps" checked=Signal::derive(move || !c().hide_gc) on_toggle=move |v| ui.set_hide_gc(!v) />
                    </fieldset>
-                   {move || desired().is_some().then(|| view! {
+                   {move || (desired().is_some() && action_in_main("scale")).then(|| view! {
                        <div class="control desired">
                            <label for="desired">{desired_label}</label>
                            <input
@@ -215,11 +259,167 @@ pub fn Controls() -> impl IntoView {
                            {move || desired_error.get().map(|e| view! { <span id="desired-error" class="field-error" role="alert">{e}</span> })}
                        </div>
                    })}
-                   <div class="control actions" role="group" aria-label="Actions">
-                       {move || c().can_delete_pod.then(|| view! {
+                   <Actions more=false />
+                   {main_generic}
+                   <MoreSettings in_main />
+               </section>
+           </details>
+       }
+}
+
+/// The value a setting has, as `edit=` writes it: the scenario's, or the
+/// last change the learner made to it at or before the current frame. Read
+/// without tracking: the fields ask again when the settings or the changes do.
+fn current_value(ui: Ui, path: &'static str) -> String {
+    ui.session.with_untracked(|s| {
+        let at = s.position();
+        let changed = s.knob_edits().filter(|(frame, p, _)| *p == path && *frame <= at).last().map(|(_, _, v)| v);
+        changed.unwrap_or_else(|| match crate::scenario::get_path(&s.scenario().to_value(), path) {
+            Some(serde_json::Value::String(w)) => w.clone(),
+            Some(serde_json::Value::Null) | None => String::new(),
+            Some(v) => v.to_string(),
+        })
+    })
+}
+
+/// Change a setting from the settings table: during the run if it may change
+/// then (its `Knob`), else from frame 0.
+fn set_setting(ui: Ui, setting: &'static Setting, raw: &str) {
+    let raw = raw.trim();
+    match setting.live {
+        Some(live) => match setting.parse(raw) {
+            Ok(v) => ui.apply(Change::Knob(live(v)), &format!("{} set to {raw}", setting.path)),
+            Err(why) => ui.notice.set(super::Notice::say(format!("{}: {raw:?}: {why}", setting.path))),
+        },
+        None => {
+            let optional = matches!(setting.domain, Domain::Int { optional: true, .. } | Domain::Flag { optional: true });
+            let value = if raw.is_empty() && optional { "null" } else { raw };
+            ui.restart_with(setting.path, value, &format!("{} set to {}", setting.path, if raw.is_empty() { "its default" } else { raw }));
+        }
+    }
+}
+
+/// One setting of the table, as a field named by its path, with its unit
+/// and its help; its limits are the table's. `revision` changes when the
+/// scenario's settings or the learner's changes do.
+#[component]
+fn SettingField(setting: &'static Setting, revision: Memo<(Vec<(String, String)>, Vec<crate::view::session::Edit>, String)>) -> impl IntoView {
+    let ui = use_ui();
+    let id = format!("setting-{}", setting.path.replace(['.', '_'], "-"));
+    let help_id = format!("{id}-help");
+    let value = move || {
+        revision.track();
+        current_value(ui, setting.path)
+    };
+    let unit = (!setting.unit.is_empty()).then(|| view! { <span class="unit">{setting.unit}</span> });
+    let field = match setting.domain {
+        Domain::Int { min, max, optional } => Either::Left(Either::Left(view! {
+            <input
+                id=id.clone()
+                type="number"
+                inputmode="numeric"
+                min=min.to_string()
+                max=(max < u64::MAX).then(|| max.to_string())
+                placeholder=optional.then_some("default")
+                aria-describedby=help_id.clone()
+                prop:value=value
+                on:change=move |ev| set_setting(ui, setting, &event_target_value(&ev))
+            />
+        })),
+        Domain::Flag { .. } => Either::Left(Either::Right(view! {
+            <input
+                id=id.clone()
+                type="checkbox"
+                aria-describedby=help_id.clone()
+                prop:checked=move || {
+                    let v = value();
+                    v == "true" || (v.is_empty() && default_on(ui, setting.path))
+                }
+                on:change=move |ev| set_setting(ui, setting, if event_target_checked(&ev) { "true" } else { "false" })
+            />
+        })),
+        Domain::Choice(words) => Either::Right(Either::Left(view! {
+            <select id=id.clone() aria-describedby=help_id.clone() prop:value=value on:change=move |ev| set_setting(ui, setting, &event_target_value(&ev))>
+                {words.iter().map(|w| view! { <option value=*w>{*w}</option> }).collect_view()}
+            </select>
+        })),
+        Domain::Name => Either::Right(Either::Right(view! {
+            <input id=id.clone() type="text" aria-describedby=help_id.clone() prop:value=value on:change=move |ev| set_setting(ui, setting, &event_target_value(&ev)) />
+        })),
+    };
+    view! {
+        <div class="control setting" class:live=setting.live.is_some()>
+            <label for=id.clone() class="mono">{setting.path}</label>
+            {field}
+            {unit}
+            <span id=help_id class="help">{setting.help}{if setting.live.is_some() { "" } else { " (from frame 0)" }}</span>
+        </div>
+    }
+}
+
+/// An optional flag left to its default (`controller.expectations`: on for the ReplicaSet).
+fn default_on(ui: Ui, path: &str) -> bool {
+    path == "controller.expectations" && ui.session.with_untracked(|s| s.scenario().expectations())
+}
+
+/// "More settings": every setting of the table that the lesson's own
+/// controls do not show, each with the table's limits. Drawn only while
+/// open, and redrawn when a setting changes, never on a played frame.
+#[component]
+fn MoreSettings(in_main: fn(&Snapshot, &str) -> bool) -> impl IntoView {
+    let ui = use_ui();
+    let open = RwSignal::new(false);
+    let revision = Memo::new(move |_| {
+        let edits = ui.session.with(|s| s.edits().to_vec());
+        (ui.settings.get(), edits, ui.session.with(|s| s.scenario().name.clone()))
+    });
+    let rest = Memo::new(move |_| ui.snap.with(|s| SETTINGS.iter().filter(|x| !in_main(s, x.path)).map(|x| x.path).collect::<Vec<_>>()));
+    view! {
+        <details class="more-settings" on:toggle=move |ev| {
+            let el: web_sys::HtmlDetailsElement = event_target(&ev);
+            open.set(el.open());
+        }>
+            <summary>"More settings"</summary>
+            {move || open.get().then(|| view! {
+                <div class="more-settings-body">
+                    <Actions more=true />
+                    <label class="switch">
+                        <input
+                            type="checkbox"
+                            prop:checked=move || !ui.snap.with(|s| s.controls.hide_gc)
+                            on:change=move |ev| ui.set_hide_gc(!event_target_checked(&ev))
+                        />
+                        "GC steps"
+                    </label>
+                    <For
+                        each=move || rest.get()
+                        key=|p| *p
+                        children=move |p: &'static str| {
+                            crate::scenario::settings::setting(p).map(|setting| view! { <SettingField setting revision /> })
+                        }
+                    />
+                </div>
+            })}
+        </details>
+    }
+}
+
+/// The page's actions on the run. `more`: those the lesson does not declare
+/// (under "More settings"); else those it does (all, when it declares none).
+#[component]
+fn Actions(more: bool) -> impl IntoView {
+    let ui = use_ui();
+    let snap = ui.snap;
+    let c = move || snap.with(|s| s.controls.clone());
+    let shown = move || snap.with(|s| s.controls.shown);
+    let kind = move || snap.with(|s| s.controls.kind);
+    let here = move |what: &str| snap.with(|s| action_declared(s, what)) != more;
+    view! {
+        <div class="control actions" role="group" aria-label=if more { "More actions" } else { "Actions" }>
+                       {move || (c().can_delete_pod && here("delete_pod")).then(|| view! {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::DeletePod), "A pod deleted")>"Delete a pod"</button>
                        })}
-                       {move || c().can_delete_owner.then(|| view! {
+                       {move || (c().can_delete_owner && here("delete_owner")).then(|| view! {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::DeleteOwner(Propagation::Background)), "Owner deleted")>
                                {if kind() == ControllerKind::ReplicaSet { "Delete the ReplicaSet" } else { "Delete the Ensemble" }}
                            </button>
@@ -241,15 +441,21 @@ pub fn Controls() -> impl IntoView {
                                <option value="orphan">"orphan: leave its children"</option>
                            </select>
                        })}
-                       {move || shown().faults.then(|| view! {
+                       {move || (shown().faults && here("drop_next_event")).then(|| view! {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::DropNextEvent), "Next watch event will be dropped")>"Drop next watch event"</button>
+                       })}
+                       {move || (shown().faults && here("restart_controller")).then(|| view! {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::RestartController), "Controller restarted")>"Restart controller"</button>
+                       })}
+                       {move || (shown().faults && here("pause_controller")).then(|| view! {
                            <button
                                title="A 30 s stop-the-world pause: with two replicas, the other takes the lease once it lapses"
                                on:click=move |_| ui.apply(Change::Action(UiAction::PauseController(PAUSE_MS)), "The leader is frozen for 30 s")
                            >
                                "Freeze the leader 30 s"
                            </button>
+                       })}
+                       {move || (shown().faults && here("fail_next_create")).then(|| view! {
                            <select
                                aria-label="Fail the next create"
                                on:change=move |ev| {
@@ -270,10 +476,46 @@ pub fn Controls() -> impl IntoView {
                                <option value="timeout_committed">"504 Timeout, but written"</option>
                            </select>
                        })}
-                   </div>
-               </section>
-           </details>
-       }
+                           </div>
+    }
+}
+
+/// A setting that has a control of its own in the settings bar, and whether
+/// that control acts on this scenario's controller.
+fn special(shown: &crate::view::snapshot::Shown, path: &str) -> Option<bool> {
+    Some(match path {
+        "cluster.watch_lag_ms" | "controller.wait_for_cache_sync" => true,
+        "cluster.initial_list_ms" => shown.first_list,
+        "controller.naming" => shown.naming,
+        "controller.double_enqueue" => shown.double_enqueue,
+        "controller.expectations" => shown.expectations,
+        "controller.consistency_store" => shown.consistency_store,
+        "controller.update_status" => shown.update_status,
+        "controller.delete_surplus" => shown.delete_surplus,
+        "controller.owner_references" => shown.owner_references,
+        _ => return None,
+    })
+}
+
+/// The settings and actions the scenario says its story uses (`controls`);
+/// none said: all of them.
+fn declared(_s: &Snapshot) -> &[String] {
+    &[]
+}
+
+fn action_declared(s: &Snapshot, what: &str) -> bool {
+    declared(s).is_empty() || declared(s).iter().any(|d| d == what)
+}
+
+/// The setting shows in the settings bar (else under "More settings"): a
+/// control of its own that acts on this controller, when the scenario
+/// declares nothing; what it declares, when it does.
+fn in_main(s: &Snapshot, path: &str) -> bool {
+    let shown = &s.controls.shown;
+    match (declared(s).is_empty(), special(shown, path)) {
+        (true, applies) => applies.unwrap_or(false),
+        (false, applies) => declared(s).iter().any(|d| d == path) && applies.unwrap_or(true),
+    }
 }
 
 fn restart_wait(ui: Ui, v: bool) {
@@ -309,7 +551,7 @@ pub fn Transport() -> impl IntoView {
             <div class="buttons">
                 <button on:click=move |_| ui.reset() aria-keyshortcuts="R" title="Reset to frame 0 (R)">"Reset"</button>
                 <button on:click=move |_| ui.step_back() aria-keyshortcuts="ArrowLeft" title="Step back (←)" aria-label="Step back">"◀"</button>
-                <button class="play" on:click=move |_| ui.toggle_play() aria-keyshortcuts="Space" title="Play / pause (Space)">
+                <button class="play" id="play" on:click=move |_| ui.toggle_play() aria-keyshortcuts="Space" title="Play / pause (Space)">
                     {move || if ui.playing.get() { "Pause" } else { "Play" }}
                 </button>
                 <button on:click=move |_| ui.step_forward() aria-keyshortcuts="ArrowRight" title="Step forward (→)" aria-label="Step forward">"▶"</button>

@@ -129,9 +129,9 @@ impl Search {
                                     if let Some(p) = panel.get_untracked() {
                                         p.set_open(false);
                                     }
-                                    ui.notice.set(Some(words));
+                                    ui.notice.set(super::Notice::say(words));
                                 }
-                                Err(e) => ui.notice.set(Some(e.to_string())),
+                                Err(e) => ui.notice.set(super::Notice::say(e.to_string())),
                             }
                         }
                     });
@@ -195,7 +195,7 @@ pub fn FindBug() -> impl IntoView {
     };
     let names: Vec<(&'static str, &'static str)> = Invariants::new().list.iter().map(|i| (i.name, i.description)).collect();
     view! {
-        <details class="menu find-bug" node_ref=panel>
+        <details class="menu find-bug" data-popover="always" node_ref=panel>
             <summary>"Can it go wrong?"</summary>
             <div class="menu-items find-panel">
                 <p class="find-intro">

@@ -10,6 +10,7 @@
 mod controls;
 mod find;
 mod panels;
+mod popover;
 mod share;
 
 use crate::scenario::{preset, Scenario};
@@ -37,6 +38,31 @@ pub const DEFAULT_PRESET: &str = "over-create";
 /// covers the run; bigger runs extend as they play.
 const LOOKAHEAD_FRAMES: usize = 50_000;
 
+/// What the last change did, said in the caption bar. A plain notice goes
+/// by itself; one with an action stays until it is used or dismissed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Notice {
+    pub text: String,
+    pub action: Option<NoticeAction>,
+}
+
+/// What a notice offers beside its words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoticeAction {
+    /// A setting changed at a frame: make that change from frame 0 instead.
+    ApplyFromStart(&'static str),
+}
+
+impl Notice {
+    /// A notice that only says something (and goes by itself).
+    pub fn say(text: impl Into<String>) -> Option<Notice> {
+        Some(Notice { text: text.into(), action: None })
+    }
+}
+
+/// How long a notice without an action stays, in ms.
+const NOTICE_MS: u32 = 7_000;
+
 /// The page's reactive state: a few signals over plain values. `Copy`, so
 /// every handler and component can hold it.
 #[derive(Clone, Copy)]
@@ -58,11 +84,13 @@ pub struct Ui {
     pub known: RwSignal<usize>,
     /// The run has no more frames after `known`.
     pub ended: RwSignal<bool>,
-    /// What the last change did, for the notice under the controls.
-    pub notice: RwSignal<Option<String>>,
+    /// What the last change did: the notice in the caption bar.
+    pub notice: RwSignal<Option<Notice>>,
     /// The live region's text: the caption of each manual step.
     pub narration: RwSignal<String>,
     pub help_open: RwSignal<bool>,
+    /// The learner asked to see the lab's figures before the run's end.
+    pub expected_shown: RwSignal<bool>,
     pub embed: RwSignal<bool>,
     /// What the URL asked for that could not be honoured: the banner.
     pub problems: RwSignal<Vec<String>>,
@@ -137,6 +165,7 @@ impl Ui {
             notice: RwSignal::new(None),
             narration: RwSignal::new(String::new()),
             help_open: RwSignal::new(false),
+            expected_shown: RwSignal::new(false),
             embed: RwSignal::new(state.embed),
             problems: RwSignal::new(problems),
             layout: StoredValue::new(state.layout),
@@ -148,6 +177,11 @@ impl Ui {
             snap,
             wires,
         }
+    }
+
+    /// The page shows the run's last frame, and knows it is the last.
+    pub fn at_run_end(&self) -> bool {
+        self.ended.get() && self.snap.with(|s| s.position) >= self.known.get()
     }
 
     pub fn speed(&self) -> f64 {
@@ -206,7 +240,7 @@ impl Ui {
     /// Show or hide the garbage collector's own cache deliveries when stepping.
     pub fn set_hide_gc(&self, hide: bool) {
         self.session.update(|s| s.set_hide_gc(hide));
-        self.notice.set(Some(if hide {
+        self.notice.set(Notice::say(if hide {
             "Garbage collector steps hidden: stepping skips its own cache deliveries.".to_string()
         } else {
             "Garbage collector steps shown: stepping stops at each delivery to its cache too.".to_string()
@@ -221,7 +255,13 @@ impl Ui {
         self.settle();
     }
 
+    /// Back to frame 0, with the learner's settings: a setting changed at a
+    /// frame is made from the start ("Back to the preset" restores the lab's).
     pub fn reset(&self) {
+        if self.session.with_untracked(|s| s.knob_edits().next().is_some()) {
+            self.move_to_start(None, "Frame 0, with your settings from the start; Back to the preset restores the lab's.", false);
+            return;
+        }
         self.pause();
         self.session.update(|s| {
             s.seek(0);
@@ -256,20 +296,82 @@ impl Ui {
     }
 
     /// Make a change at the current frame; the frames after it are recomputed.
+    /// A setting changed at the run's end can no longer act there: it is the
+    /// learner's next run, made from frame 0 and played ("change one line and
+    /// run it again"). One changed mid-run forks the run there, and the notice
+    /// offers to make it from the start instead.
     pub fn apply(&self, change: Change, what: &str) {
-        let frame = self.session.with_untracked(|s| s.position());
+        let (frame, at_end) = self.session.with_untracked(|s| (s.position(), s.at_end()));
+        if let (Change::Knob(knob), true) = (change, at_end && frame > 0) {
+            self.session.update_untracked(|s| s.apply(change));
+            let (path, _) = crate::scenario::settings::knob_setting(knob);
+            self.move_to_start(Some(path), &format!("{what} from the start: the run is replayed."), true);
+            return;
+        }
         let had_future = self.session.with_untracked(|s| s.frames().len() > s.position());
         self.session.update(|s| s.apply(change));
         self.known.set(self.session.with_untracked(|s| s.frames().len()));
         self.ended.set(false);
-        let note = if had_future {
-            format!("{what} at frame {frame}: the frames after it are recomputed from here.")
-        } else {
-            format!("{what} at frame {frame}.")
+        let notice = match change {
+            Change::Knob(knob) if frame > 0 => Some(Notice {
+                text: format!("{what} from frame {frame} on: the frames before it are as they were."),
+                action: Some(NoticeAction::ApplyFromStart(crate::scenario::settings::knob_setting(knob).0)),
+            }),
+            _ if had_future => Notice::say(format!("{what} at frame {frame}: the frames after it are recomputed from here.")),
+            _ => Notice::say(format!("{what} at frame {frame}.")),
         };
-        self.notice.set(Some(note));
+        self.notice.set(notice);
         self.settle();
         self.look_ahead();
+    }
+
+    /// The learner's setting changes made from frame 0 instead of where they
+    /// were made (`only`: one setting's), the run recomputed, and played if `play`.
+    fn move_to_start(&self, only: Option<&str>, said: &str, play: bool) {
+        self.pause();
+        match self.session.with_untracked(|s| s.knobs_from_start(only)) {
+            Ok((session, moved)) => {
+                self.settings.update(|v| {
+                    for (path, value) in &moved {
+                        v.retain(|(k, _)| k != path);
+                        v.push((path.clone(), value.clone()));
+                    }
+                });
+                self.session.set(session);
+                self.known.set(0);
+                self.ended.set(false);
+                self.notice.set(Notice::say(said));
+                self.settle();
+                if play {
+                    self.toggle_play();
+                } else {
+                    self.look_ahead();
+                }
+            }
+            Err(e) => self.notice.set(Notice::say(e.to_string())),
+        }
+    }
+
+    /// "Apply from the start": the notice's action for a setting changed mid-run.
+    pub fn apply_from_start(&self, path: &'static str) {
+        self.move_to_start(Some(path), &format!("{path} from the start: the run is replayed."), true);
+    }
+
+    /// The preset this run comes from: the one chosen, or the one a found bug
+    /// or a hands-on choice turned into a scenario of its own (it keeps its name).
+    pub fn origin_preset(&self) -> Option<String> {
+        self.preset.get().or_else(|| {
+            let name = self.session.with(|s| s.scenario().name.clone());
+            crate::scenario::preset_names().contains(&name.as_str()).then_some(name)
+        })
+    }
+
+    /// "Back to the preset": its own settings, none of the learner's, frame 0.
+    pub fn back_to_preset(&self) {
+        if let Some(name) = self.origin_preset() {
+            self.load_preset(&name);
+            self.notice.set(Notice::say(format!("Back to {name} as the lab wrote it.")));
+        }
     }
 
     /// The learner's hands on a watch event in flight (the Watch panel's
@@ -304,11 +406,11 @@ impl Ui {
                 self.session.set(rebuilt);
                 self.known.set(self.session.with_untracked(|s| s.frames().len()));
                 self.ended.set(false);
-                self.notice.set(Some(format!(
+                self.notice.set(Notice::say(format!(
                     "{done} (at frame {position}). The run's schedule holds it, so the link and an exported scenario carry it."
                 )));
             }
-            Err(e) => self.notice.set(Some(e.to_string())),
+            Err(e) => self.notice.set(Notice::say(e.to_string())),
         }
         self.settle();
         self.look_ahead();
@@ -329,9 +431,9 @@ impl Ui {
                 self.session.set(rebuilt);
                 self.known.set(0);
                 self.ended.set(false);
-                self.notice.set(Some(format!("{what}: this matters when the controller starts, so the run was recomputed from frame 0.")));
+                self.notice.set(Notice::say(format!("{what}: this matters when the controller starts, so the run was recomputed from frame 0.")));
             }
-            Err(e) => self.notice.set(Some(e.to_string())),
+            Err(e) => self.notice.set(Notice::say(e.to_string())),
         }
         self.settle();
         self.look_ahead();
@@ -350,6 +452,7 @@ impl Ui {
         self.known.set(0);
         self.ended.set(false);
         self.notice.set(None);
+        self.expected_shown.set(false);
         self.settle();
         self.look_ahead();
     }
@@ -380,7 +483,7 @@ impl Ui {
     pub fn load_preset(&self, name: &str) {
         match preset(name) {
             Ok(s) => self.load(s, Some(name.to_string()), None),
-            Err(e) => self.notice.set(Some(e.to_string())),
+            Err(e) => self.notice.set(Notice::say(e.to_string())),
         }
     }
 
@@ -561,6 +664,19 @@ pub fn Explorer(
     });
     provide_context(ui);
     ui.narration.set(ui.session.with_untracked(pv::session_caption));
+    // A notice without an action goes by itself, unless another took its place.
+    Effect::new(move |_| {
+        let Some(n) = ui.notice.get() else { return };
+        if n.action.is_none() {
+            gloo_timers::callback::Timeout::new(NOTICE_MS, move || {
+                if ui.notice.try_get_untracked().flatten().as_ref() == Some(&n) {
+                    ui.notice.set(None);
+                }
+            })
+            .forget();
+        }
+    });
+    popover::install();
 
     // Keyboard: Space, ←/→, Shift+→, R, ? and Escape. A control the learner
     // reached with Tab keeps its own keys (arrows move a radio group or a
@@ -610,6 +726,7 @@ pub fn Explorer(
         }
         if key == "Escape" {
             ui.help_open.set(false);
+            popover::close_all(true);
             return;
         }
         // In a field every key is the field's; on a button or a link, Space and
@@ -701,7 +818,7 @@ pub fn Explorer(
         let origin = e.origin();
         if let Some(only) = ui.layout.with_value(|l| l.origin.clone()) {
             if origin != only {
-                ui.notice.set(Some(format!("{IGNORED_MESSAGE} {origin}: this page obeys only {only} (the origin parameter).")));
+                ui.notice.set(Notice::say(format!("{IGNORED_MESSAGE} {origin}: this page obeys only {only} (the origin parameter).")));
                 return;
             }
         }
@@ -710,13 +827,13 @@ pub fn Explorer(
         match host::parse(&text) {
             Ok(Some(command)) => {
                 // A good message after an ignored one: the notice about it is stale.
-                if ui.notice.with_untracked(|n| n.as_deref().is_some_and(|n| n.starts_with(IGNORED_MESSAGE))) {
+                if ui.notice.with_untracked(|n| n.as_ref().is_some_and(|n| n.text.starts_with(IGNORED_MESSAGE))) {
                     ui.notice.set(None);
                 }
                 ui.obey(command)
             }
             Ok(None) => {}
-            Err(problem) => ui.notice.set(Some(format!("{IGNORED_MESSAGE} {origin}: {problem}."))),
+            Err(problem) => ui.notice.set(Notice::say(format!("{IGNORED_MESSAGE} {origin}: {problem}."))),
         }
     });
     on_cleanup(move || messages.remove());
@@ -772,6 +889,12 @@ pub fn Explorer(
                 }
             }
         >
+            <a class="skip-link" href="#play" on:click=move |e| {
+                e.prevent_default();
+                if let Some(play) = document().get_element_by_id("play").and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok()) {
+                    let _ = play.focus();
+                }
+            }>"Skip to the transport"</a>
             <Banner />
             {if embed.get_untracked() {
                 Either::Left(view! {
@@ -804,11 +927,30 @@ pub fn Explorer(
                     {has(PanelId::Reconcile).then(|| view! { <ReconcilePanel /> })}
                     {has(PanelId::Observations).then(|| view! { <Observations /> })}
                 </div>
+                <nav class="below" aria-label="Below the panels">
+                    <span aria-hidden="true">"↓ Below: "</span>
+                    {has(PanelId::SpaceTime).then(|| view! { <a href="#space-time" on:click=move |e| scroll_to(e, "space-time")>"Space-time"</a> })}
+                    {has(PanelId::Timeline).then(|| view! { <a href="#timeline" on:click=move |e| scroll_to(e, "timeline")>"Audit and controller logs"</a> })}
+                    {(!embed.get_untracked()).then(|| view! { <a href="#about" on:click=move |e| scroll_to(e, "about")>"About this scenario and run"</a> })}
+                </nav>
                 <div class="more">
                     {has(PanelId::SpaceTime).then(|| view! { <SpaceTimePanel /> })}
                     {has(PanelId::Timeline).then(|| view! { <TimelinePanel /> })}
                     {(!embed.get_untracked()).then(|| view! { <AboutScenario /> <AboutRun /> })}
                 </div>
+            </div>
+            <div class="notice-line" role="status">
+            {move || ui.notice.get().map(|n| view! {
+                <p class="notice">
+                    <span>{n.text}</span>
+                    {n.action.map(|a| match a {
+                        NoticeAction::ApplyFromStart(path) => view! {
+                            <button class="notice-action" on:click=move |_| ui.apply_from_start(path)>"Apply from the start"</button>
+                        },
+                    })}
+                    <button class="dismiss" aria-label="Dismiss the notice" on:click=move |_| ui.notice.set(None)>"×"</button>
+                </p>
+            })}
             </div>
             <CaptionBar invariants=has(PanelId::Invariants) />
             {(controls != ControlsMode::None).then(|| view! { <Transport /> })}
@@ -817,6 +959,19 @@ pub fn Explorer(
             </div>
             {move || ui.help_open.get().then(|| view! { <Help /> })}
         </main>
+    }
+}
+
+/// Follow an in-page link by scrolling the stage, not the page (the address keeps its query).
+fn scroll_to(e: leptos::ev::MouseEvent, id: &str) {
+    e.prevent_default();
+    if let Some(el) = document().get_element_by_id(id) {
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Start);
+        el.scroll_into_view_with_scroll_into_view_options(&options);
+        if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+            let _ = el.focus();
+        }
     }
 }
 
@@ -871,12 +1026,6 @@ fn CaptionBar(invariants: bool) -> impl IntoView {
                 })}
             </p>
             {invariants.then(|| view! { <InvariantsPanel /> })}
-            {move || ui.notice.get().map(|n| view! {
-                <p class="notice" role="status">
-                    <span>{n}</span>
-                    <button class="dismiss" aria-label="Dismiss the notice" on:click=move |_| ui.notice.set(None)>"×"</button>
-                </p>
-            })}
         </section>
     }
 }
@@ -932,7 +1081,21 @@ fn Help() -> impl IntoView {
                 on:click=|e| e.stop_propagation()
                 on:keydown=trap
             >
-                <h2 id="help-title">"Keys"</h2>
+                <h2 id="help-title">"What you see"</h2>
+                <dl class="panels-help">
+                    <dt>"Cluster"</dt><dd>"The truth: every object the apiserver holds now, with its resourceVersion."</dd>
+                    <dt>"Watch"</dt><dd>"The events on their way from the apiserver to the controller's cache, each arriving after the watch lag."</dd>
+                    <dt>"Cache"</dt><dd>"The informer's store: what the controller's lister returns. A dashed slot is an object the cluster has and this cache does not yet."</dd>
+                    <dt>"Expectations"</dt><dd>"ControllerExpectations: the creates and deletes a controller waits to see come back through the watch before it trusts its cache again."</dd>
+                    <dt>"Workqueue"</dt><dd>"The keys waiting to be reconciled, the ones being processed, and those added again while they were."</dd>
+                    <dt>"Reconcile"</dt><dd>"The controller's code, the current step lit, with the values it read from the cache."</dd>
+                    <dt>"Observations"</dt><dd>"What the lab expects, checked against this run once it has ended (or when you ask), beside the counts so far."</dd>
+                </dl>
+                <p>
+                    "Each event in flight in the Watch panel has three buttons: ⇥ deliver it now, ‖ hold it back (then ▶ release it) and ✕ drop it. "
+                    "Each choice joins the scenario's schedule, so the link replays it."
+                </p>
+                <h2>"Keys"</h2>
                 <dl class="keys">
                     <dt><kbd>"Space"</kbd></dt><dd>"Play / pause"</dd>
                     <dt><kbd>"→"</kbd></dt><dd>"Step forward"</dd>

@@ -197,17 +197,16 @@ fn rows_list(cache_side: bool) -> impl IntoView {
 #[component]
 pub fn ClusterPanel() -> impl IntoView {
     let snap = use_ui().snap;
-    let sub = move || {
-        snap.with(|s| match s.cluster_lacks {
-            0 => format!("the truth · {}", plural(s.cluster_holds, "object")),
-            n => format!("the truth · {} · {n} deleted, still cached", plural(s.cluster_holds, "object")),
-        })
-    };
+    let counts = move || snap.with(|s| (plural(s.cluster_holds, "object"), s.cluster_lacks));
     view! {
         <section class="panel cluster" aria-label="Cluster">
             <header>
                 <h2>"Cluster"</h2>
-                <span class="sub">{sub}</span>
+                <span class="sub">"the truth"</span>
+                <span class="counts mono">
+                    {move || counts().0}
+                    {move || (counts().1 > 0).then(|| view! { " · " <b class="lacks">{format!("{} deleted, still cached", counts().1)}</b> })}
+                </span>
                 <span class="badge mono">{move || format!("rv {}", snap.with(|s| s.resource_version))}</span>
             </header>
             {follow_touched()}
@@ -221,20 +220,18 @@ pub fn ClusterPanel() -> impl IntoView {
 pub fn CachePanel() -> impl IntoView {
     let snap = use_ui().snap;
     let synced = move || snap.with(|s| s.synced);
-    let sub = move || {
-        snap.with(|s| {
-            let whose = s.replicas.clone().unwrap_or_else(|| "the informer's store".to_string());
-            match s.cache_lacks {
-                0 => format!("{whose} · {}", plural(s.cache_holds, "object")),
-                n => format!("{whose} · {} · lacks {n}", plural(s.cache_holds, "object")),
-            }
-        })
-    };
+    let whose = move || snap.with(|s| s.replicas.clone().unwrap_or_else(|| "the informer's store".to_string()));
+    // The counts never give way to the rest of the header: "lacks N" is the stale gap itself.
+    let counts = move || snap.with(|s| (plural(s.cache_holds, "object"), s.cache_lacks));
     view! {
         <section class="panel cache" aria-label="Cache">
             <header>
                 <h2>"Cache"</h2>
-                <span class="sub">{sub}</span>
+                <span class="sub">{whose}</span>
+                <span class="counts mono">
+                    {move || counts().0}
+                    {move || (counts().1 > 0).then(|| view! { " · " <b class="lacks">{format!("lacks {}", counts().1)}</b> })}
+                </span>
                 <span class="badge synced" class:no=move || !synced()>
                     {move || if synced() { "HasSynced ✓" } else { "HasSynced ✗" }}
                 </span>
@@ -311,6 +308,9 @@ pub fn WatchPanel() -> impl IntoView {
             </ul>
             {move || wires.with(|w| w.is_empty()).then(|| view! { <p class="empty">"Nothing on the wire: the cache has every change."</p> })}
             {move || (more() > 0).then(|| view! { <p class="more-wires">{format!("+{} more in flight", more())}</p> })}
+            {move || wires.with(|w| w.iter().any(|w| w.nth > 0 && !w.dropped)).then(|| view! {
+                <p class="hands-legend">"Your hands on each event: "<b>"⇥"</b>" deliver now · "<b>"‖"</b>" hold · "<b>"✕"</b>" drop"</p>
+            })}
             {simplified(Panel::Watch)}
         </section>
     }
@@ -533,15 +533,22 @@ pub fn ReconcilePanel() -> impl IntoView {
 
 #[component]
 pub fn Observations() -> impl IntoView {
-    let snap = use_ui().snap;
+    let ui = use_ui();
+    let snap = ui.snap;
+    // The lab's figures wait for the learner's own: shown at the run's end, or when asked.
+    let shown = move || ui.expected_shown.get() || ui.at_run_end();
     view! {
         <section class="panel observations" aria-label="Observations">
-            {move || snap.with(|s| observations(&s.observations, &s.checks, &s.plot))}
+            {move || {
+                let shown = shown();
+                snap.with(|s| observations(&s.observations, &s.checks, &s.plot, shown))
+            }}
         </section>
     }
 }
 
-fn observations(o: &pv::Observations, checks: &pv::ChecksView, plot: &(String, String)) -> impl IntoView {
+fn observations(o: &pv::Observations, checks: &pv::ChecksView, plot: &(String, String), checks_shown: bool) -> impl IntoView {
+    let ui = use_ui();
     let rows = checks
         .checks
         .iter()
@@ -579,8 +586,19 @@ fn observations(o: &pv::Observations, checks: &pv::ChecksView, plot: &(String, S
             <span class="sub">"what the lab expects, checked against this run"</span>
         </header>
         <div class="scroll" tabindex="0" aria-label="Checks and counts">
-            <ul class="checks" role="list">{rows}{empty}</ul>
-            {checks.why.clone().map(|w| view! { <p class="why">{w}</p> })}
+            {if checks_shown {
+                Either::Left(view! {
+                    <ul class="checks" role="list">{rows}{empty}</ul>
+                    {checks.why.clone().map(|w| view! { <p class="why">{w}</p> })}
+                })
+            } else {
+                Either::Right(view! {
+                    <p class="predict">
+                        {format!("What will the run show? The lab states {} for these settings: make your guess, then play to the end, or ", plural(checks.checks.len(), "figure"))}
+                        <button class="show-expected" on:click=move |_| ui.expected_shown.set(true)>"Show what the lab expects"</button>
+                    </p>
+                })
+            }}
             <dl class="facts">
                 <dt>{format!("{}s", o.kind)}</dt>
                 <dd class="mono">{format!("cluster {} · cache {} · peak {}", o.in_cluster, o.in_cache, o.peak_in_cluster)}</dd>
@@ -608,12 +626,16 @@ pub fn InvariantsPanel() -> impl IntoView {
             <ul class="badges" role="list">
                 {move || snap.with(|s| s.invariants.clone()).into_iter().map(|i| {
                     let broken = i.first_broken_frame;
+                    let id = i.name;
                     view! {
-                        <li class="invariant" class:broken=broken.is_some() title=i.description>
+                        <li class="invariant" class:broken=broken.is_some() title=format!("{id}: {}", i.description)>
                             <span class="mark" aria-hidden="true">{if broken.is_some() { "⚠" } else { "✓" }}</span>
-                            <span class="mono">{i.name}</span>
+                            <span class="inv-name" aria-hidden="true">{pv::invariant_label(id)}</span>
+                            <span class="sr-only">{id}</span>
                             {broken.map(|n| view! {
-                                <button class="jump" on:click=move |_| ui.seek(n as usize)>{format!("broken at frame {n}: jump")}</button>
+                                <button class="jump" aria-label=format!("{id} broken at frame {n}: jump to it") on:click=move |_| ui.seek(n as usize)>
+                                    {format!("frame {n}")}
+                                </button>
                             })}
                             {broken.is_none().then(|| view! { <span class="held">"held"</span> })}
                             {i.detail.map(|d| view! { <span class="sr-only">{d}</span> })}
@@ -634,7 +656,17 @@ fn WireHands(kind: Kind, nth: u32, what: String, on_hold: Signal<bool>) -> impl 
     let button = move |choice: WireChoice, glyph: &'static str, what: String| {
         let name = format!("{}: {what}", choice.label());
         view! {
-            <button class="hand" aria-label=name.clone() title=name on:click=move |_| ui.choose_wire(kind, nth, choice, &what)>
+            <button
+                class="hand"
+                aria-label=name.clone()
+                title=name
+                on:click=move |e: leptos::ev::MouseEvent| {
+                    // The wire may go (Drop, Deliver now): the focus goes to its neighbour, never to the page.
+                    let at = wire_index(&e);
+                    ui.choose_wire(kind, nth, choice, &what);
+                    request_animation_frame(move || focus_wire_near(at));
+                }
+            >
                 {glyph}
             </button>
         }
@@ -646,6 +678,30 @@ fn WireHands(kind: Kind, nth: u32, what: String, on_hold: Signal<bool>) -> impl 
             {move || if on_hold.get() { button(WireChoice::Release, "▶", w2.clone()) } else { button(WireChoice::Hold, "‖", w3.clone()) }}
             {button(WireChoice::Drop, "✕", w4)}
         </span>
+    }
+}
+
+/// Where the wire of a pressed hands-on button stands in the Watch list.
+fn wire_index(e: &leptos::ev::MouseEvent) -> Option<usize> {
+    let li = e.target()?.dyn_into::<web_sys::Element>().ok()?.closest("li.wire").ok()??;
+    let list = li.parent_element()?;
+    let items = list.children();
+    (0..items.length()).find(|i| items.item(*i).is_some_and(|x| x == li)).map(|i| i as usize)
+}
+
+/// Focus the same button on the wire now at `at` (or the last one), else the list itself.
+fn focus_wire_near(at: Option<usize>) {
+    let Some(at) = at else { return };
+    let Some(list) = document().query_selector(".watch .wires").ok().flatten() else { return };
+    let active = document().active_element();
+    if active.as_ref().is_some_and(|a| list.contains(Some(a))) {
+        return;
+    }
+    let items = list.children();
+    let wire = items.item((at as u32).min(items.length().saturating_sub(1)));
+    let target = wire.and_then(|w| w.query_selector(".hand").ok().flatten()).unwrap_or(list);
+    if let Ok(el) = target.dyn_into::<web_sys::HtmlElement>() {
+        let _ = el.focus();
     }
 }
 
@@ -684,7 +740,7 @@ pub fn SpaceTimePanel() -> impl IntoView {
         }
     };
     view! {
-        <section class="panel spacetime-panel" aria-label="Space-time">
+        <section class="panel spacetime-panel" id="space-time" tabindex="-1" aria-label="Space-time">
             <header>
                 <h2>"Space-time"</h2>
                 <span class="sub">"time runs down · an arrow per watch event, sloped by its lag · ◆ a cache read, red when stale"</span>
@@ -701,7 +757,7 @@ pub fn TimelinePanel() -> impl IntoView {
     let snap = ui.snap;
     let pointed = ui.pointed;
     view! {
-        <section class="panel timeline" aria-label="Timeline">
+        <section class="panel timeline" id="timeline" tabindex="-1" aria-label="Timeline">
             <div class="column">
                 <h2>"Audit log"</h2>
                 <ol class="audit mono">
@@ -746,7 +802,7 @@ pub fn AboutScenario() -> impl IntoView {
     let snap = use_ui().snap;
     let c = move || snap.with(|s| (s.controls.description.clone(), s.controls.incident.clone()));
     view! {
-        <details class="about" open>
+        <details class="about" id="about" tabindex="-1" open>
             <summary>"About this scenario"</summary>
             <p>{move || c().0}</p>
             {move || c().1.map(|(title, url)| view! {

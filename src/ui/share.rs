@@ -205,7 +205,7 @@ pub fn ShareBar() -> impl IntoView {
                     input.set_value("");
                 }
             />
-            <details class="menu" node_ref=menu>
+            <details class="menu" data-popover="always" node_ref=menu>
                 <summary>"Export"</summary>
                 <div class="menu-items">
                     <button on:click=move |e| { close_menu(); export_scenario(e) }>"Export scenario"</button>

@@ -709,6 +709,20 @@ pub fn is_stale_read(frame: &Frame) -> bool {
         || matches!(&frame.event, Event::Reconcile { note: Note::CacheMiss { .. }, .. })
 }
 
+/// An invariant's short name for its badge (its id stays in the accessible
+/// name, the title and the export).
+pub fn invariant_label(id: &str) -> &str {
+    use crate::sim::invariants::*;
+    match id {
+        CHILDREN_WITHIN_DESIRED => "children ≤ desired",
+        ALL_PODS_WITHIN_REPLICAS => "all pods ≤ replicas",
+        NO_DELETE_BEFORE_SYNC => "no delete before sync",
+        NO_DELETE_OF_UNCACHED => "no delete of uncached",
+        NO_ORPHANS => "no orphans",
+        other => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -425,6 +425,48 @@ impl Session {
         self.outcomes = None;
     }
 
+    /// The same run with its knob changes made from frame 0 instead of at
+    /// the frames they were made at (`only`: that setting's changes alone):
+    /// each setting takes the value it was last given, its edits go, the
+    /// buttons' edits stay. The page does this with a change made where it
+    /// can no longer make a difference (at the run's end), with "Apply from
+    /// the start", and on Reset (the learner's settings, from frame 0).
+    /// Returns the new session, at frame 0, and the settings moved to the
+    /// start as `(path, value)`, in the order they were last set.
+    pub fn knobs_from_start(&self, only: Option<&str>) -> Result<(Session, Vec<(String, String)>), ScenarioError> {
+        let mut moved: Vec<(String, String)> = Vec::new();
+        let mut kept = Vec::new();
+        let mut in_order = self.edits.clone();
+        in_order.sort_by_key(|e| e.frame);
+        for e in in_order {
+            if let Change::Knob(k) = e.change {
+                let (path, value) = settings::knob_setting(k);
+                if only.is_none_or(|p| p == path) {
+                    moved.retain(|(p, _)| p != path);
+                    moved.push((path.to_string(), value));
+                    continue;
+                }
+            }
+            kept.push(e);
+        }
+        let scenario = self.scenario.with_settings(moved.iter().map(|(p, v)| (p.as_str(), v.as_str())))?;
+        let mut s = Session::with_edits(scenario, &kept);
+        s.base = self.base.clone();
+        s.hide_gc = self.hide_gc;
+        Ok((s, moved))
+    }
+
+    /// The knob changes made at a frame after the start: what "Apply from the start" offers.
+    pub fn knob_edits(&self) -> impl Iterator<Item = (usize, &'static str, String)> + '_ {
+        self.edits.iter().filter_map(|e| match e.change {
+            Change::Knob(k) => {
+                let (path, value) = settings::knob_setting(k);
+                Some((e.frame, path, value))
+            }
+            Change::Action(_) => None,
+        })
+    }
+
     /// The owner the buttons act on: the scenario's first Ensemble or ReplicaSet.
     pub fn owner_key(&self) -> Option<(Kind, ObjectKey)> {
         owner_of(&self.scenario)
@@ -593,6 +635,53 @@ mod tests {
         let mut replay = replay;
         replay.seek(usize::MAX);
         assert_eq!(replay.frames(), s.frames());
+    }
+
+    #[test]
+    fn a_change_at_the_end_moved_to_the_start_is_the_next_run() {
+        // Lab 1: play over-create to its end, then change one line and run it again.
+        let mut s = Session::new(preset("over-create").unwrap());
+        s.seek(usize::MAX);
+        assert!(s.at_end());
+        s.apply(Change::Knob(Knob::Naming(Naming::Generate)));
+        s.seek(usize::MAX);
+        assert_eq!(s.world().api.live()[&Kind::ConfigMap], 4, "made at the end, the change cannot act");
+        let (mut next, moved) = s.knobs_from_start(Some("controller.naming")).unwrap();
+        assert_eq!(moved, vec![("controller.naming".to_string(), "generate".to_string())]);
+        assert_eq!((next.position(), next.edits().len()), (0, 0));
+        assert_eq!(next.scenario().controller.naming, Naming::Generate);
+        next.seek(usize::MAX);
+        assert_eq!(next.world().api.live()[&Kind::ConfigMap], 11);
+        // The lab's settings are still the base: the departure is from the start.
+        let d = next.departures();
+        assert_eq!((d.len(), d[0].what.as_str(), d[0].frame), (1, "controller.naming", None), "{d:?}");
+    }
+
+    #[test]
+    fn moving_knobs_to_the_start_keeps_the_buttons_and_the_last_value() {
+        let mut s = Session::new(preset("replicaset-pressure").unwrap());
+        s.seek(20);
+        s.apply(Change::Knob(Knob::WatchLagMs(700)));
+        s.apply(Change::Action(UiAction::DeletePod));
+        s.seek(40);
+        s.apply(Change::Knob(Knob::WatchLagMs(900)));
+        s.apply(Change::Knob(Knob::Expectations(false)));
+        // Only the lag: the expectations edit stays at its frame, with the button's.
+        let (lag_only, moved) = s.knobs_from_start(Some("cluster.watch_lag_ms")).unwrap();
+        assert_eq!(moved, vec![("cluster.watch_lag_ms".to_string(), "900".to_string())]);
+        assert_eq!(lag_only.scenario().cluster.watch_lag_ms, 900);
+        let kept: Vec<String> = lag_only.edits().iter().map(ToString::to_string).collect();
+        assert_eq!(kept, vec!["20:do=delete_pod".to_string(), "40:controller.expectations=false".to_string()]);
+        // Everything (Reset with the learner's settings).
+        let (all, moved) = s.knobs_from_start(None).unwrap();
+        assert_eq!(moved.len(), 2);
+        assert!(!all.scenario().expectations());
+        assert_eq!(all.edits().iter().map(ToString::to_string).collect::<Vec<_>>(), vec!["20:do=delete_pod".to_string()]);
+        assert_eq!(s.knob_edits().map(|(f, p, _)| (f, p)).collect::<Vec<_>>(), vec![
+            (20, "cluster.watch_lag_ms"),
+            (40, "cluster.watch_lag_ms"),
+            (40, "controller.expectations")
+        ]);
     }
 
     #[test]
