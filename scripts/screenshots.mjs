@@ -21,6 +21,12 @@ const SIZES = [
   [1440, 900],
   [1280, 720],
 ];
+// The two lab presets on a phone, either way up, and one in the dark.
+const PHONES = [
+  [390, 844],
+  [844, 390],
+];
+const ON_PHONES = new Set(['over-create-generate', 'empty-cache']);
 
 mkdirSync(OUT, { recursive: true });
 const server = await serveDist();
@@ -31,7 +37,8 @@ try {
     '# Screenshots',
     '',
     'Redrawn by `make screenshots` (`scripts/screenshots.mjs`): each preset at its telling frame, found by its',
-    "caption in the runner's trace, at 1440×900 and 1280×720. The frame numbers below are this run's.",
+    "caption in the runner's trace, at 1440×900 and 1280×720 (the two lab presets also at 390×844, 844×390 and",
+    "1440×900 dark: `-390`, `-844`, `-1440-dark`). The frame numbers below are this run's.",
     '',
     '| picture | frame | query |',
     '| --- | --- | --- |',
@@ -39,12 +46,14 @@ try {
   for (const shot of TELLING) {
     const { frame, query } = tellingQuery(shot);
     index.push(`| [${shot.alt}](${shot.file}-1440.png) ([1280×720](${shot.file}-1280.png)) | ${frame} | \`${query}\` |`);
-    for (const [width, height] of SIZES) {
-      const { page, context, problems } = await openPage(browser, server.origin, { width, height });
+    const sizes = SIZES.map(([w, h]) => [w, h, 'light']);
+    if (ON_PHONES.has(shot.file)) sizes.push(...PHONES.map(([w, h]) => [w, h, 'light']), [1440, 900, 'dark']);
+    for (const [width, height, colorScheme] of sizes) {
+      const { page, context, problems } = await openPage(browser, server.origin, { width, height, colorScheme });
       await openExplorer(page, server.url, query);
       await waitForFrame(page, frame);
       await page.waitForLoadState('networkidle');
-      const file = join(OUT, `${shot.file}-${width}.png`);
+      const file = join(OUT, `${shot.file}-${width}${colorScheme === 'dark' ? '-dark' : ''}.png`);
       await page.screenshot({ path: file });
       console.log(`${file}\tframe ${frame}\t${query}\t${shot.alt}`);
       for (const [kind, list] of Object.entries(problems)) {

@@ -656,6 +656,13 @@ async fn observations_show_the_labs_numbers_live() {
         assert_eq!(dds[1], counts(o.creates.clone().into_iter().collect(), Verb::Create), "frame {n}: creates");
         assert_eq!(dds[2], counts(o.deletes.clone().into_iter().collect(), Verb::Delete), "frame {n}: deletes");
         let checks = pv::checks(&s);
+        // Before the run's end the lab's figures wait until the learner asks for them.
+        if n < end {
+            assert!(m.all("li.check").is_empty(), "frame {n}: no check shown before the end");
+            assert_eq!(m.text("button.show-expected"), "Show what the lab expects");
+            click(&m.one("button.show-expected"));
+            tick().await;
+        }
         let drawn: Vec<String> = m.all("li.check .text").iter().map(text).collect();
         let said: Vec<String> = checks
             .checks
@@ -670,6 +677,8 @@ async fn observations_show_the_labs_numbers_live() {
             })
             .collect();
         assert_eq!(drawn, said, "frame {n}: the lab's checks, each with its verdict");
+        ui.expected_shown.set(false);
+        tick().await;
     }
     // Once the page knows the run's end, every check holds, each with its figure.
     ui.seek(100_000);
@@ -709,7 +718,8 @@ async fn invariant_badges_turn_red_and_jump_to_the_frame_they_broke() {
         match inv.first_broken_frame {
             Some(f) => {
                 let button = one(li, "button.jump");
-                assert_eq!(text(&button), format!("broken at frame {f}: jump"));
+                assert_eq!(text(&button), format!("frame {f}"));
+                assert_eq!(button.get_attribute("aria-label").unwrap(), format!("{} broken at frame {f}: jump to it", inv.name));
                 jump_to.get_or_insert((button, f));
             }
             None => assert_eq!(text(&one(li, ".held")), "held"),
@@ -1200,7 +1210,7 @@ async fn host_messages_drive_the_explorer_and_bad_ones_are_named() {
     assert_eq!(m.text(".frame"), "Frame 13");
     host_message(r#"{"cachescope":"seek","frame":"ten"}"#);
     tick().await;
-    let notice = m.text(r#"p.notice[role="status"]"#);
+    let notice = m.text(r#".notice-line[role="status"] p.notice"#);
     assert!(notice.contains("Ignored a message from https://course.example") && notice.contains("\"ten\""), "{notice}");
     assert_eq!(m.text(".frame"), "Frame 13", "a bad message moves nothing");
     host_message(r#"{"type":"not for us"}"#);

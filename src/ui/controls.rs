@@ -132,7 +132,11 @@ pub fn Controls() -> impl IntoView {
                 match (exists, path) {
                     // Not created yet: change what it will be created with.
                     (false, Some(path)) => ui.restart_with(&path, &n.to_string(), &format!("{} set to {n}", desired_label())),
-                    _ => ui.apply(Change::Action(UiAction::Scale(n)), &format!("Scaled to {n} (kubectl scale)")),
+                    // kubectl's request is the next frame: step to it, so the field and the cluster show it.
+                    _ => {
+                        ui.apply(Change::Action(UiAction::Scale(n)), &format!("Scaled to {n} (kubectl scale)"));
+                        ui.step_forward();
+                    }
                 }
             }
             _ => desired_error.set(Some(format!("{}: {raw:?} is not a whole number from 0 to {max}", desired_label()))),
@@ -255,6 +259,13 @@ pub fn Controls() -> impl IntoView {
                                aria-invalid=move || desired_error.get().is_some().to_string()
                                aria-describedby="desired-error"
                                on:change=on_desired
+                               on:keydown=move |e: leptos::ev::KeyboardEvent| {
+                                   // Enter applies what was typed, as leaving the field does.
+                                   if e.key() == "Enter" {
+                                       let input: web_sys::HtmlInputElement = event_target(&e);
+                                       let _ = input.blur();
+                                   }
+                               }
                            />
                            {move || desired_error.get().map(|e| view! { <span id="desired-error" class="field-error" role="alert">{e}</span> })}
                        </div>

@@ -584,6 +584,10 @@ impl Ui {
         self.display_ms.set(shown);
         self.raise_known(self.session.with_untracked(|s| s.frames().len()));
         if ended {
+            // One more step finds nothing and tells the session its end is here (and its checks measured).
+            self.session.update(|s| {
+                s.step_forward();
+            });
             self.ended.set(true);
             self.pause();
             self.settle();
@@ -939,19 +943,6 @@ pub fn Explorer(
                     {(!embed.get_untracked()).then(|| view! { <AboutScenario /> <AboutRun /> })}
                 </div>
             </div>
-            <div class="notice-line" role="status">
-            {move || ui.notice.get().map(|n| view! {
-                <p class="notice">
-                    <span>{n.text}</span>
-                    {n.action.map(|a| match a {
-                        NoticeAction::ApplyFromStart(path) => view! {
-                            <button class="notice-action" on:click=move |_| ui.apply_from_start(path)>"Apply from the start"</button>
-                        },
-                    })}
-                    <button class="dismiss" aria-label="Dismiss the notice" on:click=move |_| ui.notice.set(None)>"×"</button>
-                </p>
-            })}
-            </div>
             <CaptionBar invariants=has(PanelId::Invariants) />
             {(controls != ControlsMode::None).then(|| view! { <Transport /> })}
             <div class="sr-only" aria-live="polite" aria-atomic="true">
@@ -1013,7 +1004,21 @@ fn CaptionBar(invariants: bool) -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
     view! {
-        <section class="caption-bar" aria-label="Caption">
+        <section class="caption-region" aria-label="Caption">
+        <div class="notice-line" role="status">
+            {move || ui.notice.get().map(|n| view! {
+                <p class="notice">
+                    <span>{n.text}</span>
+                    {n.action.map(|a| match a {
+                        NoticeAction::ApplyFromStart(path) => view! {
+                            <button class="notice-action" on:click=move |_| ui.apply_from_start(path)>"Apply from the start"</button>
+                        },
+                    })}
+                    <button class="dismiss" aria-label="Dismiss the notice" on:click=move |_| ui.notice.set(None)>"×"</button>
+                </p>
+            })}
+            </div>
+        <div class="caption-bar">
             <p
                 class="caption"
                 class:stale=move || snap.with(|s| s.stale)
@@ -1026,6 +1031,7 @@ fn CaptionBar(invariants: bool) -> impl IntoView {
                 })}
             </p>
             {invariants.then(|| view! { <InvariantsPanel /> })}
+        </div>
         </section>
     }
 }

@@ -82,7 +82,11 @@ pub fn install() {
                 close(&d);
                 if !focusable(&target) {
                     if let Some(s) = summary_of(&d) {
-                        let _ = s.focus();
+                        // After the press's own mousedown, which would take the focus to the page.
+                        gloo_timers::callback::Timeout::new(0, move || {
+                            let _ = s.focus();
+                        })
+                        .forget();
                     }
                 }
             }

@@ -86,7 +86,9 @@ test('a long search keeps the main thread free, shows its count, and Stop stops 
     // The page answers while the worker searches: stepping works.
     await page.getByRole('button', { name: 'Step forward' }).click();
     assert.equal(await readFrame(page), 1);
+    // That press outside closed the panel; the search goes on, and reopening shows it.
     await page.waitForTimeout(5_000);
+    await page.locator('details.find-bug > summary').click();
     const later = await count.innerText();
     assert.notEqual(later, first, 'the count moves');
     const longTasks = await page.evaluate(() => window.__longTasks);

@@ -25,7 +25,7 @@ test('two changes at one frame both survive a reload', async () => {
   await page.getByRole('radio', { name: 'GenerateName', exact: true }).check();
   await page.getByRole('slider', { name: 'Watch lag', exact: true }).focus();
   await page.keyboard.press('ArrowRight');
-  await page.getByText('2100 ms', { exact: true }).waitFor();
+  await page.waitForFunction(() => document.querySelector('input[aria-label="Watch lag in ms"]')?.value === '2100');
   await page.waitForLoadState('networkidle');
   const url = page.url();
   await page.goto('about:blank');

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import {
+  openMoreSettings,
   axeProblems,
   NO_PROBLEMS,
   atEndOfRun,
@@ -270,12 +271,15 @@ test('garbage collector steps are hidden where they are not the point, and shown
     const hidden = await captions('?s=over-create');
     assert.equal(hidden.filter(gc).length, 0, 'over-create: stepping never stops at the collector\'s own cache');
     assert.ok(hidden.some((c, i) => i > 0 && c.n > hidden[i - 1].n + 1), 'the Frame counter skips the hidden frames');
+    await openMoreSettings(page);
     assert.ok(!(await byName(page, 'checkbox', 'GC steps').isChecked()));
     const shown = await captions('?s=over-create&gc=1');
     assert.ok(shown.filter(gc).length > 0, 'with gc=1 they are stepped through');
+    await openMoreSettings(page);
     assert.ok(await byName(page, 'checkbox', 'GC steps').isChecked());
     // Teardown is about the collector: shown by default.
     await openExplorer(page, env.server.url, '?s=teardown');
+    await openMoreSettings(page);
     assert.ok(await byName(page, 'checkbox', 'GC steps').isChecked());
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {

@@ -358,14 +358,21 @@ export function withServerAndBrowser() {
 const AXE = await readFile(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8');
 
 /** axe-core's serious and critical violations on the page as it is. */
-export async function axeProblems(page) {
+export async function axeProblems(page, { settle = true } = {}) {
   // Evaluated through the DevTools protocol, which the page's CSP does not govern.
   await page.evaluate(AXE);
-  // Rows fade in: measure contrast as the reader sees it, once they have.
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  // Rows move in: measure as the reader sees them once they have, unless the
+  // test means to catch them mid-way (`settle: false`).
+  if (settle) await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
   const results = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')}`);
 }
 
+
+/** Opens "More settings" (every setting of the table the lesson does not show), if it is not open. */
+export async function openMoreSettings(page) {
+  const more = page.locator('details.more-settings');
+  if (!(await more.evaluate((d) => d.open))) await more.locator('summary').click();
+}
