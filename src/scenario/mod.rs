@@ -3,12 +3,14 @@
 //! (unknown fields are errors), validated (every range checked), and resolved
 //! into the world's [`WorldInit`]. Every error names the field and the value.
 
+pub mod controls;
 pub mod expect;
 pub mod limits;
 mod path;
 mod presets;
 pub mod settings;
 
+pub use controls::CONTROL_ACTIONS;
 pub use expect::{Check, Measure, Outcome};
 pub use path::{get_path, set_path, split_path};
 pub use presets::{preset, preset_names, presets, PRESETS};
@@ -34,6 +36,19 @@ pub struct Scenario {
     /// What the scenario shows and what the lab expects, in a few sentences.
     #[serde(default)]
     pub description: String,
+    /// One line to begin with: what to press and what to watch ("Press ▶ and
+    /// watch the Cache fall behind the Cluster"). The page's frame-0 caption
+    /// shows it instead of the description, which stays under "About this
+    /// scenario" (empty: the description is the first caption).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub start: String,
+    /// The controls the story uses, in the order the page shows them:
+    /// setting paths (`controller.naming`, `cluster.watch_lag_ms`) and page
+    /// actions named as `edit=`'s `do=` words (`scale`, `delete_pod`). The
+    /// page puts every other control under "More settings" (empty: it shows
+    /// everything).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controls: Vec<String>,
     /// The real incident this scenario mirrors.
     #[serde(default)]
     pub incident: Option<Incident>,
@@ -720,6 +735,8 @@ impl Scenario {
         }
         limits::get("name").check_text("name", &self.name, false)?;
         limits::get("description").check_text("description", &self.description, true)?;
+        limits::get("start").check_text("start", &self.start, false)?;
+        controls::validate(self)?;
         if let Some(i) = &self.incident {
             limits::get("incident.title").check_text("incident.title", &i.title, false)?;
             limits::get("incident.url").check_text("incident.url", &i.url, false)?;
@@ -1101,6 +1118,14 @@ impl ObjectSpec {
             })
             .collect()
     }
+}
+
+/// The kinds of the owners a scenario makes (Ensembles and ReplicaSets, in
+/// `objects` or an `apply`): what the page's owner buttons act on.
+fn owner_kinds(s: &Scenario) -> impl Iterator<Item = Kind> + '_ {
+    let seeded = s.objects.iter().map(|o| o.kind);
+    let applied = s.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| o.kind);
+    seeded.chain(applied).filter(|k| matches!(k, Kind::Ensemble | Kind::ReplicaSet))
 }
 
 fn range(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), ScenarioError> {

@@ -596,11 +596,14 @@ pub fn observations(world: &World) -> Observations {
 }
 
 /// The caption for the current position. Frame 0, before anything happened,
-/// tells the scenario's story (its description) and how to start.
-pub fn current_caption(frame: Option<&Frame>, description: &str) -> String {
+/// says how to begin: the scenario's start line, or, without one, its story
+/// (its description) and how to start.
+pub fn current_caption(frame: Option<&Frame>, scenario: &crate::scenario::Scenario) -> String {
+    let (start, description) = (scenario.start.trim(), scenario.description.trim());
     match frame {
-        None if description.trim().is_empty() => "Nothing has happened yet. Press Play, or → to step one frame.".to_string(),
-        None => format!("{} Press Play, or → to step one frame.", description.trim()),
+        None if !start.is_empty() => start.to_string(),
+        None if description.is_empty() => "Nothing has happened yet. Press Play, or → to step one frame.".to_string(),
+        None => format!("{description} Press Play, or → to step one frame."),
         Some(f) => crate::sim::caption::caption(f),
     }
 }
@@ -609,7 +612,7 @@ pub fn current_caption(frame: Option<&Frame>, description: &str) -> String {
 /// text, which speaks of the lab's settings: when the link set others, it says
 /// which, so no sentence stands that this run contradicts unremarked.
 pub fn session_caption(s: &super::session::Session) -> String {
-    let caption = current_caption(s.last_frame(), &s.scenario().description);
+    let caption = current_caption(s.last_frame(), s.scenario());
     if s.last_frame().is_some() {
         return caption;
     }
@@ -882,8 +885,16 @@ mod tests {
         let moved = lab.with_settings([("cluster.watch_lag_ms", "0")]).unwrap();
         let s = Session::new(moved).with_base(lab.clone());
         let caption = session_caption(&s);
-        assert!(caption.starts_with(lab.description.trim()), "{caption}");
+        // The preset's start line, not its whole description (that stays under "About this scenario").
+        assert!(!lab.start.is_empty());
+        assert!(caption.starts_with(lab.start.trim()), "{caption}");
+        assert!(!caption.contains(lab.description.trim()), "{caption}");
         assert!(caption.contains("This run is not the lab's: cluster.watch_lag_ms is 0 (the lab's: 2000)"), "{caption}");
-        assert!(!session_caption(&Session::new(lab)).contains("not the lab's"));
+        assert_eq!(session_caption(&Session::new(lab.clone())), lab.start);
+        // Without a start line, the description is the first caption, with how to begin.
+        let mut plain = lab.clone();
+        plain.start.clear();
+        let caption = session_caption(&Session::new(plain));
+        assert_eq!(caption, format!("{} Press Play, or → to step one frame.", lab.description.trim()));
     }
 }
