@@ -610,8 +610,17 @@ pub fn current_caption(frame: Option<&Frame>, scenario: &crate::scenario::Scenar
 
 /// The caption at the session's position. At frame 0 it is the lab's own
 /// text, which speaks of the lab's settings: when the link set others, it says
-/// which, so no sentence stands that this run contradicts unremarked.
+/// which, so no sentence stands that this run contradicts unremarked. At the
+/// run's last frame, once the session knows it is the last, it says what the
+/// run came to ([`super::narration::end_summary`]); a reconcile's return says
+/// what it sent ([`super::narration::reconcile_finished`]).
 pub fn session_caption(s: &super::session::Session) -> String {
+    if s.at_end() && s.position() > 0 {
+        return super::narration::end_summary(s.scenario(), s.world(), &s.frames()[..s.position()]);
+    }
+    if let Some(said) = s.last_frame().and_then(|_| super::narration::reconcile_finished(&s.frames()[..s.position()])) {
+        return said;
+    }
     let caption = current_caption(s.last_frame(), s.scenario());
     if s.last_frame().is_some() {
         return caption;
