@@ -54,6 +54,9 @@ pub struct Snapshot {
     pub cluster_lacks: usize,
     /// With two replicas: whose cache the page shows, and where each stands.
     pub replicas: Option<String>,
+    /// Successful deletes by kind so far, counted only when both panels are
+    /// empty (what [`pv::empty_note`] says went); empty otherwise.
+    pub deleted: Vec<(crate::sim::object::Kind, u64)>,
 }
 
 /// The controls' current values (they follow the frame: stepping back before
@@ -217,8 +220,10 @@ pub fn snapshot(s: &Session) -> Snapshot {
         cluster_holds: 0,
         cluster_lacks: 0,
         replicas: pv::replicas(w),
+        deleted: Vec::new(),
     }
     .with_gaps()
+    .with_deleted(frames)
 }
 
 impl Snapshot {
@@ -228,6 +233,15 @@ impl Snapshot {
         self.cluster_lacks = self.rows.len() - self.cluster_holds;
         self.cache_holds = self.rows.iter().filter(|r| r.cache_rv.is_some()).count();
         self.cache_lacks = self.rows.len() - self.cache_holds;
+        self
+    }
+
+    /// With both panels empty, what was deleted to empty them (a scan of the
+    /// frames, so only then).
+    fn with_deleted(mut self, frames: &[crate::sim::frame::Frame]) -> Self {
+        if self.rows.is_empty() {
+            self.deleted = pv::deleted_by_kind(frames);
+        }
         self
     }
 }
