@@ -26,11 +26,8 @@ fn variants(p: &Scenario) -> Vec<Scenario> {
         if c.when.is_empty() {
             continue;
         }
-        let raw: Vec<(String, String)> = c
-            .when
-            .iter()
-            .map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string)))
-            .collect();
+        let raw: Vec<(String, String)> =
+            c.when.iter().map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string))).collect();
         let s = p.with_settings(raw.iter().map(|(k, v)| (k.as_str(), v.as_str()))).expect("a check's when is a valid setting");
         if !out.contains(&s) {
             out.push(s);
@@ -97,7 +94,8 @@ fn every_preset_ends_on_a_sentence_stating_what_each_of_its_checks_measures() {
 /// reads when the run is over.
 #[test]
 fn the_labs_runs_end_on_what_they_came_to() {
-    let end = |name: &str, sets: &[(&str, &str)]| session_caption(&at_end(preset(name).unwrap().with_settings(sets.iter().copied()).unwrap()));
+    let end =
+        |name: &str, sets: &[(&str, &str)]| session_caption(&at_end(preset(name).unwrap().with_settings(sets.iter().copied()).unwrap()));
     assert_eq!(
         end("over-create", &[]),
         "End of run at 5.9 s: 4 ConfigMaps for 4 voices, as it wants. 10 of its creates answered 409 AlreadyExists. Held: children_within_desired."
@@ -175,7 +173,10 @@ fn a_reconcile_says_what_it_sent_as_the_audit_log_shows_it() {
         let said = at_return(&mut s, n);
         assert!(said.starts_with(&format!("Reconcile {n} of academy-lab/beta sent 1 create (409 AlreadyExists) and fails")), "{said}");
     }
-    assert_eq!(at_return(&mut s, 12), "Reconcile 12 of academy-lab/beta sent no request and succeeds; --double-enqueue adds the key again at once.");
+    assert_eq!(
+        at_return(&mut s, 12),
+        "Reconcile 12 of academy-lab/beta sent no request and succeeds; --double-enqueue adds the key again at once."
+    );
 }
 
 /// Every request a worker sent is counted by the reconcile that sent it,
@@ -198,7 +199,9 @@ fn the_returns_tallies_add_up_to_the_audit_log() {
             }
             let sent = frames
                 .iter()
-                .filter(|f| matches!(&f.event, Event::ApiRequest { entry, step: Some(_), .. } if matches!(entry.actor, Actor::Controller(_))))
+                .filter(
+                    |f| matches!(&f.event, Event::ApiRequest { entry, step: Some(_), .. } if matches!(entry.actor, Actor::Controller(_))),
+                )
                 .count() as u64;
             let starts = frames.iter().filter(|f| matches!(f.event, Event::ReconcileStarted { .. })).count();
             assert!(returns > 0, "{}", p.name);

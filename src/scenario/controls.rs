@@ -113,7 +113,10 @@ mod tests {
         assert_eq!(e.field, "controls[1]");
         assert_eq!(e.value.as_deref(), Some("\"controller.nmaing\""));
         let text = e.to_string();
-        assert!(text.starts_with("controls[1]: \"controller.nmaing\" is neither a setting nor an action; did you mean controller.naming?"), "{text}");
+        assert!(
+            text.starts_with("controls[1]: \"controller.nmaing\" is neither a setting nor an action; did you mean controller.naming?"),
+            "{text}"
+        );
         assert!(text.contains("known actions: delete_pod, delete_owner,") && text.contains("cluster.watch_lag_ms"), "{text}");
         let e = with_controls("over-create", &["naming"]).unwrap_err();
         assert!(e.to_string().contains("did you mean controller.naming?"), "{e}");

@@ -158,11 +158,8 @@ pub fn end_summary(scenario: &Scenario, world: &World, frames: &[Frame]) -> Stri
     let effective = expect::effective_settings(scenario, world);
     let checks: Vec<&Check> = scenario.expect.iter().filter(|c| c.applies(&effective)).collect();
     let at = secs(world.now_ms());
-    let end = if world.stopped_at_frame_limit() {
-        format!("The run stops at its frame limit, at {at}")
-    } else {
-        format!("End of run at {at}")
-    };
+    let end =
+        if world.stopped_at_frame_limit() { format!("The run stops at its frame limit, at {at}") } else { format!("End of run at {at}") };
     let (lead, stated_live) = lead(scenario, world, frames);
     let mut figures: Vec<String> = Vec::new();
     let mut held: Vec<&str> = Vec::new();
@@ -209,12 +206,8 @@ pub fn end_summary(scenario: &Scenario, world: &World, frames: &[Frame]) -> Stri
             figures.push(phrase);
         }
     }
-    let broken: Vec<String> = world
-        .invariants
-        .list
-        .iter()
-        .filter_map(|i| i.first_broken_frame.map(|f| format!("{} at frame {f}", i.name)))
-        .collect();
+    let broken: Vec<String> =
+        world.invariants.list.iter().filter_map(|i| i.first_broken_frame.map(|f| format!("{} at frame {f}", i.name))).collect();
     held.dedup();
     let mut s = format!("{end}: {lead}.");
     if !figures.is_empty() {
@@ -255,7 +248,9 @@ fn lead(scenario: &Scenario, world: &World, frames: &[Frame]) -> (String, Option
         };
         return (done, Some((kind, live)));
     }
-    let Some((owner_kind, key)) = owner_of(scenario) else { return (format!("{} in the cluster", kind_noun(kind, live)), Some((kind, live))) };
+    let Some((owner_kind, key)) = owner_of(scenario) else {
+        return (format!("{} in the cluster", kind_noun(kind, live)), Some((kind, live)));
+    };
     let unit = if owner_kind == Kind::Ensemble { "voices" } else { "replicas" };
     match world.api.get(owner_kind, &key) {
         Some(o) if !o.is_terminating() => {

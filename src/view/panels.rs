@@ -994,7 +994,10 @@ mod tests {
         let listing = snapshot_where("empty-cache", &[], |s| s.position > 0 && !s.synced);
         assert!(empty_note(&listing, false).is_none(), "the cluster holds the seeds");
         let note = empty_note(&listing, true).unwrap();
-        assert!(note.starts_with("Empty. The first LIST has not reached this store") && note.ends_with("while the cluster holds 50."), "{note}");
+        assert!(
+            note.starts_with("Empty. The first LIST has not reached this store") && note.ends_with("while the cluster holds 50."),
+            "{note}"
+        );
         // Teardown's end: the Ensemble and its 11 ConfigMaps, all deleted.
         let mut s = Session::new(preset("teardown").unwrap());
         s.seek(usize::MAX);
