@@ -191,5 +191,12 @@ pub fn counterexample(s: &Scenario, v: &Violation) -> Scenario {
     )
     .trim()
     .to_string();
+    // Its first caption says what was found, not the preset's own way in.
+    let found = format!("Press ▶: {} breaks at frame {} when {}.", v.invariant, v.frame, crate::sim::caption::schedule_words(&v.schedule));
+    c.start = if found.chars().count() as u64 <= crate::scenario::limits::get("start").max {
+        found
+    } else {
+        format!("Press ▶: {} breaks at frame {} under this run's schedule.", v.invariant, v.frame)
+    };
     c
 }

@@ -280,3 +280,34 @@ fn explore_exits_1_with_a_counterexample_0_when_clean_2_on_bad_input() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--invariant"), "{}", stderr(&o));
 }
+
+/// `controls` and `start` are checked like every other field: a name that is
+/// neither a setting nor an action, a second listing, an action the
+/// controller cannot take, a start line over its limit: one line on stderr
+/// naming the field and the value, exit 2.
+#[test]
+fn bad_controls_and_start_lines_exit_2_naming_the_field_and_the_value() {
+    let doc = |extra: &str| {
+        format!(
+            r#"{{"name": "mine", "controller": {{"kind": "ensemble"}}, "until_ms": 20000, {extra}
+                "actions": [{{"at_ms": 0, "apply": {{"kind": "Ensemble", "name": "a", "voices": 3}}}}]}}"#
+        )
+    };
+    let typo = temp_file("typo-controls.json", &doc(r#""controls": ["scale", "controller.nmaing"],"#));
+    let e = bad(&["run", typo.to_str().unwrap()]);
+    assert!(
+        e.starts_with("cachescope: controls[1]: \"controller.nmaing\" is neither a setting nor an action; did you mean controller.naming?"),
+        "{e}"
+    );
+    let twice = temp_file("twice-controls.json", &doc(r#""controls": ["scale", "controller.naming", "scale"],"#));
+    assert!(bad(&["check", twice.to_str().unwrap()]).contains("controls[2]: \"scale\" is listed twice (first at controls[0])"));
+    let pods = temp_file("pods-controls.json", &doc(r#""controls": ["delete_pod"],"#));
+    assert!(bad(&["run", pods.to_str().unwrap()]).contains("controls[0]: \"delete_pod\": an ensemble has no pods to delete"));
+    let long = temp_file("long-start.json", &doc(&format!(r#""start": "{}","#, "Press ▶. ".repeat(20))));
+    assert!(bad(&["run", long.to_str().unwrap()]).contains("start: 180 characters; at most 160"));
+    // From --set too, and a good one runs.
+    let e = bad(&["run", "over-create", "--set", "controls=[\"restart\"]"]);
+    assert!(e.contains("controls[0]: \"restart\" is neither a setting nor an action; did you mean restart_controller?"), "{e}");
+    let ok = temp_file("good-controls.json", &doc(r#""start": "Press ▶.", "controls": ["scale", "controller.naming"],"#));
+    assert_eq!(cachescope(&["run", ok.to_str().unwrap()]).status.code(), Some(0));
+}

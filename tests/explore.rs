@@ -28,6 +28,11 @@ fn a_generate_name_over_create_at_lag_0_is_one_late_event_away() {
     assert_eq!(v.schedule[0].kind.to_string(), "ConfigMap");
     // The counterexample, written as a scenario, replays to the same invariant at the same frame.
     let c = counterexample(&s, &v);
+    // Its first caption is what was found, in one line within the start line's limit.
+    assert_eq!(
+        c.start,
+        format!("Press ▶: children_within_desired breaks at frame {} when the 1st ConfigMap event arrives 1.0 s late.", v.frame)
+    );
     let replayed = Report::run(&Scenario::from_json(&c.to_value().to_string()).unwrap());
     assert_eq!(replayed.invariants["children_within_desired"].first_broken_frame, Some(v.frame));
     assert!(replayed.peak_live["ConfigMap"] > 4, "{:?}", replayed.peak_live);

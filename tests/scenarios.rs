@@ -148,17 +148,23 @@ fn every_preset_check_holds_at_its_defaults() {
     }
 }
 
-/// Every figure a preset's description or a check's sentence states is one
-/// the run is checked against, or one of the scenario's own settings.
+/// Every figure a preset's description, its start line or a check's
+/// sentence states is one the run is checked against, or one of the
+/// scenario's own settings.
 #[test]
 fn presets_state_only_figures_the_run_is_checked_against() {
     for s in cachescope::scenario::presets() {
+        assert!(!s.start.is_empty(), "{} has a start line", s.name);
         let mut pinned: Vec<u64> = s.expect.iter().flat_map(|c| c.figures()).collect();
         let mut settings = s.to_value();
-        settings.as_object_mut().unwrap().retain(|k, _| !matches!(k.as_str(), "description" | "expect" | "name" | "incident"));
+        settings
+            .as_object_mut()
+            .unwrap()
+            .retain(|k, _| !matches!(k.as_str(), "description" | "start" | "controls" | "expect" | "name" | "incident"));
         numbers_in(&settings, &mut pinned);
-        for (what, text) in
-            std::iter::once(("description", s.description.as_str())).chain(s.expect.iter().map(|c| ("check", c.text.as_str())))
+        for (what, text) in [("description", s.description.as_str()), ("start line", s.start.as_str())]
+            .into_iter()
+            .chain(s.expect.iter().map(|c| ("check", c.text.as_str())))
         {
             for n in stated_figures(text) {
                 assert!(pinned.contains(&n), "{}: the {what} states {n}, which no check pins and no setting holds: {text:?}", s.name);

@@ -84,6 +84,8 @@ const fn limit(path: &'static str, of: Of, min: u64, max: u64, why: &'static str
 pub const LIMITS: &[Limit] = &[
     limit("name", Of::Chars, 1, 100, "a short identifier"),
     limit("description", Of::Chars, 0, 4_000, "a few sentences"),
+    limit("start", Of::Chars, 0, 160, "one line: what to press and what to watch"),
+    limit("controls", Of::Items, 0, 24, "settings and actions the story uses"),
     limit("incident.title", Of::Chars, 1, 200, "a title"),
     limit("incident.url", Of::Chars, 1, 2_000, "a link"),
     limit("objects", Of::Items, 0, 100, "entries; each makes `count` objects"),

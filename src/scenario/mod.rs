@@ -3,12 +3,14 @@
 //! (unknown fields are errors), validated (every range checked), and resolved
 //! into the world's [`WorldInit`]. Every error names the field and the value.
 
+pub mod controls;
 pub mod expect;
 pub mod limits;
 mod path;
 mod presets;
 pub mod settings;
 
+pub use controls::CONTROL_ACTIONS;
 pub use expect::{Check, Measure, Outcome};
 pub use path::{get_path, set_path, split_path};
 pub use presets::{preset, preset_names, presets, PRESETS};
@@ -34,6 +36,19 @@ pub struct Scenario {
     /// What the scenario shows and what the lab expects, in a few sentences.
     #[serde(default)]
     pub description: String,
+    /// One line to begin with: what to press and what to watch ("Press ▶ and
+    /// watch the Cache fall behind the Cluster"). The page's frame-0 caption
+    /// shows it instead of the description, which stays under "About this
+    /// scenario" (empty: the description is the first caption).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub start: String,
+    /// The controls the story uses, in the order the page shows them:
+    /// setting paths (`controller.naming`, `cluster.watch_lag_ms`) and page
+    /// actions named as `edit=`'s `do=` words (`scale`, `delete_pod`). The
+    /// page puts every other control under "More settings" (empty: it shows
+    /// everything).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controls: Vec<String>,
     /// The real incident this scenario mirrors.
     #[serde(default)]
     pub incident: Option<Incident>,
@@ -506,7 +521,7 @@ fn without_bom(text: &str) -> &str {
 }
 
 /// Parse naming the failing field by the JSON path at the error's position
-/// ([`path_at`]), which names it exactly as the runner's path-tracking
+/// ([`path_at_offset`]), which names it exactly as the runner's path-tracking
 /// deserializer does (`controller.naming`, `actions[2].at_ms`). The page uses
 /// this: path tracking would double the size of the deserializer in the wasm.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -514,7 +529,15 @@ fn parse_plain(text: &str) -> Result<Scenario, ScenarioError> {
     let text = without_bom(text);
     serde_json::from_str(text).map_err(|e| {
         let (message, line_col) = split_json_error(&e);
-        let mut field = line_col.map(|(l, c)| path_at(text, l, c)).unwrap_or_default();
+        let mut field = line_col
+            .map(|(l, c)| {
+                let offset = byte_offset(text, l, c);
+                // A list or a map where a plain value belongs is reported before
+                // it is read: the value at fault is the one that starts next.
+                let peeked = message.starts_with("invalid type: sequence") || message.starts_with("invalid type: map");
+                path_at_offset(text, if peeked { next_token(text, offset) } else { offset })
+            })
+            .unwrap_or_default();
         // An enum written as a map (`{"bogus": 1}`) is named by its field, not
         // by the variant key inside it, as the runner names it.
         if let Some(variant) = message.strip_prefix("unknown variant `").and_then(|m| m.split('`').next()) {
@@ -531,11 +554,23 @@ fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     parse_plain(text)
 }
 
-/// The path of the value being read at line `line`, column `col` (1-based)
-/// of a JSON text: the keys and indices of the objects and arrays open there,
-/// as `a.b[2].c`. A scan that only follows nesting, strings and commas; the
+/// The end of line `line`, column `col` (1-based) as a byte count into `text`.
+fn byte_offset(text: &str, line: usize, col: usize) -> usize {
+    text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>() + col
+}
+
+/// The offset that takes in the next character after `offset` that is not white space.
+fn next_token(text: &str, offset: usize) -> usize {
+    let rest = text.get(offset..).unwrap_or("");
+    let skipped = rest.len() - rest.trim_start().len();
+    (offset + skipped + 1).min(text.len())
+}
+
+/// The path of the value being read at byte `offset` of a JSON text (the
+/// end of the error's line and column): the keys and indices of the objects
+/// and arrays open there, as `a.b[2].c`. A scan that only follows nesting, strings and commas; the
 /// text's validity is serde_json's business.
-fn path_at(text: &str, line: usize, col: usize) -> String {
+fn path_at_offset(text: &str, offset: usize) -> String {
     enum Open {
         Object {
             key: Option<String>,
@@ -547,7 +582,6 @@ fn path_at(text: &str, line: usize, col: usize) -> String {
             started: bool,
         },
     }
-    let offset: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>() + col;
     let mut stack: Vec<Open> = Vec::new();
     let mut chars = text.char_indices().take_while(|(i, _)| *i < offset);
     while let Some((_, c)) = chars.next() {
@@ -701,6 +735,8 @@ impl Scenario {
         }
         limits::get("name").check_text("name", &self.name, false)?;
         limits::get("description").check_text("description", &self.description, true)?;
+        limits::get("start").check_text("start", &self.start, false)?;
+        controls::validate(self)?;
         if let Some(i) = &self.incident {
             limits::get("incident.title").check_text("incident.title", &i.title, false)?;
             limits::get("incident.url").check_text("incident.url", &i.url, false)?;
@@ -1084,6 +1120,14 @@ impl ObjectSpec {
     }
 }
 
+/// The kinds of the owners a scenario makes (Ensembles and ReplicaSets, in
+/// `objects` or an `apply`): what the page's owner buttons act on.
+fn owner_kinds(s: &Scenario) -> impl Iterator<Item = Kind> + '_ {
+    let seeded = s.objects.iter().map(|o| o.kind);
+    let applied = s.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| o.kind);
+    seeded.chain(applied).filter(|k| matches!(k, Kind::Ensemble | Kind::ReplicaSet))
+}
+
 fn range(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), ScenarioError> {
     if v < lo || v > hi {
         return Err(ScenarioError::new(field, Some(v.to_string()), format!("{v} is out of range {lo}..={hi}")));
@@ -1200,6 +1244,22 @@ mod tests {
         }
         let ok = r#"{"name":"x","controller":{"kind":"pruner"},"incident":{"title":"t","url":"https://github.com/x/y/issues/1"}}"#;
         assert!(Scenario::from_json(ok).is_ok());
+    }
+
+    #[test]
+    fn a_list_or_a_map_where_a_word_belongs_is_named_by_its_index_in_the_page_too() {
+        // The page finds the field from the error's position, which serde_json
+        // gives just before such a value: the field is the one that starts there.
+        for (text, field) in [
+            (r#"{"name": "x", "controller": {"kind": "pruner"}, "objects": [{"kind": "ConfigMap", "name": "a", "finalizers": [[], "x"]}]}"#, "objects[0].finalizers[0]"),
+            ("{\"name\": \"x\", \"controller\": {\"kind\": \"pruner\"}, \"objects\": [{\"kind\": \"ConfigMap\", \"name\": \"a\",\n  \"finalizers\": [\"a\",\n   {\"b\": 1}]}]}", "objects[0].finalizers[1]"),
+            (r#"{"name": [], "controller": {"kind": "ensemble"}}"#, "name"),
+            (r#"{"name": {"b": 1}, "controller": {"kind": "ensemble"}}"#, "name"),
+        ] {
+            let (runner, page) = (parse(text).unwrap_err(), parse_plain(text).unwrap_err());
+            assert_eq!((runner.field.as_str(), page.field.as_str()), (field, field), "{text}");
+            assert_eq!(page.to_string(), runner.to_string());
+        }
     }
 
     #[test]

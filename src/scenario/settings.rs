@@ -465,6 +465,14 @@ pub fn annotate_schema(schema: &mut Value) {
         }
         node.insert(hi.into(), Value::from(l.max));
     }
+    // `controls` names settings and actions: an editor can offer them.
+    if let Some(Value::Object(controls)) = schema.pointer_mut("/properties/controls") {
+        controls.insert("uniqueItems".into(), Value::Bool(true));
+        if let Some(Value::Object(items)) = controls.get_mut("items") {
+            let names = SETTINGS.iter().map(|s| s.path).chain(super::CONTROL_ACTIONS.iter().copied());
+            items.insert("enum".into(), Value::from(names.collect::<Vec<_>>()));
+        }
+    }
 }
 
 /// The JSON pointer of the schema of the property at a dotted path, following

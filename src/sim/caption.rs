@@ -388,9 +388,10 @@ fn note_caption(n: u64, note: &Note) -> String {
                     format!(". It creates {k}{expect_s}: the cluster will hold {after}, {} more than it wants.", after - desired)
                 }
                 Plan::Create(k) if after < in_cluster + k => {
+                    // What the creates get is for their own frames to say: a loop
+                    // may stop at its first error, and the reconcile's return counts them.
                     let taken = in_cluster + k - after;
-                    let exist = if taken == 1 { "exists" } else { "exist" };
-                    format!(". It creates {k}{expect_s}; {taken} of those names already {exist}, so {} 409 AlreadyExists.", if taken == 1 { "that create gets" } else { "those creates get" })
+                    format!(". It sets out to create the {k} it lacks{expect_s}, though the cluster already holds {taken} of those names.")
                 }
                 Plan::Create(k) => format!(". It creates {k}{expect_s}."),
                 Plan::Delete(k) if after < desired => {

@@ -65,20 +65,7 @@ fn objects_list(cache_side: bool) -> impl IntoView {
     let snap = use_ui().snap;
     let dense = Memo::new(move |_| snap.with(|s| s.rows.len() > DENSE_ROWS));
     let holds = move || snap.with(|s| if cache_side { s.cache_holds } else { s.cluster_holds });
-    let empty = move || {
-        let (rows, holds, synced, other) = snap.with(|s| {
-            let (holds, other) = if cache_side { (s.cache_holds, s.cluster_holds) } else { (s.cluster_holds, s.cache_holds) };
-            (s.rows.len(), holds, s.synced, other)
-        });
-        match (rows, holds, cache_side) {
-            (0, _, _) => Some("No objects yet.".to_string()),
-            (_, 0, true) if !synced => Some(format!("Empty. The first LIST has not reached this store, so HasSynced is false: a lister finds nothing here, while the cluster holds {other}.")),
-            (_, 0, true) => Some(format!("Empty, though the cluster holds {other}: their events are still on the wire.")),
-            (_, 0, false) => Some(format!("Empty: every object is gone from the cluster, while the cache still holds {other}.")),
-            _ => None,
-        }
-        .map(|text| view! { <p class="empty big">{text}</p> })
-    };
+    let empty = move || snap.with(|s| pv::empty_note(s, cache_side)).map(|text| view! { <p class="empty big">{text}</p> });
     let list =
         move || (holds() > 0).then(|| if dense.get() { Either::Left(chips(cache_side)) } else { Either::Right(rows_list(cache_side)) });
     (empty, list)

@@ -596,20 +596,32 @@ pub fn observations(world: &World) -> Observations {
 }
 
 /// The caption for the current position. Frame 0, before anything happened,
-/// tells the scenario's story (its description) and how to start.
-pub fn current_caption(frame: Option<&Frame>, description: &str) -> String {
+/// says how to begin: the scenario's start line, or, without one, its story
+/// (its description) and how to start.
+pub fn current_caption(frame: Option<&Frame>, scenario: &crate::scenario::Scenario) -> String {
+    let (start, description) = (scenario.start.trim(), scenario.description.trim());
     match frame {
-        None if description.trim().is_empty() => "Nothing has happened yet. Press Play, or → to step one frame.".to_string(),
-        None => format!("{} Press Play, or → to step one frame.", description.trim()),
+        None if !start.is_empty() => start.to_string(),
+        None if description.is_empty() => "Nothing has happened yet. Press Play, or → to step one frame.".to_string(),
+        None => format!("{description} Press Play, or → to step one frame."),
         Some(f) => crate::sim::caption::caption(f),
     }
 }
 
 /// The caption at the session's position. At frame 0 it is the lab's own
 /// text, which speaks of the lab's settings: when the link set others, it says
-/// which, so no sentence stands that this run contradicts unremarked.
+/// which, so no sentence stands that this run contradicts unremarked. At the
+/// run's last frame, once the session knows it is the last, it says what the
+/// run came to ([`super::narration::end_summary`]); a reconcile's return says
+/// what it sent ([`super::narration::reconcile_finished`]).
 pub fn session_caption(s: &super::session::Session) -> String {
-    let caption = current_caption(s.last_frame(), &s.scenario().description);
+    if s.at_end() && s.position() > 0 {
+        return super::narration::end_summary(s.scenario(), s.world(), &s.frames()[..s.position()]);
+    }
+    if let Some(said) = s.last_frame().and_then(|_| super::narration::reconcile_finished(&s.frames()[..s.position()])) {
+        return said;
+    }
+    let caption = current_caption(s.last_frame(), s.scenario());
     if s.last_frame().is_some() {
         return caption;
     }
@@ -701,6 +713,62 @@ pub fn status_label(code: u16, verb: Verb) -> &'static str {
         (504, _) => Status::TIMEOUT.label(),
         _ => "error",
     }
+}
+
+/// What an empty Cluster or Cache panel says instead of rows (`cache_side`:
+/// the Cache's), from the snapshot's facts; `None` when the side holds
+/// something. Nothing there at all is "No objects yet." only if nothing was
+/// ever deleted: after a mass delete it says what went ("Empty: all 50
+/// ConfigMaps were deleted.").
+pub fn empty_note(snap: &super::snapshot::Snapshot, cache_side: bool) -> Option<String> {
+    let (holds, other) = if cache_side { (snap.cache_holds, snap.cluster_holds) } else { (snap.cluster_holds, snap.cache_holds) };
+    if !snap.rows.is_empty() && holds > 0 {
+        return None;
+    }
+    if snap.rows.is_empty() {
+        let noun = |kind: Kind, n: u64| match (kind, n) {
+            (Kind::Pod, 1) => "1 pod".to_string(),
+            (Kind::Pod, n) => format!("{n} pods"),
+            (k, 1) => format!("1 {k}"),
+            (k, n) => format!("{n} {k}s"),
+        };
+        let gone = match snap.deleted.as_slice() {
+            [] => return Some("No objects yet.".to_string()),
+            [(kind, 1)] => format!("the one {kind} was deleted"),
+            [(kind, n)] => format!("all {} were deleted", noun(*kind, *n)),
+            many => {
+                let parts: Vec<String> = many.iter().map(|(k, n)| noun(*k, *n)).collect();
+                format!("every object was deleted ({})", parts.join(", "))
+            }
+        };
+        return Some(if cache_side { format!("Empty, as the cluster is: {gone}.") } else { format!("Empty: {gone}.") });
+    }
+    Some(match cache_side {
+        true if !snap.synced => format!(
+            "Empty. The first LIST has not reached this store, so HasSynced is false: a lister finds nothing here, while the cluster holds {other}."
+        ),
+        true => format!("Empty, though the cluster holds {other}: their events are still on the wire."),
+        false => format!("Empty: every object is gone from the cluster, while the cache still holds {other}."),
+    })
+}
+
+/// Successful deletes by kind over `frames`, the kubelet's excepted (it
+/// finishes a graceful delete someone else asked for): what an empty panel
+/// says went.
+pub fn deleted_by_kind(frames: &[Frame]) -> Vec<(Kind, u64)> {
+    let mut out: Vec<(Kind, u64)> = Vec::new();
+    for f in frames {
+        if let Event::ApiRequest { entry, .. } = &f.event {
+            if entry.verb == Verb::Delete && entry.status.is_success() && entry.actor != crate::sim::apiserver::Actor::Kubelet {
+                match out.iter_mut().find(|(k, _)| *k == entry.kind) {
+                    Some((_, n)) => *n += 1,
+                    None => out.push((entry.kind, 1)),
+                }
+            }
+        }
+    }
+    out.sort_by_key(|(k, _)| k.index());
+    out
 }
 
 /// Is this frame's note one of the stale reads the learner should notice?
@@ -896,8 +964,64 @@ mod tests {
         let moved = lab.with_settings([("cluster.watch_lag_ms", "0")]).unwrap();
         let s = Session::new(moved).with_base(lab.clone());
         let caption = session_caption(&s);
-        assert!(caption.starts_with(lab.description.trim()), "{caption}");
+        // The preset's start line, not its whole description (that stays under "About this scenario").
+        assert!(!lab.start.is_empty());
+        assert!(caption.starts_with(lab.start.trim()), "{caption}");
+        assert!(!caption.contains(lab.description.trim()), "{caption}");
         assert!(caption.contains("This run is not the lab's: cluster.watch_lag_ms is 0 (the lab's: 2000)"), "{caption}");
-        assert!(!session_caption(&Session::new(lab)).contains("not the lab's"));
+        assert_eq!(session_caption(&Session::new(lab.clone())), lab.start);
+        // Without a start line, the description is the first caption, with how to begin.
+        let mut plain = lab.clone();
+        plain.start.clear();
+        let caption = session_caption(&Session::new(plain));
+        assert_eq!(caption, format!("{} Press Play, or → to step one frame.", lab.description.trim()));
+    }
+
+    /// Frames of `name` (with `sets`) to the first whose snapshot satisfies `pred`.
+    fn snapshot_where(
+        name: &str,
+        sets: &[(&str, &str)],
+        pred: impl Fn(&crate::view::snapshot::Snapshot) -> bool,
+    ) -> crate::view::snapshot::Snapshot {
+        let mut s = Session::new(preset(name).unwrap().with_settings(sets.iter().copied()).unwrap());
+        loop {
+            let snap = crate::view::snapshot::snapshot(&s);
+            if pred(&snap) {
+                return snap;
+            }
+            assert!(s.step_forward(), "{name}: no frame matched");
+        }
+    }
+
+    #[test]
+    fn an_empty_panel_says_why_it_is_empty() {
+        // Before anything exists.
+        let first = crate::view::snapshot::snapshot(&Session::new(preset("over-create").unwrap()));
+        assert_eq!(empty_note(&first, false).as_deref(), Some("No objects yet."));
+        assert_eq!(empty_note(&first, true).as_deref(), Some("No objects yet."));
+        // empty-cache, just after the 50th DELETED reaches the cache: nothing on either side.
+        let swept = snapshot_where("empty-cache", &[], |s| s.position > 1 && s.rows.is_empty());
+        assert_eq!(swept.deleted, vec![(Kind::ConfigMap, 50)]);
+        assert_eq!(empty_note(&swept, false).as_deref(), Some("Empty: all 50 ConfigMaps were deleted."));
+        assert_eq!(empty_note(&swept, true).as_deref(), Some("Empty, as the cluster is: all 50 ConfigMaps were deleted."));
+        // While the first LIST is on its way, the cache is empty and says why.
+        let listing = snapshot_where("empty-cache", &[], |s| s.position > 0 && !s.synced);
+        assert!(empty_note(&listing, false).is_none(), "the cluster holds the seeds");
+        let note = empty_note(&listing, true).unwrap();
+        assert!(
+            note.starts_with("Empty. The first LIST has not reached this store") && note.ends_with("while the cluster holds 50."),
+            "{note}"
+        );
+        // Teardown's end: the Ensemble and its 11 ConfigMaps, all deleted.
+        let mut s = Session::new(preset("teardown").unwrap());
+        s.seek(usize::MAX);
+        let end = crate::view::snapshot::snapshot(&s);
+        assert_eq!(empty_note(&end, false).as_deref(), Some("Empty: every object was deleted (1 Ensemble, 11 ConfigMaps)."));
+        // A side holding something says nothing.
+        let mut s = Session::new(preset("over-create").unwrap());
+        s.seek(usize::MAX);
+        let full = crate::view::snapshot::snapshot(&s);
+        assert!(full.deleted.is_empty(), "counted only when both panels are empty");
+        assert_eq!((empty_note(&full, false), empty_note(&full, true)), (None, None));
     }
 }

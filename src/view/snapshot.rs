@@ -54,6 +54,9 @@ pub struct Snapshot {
     pub cluster_lacks: usize,
     /// With two replicas: whose cache the page shows, and where each stands.
     pub replicas: Option<String>,
+    /// Successful deletes by kind so far, counted only when both panels are
+    /// empty (what [`pv::empty_note`] says went); empty otherwise.
+    pub deleted: Vec<(crate::sim::object::Kind, u64)>,
 }
 
 /// The controls' current values (they follow the frame: stepping back before
@@ -76,6 +79,10 @@ pub struct ControlsView {
     pub hide_gc: bool,
     /// Which controls act on this scenario; the others are not shown.
     pub shown: Shown,
+    /// What the scenario's story uses (its `controls`), in its order: setting
+    /// paths (`controller.naming`) and action words (`scale`, `delete_pod`);
+    /// empty when it declares nothing. See [`ControlsView::is_declared`].
+    pub declared: Vec<&'static str>,
     /// The owner's voices or replicas: live if it exists, else what it will be applied with.
     pub desired: Option<u32>,
     /// The owner exists in the cluster now (a change is a `kubectl scale`); if
@@ -86,6 +93,17 @@ pub struct ControlsView {
     pub can_delete_owner: bool,
     pub description: String,
     pub incident: Option<(String, String)>,
+}
+
+impl ControlsView {
+    /// Whether the page shows this control among the lesson's own (the rest
+    /// go under "More settings"): `what` is a setting path from
+    /// `scenario::settings::SETTINGS` or an action word from
+    /// [`crate::scenario::CONTROL_ACTIONS`]. A scenario that declares
+    /// nothing declares everything.
+    pub fn is_declared(&self, what: &str) -> bool {
+        self.declared.is_empty() || self.declared.contains(&what)
+    }
 }
 
 /// The controls that act on a scenario's controller: a pruner has no children
@@ -174,6 +192,7 @@ pub fn snapshot(s: &Session) -> Snapshot {
             update_status: c.update_status,
             hide_gc: s.hide_gc(),
             shown: Shown::of(s.scenario()),
+            declared: s.scenario().controls.iter().filter_map(|c| crate::scenario::controls::known(c)).collect(),
             desired,
             owner_exists,
             desired_path,
@@ -201,8 +220,10 @@ pub fn snapshot(s: &Session) -> Snapshot {
         cluster_holds: 0,
         cluster_lacks: 0,
         replicas: pv::replicas(w),
+        deleted: Vec::new(),
     }
     .with_gaps()
+    .with_deleted(frames)
 }
 
 impl Snapshot {
@@ -212,6 +233,15 @@ impl Snapshot {
         self.cluster_lacks = self.rows.len() - self.cluster_holds;
         self.cache_holds = self.rows.iter().filter(|r| r.cache_rv.is_some()).count();
         self.cache_lacks = self.rows.len() - self.cache_holds;
+        self
+    }
+
+    /// With both panels empty, what was deleted to empty them (a scan of the
+    /// frames, so only then).
+    fn with_deleted(mut self, frames: &[crate::sim::frame::Frame]) -> Self {
+        if self.rows.is_empty() {
+            self.deleted = pv::deleted_by_kind(frames);
+        }
         self
     }
 }
@@ -274,5 +304,25 @@ mod tests {
         assert!(later.plot.0.split(' ').count() >= 2);
         s.seek(0);
         assert_eq!(snapshot(&s), first, "stepping back gives the same picture exactly");
+    }
+
+    #[test]
+    fn the_declared_controls_come_from_the_scenario_in_its_order() {
+        let s = Session::new(preset("over-create").unwrap());
+        let c = snapshot(&s).controls;
+        assert_eq!(c.declared, ["controller.naming", "cluster.watch_lag_ms", "controller.double_enqueue"]);
+        assert!(c.is_declared("controller.naming") && c.is_declared("cluster.watch_lag_ms"));
+        assert!(!c.is_declared("controller.expectations"), "over-create's story does not use Expectations");
+        assert!(!c.is_declared("scale") && !c.is_declared("restart_controller"));
+        let rs = snapshot(&Session::new(preset("replicaset-pressure").unwrap())).controls;
+        assert!(rs.is_declared("delete_pod") && !rs.is_declared("controller.naming"));
+        // A scenario that declares nothing shows everything, as the page did before.
+        let mut bare = preset("over-create").unwrap();
+        bare.controls.clear();
+        let c = snapshot(&Session::new(bare)).controls;
+        assert!(c.declared.is_empty());
+        for what in ["controller.naming", "controller.expectations", "scale", "restart_controller", "cluster.api_latency_ms"] {
+            assert!(c.is_declared(what), "{what}");
+        }
     }
 }

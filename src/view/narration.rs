@@ -1,0 +1,293 @@
+//! Sentences about a run as a whole, computed from its frames and its world:
+//! what a reconcile did, counted from the requests it sent, and what the run
+//! came to, at its end. The core captions one frame at a time and cannot
+//! know either; the session holds the frames, so these words live here, on
+//! the view floor, and every figure in them is read from the run.
+
+use super::panels::status_label;
+use super::session::{owner_of, tracked_kind};
+use crate::scenario::{expect, Check, Measure, Scenario};
+use crate::sim::apiserver::{Actor, ControllerKind, Verb};
+use crate::sim::caption::secs;
+use crate::sim::frame::{Event, Frame, Requeue};
+use crate::sim::object::{child_label, Kind};
+use crate::sim::world::World;
+
+/// How far back [`reconcile_finished`] looks for the reconcile's start.
+const LOOKBACK: usize = super::panels::TIMELINE_LOOKBACK;
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn verb_noun(verb: Verb) -> (&'static str, &'static str) {
+    match verb {
+        Verb::Create => ("create", "creates"),
+        Verb::Get => ("get", "gets"),
+        Verb::List => ("list", "lists"),
+        Verb::Update => ("update", "updates"),
+        Verb::Delete => ("delete", "deletes"),
+    }
+}
+
+fn kind_noun(kind: Kind, n: u64) -> String {
+    match kind {
+        Kind::Pod => plural(n, "pod", "pods"),
+        k => plural(n, &k.to_string(), &kind_plural(k)),
+    }
+}
+
+fn kind_plural(kind: Kind) -> String {
+    match kind {
+        Kind::Pod => "pods".to_string(),
+        k => format!("{k}s"),
+    }
+}
+
+/// `a, b and c`.
+fn and_list(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// What a reconcile sent, counted from the audit frames between its start
+/// and its return: by verb in the order first sent, then by the status the
+/// client saw, with how many. `frames` ends with its
+/// [`Event::ReconcileFinished`] frame. `None` where its requests cannot be
+/// told apart: another reconcile of the same process ran meanwhile, or the
+/// start lies beyond the lookback.
+pub fn reconcile_requests(frames: &[Frame]) -> Option<Vec<(Verb, Vec<(u16, u64)>)>> {
+    let last = frames.last()?;
+    let Event::ReconcileFinished { n, .. } = &last.event else { return None };
+    // The requests it sent (verb, the status the client saw), newest first.
+    let mut sent: Vec<(Verb, u16)> = Vec::new();
+    let mut started = false;
+    for f in frames[..frames.len() - 1].iter().rev().take(LOOKBACK) {
+        if f.replica != last.replica {
+            continue;
+        }
+        match &f.event {
+            Event::ReconcileStarted { n: m, .. } if m == n => {
+                started = true;
+                break;
+            }
+            Event::Reconcile { n: m, .. } if m == n => {}
+            // Another reconcile ran meanwhile: its requests and ours look alike.
+            Event::ReconcileStarted { .. } | Event::Reconcile { .. } | Event::ReconcileFinished { .. } => return None,
+            Event::ApiRequest { entry, step: Some(_), .. } if matches!(entry.actor, Actor::Controller(_)) => {
+                sent.push((entry.verb, entry.seen_status().code));
+            }
+            _ => {}
+        }
+    }
+    if !started {
+        return None;
+    }
+    let mut by_verb: Vec<(Verb, Vec<(u16, u64)>)> = Vec::new();
+    for (verb, code) in sent.into_iter().rev() {
+        let at = match by_verb.iter().position(|(v, _)| *v == verb) {
+            Some(i) => i,
+            None => {
+                by_verb.push((verb, Vec::new()));
+                by_verb.len() - 1
+            }
+        };
+        let codes = &mut by_verb[at].1;
+        match codes.iter_mut().find(|(c, _)| *c == code) {
+            Some((_, k)) => *k += 1,
+            None => codes.push((code, 1)),
+        }
+    }
+    Some(by_verb)
+}
+
+/// The caption of a reconcile's last frame, with what it sent
+/// ([`reconcile_requests`]): "Reconcile 2 of academy-lab/beta sent 1 create
+/// (409 AlreadyExists) and fails: it returns the error (…), so the key is
+/// requeued with backoff, again in 5 ms." `None` where the requests cannot
+/// be told apart, or the frame broke an invariant: the core's caption says it then.
+pub fn reconcile_finished(frames: &[Frame]) -> Option<String> {
+    let last = frames.last()?;
+    let Event::ReconcileFinished { key, n, error, requeue, .. } = &last.event else { return None };
+    if !last.broke.is_empty() {
+        return None;
+    }
+    let by_verb = reconcile_requests(frames)?;
+    let tally: Vec<String> = by_verb
+        .iter()
+        .map(|(verb, codes)| {
+            let total: u64 = codes.iter().map(|(_, k)| k).sum();
+            let (one, many) = verb_noun(*verb);
+            let answers = match codes.as_slice() {
+                [(code, _)] => status_label(*code, *verb).to_string(),
+                _ => codes.iter().map(|(c, k)| format!("{k} × {}", status_label(*c, *verb))).collect::<Vec<_>>().join(", "),
+            };
+            let answers = if total > 1 && codes.len() == 1 { format!("each {answers}") } else { answers };
+            format!("{} ({answers})", plural(total, one, many))
+        })
+        .collect();
+    let head = if tally.is_empty() {
+        format!("Reconcile {n} of {key} sent no request")
+    } else {
+        format!("Reconcile {n} of {key} sent {}", and_list(&tally))
+    };
+    let s = match (error, requeue) {
+        (Some(e), Requeue::RateLimited { delay_ms }) => {
+            format!("{head} and fails: it returns the error ({e}), so the key is requeued with backoff, again in {}.", secs(*delay_ms))
+        }
+        (Some(e), _) => format!("{head} and fails: it returns the error ({e})."),
+        (None, Requeue::DoubleEnqueue) => format!("{head} and succeeds; --double-enqueue adds the key again at once."),
+        (None, _) => format!("{head} and succeeds."),
+    };
+    Some(match last.replica {
+        Some(r) => format!("Replica {r}: {s}"),
+        None => s,
+    })
+}
+
+/// What the run came to, said at its last frame: the children against what
+/// their owner wants (or the program's exit), then the figure each of the
+/// scenario's applicable checks measures, then every invariant it broke
+/// ("Broken: children_within_desired at frame 19.") and those its checks
+/// expect to hold that did ("Held: …").
+/// `world` is the world after `frames`, the whole run.
+pub fn end_summary(scenario: &Scenario, world: &World, frames: &[Frame]) -> String {
+    let effective = expect::effective_settings(scenario, world);
+    let checks: Vec<&Check> = scenario.expect.iter().filter(|c| c.applies(&effective)).collect();
+    let at = secs(world.now_ms());
+    let end =
+        if world.stopped_at_frame_limit() { format!("The run stops at its frame limit, at {at}") } else { format!("End of run at {at}") };
+    let (lead, stated_live) = lead(scenario, world, frames);
+    let mut figures: Vec<String> = Vec::new();
+    let mut held: Vec<&str> = Vec::new();
+    for c in &checks {
+        let Some(v) = c.measure(world, frames) else { continue };
+        let phrase = match c.measure {
+            Measure::Live => {
+                let kind = c.kind.unwrap_or(Kind::ConfigMap);
+                if stated_live == Some((kind, v)) {
+                    continue;
+                }
+                format!("{} in the cluster", kind_noun(kind, v))
+            }
+            Measure::Peak => format!("{} at the peak", kind_noun(c.kind.unwrap_or(Kind::ConfigMap), v)),
+            Measure::Requests => {
+                let (Some(verb), Some(status)) = (c.verb, c.status) else { continue };
+                let window = match (c.from_ms, c.to_ms) {
+                    (Some(a), Some(b)) => format!(" between {} and {}", secs(a), secs(b)),
+                    (Some(a), None) => format!(" from {} on", secs(a)),
+                    (None, Some(b)) => format!(" before {}", secs(b)),
+                    (None, None) => String::new(),
+                };
+                format!("{v} of its {} answered {}{window}", verb_noun(verb).1, status_label(status, verb))
+            }
+            Measure::Errors => format!("{} in the audit log", plural(v, "error", "errors")),
+            Measure::ExitCode => {
+                // The lead names a program's exit; say it here only if it did not.
+                if lead.contains(&format!("exits with status {v}")) {
+                    continue;
+                }
+                format!("{v}, its exit status")
+            }
+            Measure::Broken => {
+                // Said with every invariant below.
+                if v == 0 {
+                    held.extend(c.invariant.as_deref());
+                }
+                continue;
+            }
+            Measure::CreatesAfterDelete => format!("{v} of its creates after its first delete"),
+            Measure::StaleSyncSkips => format!("{} skipped by the consistency store", plural(v, "sync", "syncs")),
+        };
+        if !figures.contains(&phrase) {
+            figures.push(phrase);
+        }
+    }
+    let broken: Vec<String> =
+        world.invariants.list.iter().filter_map(|i| i.first_broken_frame.map(|f| format!("{} at frame {f}", i.name))).collect();
+    held.dedup();
+    let mut s = format!("{end}: {lead}.");
+    if !figures.is_empty() {
+        s.push_str(&format!(" {}.", figures.join("; ")));
+    }
+    if !broken.is_empty() {
+        s.push_str(&format!(" Broken: {}.", broken.join(", ")));
+    }
+    if !held.is_empty() {
+        s.push_str(&format!(" Held: {}.", held.join(", ")));
+    }
+    s
+}
+
+/// The run's outcome in a clause, and the live count of a kind it states.
+fn lead(scenario: &Scenario, world: &World, frames: &[Frame]) -> (String, Option<(Kind, u64)>) {
+    let kind = tracked_kind(world.controller.kind);
+    let live = world.api.live_count(kind);
+    if world.controller.kind == ControllerKind::Pruner {
+        let exit = frames.iter().rev().find_map(|f| match &f.event {
+            Event::ControllerExited { code, error, deleted } => Some((*code, error.clone(), *deleted)),
+            _ => None,
+        });
+        let left = world.api.objects_of(kind).map(|o| o.name.clone()).collect::<Vec<_>>();
+        let left = match left.len() {
+            0 => format!("no {kind} is left"),
+            n @ 1..=3 => format!("{} left ({})", kind_noun(kind, n as u64), left.join(", ")),
+            n => format!("{} left", kind_noun(kind, n as u64)),
+        };
+        let done = match exit {
+            Some((code, Some(e), deleted)) => {
+                format!("the pruner exits with status {code} ({e}), having deleted {}; {left}", kind_noun(kind, u64::from(deleted)))
+            }
+            Some((code, None, deleted)) => {
+                format!("the pruner exits with status {code}, having deleted {}; {left}", kind_noun(kind, u64::from(deleted)))
+            }
+            None => format!("the pruner has not exited; {left}"),
+        };
+        return (done, Some((kind, live)));
+    }
+    let Some((owner_kind, key)) = owner_of(scenario) else {
+        return (format!("{} in the cluster", kind_noun(kind, live)), Some((kind, live)));
+    };
+    let unit = if owner_kind == Kind::Ensemble { "voices" } else { "replicas" };
+    match world.api.get(owner_kind, &key) {
+        Some(o) if !o.is_terminating() => {
+            let desired = u64::from(o.spec.desired().unwrap_or(0));
+            let children = match owner_kind {
+                Kind::ReplicaSet => u64::from(world.api.controlled_by(kind, o.uid).0),
+                _ => child_label(owner_kind).map_or(live, |l| u64::from(world.api.count_labelled(kind, &key.namespace, l, &key.name))),
+            };
+            let mut s = format!("{} for {desired} {unit}", kind_noun(kind, children));
+            if children > desired {
+                s.push_str(&format!(", {} more than it wants", children - desired));
+                if owner_kind == Kind::Ensemble && !world.controller.delete_surplus {
+                    s.push_str("; nothing will clean them up");
+                }
+            } else if children < desired {
+                s.push_str(&format!(", {} fewer than it wants", desired - children));
+            } else {
+                s.push_str(", as it wants");
+            }
+            (s, (children == live).then_some((kind, live)))
+        }
+        _ => {
+            let collected = frames
+                .iter()
+                .filter(|f| {
+                    matches!(&f.event, Event::ApiRequest { entry, .. }
+                        if entry.actor == Actor::GarbageCollector && entry.verb == Verb::Delete && entry.kind == kind && entry.status.code == 200)
+                })
+                .count() as u64;
+            let gone = format!("{owner_kind} {} is deleted", key.name);
+            let s = match (live, collected) {
+                (0, 0) => format!("{gone}, and no {kind} is left"),
+                (0, c) => format!("{gone}, and the garbage collector deleted all {c} of its {}: 0 are left", kind_plural(kind)),
+                (n, 0) => format!("{gone}, and {} remain, nothing deleting them", kind_noun(kind, n)),
+                (n, c) => format!("{gone}; the garbage collector deleted {}, and {} remain", kind_noun(kind, c), kind_noun(kind, n)),
+            };
+            (s, Some((kind, live)))
+        }
+    }
+}
