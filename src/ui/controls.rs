@@ -76,7 +76,7 @@ pub fn Controls() -> impl IntoView {
     let main_generic = move || {
         generic.get().into_iter().filter_map(crate::scenario::settings::setting).map(|setting| view! { <SettingField setting revision /> }).collect_view()
     };
-    let action_in_main = move |what: &str| snap.with(|s| declared(s).is_empty() || declared(s).iter().any(|d| d == what));
+    let action_in_main = move |what: &str| snap.with(|s| action_declared(s, what));
     let kind = move || snap.with(|s| s.controls.kind);
     let lag = move || snap.with(|s| s.controls.lag_ms);
     let first_list = move || snap.with(|s| s.controls.first_list_ms);
@@ -510,12 +510,12 @@ fn special(shown: &crate::view::snapshot::Shown, path: &str) -> Option<bool> {
 
 /// The settings and actions the scenario says its story uses (`controls`);
 /// none said: all of them.
-fn declared(_s: &Snapshot) -> &[String] {
-    &[]
+fn declared(s: &Snapshot) -> &[&'static str] {
+    &s.controls.declared
 }
 
 fn action_declared(s: &Snapshot, what: &str) -> bool {
-    declared(s).is_empty() || declared(s).iter().any(|d| d == what)
+    s.controls.is_declared(what)
 }
 
 /// The setting shows in the settings bar (else under "More settings"): a
@@ -525,7 +525,7 @@ fn in_main(s: &Snapshot, path: &str) -> bool {
     let shown = &s.controls.shown;
     match (declared(s).is_empty(), special(shown, path)) {
         (true, applies) => applies.unwrap_or(false),
-        (false, applies) => declared(s).iter().any(|d| d == path) && applies.unwrap_or(true),
+        (false, applies) => s.controls.is_declared(path) && applies.unwrap_or(true),
     }
 }
 
