@@ -4,6 +4,7 @@
 
 use super::{use_ui, Ui};
 use crate::scenario::preset_names;
+use crate::scenario::settings::{Domain, Setting, SETTINGS};
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::apiserver::{FailMode, Propagation};
 use crate::sim::caption::fmt_ms;
@@ -11,7 +12,6 @@ use crate::sim::controllers::Naming;
 use crate::sim::object::Kind;
 use crate::sim::world::Knob;
 use crate::view::session::{Change, UiAction};
-use crate::scenario::settings::{Domain, Setting, SETTINGS};
 use crate::view::snapshot::Snapshot;
 use crate::view::url;
 use leptos::either::Either;
@@ -70,20 +70,28 @@ pub fn Controls() -> impl IntoView {
     let main = move |path: &str| snap.with(|s| in_main(s, path));
     // Declared settings without a control of their own: fields from the table.
     let generic = Memo::new(move |_| {
-        snap.with(|s| declared(s).iter().filter(|d| special(&s.controls.shown, d).is_none()).filter_map(|d| crate::scenario::settings::setting(d)).map(|x| x.path).collect::<Vec<_>>())
+        snap.with(|s| {
+            declared(s)
+                .iter()
+                .filter(|d| special(&s.controls.shown, d).is_none())
+                .filter_map(|d| crate::scenario::settings::setting(d))
+                .map(|x| x.path)
+                .collect::<Vec<_>>()
+        })
     });
     let revision = Memo::new(move |_| (ui.settings.get(), ui.session.with(|s| s.edits().to_vec()), String::new()));
     let main_generic = move || {
-        generic.get().into_iter().filter_map(crate::scenario::settings::setting).map(|setting| view! { <SettingField setting revision /> }).collect_view()
+        generic
+            .get()
+            .into_iter()
+            .filter_map(crate::scenario::settings::setting)
+            .map(|setting| view! { <SettingField setting revision /> })
+            .collect_view()
     };
     let action_in_main = move |what: &str| snap.with(|s| action_declared(s, what));
-    let kind = move || snap.with(|s| s.controls.kind);
     let lag = move || snap.with(|s| s.controls.lag_ms);
     let first_list = move || snap.with(|s| s.controls.first_list_ms);
     let naming = move || snap.with(|s| s.controls.naming);
-    let desired = move || snap.with(|s| s.controls.desired);
-    let desired_label = move || if kind() == ControllerKind::ReplicaSet { "Replicas" } else { "Voices" };
-    let desired_error = RwSignal::new(None::<String>);
     // Open by default where there is room for a toolbar.
     let compact = ui.embed.get_untracked() || super::popover::compact();
     let open = RwSignal::new(!compact);
@@ -111,36 +119,6 @@ pub fn Controls() -> impl IntoView {
             Naming::Generate => "GenerateName chosen",
         };
         ui.apply(Change::Knob(Knob::Naming(n)), what);
-    };
-    let on_desired = move |ev| {
-        let raw = event_target_value(&ev);
-        let owner = if snap.with_untracked(|s| s.controls.kind) == ControllerKind::ReplicaSet { Kind::ReplicaSet } else { Kind::Ensemble };
-        let max = crate::scenario::settings::desired_max(owner);
-        let over_budget = |n: u32| {
-            ui.session.with_untracked(|s| {
-                let (kind, key) = crate::view::session::owner_of(s.scenario())?;
-                s.scenario().check_budget_with_scale(kind, &key.name, n).err()
-            })
-        };
-        match raw.trim().parse::<u32>() {
-            Ok(n) if u64::from(n) <= max && over_budget(n).is_some() => {
-                desired_error.set(over_budget(n).map(|e| format!("{}: {n}: {}", desired_label(), e.message)));
-            }
-            Ok(n) if u64::from(n) <= max => {
-                desired_error.set(None);
-                let (exists, path) = snap.with_untracked(|s| (s.controls.owner_exists, s.controls.desired_path.clone()));
-                match (exists, path) {
-                    // Not created yet: change what it will be created with.
-                    (false, Some(path)) => ui.restart_with(&path, &n.to_string(), &format!("{} set to {n}", desired_label())),
-                    // kubectl's request is the next frame: step to it, so the field and the cluster show it.
-                    _ => {
-                        ui.apply(Change::Action(UiAction::Scale(n)), &format!("Scaled to {n} (kubectl scale)"));
-                        ui.step_forward();
-                    }
-                }
-            }
-            _ => desired_error.set(Some(format!("{}: {raw:?} is not a whole number from 0 to {max}", desired_label()))),
-        }
     };
     let toggle = move |knob: fn(bool) -> Knob, name: &'static str| {
         move |v: bool| ui.apply(Change::Knob(knob(v)), &format!("{name} {}", if v { "on" } else { "off" }))
@@ -247,29 +225,7 @@ pub fn Controls() -> impl IntoView {
                            <Switch label="ownerReferences" checked=Signal::derive(move || c().owner_references) on_toggle=toggle(Knob::OwnerReferences, "ownerReferences") />
                        })}
                    </fieldset>
-                   {move || (desired().is_some() && action_in_main("scale")).then(|| view! {
-                       <div class="control desired">
-                           <label for="desired">{desired_label}</label>
-                           <input
-                               id="desired"
-                               type="number"
-                               min="0"
-                               inputmode="numeric"
-                               prop:value=move || desired().unwrap_or(0).to_string()
-                               aria-invalid=move || desired_error.get().is_some().to_string()
-                               aria-describedby="desired-error"
-                               on:change=on_desired
-                               on:keydown=move |e: leptos::ev::KeyboardEvent| {
-                                   // Enter applies what was typed, as leaving the field does.
-                                   if e.key() == "Enter" {
-                                       let input: web_sys::HtmlInputElement = event_target(&e);
-                                       let _ = input.blur();
-                                   }
-                               }
-                           />
-                           {move || desired_error.get().map(|e| view! { <span id="desired-error" class="field-error" role="alert">{e}</span> })}
-                       </div>
-                   })}
+                   {move || action_in_main("scale").then(|| view! { <DesiredField /> })}
                    <Actions more=false />
                    {main_generic}
                    <MoreSettings in_main />
@@ -314,7 +270,10 @@ fn set_setting(ui: Ui, setting: &'static Setting, raw: &str) {
 /// and its help; its limits are the table's. `revision` changes when the
 /// scenario's settings or the learner's changes do.
 #[component]
-fn SettingField(setting: &'static Setting, revision: Memo<(Vec<(String, String)>, Vec<crate::view::session::Edit>, String)>) -> impl IntoView {
+fn SettingField(
+    setting: &'static Setting,
+    revision: Memo<(Vec<(String, String)>, Vec<crate::view::session::Edit>, String)>,
+) -> impl IntoView {
     let ui = use_ui();
     let id = format!("setting-{}", setting.path.replace(['.', '_'], "-"));
     let help_id = format!("{id}-help");
@@ -393,6 +352,7 @@ fn MoreSettings(in_main: fn(&Snapshot, &str) -> bool) -> impl IntoView {
             <summary>"More settings"</summary>
             {move || open.get().then(|| view! {
                 <div class="more-settings-body">
+                    {move || (!ui.snap.with(|s| s.controls.is_declared("scale"))).then(|| view! { <DesiredField /> })}
                     <Actions more=true />
                     <label class="switch">
                         <input
@@ -412,6 +372,73 @@ fn MoreSettings(in_main: fn(&Snapshot, &str) -> bool) -> impl IntoView {
                 </div>
             })}
         </details>
+    }
+}
+
+/// The owner's voices or replicas: a `kubectl scale` once it exists, else
+/// what it will be created with (the run recomputed from frame 0).
+#[component]
+fn DesiredField() -> impl IntoView {
+    let ui = use_ui();
+    let snap = ui.snap;
+    let kind = move || snap.with(|s| s.controls.kind);
+    let desired = move || snap.with(|s| s.controls.desired);
+    let desired_label = move || if kind() == ControllerKind::ReplicaSet { "Replicas" } else { "Voices" };
+    let desired_error = RwSignal::new(None::<String>);
+    let on_desired = move |ev| {
+        let raw = event_target_value(&ev);
+        let owner = if snap.with_untracked(|s| s.controls.kind) == ControllerKind::ReplicaSet { Kind::ReplicaSet } else { Kind::Ensemble };
+        let max = crate::scenario::settings::desired_max(owner);
+        let over_budget = |n: u32| {
+            ui.session.with_untracked(|s| {
+                let (kind, key) = crate::view::session::owner_of(s.scenario())?;
+                s.scenario().check_budget_with_scale(kind, &key.name, n).err()
+            })
+        };
+        match raw.trim().parse::<u32>() {
+            Ok(n) if u64::from(n) <= max && over_budget(n).is_some() => {
+                desired_error.set(over_budget(n).map(|e| format!("{}: {n}: {}", desired_label(), e.message)));
+            }
+            Ok(n) if u64::from(n) <= max => {
+                desired_error.set(None);
+                let (exists, path) = snap.with_untracked(|s| (s.controls.owner_exists, s.controls.desired_path.clone()));
+                match (exists, path) {
+                    // Not created yet: change what it will be created with.
+                    (false, Some(path)) => ui.restart_with(&path, &n.to_string(), &format!("{} set to {n}", desired_label())),
+                    // kubectl's request is the next frame: step to it, so the field and the cluster show it.
+                    _ => {
+                        ui.apply(Change::Action(UiAction::Scale(n)), &format!("Scaled to {n} (kubectl scale)"));
+                        ui.step_forward();
+                    }
+                }
+            }
+            _ => desired_error.set(Some(format!("{}: {raw:?} is not a whole number from 0 to {max}", desired_label()))),
+        }
+    };
+    move || {
+        desired().is_some().then(|| view! {
+        <div class="control desired">
+                           <label for="desired">{desired_label}</label>
+                           <input
+                               id="desired"
+                               type="number"
+                               min="0"
+                               inputmode="numeric"
+                               prop:value=move || desired().unwrap_or(0).to_string()
+                               aria-invalid=move || desired_error.get().is_some().to_string()
+                               aria-describedby="desired-error"
+                               on:change=on_desired
+                               on:keydown=move |e: leptos::ev::KeyboardEvent| {
+                                   // Enter applies what was typed, as leaving the field does.
+                                   if e.key() == "Enter" {
+                                       let input: web_sys::HtmlInputElement = event_target(&e);
+                                       let _ = input.blur();
+                                   }
+                               }
+                           />
+                           {move || desired_error.get().map(|e| view! { <span id="desired-error" class="field-error" role="alert">{e}</span> })}
+                       </div>
+    })
     }
 }
 

@@ -179,9 +179,10 @@ impl Ui {
         }
     }
 
-    /// The page shows the run's last frame, and knows it is the last.
+    /// The page shows the run's last frame, and knows it is the last
+    /// (however it got there: played, stepped, or sought past the end).
     pub fn at_run_end(&self) -> bool {
-        self.ended.get() && self.snap.with(|s| s.position) >= self.known.get()
+        self.session.with(|s| s.at_end()) || self.ended.get() && self.snap.with(|s| s.position) >= self.known.get()
     }
 
     pub fn speed(&self) -> f64 {
@@ -431,7 +432,8 @@ impl Ui {
                 self.session.set(rebuilt);
                 self.known.set(0);
                 self.ended.set(false);
-                self.notice.set(Notice::say(format!("{what}: this matters when the controller starts, so the run was recomputed from frame 0.")));
+                self.notice
+                    .set(Notice::say(format!("{what}: this matters when the controller starts, so the run was recomputed from frame 0.")));
             }
             Err(e) => self.notice.set(Notice::say(e.to_string())),
         }

@@ -523,19 +523,29 @@ pub fn Observations() -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
     // The lab's figures wait for the learner's own: shown at the run's end, or when asked.
-    let shown = move || ui.expected_shown.get() || ui.at_run_end();
+    let shown = Memo::new(move |_| ui.expected_shown.get() || ui.at_run_end());
+    let stated = move || snap.with(|s| s.checks.checks.len());
     view! {
         <section class="panel observations" aria-label="Observations">
-            {move || {
-                let shown = shown();
-                snap.with(|s| observations(&s.observations, &s.checks, &s.plot, shown))
-            }}
+            <header>
+                <h2>"Observations"</h2>
+                <span class="sub">"what the lab expects, checked against this run"</span>
+            </header>
+            <div class="scroll" tabindex="0" aria-label="Checks and counts">
+                // Drawn once and hidden, not redrawn with every frame: its button keeps its handler.
+                <p class="predict" prop:hidden=move || shown.get()>
+                    {move || format!("What will the run show? The lab states {} for these settings: make your guess, then play to the end, or ", plural(stated(), "figure"))}
+                    <button class="show-expected" on:click=move |_| ui.expected_shown.set(true)>"Show what the lab expects"</button>
+                </p>
+                {move || shown.get().then(|| snap.with(|s| checks_list(&s.checks)))}
+                {move || snap.with(|s| facts(&s.observations, &s.plot))}
+            </div>
         </section>
     }
 }
 
-fn observations(o: &pv::Observations, checks: &pv::ChecksView, plot: &(String, String), checks_shown: bool) -> impl IntoView {
-    let ui = use_ui();
+/// The lab's checks, each with its verdict and its figures.
+fn checks_list(checks: &pv::ChecksView) -> impl IntoView {
     let rows = checks
         .checks
         .iter()
@@ -568,38 +578,27 @@ fn observations(o: &pv::Observations, checks: &pv::ChecksView, plot: &(String, S
         view! { <li class="check none">{text}</li> }
     });
     view! {
-        <header>
-            <h2>"Observations"</h2>
-            <span class="sub">"what the lab expects, checked against this run"</span>
-        </header>
-        <div class="scroll" tabindex="0" aria-label="Checks and counts">
-            {if checks_shown {
-                Either::Left(view! {
-                    <ul class="checks" role="list">{rows}{empty}</ul>
-                    {checks.why.clone().map(|w| view! { <p class="why">{w}</p> })}
-                })
-            } else {
-                Either::Right(view! {
-                    <p class="predict">
-                        {format!("What will the run show? The lab states {} for these settings: make your guess, then play to the end, or ", plural(checks.checks.len(), "figure"))}
-                        <button class="show-expected" on:click=move |_| ui.expected_shown.set(true)>"Show what the lab expects"</button>
-                    </p>
-                })
-            }}
-            <dl class="facts">
-                <dt>{format!("{}s", o.kind)}</dt>
-                <dd class="mono">{format!("cluster {} · cache {} · peak {}", o.in_cluster, o.in_cache, o.peak_in_cluster)}</dd>
-                <dt>"creates"</dt>
-                <dd class="mono">{pv::Observations::counts(&o.creates, crate::sim::apiserver::Verb::Create)}</dd>
-                <dt>"deletes"</dt>
-                <dd class="mono">{pv::Observations::counts(&o.deletes, crate::sim::apiserver::Verb::Delete)}</dd>
-            </dl>
-            <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
-                <polyline class="series cluster" points=plot.0.clone() />
-                <polyline class="series cache" points=plot.1.clone() />
-            </svg>
-            <p class="legend"><span class="swatch cluster"></span>"cluster "<span class="swatch cache"></span>"cache"</p>
-        </div>
+        <ul class="checks" role="list">{rows}{empty}</ul>
+        {checks.why.clone().map(|w| view! { <p class="why">{w}</p> })}
+    }
+}
+
+/// The counts so far and the plot of children over time.
+fn facts(o: &pv::Observations, plot: &(String, String)) -> impl IntoView {
+    view! {
+        <dl class="facts">
+            <dt>{format!("{}s", o.kind)}</dt>
+            <dd class="mono">{format!("cluster {} · cache {} · peak {}", o.in_cluster, o.in_cache, o.peak_in_cluster)}</dd>
+            <dt>"creates"</dt>
+            <dd class="mono">{pv::Observations::counts(&o.creates, crate::sim::apiserver::Verb::Create)}</dd>
+            <dt>"deletes"</dt>
+            <dd class="mono">{pv::Observations::counts(&o.deletes, crate::sim::apiserver::Verb::Delete)}</dd>
+        </dl>
+        <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
+            <polyline class="series cluster" points=plot.0.clone() />
+            <polyline class="series cache" points=plot.1.clone() />
+        </svg>
+        <p class="legend"><span class="swatch cluster"></span>"cluster "<span class="swatch cache"></span>"cache"</p>
     }
 }
 

@@ -623,7 +623,10 @@ pub fn session_caption(s: &super::session::Session) -> String {
     }
     let caption = current_caption(s.last_frame(), s.scenario());
     if s.last_frame().is_some() {
-        return caption;
+        return match first_events_in_flight(s) {
+            true => format!("{caption} {HANDS_HINT}"),
+            false => caption,
+        };
     }
     let moved: Vec<String> = s
         .departures()
@@ -642,6 +645,17 @@ pub fn session_caption(s: &super::session::Session) -> String {
             moved.join(", ")
         )
     }
+}
+
+/// Said with the first events on their way, where a learner first can lay hands on them.
+pub const HANDS_HINT: &str = "Each event on its way has three buttons in the Watch panel: ⇥ deliver it now, ‖ hold it back, ✕ drop it.";
+
+/// The run's first stretch with watch events on their way to the controller
+/// and none delivered yet: where the caption points to the Watch panel's buttons.
+pub fn first_events_in_flight(s: &super::session::Session) -> bool {
+    let so_far = &s.frames()[..s.position()];
+    !so_far.iter().any(|f| matches!(f.event, Event::WatchDelivered { .. }))
+        && wires(s.world(), false, s.world().now_ms()).iter().any(|w| w.nth > 0 && !w.dropped)
 }
 
 /// One of the scenario's checks, as the Observations panel shows it.
@@ -795,6 +809,22 @@ pub fn invariant_label(id: &str) -> &str {
 mod tests {
     use super::*;
     use crate::scenario::preset;
+
+    #[test]
+    fn the_first_events_in_flight_point_to_the_hands_on_them_once() {
+        let mut s = crate::view::session::Session::new(preset("over-create").unwrap());
+        let mut hinted = Vec::new();
+        while s.step_forward() {
+            if session_caption(&s).ends_with(HANDS_HINT) {
+                hinted.push(s.position());
+            }
+        }
+        assert!(!hinted.is_empty(), "over-create's first events in flight are pointed to");
+        // One stretch, before the first delivery, and only where an event is on its way.
+        let first_delivery = s.frames().iter().position(|f| matches!(f.event, Event::WatchDelivered { .. })).unwrap() + 1;
+        assert!(hinted.iter().all(|&n| n < first_delivery), "{hinted:?} vs first delivery at {first_delivery}");
+        assert!(hinted.windows(2).all(|w| w[1] == w[0] + 1), "one stretch: {hinted:?}");
+    }
     use crate::view::session::Session;
 
     fn at_reconcile_2(naming: &str) -> Session {

@@ -677,11 +677,10 @@ mod tests {
         assert_eq!(moved.len(), 2);
         assert!(!all.scenario().expectations());
         assert_eq!(all.edits().iter().map(ToString::to_string).collect::<Vec<_>>(), vec!["20:do=delete_pod".to_string()]);
-        assert_eq!(s.knob_edits().map(|(f, p, _)| (f, p)).collect::<Vec<_>>(), vec![
-            (20, "cluster.watch_lag_ms"),
-            (40, "cluster.watch_lag_ms"),
-            (40, "controller.expectations")
-        ]);
+        assert_eq!(
+            s.knob_edits().map(|(f, p, _)| (f, p)).collect::<Vec<_>>(),
+            vec![(20, "cluster.watch_lag_ms"), (40, "cluster.watch_lag_ms"), (40, "controller.expectations")]
+        );
     }
 
     #[test]
