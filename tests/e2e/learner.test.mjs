@@ -14,6 +14,7 @@ import {
   readFrame,
   region,
   waitForFrame,
+  waitForFrameChange,
   withServerAndBrowser,
 } from './support.mjs';
 
@@ -254,5 +255,50 @@ test('axe-core: no serious or critical violation on any preset at its first, mid
     } finally {
       await context.close();
     }
+  }
+});
+
+test('the hands on an event are named, and Drop hands the focus to a neighbour, never to the page', async () => {
+  const { page, context } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    await openExplorer(page, env.server.url, '?s=over-create');
+    const watch = region(page, 'Watch');
+    // Step to the first event on its way.
+    await focusPage(page);
+    for (let i = 0; i < 30 && (await watch.getByRole('button', { name: /^Drop/ }).count()) === 0; i++) {
+      const at = await readFrame(page);
+      await page.keyboard.press('ArrowRight');
+      await waitForFrameChange(page, at);
+    }
+    assert.match(await watch.innerText(), /deliver now · ‖ hold · ✕ drop/, 'a legend for the three buttons');
+    assert.match(await region(page, 'Caption').innerText(), /three buttons in the Watch panel/, 'the first caption with events in flight points to them');
+    const drop = watch.getByRole('button', { name: /^Drop/ }).first();
+    await drop.focus();
+    await page.keyboard.press('Enter');
+    await page.locator('.notice').waitFor();
+    const focused = await page.evaluate(() => ({
+      tag: document.activeElement?.tagName,
+      inWatch: !!document.activeElement?.closest('section[aria-label="Watch"]'),
+    }));
+    assert.notEqual(focused.tag, 'BODY', 'the focus fell to the page');
+    assert.ok(focused.inWatch, `the focus left the Watch panel: ${JSON.stringify(focused)}`);
+  } finally {
+    await context.close();
+  }
+});
+
+test('Voices takes what is typed on Enter, and says so', async () => {
+  const { page, context } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    await openExplorer(page, env.server.url, '?s=over-create&frame=30');
+    await page.locator('details.more-settings > summary').click();
+    const voices = page.getByRole('spinbutton', { name: 'Voices', exact: true });
+    await voices.fill('6');
+    await voices.press('Enter');
+    await page.locator('.notice').getByText(/^Scaled to 6 \(kubectl scale\)/).waitFor();
+    await page.waitForFunction(() => document.querySelector('input#desired')?.value === '6');
+    assert.ok((await readFrame(page)) > 30, 'the scale is the next frame, shown');
+  } finally {
+    await context.close();
   }
 });

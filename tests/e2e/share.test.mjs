@@ -23,6 +23,7 @@ import {
   region,
   waitForFrame,
   withServerAndBrowser,
+  openMoreSettings,
 } from './support.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -64,7 +65,9 @@ test('a link with settings and a frame opens that exact frame; a change survives
 
     // Change a setting here, reload: the setting, the change's frame and the position are kept.
     const historyBefore = await page.evaluate(() => history.length);
-    await page.getByRole('checkbox', { name: 'Delete surplus', exact: true }).check();
+    // Delete surplus is not over-create's lesson: it waits under More settings, named by its path.
+    await openMoreSettings(page);
+    await page.getByRole('checkbox', { name: 'controller.delete_surplus', exact: true }).check();
     await page.getByRole('button', { name: 'Step forward', exact: true }).click();
     await waitForFrame(page, 24);
     await page.waitForFunction(() => /[?&]frame=24(&|$)/.test(location.search));
@@ -72,7 +75,8 @@ test('a link with settings and a frame opens that exact frame; a change survives
     await page.reload({ waitUntil: 'load' });
     await region(page, 'Cluster').waitFor();
     assert.equal(await readFrame(page), 24, 'the frame is kept');
-    assert.equal(await page.getByRole('checkbox', { name: 'Delete surplus', exact: true }).isChecked(), true, 'the setting is kept');
+    await openMoreSettings(page);
+    assert.equal(await page.getByRole('checkbox', { name: 'controller.delete_surplus', exact: true }).isChecked(), true, 'the setting is kept');
     assert.equal(await page.getByRole('radio', { name: 'GenerateName', exact: true }).isChecked(), true);
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
