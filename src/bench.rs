@@ -15,10 +15,17 @@ use std::time::Instant;
 pub struct CountingAllocator;
 
 static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+static PEAK_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// `n` more bytes live: the peak follows.
+fn grew(n: usize) {
+    let now = LIVE_BYTES.fetch_add(n, Ordering::Relaxed) + n;
+    PEAK_BYTES.fetch_max(now, Ordering::Relaxed);
+}
 
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LIVE_BYTES.fetch_add(layout.size(), Ordering::Relaxed);
+        grew(layout.size());
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -26,7 +33,8 @@ unsafe impl GlobalAlloc for CountingAllocator {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE_BYTES.fetch_add(new_size, Ordering::Relaxed);
+        // Both blocks are live while the old one is copied into the new.
+        grew(new_size);
         LIVE_BYTES.fetch_sub(layout.size(), Ordering::Relaxed);
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -35,6 +43,17 @@ unsafe impl GlobalAlloc for CountingAllocator {
 /// Bytes live now (0 where the counting allocator is not installed).
 pub fn live_bytes() -> usize {
     LIVE_BYTES.load(Ordering::Relaxed)
+}
+
+/// The most bytes live at once since the last [`reset_peak`] (0 where the
+/// counting allocator is not installed).
+pub fn peak_bytes() -> usize {
+    PEAK_BYTES.load(Ordering::Relaxed)
+}
+
+/// Start measuring a peak from the bytes live now.
+pub fn reset_peak() {
+    PEAK_BYTES.store(live_bytes(), Ordering::Relaxed);
 }
 
 /// The pressure benchmark: `replicaset-pressure` at 1,000 replicas, 20 pods

@@ -62,6 +62,8 @@ pub enum Of {
     Items,
     /// A text's characters.
     Chars,
+    /// A repeated flag's values (`--late 1000 --late 5000`).
+    Values,
 }
 
 /// One limit on a part of a scenario that is not a setting.
@@ -106,7 +108,16 @@ pub const LIMITS: &[Limit] = &[
     limit("schedule[].at_ms", Of::Value, 0, 2_592_000_000, "ms into the run it arrives at (no earlier than the events ahead of it)"),
     limit("expect", Of::Items, 0, 100, "checks"),
     limit("expect[].text", Of::Chars, 1, 300, "the sentence a check shows"),
+    // The schedule search's own arguments (`cachescope explore`, the page's Find a bug):
+    // its memory is bounded by the budget (`explore::BYTES_PER_STATE`), the budget here.
+    limit("--max-deviations", Of::Value, 0, 8, "`explore`: events held back in one schedule"),
+    limit("--budget", Of::Value, 1, MAX_EXPLORE_BUDGET, "`explore`: states simulated over every schedule (5× the default)"),
+    limit("--late", Of::Values, 1, 16, "`explore`: how late a held-back event may arrive, each a choice per event"),
 ];
+
+/// The most states one schedule search may simulate: what bounds its memory
+/// (see `crate::explore::BYTES_PER_STATE`) and its time.
+pub const MAX_EXPLORE_BUDGET: u64 = 10_000_000;
 
 /// The limit declared at `path` (`objects[].count`).
 pub fn get(path: &str) -> &'static Limit {
@@ -124,6 +135,7 @@ impl Limit {
             Of::Value => return super::range(field, n, self.min, self.max),
             Of::Items => "entries",
             Of::Chars => "characters",
+            Of::Values => "values",
         };
         let bound = if n > self.max { format!("at most {}", self.max) } else { format!("at least {}", self.min) };
         Err(ScenarioError::new(field, Some(format!("{n} {what}")), format!("{n} {what}; {bound} ({})", self.why)))
@@ -245,6 +257,7 @@ pub fn markdown_table() -> String {
         let range = match l.of {
             Of::Value => format!("{}-{}", l.min, l.max),
             Of::Items => format!("at most {} entries", l.max),
+            Of::Values => format!("{}-{} values", l.min, l.max),
             Of::Chars => format!("{}-{} characters", l.min, l.max),
         };
         out.push_str(&format!("| `{}` | {range} | {} |\n", l.path, l.why));

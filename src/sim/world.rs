@@ -166,8 +166,9 @@ pub struct WorldInit {
 pub struct Deviation {
     pub kind: Kind,
     pub nth: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub late_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(with = "u64"))]
+    pub late_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "is_false")]
@@ -176,18 +177,19 @@ pub struct Deviation {
     pub drop: bool,
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
 fn is_false(b: &bool) -> bool {
     !*b
 }
 
 impl Deviation {
+    /// The `nth` event of `kind`, on its default timing (no way chosen yet).
+    pub fn on_time(kind: Kind, nth: u32) -> Deviation {
+        Deviation { kind, nth, late_ms: None, at_ms: None, hold: false, drop: false }
+    }
+
     /// The explorer's kind: the `nth` event of `kind`, `late_ms` late.
     pub fn late(kind: Kind, nth: u32, late_ms: u64) -> Deviation {
-        Deviation { kind, nth, late_ms, at_ms: None, hold: false, drop: false }
+        Deviation { kind, nth, late_ms: Some(late_ms), at_ms: None, hold: false, drop: false }
     }
 }
 
