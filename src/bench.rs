@@ -162,6 +162,13 @@ fn budget(out: &mut dyn Write) {
         let r = crate::report::Report::run(&s);
         let _ = writeln!(out, "budget_largest_{name}_run_s: {:.2} s ({} frames)", t.elapsed().as_secs_f64(), r.frames);
     }
+    for (name, text) in crate::scenario::limits::OVER_AT_RUN_TIME {
+        let s = Scenario::from_json(text).expect("within the budget as written");
+        let t = Instant::now();
+        let r = crate::report::Report::run(&s);
+        let objects = r.stopped_at_object_limit.as_ref().map_or(0, |o| o.objects);
+        let _ = writeln!(out, "budget_over_at_run_time_{name}_s: {:.3} s ({} frames, stopped at {objects} objects)", t.elapsed().as_secs_f64(), r.frames);
+    }
 }
 
 /// A history of 1,000,000 frames of the thousand-pod ReplicaSet (the world's

@@ -981,6 +981,7 @@ impl Scenario {
             seed: self.seed,
             until_ms: self.until_ms,
             frame_limit,
+            object_limit: limits::MAX_OBJECTS_AT_PEAK,
             cluster,
             controller,
             objects,
