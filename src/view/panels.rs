@@ -611,7 +611,11 @@ pub fn current_caption(frame: Option<&Frame>, description: &str) -> String {
 pub fn session_caption(s: &super::session::Session) -> String {
     let caption = current_caption(s.last_frame(), &s.scenario().description);
     if s.last_frame().is_some() {
-        return caption;
+        // The last frame of a run stopped by its object limit says why it is the last.
+        return match s.stopped_at_object_limit().filter(|(stop, _)| stop.frame as usize == s.position()) {
+            Some((_, why)) => format!("{caption} {why}"),
+            None => caption,
+        };
     }
     let moved: Vec<String> = s
         .departures()
