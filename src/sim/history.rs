@@ -298,6 +298,34 @@ impl<M: Model> History<M> {
         self.position
     }
 
+    /// [`History::seek`] in slices: towards `target` (at most the last frame
+    /// known), replaying while `more()` says so. Returns whether it is there;
+    /// if not, the next call goes on from where this one stopped.
+    pub fn seek_toward(&mut self, target: usize, mut more: impl FnMut() -> bool) -> bool {
+        let target = target.min(self.frames.len());
+        if target == self.frames.len() && self.position < target && !self.ended {
+            if let Some(tip) = self.tip.take() {
+                self.current = tip;
+                self.position = target;
+            }
+        }
+        let i = self.checkpoints.partition_point(|(at, _)| *at <= target) - 1;
+        let (at, model) = &self.checkpoints[i];
+        if target < self.position || *at > self.position {
+            self.current = model.clone();
+            self.position = *at;
+        }
+        while self.position < target {
+            if !more() {
+                return false;
+            }
+            if self.step_forward().is_none() {
+                break;
+            }
+        }
+        true
+    }
+
     /// Step forward until `pred` holds for a frame (inclusive), or the end.
     pub fn step_until(&mut self, mut pred: impl FnMut(&M::Frame) -> bool) -> Option<&M::Frame> {
         loop {

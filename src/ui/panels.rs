@@ -762,21 +762,15 @@ pub fn AboutScenario() -> impl IntoView {
 #[component]
 pub fn AboutRun() -> impl IntoView {
     let ui = use_ui();
-    let hash = RwSignal::new(None::<String>);
-    // Hashed once the run's last frame is known: again only when the run changes (a
-    // change forks it). The memo lets through only real changes: playback touches
-    // `ended` every frame, and hashing a long run every frame would stall it.
+    // Hashed in slices by the look-ahead once the run's end is known (`Ui::trace_hash`):
+    // never all at once here. The memo lets through only real changes: playback
+    // touches `known` every frame.
+    let hash = ui.trace_hash;
     let run = Memo::new(move |_| (ui.ended.get(), ui.known.get()));
-    Effect::new(move |_| {
-        let (ended, _) = run.get();
-        hash.set(ended.then(|| {
-            ui.session.with_untracked(|s| {
-                let mut h = crate::report::TraceHasher::default();
-                s.frames().iter().for_each(|f| h.add(f));
-                h.hex()
-            })
-        }));
-    });
+    // Why the run stopped where it did, when the object limit stopped it: from the
+    // session itself (cheap until its end is known), changed only when it changes.
+    let stopped = Memo::new(move |_| ui.session.with(|s| s.stopped_at_object_limit().map(|(_, why)| why)));
+    let stopped = move || stopped.get();
     let facts = move || {
         run.track();
         ui.session.with_untracked(|s| (s.scenario().name.clone(), s.scenario().seed, s.frames().len(), s.edits().len()))
@@ -798,17 +792,21 @@ pub fn AboutRun() -> impl IntoView {
                 <dd class="mono">{move || facts().1}</dd>
                 <dt>"Frames"</dt>
                 <dd class="mono">
-                    {move || match (ui.ended.get(), ui.session.with_untracked(crate::view::session::Session::stopped_at_frame_limit)) {
-                        (true, true) => format!("{}: the frame limit for a scenario this size; the run stops here", facts().2),
-                        (true, false) => facts().2.to_string(),
+                    {move || match (ui.ended.get(), ui.session.with_untracked(crate::view::session::Session::stopped_at_frame_limit), stopped()) {
+                        (true, _, Some(_)) => format!("{}: the object limit; the run stops here", facts().2),
+                        (true, true, None) => format!("{}: the frame limit for a scenario this size; the run stops here", facts().2),
+                        (true, false, None) => facts().2.to_string(),
                         _ => format!("{} so far", facts().2),
                     }}
                 </dd>
+                <dt hidden=move || stopped().is_none()>"Why it stops"</dt>
+                <dd class="stopped-why" hidden=move || stopped().is_none()>{move || stopped().unwrap_or_default()}</dd>
                 <dt>"trace_hash"</dt>
                 <dd>
-                    {move || match hash.get() {
-                        Some(h) => Either::Left(view! { <code class="trace-hash">{h}</code> }),
-                        None => Either::Right(view! { <span class="muted">"known once the run has ended"</span> }),
+                    {move || match (hash.get(), ui.ended.get()) {
+                        (Some(h), _) => Either::Left(view! { <code class="trace-hash">{h}</code> }),
+                        (None, true) => Either::Right(view! { <span class="muted">"hashing the frames…"</span> }),
+                        (None, false) => Either::Right(view! { <span class="muted">"known once the run has ended"</span> }),
                     }}
                 </dd>
                 <dt>"Reproduce"</dt>

@@ -484,6 +484,27 @@ impl Session {
         self.position()
     }
 
+    /// [`Session::seek`] within the frames known, in slices: towards frame
+    /// `n`, replaying while `more()` says so. Returns whether it is there.
+    pub fn seek_toward(&mut self, n: usize, more: &mut dyn FnMut() -> bool) -> bool {
+        let there = self.history.seek_toward(n, more);
+        if there {
+            self.measure_at_end();
+        }
+        there
+    }
+
+    /// The frame one step back as the learner steps (past the frames that are
+    /// hidden), read from the frames known: one seek goes there.
+    pub fn back_shown_target(&self) -> usize {
+        let frames = self.frames();
+        let mut at = self.position().saturating_sub(1);
+        while at > 0 && self.hide_gc && frames[at - 1].event.is_gc_bookkeeping() {
+            at -= 1;
+        }
+        at
+    }
+
     /// Make a change at the current frame: the future after it is recomputed.
     pub fn apply(&mut self, change: Change) {
         let frame = self.position();
@@ -784,7 +805,39 @@ mod tests {
         assert_eq!(s.position(), 0, "computed ahead; the learner is where they were");
         s.seek(usize::MAX);
         assert!(s.at_end());
-        assert!(crate::view::panels::session_caption(&s).contains("the cluster holds 2,001 objects"), "the caption at the last frame says so");
+        assert!(
+            crate::view::panels::session_caption(&s).contains("the cluster holds 2,001 objects"),
+            "the caption at the last frame says so"
+        );
+    }
+
+    #[test]
+    fn one_seek_goes_where_stepping_back_goes() {
+        let mut s = Session::new(preset("teardown").unwrap());
+        s.set_hide_gc(true);
+        s.seek(usize::MAX);
+        let mut seeking = s.clone();
+        for _ in 0..40 {
+            let target = seeking.back_shown_target();
+            while !seeking.seek_toward(target, &mut || true) {}
+            s.step_back_shown();
+            assert_eq!(seeking.position(), s.position());
+        }
+        // In slices of one replayed frame each, it gets there too.
+        let mut sliced = s.clone();
+        sliced.seek(0);
+        let mut calls = 0;
+        while !sliced.seek_toward(s.frames().len(), &mut || {
+            calls += 1;
+            calls % 2 == 0
+        }) {}
+        assert_eq!(
+            (sliced.position(), sliced.world().now_ms()),
+            (s.frames().len(), {
+                s.seek(usize::MAX);
+                s.world().now_ms()
+            })
+        );
     }
 
     #[test]
