@@ -167,7 +167,12 @@ fn budget(out: &mut dyn Write) {
         let t = Instant::now();
         let r = crate::report::Report::run(&s);
         let objects = r.stopped_at_object_limit.as_ref().map_or(0, |o| o.objects);
-        let _ = writeln!(out, "budget_over_at_run_time_{name}_s: {:.3} s ({} frames, stopped at {objects} objects)", t.elapsed().as_secs_f64(), r.frames);
+        let _ = writeln!(
+            out,
+            "budget_over_at_run_time_{name}_s: {:.3} s ({} frames, stopped at {objects} objects)",
+            t.elapsed().as_secs_f64(),
+            r.frames
+        );
     }
 }
 

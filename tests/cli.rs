@@ -367,7 +367,10 @@ fn a_schedule_entry_names_its_bad_field_and_value() {
         cachescope::scenario::Scenario::from_value(v).unwrap_err()
     };
     // late_ms ranges 1-600,000: 0 is out of range, with hold or alone.
-    for entry in [serde_json::json!({"kind": "Pod", "nth": 1, "late_ms": 0, "hold": true}), serde_json::json!({"kind": "Pod", "nth": 1, "late_ms": 0})] {
+    for entry in [
+        serde_json::json!({"kind": "Pod", "nth": 1, "late_ms": 0, "hold": true}),
+        serde_json::json!({"kind": "Pod", "nth": 1, "late_ms": 0}),
+    ] {
         let e = with(entry.clone());
         assert_eq!((e.field.as_str(), e.value.as_deref()), ("schedule[0].late_ms", Some("0")), "{entry}: {e}");
     }

@@ -34,7 +34,9 @@ fn a_generate_name_over_create_at_lag_0_is_one_late_event_away() {
     // The held-back event says so when it arrives, by how much.
     let mut world = cachescope::sim::world::World::new(c.world_init());
     let held: Vec<String> = std::iter::from_fn(|| world.step())
-        .filter(|f| matches!(f.event, cachescope::sim::frame::Event::WatchDelivered { held_ms, .. } if Some(held_ms) == v.schedule[0].late_ms))
+        .filter(
+            |f| matches!(f.event, cachescope::sim::frame::Event::WatchDelivered { held_ms, .. } if Some(held_ms) == v.schedule[0].late_ms),
+        )
         .map(|f| cachescope::sim::caption::caption(&f))
         .collect();
     assert_eq!(held.len(), 1, "{held:?}");

@@ -75,7 +75,7 @@ enum Command {
     Bench,
     /// Search the schedules (watch events held back) for one that breaks an invariant; exit 1 when one is found.
     Explore(ExploreArgs),
-    /// Fuzz the parsers (scenario, path, url, z, edit, host) with mutated inputs from a seed corpus; exit 1 on a failure.
+    /// Fuzz the parsers (scenario, path, url, z, edit, host) and explore's own arguments (explore) with mutated inputs from a seed corpus; exit 1 on a failure.
     Fuzz(FuzzArgs),
 }
 
