@@ -227,7 +227,8 @@ impl Ui {
         self.trace_hash.maybe_update(|h| std::mem::replace(h, hash.clone()) != hash);
         self.narration.set(caption);
         self.announced_breaks.set_value(broken);
-        if !self.playing.get_untracked() {
+        // Once the end is known, the trace is hashed in the background ("About this run").
+        if ended && hash.is_none() && !self.playing.get_untracked() {
             self.look_ahead();
         }
     }
@@ -245,6 +246,8 @@ impl Ui {
         self.pause();
         self.session.update(|s| {
             s.step_forward_shown();
+            // At the last frame known: is it the run's last? Known here, not one step later.
+            s.probe_end();
         });
         self.settle();
     }
@@ -429,6 +432,7 @@ impl Ui {
                     "{done} (at frame {position}). The run's schedule holds it, so the link and an exported scenario carry it."
                 )));
                 self.seek(position);
+                self.look_ahead();
                 return;
             }
             Err(e) => self.notice.set(Some(e.to_string())),
@@ -523,7 +527,8 @@ impl Ui {
 
     fn look_ahead_slice(&self) {
         // The page may have been unmounted since (the component tests do).
-        let busy = self.playing.try_get_untracked().is_none_or(|playing| playing) || self.computing.get_untracked().is_some();
+        // A seek being computed runs its own slices, between these: both extend the same tip.
+        let busy = self.playing.try_get_untracked().is_none_or(|playing| playing);
         if busy {
             self.looking.try_set_value(false);
             return;
@@ -881,6 +886,7 @@ pub fn Explorer(
             // The URL's frame, past what the first slice computed: the rest in slices.
             ui.pending_frame.set_value(None);
             ui.seek_to(frame, true);
+            ui.look_ahead();
         } else {
             ui.look_ahead();
         }
