@@ -120,10 +120,11 @@ fn list_label(cache_side: bool) -> &'static str {
 /// The dense form: owners as rows, children as chips.
 fn chips(cache_side: bool) -> impl IntoView {
     let snap = use_ui().snap;
+    let more = move || snap.with(|s| s.rows.len().saturating_sub(MAX_CHIPS));
     view! {
         <ul class="chips" role="list" tabindex="0" aria-label=list_label(cache_side) on:scroll=move |ev| sync_scroll(&ev, cache_side)>
             <For
-                each=move || snap.with(|s| s.rows.iter().map(|r| (format!("{}|{:?}|{:?}|{}|{}|{:?}", r.id, r.cluster_rv, r.cache_rv, r.pending.is_some(), r.touched, r.terminating), r.clone())).collect::<Vec<_>>())
+                each=move || snap.with(|s| s.rows.iter().take(MAX_CHIPS).map(|r| (format!("{}|{:?}|{:?}|{}|{}|{:?}", r.id, r.cluster_rv, r.cache_rv, r.pending.is_some(), r.touched, r.terminating), r.clone())).collect::<Vec<_>>())
                 key=|(k, _)| k.clone()
                 children=move |(_, r): (String, Row)| {
                     let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
@@ -143,9 +144,15 @@ fn chips(cache_side: bool) -> impl IntoView {
                     })
                 }
             />
+            {move || (more() > 0).then(|| view! { <li class="chip more">{format!("and {} more", more())}</li> })}
         </ul>
     }
 }
+
+/// The most chips a panel draws (the first, in key order): past it, a count.
+/// Thousands of chips tell no more than the count does, and laying them out
+/// would hold the main thread for most of a second.
+const MAX_CHIPS: usize = 500;
 
 /// The row form, one object a line.
 fn rows_list(cache_side: bool) -> impl IntoView {
@@ -280,14 +287,14 @@ pub fn WatchPanel() -> impl IntoView {
                     key=|w| (w.0.clone(), w.4)
                     children=move |(id, label, kind, name, dropped, held_ms, nth)| {
                         let hold_id = id.clone();
-                        let on_hold = Signal::derive(move || wires.with(|ws| ws.iter().any(|w| w.id == hold_id && w.on_hold)));
+                        let on_hold = Signal::derive(move || wires.with(|ws| ws.iter().take(MAX_WIRES).any(|w| w.id == hold_id && w.on_hold)));
                         let what = format!("{label} {kind} {name}");
                         let pos_id = id.clone();
-                        let progress = move || wires.with(|ws| ws.iter().find(|w| w.id == pos_id).map_or(1.0, |w| w.progress));
+                        let progress = move || wires.with(|ws| ws.iter().take(MAX_WIRES).find(|w| w.id == pos_id).map_or(1.0, |w| w.progress));
                         let eta_id = id.clone();
                         let eta = move || {
                             let at = ui.display_ms.get();
-                            wires.with(|ws| ws.iter().find(|w| w.id == eta_id).map(|w| w.deliver_at_ms.saturating_sub(at)))
+                            wires.with(|ws| ws.iter().take(MAX_WIRES).find(|w| w.id == eta_id).map(|w| w.deliver_at_ms.saturating_sub(at)))
                         };
                         view! {
                             <li class=format!("wire {}", label.to_lowercase()) class:dropped=dropped class:held={held_ms > 0}>

@@ -88,7 +88,7 @@ pub struct SpaceTime {
 /// latest. A controller creating two thousand pods in a second would
 /// otherwise draw thousands of marks no one can tell apart, and the page
 /// would spend its main thread laying them out.
-pub const MAX_MARKS: usize = 400;
+pub const MAX_MARKS: usize = 200;
 
 /// Keep the last `MAX_MARKS` of `v`, counting the rest.
 fn latest<T>(v: &mut Vec<T>, dropped: &mut usize) {
@@ -417,7 +417,7 @@ mod tests {
         assert!(st.arrows.len() <= MAX_MARKS && st.writes.len() <= MAX_MARKS, "{} {}", st.arrows.len(), st.writes.len());
         assert!(st.not_drawn > 1_000, "{}", st.not_drawn);
         assert!(st.summary().contains("older marks not drawn"), "{}", st.summary());
-        assert!(svg(&st).len() < 200_000, "{} bytes", svg(&st).len());
+        assert!(svg(&st).len() < 120_000, "{} bytes", svg(&st).len());
     }
 
     #[test]
