@@ -67,10 +67,11 @@ bench: setup
 	$(MAKE) --no-print-directory bench-pages >&2
 	node tests/bench/page.mjs
 
-# Fuzz every parser a link, a file or a host page reaches (src/fuzz.rs):
-# FUZZ_COUNT mutated inputs per harness from fuzz/corpus/, figures in
-# `make bench` style; exit 1 on a panic, a hang or an accepted input over the
-# work budget (the input is saved in target/fuzz-failures/).
+# Fuzz every parser a link, a file or a host page reaches, and explore's own
+# arguments (src/fuzz.rs): FUZZ_COUNT mutated inputs per harness from
+# fuzz/corpus/, figures in `make bench` style; exit 1 on a panic, a hang or an
+# accepted input over the work budget (the input is saved in target/fuzz-failures/).
+# One harness: cargo run --profile bench-native --bin cachescope -- fuzz explore --count N
 FUZZ_COUNT ?= 1000000
 fuzz:
 	cargo run --profile bench-native --bin cachescope -- fuzz --count $(FUZZ_COUNT)

@@ -15,10 +15,17 @@ use std::time::Instant;
 pub struct CountingAllocator;
 
 static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+static PEAK_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// `n` more bytes live: the peak follows.
+fn grew(n: usize) {
+    let now = LIVE_BYTES.fetch_add(n, Ordering::Relaxed) + n;
+    PEAK_BYTES.fetch_max(now, Ordering::Relaxed);
+}
 
 unsafe impl GlobalAlloc for CountingAllocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        LIVE_BYTES.fetch_add(layout.size(), Ordering::Relaxed);
+        grew(layout.size());
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -26,7 +33,8 @@ unsafe impl GlobalAlloc for CountingAllocator {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        LIVE_BYTES.fetch_add(new_size, Ordering::Relaxed);
+        // Both blocks are live while the old one is copied into the new.
+        grew(new_size);
         LIVE_BYTES.fetch_sub(layout.size(), Ordering::Relaxed);
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -35,6 +43,17 @@ unsafe impl GlobalAlloc for CountingAllocator {
 /// Bytes live now (0 where the counting allocator is not installed).
 pub fn live_bytes() -> usize {
     LIVE_BYTES.load(Ordering::Relaxed)
+}
+
+/// The most bytes live at once since the last [`reset_peak`] (0 where the
+/// counting allocator is not installed).
+pub fn peak_bytes() -> usize {
+    PEAK_BYTES.load(Ordering::Relaxed)
+}
+
+/// Start measuring a peak from the bytes live now.
+pub fn reset_peak() {
+    PEAK_BYTES.store(live_bytes(), Ordering::Relaxed);
 }
 
 /// The pressure benchmark: `replicaset-pressure` at 1,000 replicas, 20 pods
@@ -142,6 +161,18 @@ fn budget(out: &mut dyn Write) {
         let t = Instant::now();
         let r = crate::report::Report::run(&s);
         let _ = writeln!(out, "budget_largest_{name}_run_s: {:.2} s ({} frames)", t.elapsed().as_secs_f64(), r.frames);
+    }
+    for (name, text) in crate::scenario::limits::OVER_AT_RUN_TIME {
+        let s = Scenario::from_json(text).expect("within the budget as written");
+        let t = Instant::now();
+        let r = crate::report::Report::run(&s);
+        let objects = r.stopped_at_object_limit.as_ref().map_or(0, |o| o.objects);
+        let _ = writeln!(
+            out,
+            "budget_over_at_run_time_{name}_s: {:.3} s ({} frames, stopped at {objects} objects)",
+            t.elapsed().as_secs_f64(),
+            r.frames
+        );
     }
 }
 

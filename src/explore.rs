@@ -14,8 +14,9 @@
 //!
 //! Pure and clock-free like the core: the caller times it.
 
-use crate::scenario::Scenario;
+use crate::scenario::{limits, Scenario, ScenarioError};
 use crate::sim::controllers::watched_kinds;
+use crate::sim::object::Kind;
 use crate::sim::world::{Deviation, World};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -40,6 +41,82 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options { invariant: None, max_deviations: 2, budget: 2_000_000, late_ms: vec![1_000, 10_000], drops: false }
+    }
+}
+
+impl Options {
+    /// Check each argument against its limit in the one table
+    /// ([`crate::scenario::limits::LIMITS`]: `--max-deviations`, `--budget`,
+    /// `--late`), and the invariant against the known ones; the error names
+    /// the flag and its value. Nothing is clamped: what is over is refused.
+    pub fn check(&self) -> Result<(), ScenarioError> {
+        if let Some(name) = &self.invariant {
+            let known = crate::sim::invariants::Invariants::new();
+            if known.get(name).is_none() {
+                let names: Vec<&str> = known.list.iter().map(|i| i.name).collect();
+                return Err(ScenarioError::new(
+                    "--invariant",
+                    Some(format!("{name:?}")),
+                    format!("unknown invariant; known: {}", names.join(", ")),
+                ));
+            }
+        }
+        limits::get("--max-deviations").check("--max-deviations", self.max_deviations as u64)?;
+        limits::get("--budget").check("--budget", self.budget)?;
+        limits::get("--late").check("--late", self.late_ms.len() as u64)?;
+        for (i, ms) in self.late_ms.iter().enumerate() {
+            limits::get("schedule[].late_ms").check("--late", *ms)?;
+            if self.late_ms[..i].contains(ms) {
+                return Err(ScenarioError::new("--late", Some(ms.to_string()), format!("{ms} is given twice; each value is one choice")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What the search holds per state of its budget, at most, in bytes: an
+/// entry of the visited set (8 bytes in a hash table at least 7/16 full,
+/// twice over while it grows) and a [`Node`] per schedule run. The search's
+/// memory is this times its budget plus one world; `tests/memory.rs`
+/// measures it with the benchmark's counting allocator.
+pub const BYTES_PER_STATE: u64 = 64;
+
+/// The explorer's arguments as `cachescope explore` takes them (native only:
+/// clap is the runner's), shared with `make fuzz`'s `explore` harness.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Clone, clap::Args)]
+pub struct Flags {
+    /// The invariant to break (default: any).
+    #[arg(long)]
+    pub invariant: Option<String>,
+    /// The most events held back in one schedule (0-8).
+    #[arg(long, default_value_t = 2)]
+    pub max_deviations: usize,
+    /// The most states (frames simulated over every run) to search (at most 10,000,000).
+    #[arg(long, default_value_t = 2_000_000)]
+    pub budget: u64,
+    /// How late a held-back event arrives (ms, 1-600000); repeat for more choices (at most 16).
+    #[arg(long = "late", default_values_t = [1_000u64, 10_000])]
+    pub late_ms: Vec<u64>,
+    /// Also try losing each event on the wire (a fault a real watch never
+    /// commits silently; what it breaks shows what a controller relies on).
+    #[arg(long)]
+    pub drop: bool,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Flags {
+    /// The search these flags ask for, each within its limit ([`Options::check`]).
+    pub fn options(&self) -> Result<Options, ScenarioError> {
+        let o = Options {
+            invariant: self.invariant.clone(),
+            max_deviations: self.max_deviations,
+            budget: self.budget,
+            late_ms: self.late_ms.clone(),
+            drops: self.drop,
+        };
+        o.check()?;
+        Ok(o)
     }
 }
 
@@ -87,82 +164,155 @@ pub fn explore(s: &Scenario, o: &Options) -> Exploration {
     explore_with(s, o, &mut |_| true)
 }
 
+/// A schedule searched whose children are still to come: the deviation it
+/// adds to its parent's (by index: its kind, its ordinal, which choice of
+/// [`Options`]), and the events its run sent, which are its children's
+/// choices. 28 bytes, one per schedule that has children: the frontier is
+/// never materialized (a level's schedules are enumerated from their
+/// parents as they are run), so the search holds one node per schedule
+/// run, never one per choice it could make.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    /// The parent's index, or [`Node::ROOT`] for the default schedule.
+    parent: u32,
+    nth: u32,
+    sent: [u32; 4],
+    kind: u8,
+    /// An index into `Options::late_ms`, or its length for "lost on the wire".
+    choice: u16,
+}
+
+impl Node {
+    const ROOT: u32 = u32::MAX;
+}
+
+/// The deviation a node adds.
+fn deviation(n: &Node, o: &Options) -> Deviation {
+    let kind = Kind::ALL[usize::from(n.kind)];
+    match o.late_ms.get(usize::from(n.choice)) {
+        Some(ms) => Deviation::late(kind, n.nth, *ms),
+        None => Deviation { drop: true, ..Deviation::on_time(kind, n.nth) },
+    }
+}
+
+/// The deviations the schedule at `nodes[i]` adds, first to last.
+fn added(nodes: &[Node], mut i: u32, o: &Options) -> Vec<Deviation> {
+    let mut out = Vec::new();
+    while i != Node::ROOT {
+        let n = &nodes[i as usize];
+        if n.parent == Node::ROOT && n.kind == u8::MAX {
+            break;
+        }
+        out.push(deviation(n, o));
+        i = n.parent;
+    }
+    out.reverse();
+    out
+}
+
+/// Why one schedule's run ended.
+enum RunEnd {
+    /// It ran to its end, or into a state already explored, or hit the budget; what it sent.
+    Done([u32; 4]),
+    /// It broke the invariant, or the caller stopped the search: return `out`.
+    Return,
+}
+
 /// [`explore`], telling `progress` how far it has got every
 /// [`PROGRESS_EVERY`] states (the page's live count); the search stops,
 /// incomplete, when it answers `false`.
+///
+/// Memory is bounded by the budget, by construction: the visited set gets
+/// at most one entry per state simulated (and one per schedule), and the
+/// search keeps one [`Node`] per schedule run below the last level, never a
+/// queue of the choices still to try, however many `late_ms` values there
+/// are. [`Options::check`] holds the budget itself to its limit.
 pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Exploration) -> bool) -> Exploration {
     let base: Vec<Deviation> = s.world_init().schedule;
     let kinds = watched_kinds(s.controller.kind);
     let mut out = Exploration::default();
-    let mut seen: HashSet<(u64, u64)> = HashSet::new();
-    let mut frontier: Vec<Vec<Deviation>> = vec![Vec::new()];
-    for level in 0..=o.max_deviations {
+    // A state and the deviations still ahead of it, hashed into one word.
+    let mut seen: HashSet<u64> = HashSet::new();
+    let choices = o.late_ms.len() + usize::from(o.drops);
+    // Run one schedule; `Return` when the search is over.
+    let mut run = |added: &[Deviation], level: usize, out: &mut Exploration, seen: &mut HashSet<u64>| -> RunEnd {
+        let mut init = s.world_init();
+        init.schedule = canonical(base.iter().chain(added).copied().collect());
+        let schedule = init.schedule.clone();
+        let mut world = World::new(init);
+        out.explored += 1;
+        // Run to the end, or to a state some run has already been in with the same deviations ahead.
+        loop {
+            let ahead = fingerprint_ahead(&schedule, &world);
+            if !seen.insert(world.fingerprint().wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ahead) && world.frames() > 0 {
+                break;
+            }
+            let Some(frame) = world.step() else { break };
+            out.states += 1;
+            let broke = frame.broke.iter().find(|v| o.invariant.as_deref().is_none_or(|name| v.invariant == name));
+            if let Some(v) = broke {
+                out.violation =
+                    Some(Violation { invariant: v.invariant.to_string(), frame: frame.n, deviations: level, schedule: schedule.clone() });
+                out.distinct_states = seen.len() as u64;
+                return RunEnd::Return;
+            }
+            if out.states >= o.budget {
+                break;
+            }
+            if out.states.is_multiple_of(PROGRESS_EVERY) {
+                out.distinct_states = seen.len() as u64;
+                if !progress(out) {
+                    out.stopped = true;
+                    return RunEnd::Return;
+                }
+            }
+        }
+        RunEnd::Done(world.events_sent)
+    };
+    // Level 0: the default schedule, the root of every other.
+    let RunEnd::Done(sent) = run(&[], 0, &mut out, &mut seen) else { return out };
+    let mut nodes = vec![Node { parent: Node::ROOT, nth: 0, sent, kind: u8::MAX, choice: 0 }];
+    let mut parents = 0..1usize;
+    for level in 1..=o.max_deviations {
         out.level = level;
-        let mut next = Vec::new();
-        for added in frontier {
+        let first_child = nodes.len();
+        for p in parents.clone() {
             if out.states >= o.budget {
                 out.distinct_states = seen.len() as u64;
                 return out;
             }
-            let mut init = s.world_init();
-            init.schedule = canonical(base.iter().chain(&added).copied().collect());
-            let schedule = init.schedule.clone();
-            let mut world = World::new(init);
-            out.explored += 1;
-            // Run to the end, or to a state some run has already been in with the same deviations ahead.
-            loop {
-                let ahead = fingerprint_ahead(&schedule, &world);
-                if !seen.insert((world.fingerprint(), ahead)) && world.frames() > 0 {
-                    break;
-                }
-                let Some(frame) = world.step() else { break };
-                out.states += 1;
-                let broke = frame.broke.iter().find(|v| o.invariant.as_deref().is_none_or(|name| v.invariant == name));
-                if let Some(v) = broke {
-                    out.violation = Some(Violation {
-                        invariant: v.invariant.to_string(),
-                        frame: frame.n,
-                        deviations: level,
-                        schedule: schedule.clone(),
-                    });
-                    out.distinct_states = seen.len() as u64;
-                    return out;
-                }
-                if out.states >= o.budget {
-                    break;
-                }
-                if out.states.is_multiple_of(PROGRESS_EVERY) {
-                    out.distinct_states = seen.len() as u64;
-                    if !progress(&out) {
-                        out.stopped = true;
-                        return out;
-                    }
-                }
-            }
-            if level == o.max_deviations {
-                continue;
-            }
+            let parent = nodes[p];
+            let mut schedule = added(&nodes, p as u32, o);
+            let last = schedule.last().map(|d| (d.kind, d.nth));
             // Children: one more event held back, after the last one this schedule holds
-            // (canonical order, so each set of deviations is tried once), among those sent.
-            let last = added.last().copied();
+            // (canonical order, so each set of deviations is tried once), among those it sent.
             for kind in kinds {
-                for nth in 1..=world.events_sent[kind.index()] {
-                    let lost = o.drops.then_some(Deviation { late_ms: 0, drop: true, ..Deviation::late(*kind, nth, 0) });
-                    for d in o.late_ms.iter().map(|ms| Deviation::late(*kind, nth, *ms)).chain(lost) {
-                        if last.is_some_and(|l| (l.kind, l.nth) >= (d.kind, d.nth)) {
-                            continue;
+                for nth in 1..=parent.sent[kind.index()] {
+                    if last.is_some_and(|l| l >= (*kind, nth)) {
+                        continue;
+                    }
+                    for choice in 0..choices {
+                        if out.states >= o.budget {
+                            out.distinct_states = seen.len() as u64;
+                            return out;
                         }
-                        let mut child = added.clone();
-                        child.push(d);
-                        next.push(child);
+                        let node = Node { parent: p as u32, nth, sent: [0; 4], kind: kind.index() as u8, choice: choice as u16 };
+                        schedule.push(deviation(&node, o));
+                        let end = run(&schedule, level, &mut out, &mut seen);
+                        schedule.pop();
+                        match end {
+                            RunEnd::Return => return out,
+                            RunEnd::Done(sent) if level < o.max_deviations => nodes.push(Node { sent, ..node }),
+                            RunEnd::Done(_) => {}
+                        }
                     }
                 }
             }
         }
-        frontier = next;
-        if frontier.is_empty() {
+        if nodes.len() == first_child {
             break;
         }
+        parents = first_child..nodes.len();
     }
     out.complete = out.states < o.budget;
     out.distinct_states = seen.len() as u64;
@@ -172,31 +322,93 @@ pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Explora
 /// The deviations still ahead of a world (not yet sent), hashed: part of a state's identity.
 fn fingerprint_ahead(schedule: &[Deviation], world: &World) -> u64 {
     schedule.iter().filter(|d| d.nth > world.events_sent[d.kind.index()]).fold(0xcbf2_9ce4_8422_2325u64, |h, d| {
-        (h ^ (u64::from(d.nth) << 8 | d.kind.index() as u64 | u64::from(d.drop) << 7) ^ d.late_ms.rotate_left(32))
+        (h ^ (u64::from(d.nth) << 8 | d.kind.index() as u64 | u64::from(d.drop) << 7) ^ d.late_ms.unwrap_or(0).rotate_left(32))
             .wrapping_mul(0x0100_0000_01b3)
     })
 }
 
 /// The counterexample as a scenario: `s` with the violating schedule, which
 /// `cachescope run` replays to the same broken invariant at the same frame.
-pub fn counterexample(s: &Scenario, v: &Violation) -> Scenario {
+///
+/// It is always a scenario `run` accepts, or none: the description gets one
+/// sentence saying what was found (the scenario's own text is shortened, at a
+/// word, when both would pass its limit), and a schedule over its limit loses
+/// the entries for events the run never sends (they change nothing). When the
+/// events it does send need more entries than a scenario may hold, there is
+/// no counterexample to write, and the error says so, naming `schedule`.
+pub fn counterexample(s: &Scenario, v: &Violation) -> Result<Scenario, ScenarioError> {
     let mut c = s.clone();
     c.schedule = v.schedule.clone();
-    c.description = format!(
-        "{} Found by cachescope explore: {} breaks at frame {} when {}.",
-        s.description,
-        v.invariant,
-        v.frame,
-        crate::sim::caption::schedule_words(&v.schedule)
-    )
-    .trim()
-    .to_string();
+    let max_entries = limits::get("schedule").max as usize;
+    if c.schedule.len() > max_entries {
+        // The run to its end, to learn which events it sends at all.
+        let mut world = World::new(c.world_init());
+        while world.step().is_some() {}
+        let sent = world.events_sent;
+        c.schedule.retain(|d| d.nth <= sent[d.kind.index()]);
+        if c.schedule.len() > max_entries {
+            return Err(ScenarioError::new(
+                "schedule",
+                Some(format!("{} entries", c.schedule.len())),
+                format!(
+                    "the counterexample holds back {} events this run sends, and a scenario's schedule holds at most {max_entries}: \
+                     it cannot be written as a scenario (found: {} breaks at frame {})",
+                    c.schedule.len(),
+                    v.invariant,
+                    v.frame
+                ),
+            ));
+        }
+    }
+    // What the search added, beyond the scenario's own schedule.
+    let mut own = s.schedule.clone();
+    let added: Vec<Deviation> = v
+        .schedule
+        .iter()
+        .filter(|d| match own.iter().position(|o| o == *d) {
+            Some(i) => {
+                own.remove(i);
+                false
+            }
+            None => true,
+        })
+        .copied()
+        .collect();
+    let when = match (added.is_empty(), s.schedule.len()) {
+        (true, 0) => "on the default timing".to_string(),
+        (true, n) => format!("on the scenario's own schedule ({n} entries)"),
+        (false, 0) => format!("when {}", crate::sim::caption::schedule_words(&added)),
+        (false, n) => format!("when {}, beside the scenario's own schedule ({n} entries)", crate::sim::caption::schedule_words(&added)),
+    };
+    let found = format!("Found by cachescope explore: {} breaks at frame {} {when}.", v.invariant, v.frame);
+    let max_chars = limits::get("description").max as usize;
+    let own_text = s.description.trim();
+    c.description = if own_text.is_empty() {
+        found.chars().take(max_chars).collect()
+    } else {
+        let room = max_chars.saturating_sub(found.chars().count() + 1);
+        format!("{} {found}", shortened(own_text, room)).trim().chars().take(max_chars).collect()
+    };
     // Its first caption says what was found, not the preset's own way in.
-    let found = format!("Press ▶: {} breaks at frame {} when {}.", v.invariant, v.frame, crate::sim::caption::schedule_words(&v.schedule));
-    c.start = if found.chars().count() as u64 <= crate::scenario::limits::get("start").max {
-        found
+    let start = format!("Press ▶: {} breaks at frame {} {when}.", v.invariant, v.frame);
+    c.start = if start.chars().count() as u64 <= limits::get("start").max {
+        start
     } else {
         format!("Press ▶: {} breaks at frame {} under this run's schedule.", v.invariant, v.frame)
     };
-    c
+    c.validate()?;
+    Ok(c)
+}
+
+/// `text` in at most `room` characters: whole, or cut at a word with "…".
+fn shortened(text: &str, room: usize) -> String {
+    if text.chars().count() <= room {
+        return text.to_string();
+    }
+    let keep: String = text.chars().take(room.saturating_sub(1)).collect();
+    let cut = match keep.rfind(char::is_whitespace) {
+        Some(i) if i > 0 => keep[..i].trim_end().to_string(),
+        _ => keep,
+    };
+    format!("{cut}…")
 }

@@ -14,6 +14,12 @@
 //! the deadline (a watchdog thread aborts with the input), or a scenario that
 //! is accepted but breaks the budget: more objects at the peak than
 //! `MAX_OBJECTS_AT_PEAK`, or a run that does not end within its frame limit.
+//! The `explore` harness feeds `cachescope explore`'s own arguments (the
+//! flags and their counts, parsed as the runner parses them): an accepted
+//! set must be within every limit the table declares for them, and a search
+//! run with it (on a sample, at a small budget) must hold no more memory than
+//! `explore::BYTES_PER_STATE` per state plus its world (counted by the
+//! runner's allocator), so a flag added without a limit is found here.
 //! The input is written to `target/fuzz-failures/` and the run exits 1.
 //!
 //! Native only: it reads the wall clock and spawns a thread.
@@ -33,7 +39,15 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The harnesses, by name: what each feeds its input to.
-pub const HARNESSES: &[&str] = &["scenario", "path", "url", "z", "edit", "host"];
+pub const HARNESSES: &[&str] = &["scenario", "path", "url", "z", "edit", "host", "explore"];
+
+/// The scenario the `explore` harness searches with the arguments it accepts.
+const EXPLORE_SCENARIO: &str = "replicaset-pressure";
+
+/// The budget the `explore` harness runs an accepted search with, at most:
+/// the budget is bounded by its own limit (checked on every input); what a
+/// run must show is that nothing else grows without it.
+const EXPLORE_RUN_BUDGET: u64 = 100_000;
 
 /// How long one input may take (parsing, or a whole simulated run).
 pub const DEADLINE: Duration = Duration::from_secs(20);
@@ -153,6 +167,19 @@ const DICTIONARY: &[&str] = &[
     "..",
     "[0]",
     "[99999999999]",
+    "--max-deviations ",
+    "--budget ",
+    "--late ",
+    "--drop ",
+    "--invariant ",
+    "children_within_desired",
+    " 8 ",
+    " 9 ",
+    " 16 ",
+    " 600000 ",
+    " 600001 ",
+    " 10000000 ",
+    " 10000001 ",
     "\n",
     "\t",
 ];
@@ -191,6 +218,10 @@ fn feed(harness: &str, input: &str) -> Verdict {
             Ok(Some(_)) => Verdict::Accepted,
             _ => Verdict::Refused,
         },
+        "explore" => match explore_options(input) {
+            None => Verdict::Refused,
+            Some(o) => explore_within_limits(&o).map_or(Verdict::Accepted, Verdict::OverBudget),
+        },
         other => panic!("no harness {other}"),
     }
 }
@@ -206,6 +237,43 @@ fn scenario(parsed: Result<Scenario, crate::scenario::ScenarioError>) -> Verdict
 fn budget(s: &Scenario) -> Option<String> {
     let (n, field, _) = limits::objects_at_peak(s, None);
     (n > MAX_OBJECTS_AT_PEAK).then(|| format!("accepted, but asks for {n} objects at the peak ({field})"))
+}
+
+/// `cachescope explore`'s arguments as the runner reads them (after the
+/// scenario), accepted or not.
+fn explore_options(input: &str) -> Option<crate::explore::Options> {
+    #[derive(clap::Parser)]
+    #[command(name = "explore", no_binary_name = true)]
+    struct Args {
+        #[command(flatten)]
+        flags: crate::explore::Flags,
+    }
+    let args = <Args as clap::Parser>::try_parse_from(input.split_whitespace()).ok()?;
+    args.flags.options().ok()
+}
+
+/// Accepted arguments ask for no more than the limits table allows.
+fn explore_within_limits(o: &crate::explore::Options) -> Option<String> {
+    let over = |path: &str, n: u64| (n > limits::get(path).max).then(|| format!("accepted, but {path} is {n}"));
+    over("--budget", o.budget)
+        .or_else(|| over("--max-deviations", o.max_deviations as u64))
+        .or_else(|| over("--late", o.late_ms.len() as u64))
+}
+
+/// Search with accepted arguments (at a budget of at most
+/// [`EXPLORE_RUN_BUDGET`]): the memory it holds must stay within
+/// `BYTES_PER_STATE` per state plus one world.
+fn run_explore(o: &crate::explore::Options) -> Option<String> {
+    use crate::bench::{live_bytes, peak_bytes, reset_peak};
+    let s = preset(EXPLORE_SCENARIO).expect("a preset");
+    let o = crate::explore::Options { budget: o.budget.min(EXPLORE_RUN_BUDGET), ..o.clone() };
+    let before = live_bytes();
+    reset_peak();
+    let found = crate::explore::explore(&s, &o);
+    let held = peak_bytes().saturating_sub(before) as u64;
+    let ceiling = crate::explore::BYTES_PER_STATE * o.budget + (64 << 20);
+    (held > ceiling || found.states > o.budget)
+        .then(|| format!("a search held {held} bytes over {} states (ceiling {ceiling}) with {o:?}", found.states))
 }
 
 /// Run an accepted scenario to its end: it must end within its frame limit.
@@ -361,16 +429,26 @@ pub fn run(harness: &str, count: u64, seed: u64, corpus_dir: &Path) -> Outcome {
                     "z" => url::unpack(&input).ok(),
                     _ => None,
                 };
-                match text.and_then(|t| Scenario::from_json(&t).ok()) {
-                    Some(s) if sim_time < started.elapsed() / 4 && seen.insert(fxhash(&s.to_value().to_string())) => {
-                        let t = Instant::now();
-                        let why = panic::catch_unwind(AssertUnwindSafe(|| run_to_end(&s)))
-                            .unwrap_or_else(|p| Some(format!("the run panicked: {}", panic_text(&p))));
-                        sim_time += t.elapsed();
-                        out.simulated += 1;
-                        why
+                let search = (harness == "explore").then(|| explore_options(&input)).flatten();
+                if let Some(o) = search.filter(|_| sim_time < started.elapsed() / 4 && seen.insert(fxhash(&format!("run {input}")))) {
+                    let t = Instant::now();
+                    let why = panic::catch_unwind(AssertUnwindSafe(|| run_explore(&o)))
+                        .unwrap_or_else(|p| Some(format!("the search panicked: {}", panic_text(&p))));
+                    sim_time += t.elapsed();
+                    out.simulated += 1;
+                    why
+                } else {
+                    match text.and_then(|t| Scenario::from_json(&t).ok()) {
+                        Some(s) if sim_time < started.elapsed() / 4 && seen.insert(fxhash(&s.to_value().to_string())) => {
+                            let t = Instant::now();
+                            let why = panic::catch_unwind(AssertUnwindSafe(|| run_to_end(&s)))
+                                .unwrap_or_else(|p| Some(format!("the run panicked: {}", panic_text(&p))));
+                            sim_time += t.elapsed();
+                            out.simulated += 1;
+                            why
+                        }
+                        _ => None,
                     }
-                    _ => None,
                 }
             }
         };
@@ -445,4 +523,24 @@ pub fn main(harnesses: &[String], count: u64, seed: u64, corpus_dir: &Path, out:
         }
     }
     all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_explore_harness_reads_the_runners_flags_and_holds_them_to_the_table() {
+        let o = explore_options("--max-deviations 1 --budget 5000 --late 700 --drop").expect("accepted");
+        assert_eq!((o.max_deviations, o.budget, o.late_ms.clone(), o.drops), (1, 5_000, vec![700], true));
+        // Refused as the runner refuses them: over a limit, unknown, malformed.
+        for bad in ["--max-deviations 9", "--budget 10000001", "--late 0", "--late 5 --late 5", "--frobnicate", "--budget x"] {
+            assert!(explore_options(bad).is_none(), "{bad}");
+        }
+        // Had a limit been missing, an accepted value past it is a failure.
+        let past = crate::explore::Options { budget: limits::get("--budget").max + 1, ..o.clone() };
+        assert!(explore_within_limits(&past).is_some_and(|why| why.contains("--budget")));
+        assert_eq!(explore_within_limits(&o), None);
+        assert_eq!(run_explore(&o), None, "a search within its limits holds what it may");
+    }
 }

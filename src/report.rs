@@ -2,7 +2,7 @@
 
 use crate::scenario::{expect, Outcome, Scenario};
 use crate::sim::frame::Frame;
-use crate::sim::world::World;
+use crate::sim::world::{ObjectLimitStop, World};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -106,6 +106,72 @@ pub struct Report {
     /// `until_ms` (absent when it ran to its end).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_at_frame_limit: Option<u64>,
+    /// The run stopped after the frame that left the cluster holding more
+    /// objects than the work budget (absent when it did not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_at_object_limit: Option<ObjectLimitReport>,
+}
+
+/// Where and why a run stopped at its object limit.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ObjectLimitReport {
+    /// The last frame, the one that passed the limit.
+    pub frame: u64,
+    /// Objects the cluster held then, and the limit.
+    pub objects: u64,
+    pub limit: u64,
+    /// The counts and the likely cause, in a sentence ([`object_limit_words`]).
+    pub why: String,
+}
+
+impl ObjectLimitReport {
+    pub fn of(world: &World, stop: &ObjectLimitStop) -> ObjectLimitReport {
+        ObjectLimitReport { frame: stop.frame, objects: stop.live, limit: stop.limit, why: object_limit_words(world, stop) }
+    }
+}
+
+/// `12,345`.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Why a run stopped at its object limit, in words: the counts, then the
+/// likely cause, read from the world where it stopped (the controller's
+/// cache against the cluster, and what the schedule holds back).
+pub fn object_limit_words(world: &World, stop: &ObjectLimitStop) -> String {
+    let head = format!(
+        "The run stops here: the cluster holds {} objects; the limit is {} (the work budget's), so the run goes no further.",
+        thousands(stop.live),
+        thousands(stop.limit)
+    );
+    let kinds = crate::sim::controllers::watched_kinds(world.controller.kind);
+    let Some(&kind) = kinds.last() else { return head };
+    let cluster = stop.by_kind[kind.index()];
+    let cache = world.controller_informer(kind).map_or(0, |i| i.len() as u64);
+    let actor = world.ctl.kind.actor_name();
+    let sent = world.events_sent[kind.index()];
+    let held: Vec<_> = world.schedule().iter().filter(|d| d.kind == kind && d.nth <= sent).copied().collect();
+    let cache_says = format!("{actor}'s cache holds {} of the {} {kind}s", thousands(cache), thousands(cluster));
+    let cause = if !held.is_empty() && cache < cluster {
+        format!(
+            "{cache_says}: {} by this run's schedule, and a watch lets no event overtake one held back, so the controller \
+             keeps creating {kind}s it never sees.",
+            crate::sim::caption::schedule_words(&held[..1])
+        )
+    } else if cache < cluster {
+        format!("{cache_says}: it keeps creating against a cache that lags the cluster.")
+    } else {
+        format!("{cache_says}: the controller created more than its owners ask for.")
+    };
+    format!("{head} {cause}")
 }
 
 /// A controller's counters, as its metrics would show them.
@@ -167,6 +233,7 @@ impl Report {
             })]
             .into(),
             stopped_at_frame_limit: world.stopped_at_frame_limit().then_some(world.frame_limit),
+            stopped_at_object_limit: world.stopped_at_object_limit().map(|stop| ObjectLimitReport::of(world, &stop)),
         }
     }
 

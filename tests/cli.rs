@@ -311,3 +311,112 @@ fn bad_controls_and_start_lines_exit_2_naming_the_field_and_the_value() {
     let ok = temp_file("good-controls.json", &doc(r#""start": "Press ▶.", "controls": ["scale", "controller.naming"],"#));
     assert_eq!(cachescope(&["run", ok.to_str().unwrap()]).status.code(), Some(0));
 }
+
+/// Each of explore's own arguments has a limit in the one table; over it, exit 2
+/// naming the flag and the value, never a clamp (nor, with 200 `--late`
+/// values, an abort out of memory as before).
+#[test]
+fn explore_refuses_arguments_over_their_limits_naming_the_flag() {
+    let late: Vec<String> = (0..200).map(|i| (1_000 + i).to_string()).collect();
+    let mut args = vec!["explore", "replicaset-pressure"];
+    for l in &late {
+        args.extend(["--late", l.as_str()]);
+    }
+    let e = bad(&args);
+    assert!(e.contains("--late") && e.contains("200 values") && e.contains("at most 16"), "{e}");
+    let e = bad(&["explore", "over-create", "--max-deviations", "9"]);
+    assert!(e.contains("--max-deviations") && e.contains('9'), "{e}");
+    let e = bad(&["explore", "over-create", "--max-deviations", "8", "--budget", "18446744073709551615"]);
+    assert!(e.contains("--budget") && e.contains("18446744073709551615") && e.contains("10000000"), "{e}");
+    let e = bad(&["explore", "over-create", "--budget", "0"]);
+    assert!(e.contains("--budget"), "{e}");
+    let e = bad(&["explore", "over-create", "--late", "0"]);
+    assert!(e.contains("--late") && e.contains('0'), "{e}");
+    let e = bad(&["explore", "over-create", "--late", "1000", "--late", "1000"]);
+    assert!(e.contains("--late") && e.contains("twice"), "{e}");
+    // At the limits, accepted.
+    let sixteen: Vec<String> = (0..16).map(|i| (1_000 + i).to_string()).collect();
+    let mut args = vec!["explore", "over-create", "--max-deviations", "1", "--budget", "20000"];
+    for l in &sixteen {
+        args.extend(["--late", l.as_str()]);
+    }
+    let o = cachescope(&args);
+    assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+}
+
+/// `explore --out` then `run`: the counterexample of a scenario at its limits
+/// is a scenario `run` accepts, breaking at the same frame.
+fn counterexample_replays(name: &str, doc: serde_json::Value) -> serde_json::Value {
+    let file = temp_file(&format!("{name}.json"), &doc.to_string());
+    let out = file.with_file_name(format!("{name}-ce.json"));
+    let o = cachescope(&["explore", file.to_str().unwrap(), "--invariant", "no_delete_of_uncached", "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "a violation found: {}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let frame = v["violation"]["frame"].as_u64().unwrap();
+    let r = cachescope(&["run", out.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(0), "run accepts the counterexample: {}", stderr(&r));
+    let rv: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(rv["invariants"]["no_delete_of_uncached"]["first_broken_frame"].as_u64(), Some(frame));
+    serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
+}
+
+fn empty_cache_at_lag_0() -> serde_json::Value {
+    let mut v = cachescope::scenario::preset("empty-cache").unwrap().to_value();
+    v["cluster"]["watch_lag_ms"] = 0.into();
+    v["controller"]["wait_for_cache_sync"] = true.into();
+    v
+}
+
+#[test]
+fn a_counterexample_of_a_3900_character_description_stays_within_the_limit() {
+    let mut v = empty_cache_at_lag_0();
+    let words = "The pruner lists its cache and deletes what it does not know. ";
+    v["description"] = words.repeat(3_900 / words.len() + 1).chars().take(3_900).collect::<String>().trim().into();
+    let c = counterexample_replays("long-description", v);
+    let d = c["description"].as_str().unwrap();
+    assert!(d.chars().count() <= 4_000, "{} characters", d.chars().count());
+    assert!(d.contains("Found by cachescope explore: no_delete_of_uncached breaks at frame"), "{d}");
+    assert!(d.starts_with("The pruner lists its cache"), "the author's text comes first, shortened: {d}");
+}
+
+#[test]
+fn a_counterexample_of_a_100_entry_schedule_stays_within_the_limit() {
+    let mut v = empty_cache_at_lag_0();
+    // A hundred entries for events this run never sends: they change nothing.
+    v["schedule"] = (0..100).map(|i| serde_json::json!({"kind": "ConfigMap", "nth": 900_000 + i, "hold": true})).collect();
+    let c = counterexample_replays("long-schedule", v);
+    let schedule = c["schedule"].as_array().unwrap();
+    assert!(schedule.len() <= 100, "{} entries", schedule.len());
+    assert!(schedule.iter().any(|d| d["nth"].as_u64().unwrap() < 900_000), "the held-back event that breaks it is kept: {schedule:?}");
+}
+
+#[test]
+fn a_schedule_entry_names_its_bad_field_and_value() {
+    let with = |entry: serde_json::Value| {
+        let mut v = cachescope::scenario::preset("replicaset-pressure").unwrap().to_value();
+        v["schedule"] = serde_json::json!([entry]);
+        cachescope::scenario::Scenario::from_value(v).unwrap_err()
+    };
+    // late_ms ranges 1-600,000: 0 is out of range, with hold or alone.
+    for entry in [
+        serde_json::json!({"kind": "Pod", "nth": 1, "late_ms": 0, "hold": true}),
+        serde_json::json!({"kind": "Pod", "nth": 1, "late_ms": 0}),
+    ] {
+        let e = with(entry.clone());
+        assert_eq!((e.field.as_str(), e.value.as_deref()), ("schedule[0].late_ms", Some("0")), "{entry}: {e}");
+    }
+    let e = with(serde_json::json!({"kind": "Pod", "nth": 1, "hold": true, "drop": true}));
+    assert_eq!((e.field.as_str(), e.value.as_deref()), ("schedule[0]", Some("hold and drop")), "{e}");
+    let e = with(serde_json::json!({"kind": "Pod", "nth": 1}));
+    assert!(e.to_string().contains("none of them"), "{e}");
+    // The controller's name once, and a worker in the singular.
+    let mut v = cachescope::scenario::preset("over-create").unwrap().to_value();
+    v["schedule"] = serde_json::json!([{"kind": "Pod", "nth": 1, "hold": true}]);
+    let e = cachescope::scenario::Scenario::from_value(v.clone()).unwrap_err();
+    assert!(e.to_string().contains("ensemble-controller does not watch Pod") && !e.to_string().contains("controller controller"), "{e}");
+    v["schedule"] = serde_json::json!([]);
+    v["controller"]["workers"] = 1.into();
+    v["takes"] = serde_json::json!([{"take": 1, "worker": 3}]);
+    let e = cachescope::scenario::Scenario::from_value(v).unwrap_err();
+    assert!(e.to_string().contains("the controller has 1 worker, numbered 0"), "{e}");
+}

@@ -27,7 +27,7 @@ fn a_generate_name_over_create_at_lag_0_is_one_late_event_away() {
     assert_eq!(v.schedule.len(), 1);
     assert_eq!(v.schedule[0].kind.to_string(), "ConfigMap");
     // The counterexample, written as a scenario, replays to the same invariant at the same frame.
-    let c = counterexample(&s, &v);
+    let c = counterexample(&s, &v).unwrap();
     // Its first caption is what was found, in one line within the start line's limit.
     assert_eq!(
         c.start,
@@ -39,7 +39,9 @@ fn a_generate_name_over_create_at_lag_0_is_one_late_event_away() {
     // The held-back event says so when it arrives, by how much.
     let mut world = cachescope::sim::world::World::new(c.world_init());
     let held: Vec<String> = std::iter::from_fn(|| world.step())
-        .filter(|f| matches!(f.event, cachescope::sim::frame::Event::WatchDelivered { held_ms, .. } if held_ms == v.schedule[0].late_ms))
+        .filter(
+            |f| matches!(f.event, cachescope::sim::frame::Event::WatchDelivered { held_ms, .. } if Some(held_ms) == v.schedule[0].late_ms),
+        )
         .map(|f| cachescope::sim::caption::caption(&f))
         .collect();
     assert_eq!(held.len(), 1, "{held:?}");
@@ -91,7 +93,7 @@ fn a_lost_event_fools_the_consistency_store() {
     let v = found.violation.expect("a lost event breaks it");
     assert_eq!((v.deviations, v.schedule.len()), (1, 1));
     assert!(v.schedule[0].drop, "{:?}", v.schedule);
-    let replayed = Report::run(&counterexample(&on, &v));
+    let replayed = Report::run(&counterexample(&on, &v).unwrap());
     assert_eq!(replayed.invariants["children_within_desired"].first_broken_frame, Some(v.frame));
     assert_eq!(replayed.peak_live["ConfigMap"], 5);
 }
@@ -117,9 +119,9 @@ proptest! {
             let late = cachescope::sim::world::Deviation::late(kind, nth, ms);
             match form {
                 0 => late,
-                1 => cachescope::sim::world::Deviation { late_ms: 0, at_ms: Some(ms), ..late },
-                2 => cachescope::sim::world::Deviation { late_ms: 0, hold: true, ..late },
-                _ => cachescope::sim::world::Deviation { late_ms: 0, drop: true, ..late },
+                1 => cachescope::sim::world::Deviation { late_ms: None, at_ms: Some(ms), ..late },
+                2 => cachescope::sim::world::Deviation { late_ms: None, hold: true, ..late },
+                _ => cachescope::sim::world::Deviation { late_ms: None, drop: true, ..late },
             }
         }).collect();
         s.schedule.sort_by_key(|d| d.nth);
@@ -141,7 +143,7 @@ fn with_wait_for_cache_sync_the_pruner_still_deletes_a_create_whose_added_is_lat
     let found = explore(&s, &Options { invariant: Some("no_delete_of_uncached".into()), ..Options::default() });
     let v = found.violation.expect("a violation");
     assert_eq!(v.deviations, 1);
-    let replayed = Report::run(&counterexample(&s, &v));
+    let replayed = Report::run(&counterexample(&s, &v).unwrap());
     assert_eq!(replayed.invariants["no_delete_of_uncached"].first_broken_frame, Some(v.frame));
     assert_eq!(replayed.api_count("delete", 200), 1, "late-1, and only it");
 }

@@ -101,7 +101,43 @@ fn the_largest_accepted_scenarios_run_to_their_end() {
         let r = Report::run(&s);
         assert_eq!(r.frames, frame_limit(MAX_OBJECTS_AT_PEAK), "{}", s.name);
         assert_eq!(r.stopped_at_frame_limit, Some(frame_limit(MAX_OBJECTS_AT_PEAK)));
+        assert_eq!(r.stopped_at_object_limit, None, "{}: within the budget as it runs, too", s.name);
+        assert!(r.peak_live.values().sum::<u64>() <= MAX_OBJECTS_AT_PEAK, "{}: {:?}", s.name, r.peak_live);
     }
+}
+
+/// What a controller creates counts against the budget as the run goes: a
+/// scenario within it as written, whose controller creates past it, stops
+/// after the frame that passes it, and the report says where and why.
+#[test]
+fn a_run_that_passes_the_object_budget_stops_there_and_says_why() {
+    for (name, text) in limits::OVER_AT_RUN_TIME {
+        let s = scenario(text).expect("within the budget as written");
+        let r = Report::run(&s);
+        let stop = r.stopped_at_object_limit.as_ref().unwrap_or_else(|| panic!("{name}: {:?}", r.peak_live));
+        assert_eq!((stop.objects, stop.limit), (MAX_OBJECTS_AT_PEAK + 1, MAX_OBJECTS_AT_PEAK), "{name}: one create past it");
+        assert_eq!(stop.frame, r.frames, "{name}: the frame that passed it is the last");
+        assert_eq!(r.live.values().sum::<u64>(), MAX_OBJECTS_AT_PEAK + 1, "{name}");
+        assert!(r.frames < frame_limit(MAX_OBJECTS_AT_PEAK), "{name}: before the frame limit");
+        assert_eq!(r.stopped_at_frame_limit, None);
+        assert!(stop.why.contains("the cluster holds 2,001 objects; the limit is 2,000"), "{name}: {}", stop.why);
+    }
+    // The held Pod event: the cache saw none of the pods, and the words say it was the hold.
+    let (_, held) = limits::OVER_AT_RUN_TIME[2];
+    let r = Report::run(&scenario(held).unwrap());
+    let why = &r.stopped_at_object_limit.unwrap().why;
+    assert!(why.contains("cache holds 0 of the 2,000 Pods") && why.contains("the 1st Pod event is held by this run's schedule"), "{why}");
+    assert_eq!(r.live["Pod"], 2_000, "no 30,000 pods: the budget held");
+    // The runner prints it.
+    let dir = std::env::temp_dir().join(format!("cachescope-held-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("held.json");
+    std::fs::write(&file, held).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_cachescope")).args(["run", file.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["stopped_at_object_limit"]["objects"], 2_001, "{v}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

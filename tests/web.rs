@@ -639,6 +639,8 @@ async fn observations_show_the_labs_numbers_live() {
         ui.seek(n);
         tick().await;
         s.seek(n);
+        // As the page does after a seek: at the last frame, the run's end is known there.
+        s.probe_end();
         let o = pv::observations(s.world());
         let dds: Vec<String> = m.all("dl.facts > dd").iter().map(text).collect();
         let dts: Vec<String> = m.all("dl.facts > dt").iter().map(text).collect();

@@ -788,7 +788,10 @@ impl Scenario {
                 return Err(ScenarioError::new(
                     format!("takes[{i}].worker"),
                     Some(t.worker.to_string()),
-                    format!("the controller has {} workers, numbered from 0", self.workers()),
+                    match self.workers() {
+                        1 => "the controller has 1 worker, numbered 0".to_string(),
+                        n => format!("the controller has {n} workers, numbered from 0"),
+                    },
                 ));
             }
             if self.takes[..i].iter().any(|o| o.take == t.take) {
@@ -801,23 +804,28 @@ impl Scenario {
                 return Err(ScenarioError::new(
                     format!("schedule[{i}].kind"),
                     Some(d.kind.to_string()),
-                    format!("the {} controller does not watch {}", self.controller.kind.actor_name(), d.kind),
+                    format!("{} does not watch {}", self.controller.kind.actor_name(), d.kind),
                 ));
             }
             limits::get("schedule[].nth").check(&format!("schedule[{i}].nth"), u64::from(d.nth))?;
-            let ways = usize::from(d.late_ms > 0) + usize::from(d.at_ms.is_some()) + usize::from(d.hold) + usize::from(d.drop);
-            if ways != 1 {
-                return Err(ScenarioError::new(
-                    format!("schedule[{i}]"),
-                    None,
-                    format!("says {ways} ways to take the event off its timing; give exactly one of late_ms, at_ms, hold, drop"),
-                ));
-            }
-            if d.late_ms > 0 {
-                limits::get("schedule[].late_ms").check(&format!("schedule[{i}].late_ms"), d.late_ms)?;
+            // Each value in its range first: `late_ms: 0` is out of range, not "no way".
+            if let Some(late) = d.late_ms {
+                limits::get("schedule[].late_ms").check(&format!("schedule[{i}].late_ms"), late)?;
             }
             if let Some(at) = d.at_ms {
                 limits::get("schedule[].at_ms").check(&format!("schedule[{i}].at_ms"), at)?;
+            }
+            let given: Vec<&str> = [("late_ms", d.late_ms.is_some()), ("at_ms", d.at_ms.is_some()), ("hold", d.hold), ("drop", d.drop)]
+                .into_iter()
+                .filter_map(|(name, set)| set.then_some(name))
+                .collect();
+            if given.len() != 1 {
+                let said = if given.is_empty() { "none of them".to_string() } else { given.join(" and ") };
+                return Err(ScenarioError::new(
+                    format!("schedule[{i}]"),
+                    Some(said.clone()),
+                    format!("gives {said}; give exactly one of late_ms, at_ms, hold, drop (the one way this event leaves its timing)"),
+                ));
             }
         }
         if !self.expect.is_empty() {
@@ -922,7 +930,7 @@ impl Scenario {
                     return Err(ScenarioError::new(
                         format!("{at}.{field}.kind"),
                         Some(kind.to_string()),
-                        format!("the {} controller does not watch {kind}", self.controller.kind.actor_name()),
+                        format!("{} does not watch {kind}", self.controller.kind.actor_name()),
                     ));
                 }
             }
@@ -1009,6 +1017,7 @@ impl Scenario {
             seed: self.seed,
             until_ms: self.until_ms,
             frame_limit,
+            object_limit: limits::MAX_OBJECTS_AT_PEAK,
             cluster,
             controller,
             objects,

@@ -457,7 +457,7 @@ pub fn annotate_schema(schema: &mut Value) {
         let (lo, hi) = match l.of {
             Of::Value => ("minimum", "maximum"),
             Of::Items if map => ("minProperties", "maxProperties"),
-            Of::Items => ("minItems", "maxItems"),
+            Of::Items | Of::Values => ("minItems", "maxItems"),
             Of::Chars => ("minLength", "maxLength"),
         };
         if l.min > 0 {

@@ -51,7 +51,7 @@ pub fn schedule_words(schedule: &[super::world::Deviation]) -> String {
                 (true, _, _) => format!("{event} is lost on the wire"),
                 (_, true, _) => format!("{event} is held"),
                 (_, _, Some(at)) => format!("{event} arrives at {} s", fmt_ms(at, 3)),
-                _ => format!("{event} arrives {} late", secs(d.late_ms)),
+                _ => format!("{event} arrives {} late", secs(d.late_ms.unwrap_or(0))),
             }
         })
         .collect();
@@ -434,8 +434,8 @@ mod tests {
         assert_eq!(ordinal(12), "12th");
         assert_eq!(ordinal(23), "23rd");
         let late = Deviation::late(Kind::ConfigMap, 3, 1_000);
-        let lost = Deviation { late_ms: 0, drop: true, ..Deviation::late(Kind::ConfigMap, 4, 0) };
-        let at = Deviation { late_ms: 0, at_ms: Some(2_726), ..Deviation::late(Kind::Pod, 1, 0) };
+        let lost = Deviation { drop: true, ..Deviation::on_time(Kind::ConfigMap, 4) };
+        let at = Deviation { at_ms: Some(2_726), ..Deviation::on_time(Kind::Pod, 1) };
         assert_eq!(
             schedule_words(&[late, lost, at]),
             "the 3rd ConfigMap event arrives 1.0 s late, the 4th ConfigMap event is lost on the wire and the 1st Pod event arrives at 2.726 s"

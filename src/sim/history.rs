@@ -71,6 +71,10 @@ pub struct History<M: Model> {
     position: usize,
     /// The model has said it has nothing more, at `frames.len()`.
     ended: bool,
+    /// The model after all `frames.len()` frames, when the position is behind
+    /// it: where [`History::extend`] computes the future without moving the
+    /// position (and, once `ended`, the model as it ended).
+    tip: Option<M>,
 }
 
 impl<M: Model> History<M> {
@@ -97,6 +101,7 @@ impl<M: Model> History<M> {
             current: model,
             position: 0,
             ended: false,
+            tip: None,
         }
     }
 
@@ -130,12 +135,73 @@ impl<M: Model> History<M> {
         self.ended && self.position == self.frames.len()
     }
 
+    /// The model as the run ended, once it has (the tip, or the current
+    /// model at the end).
+    pub fn end_model(&self) -> Option<&M> {
+        if !self.ended {
+            return None;
+        }
+        self.tip.as_ref().or((self.position == self.frames.len()).then_some(&self.current))
+    }
+
+    /// Compute frames past the last known one without moving the position:
+    /// `more` sees the model after each new frame and that frame, and says
+    /// whether to go on. Stops, too, when the model ends. Returns the frames
+    /// added. Checkpoints are made as stepping makes them, so seeking into
+    /// these frames later replays at most one interval.
+    pub fn extend(&mut self, mut more: impl FnMut(&M, &M::Frame) -> bool) -> usize {
+        if self.ended {
+            return 0;
+        }
+        let len = self.frames.len();
+        let mut tip = match self.tip.take() {
+            Some(t) => t,
+            None if self.position == len => self.current.clone(),
+            None => {
+                // The nearest checkpoint at or before the last frame: no fork lies
+                // between it and there (a fork is a checkpoint), so replay straight.
+                let i = self.checkpoints.partition_point(|(at, _)| *at <= len) - 1;
+                let (at, model) = &self.checkpoints[i];
+                let mut m = model.clone();
+                for _ in *at..len {
+                    m.step();
+                }
+                m
+            }
+        };
+        let mut added = 0;
+        loop {
+            let Some(frame) = tip.step() else {
+                self.ended = true;
+                break;
+            };
+            self.frames.push(frame);
+            added += 1;
+            let at = self.frames.len();
+            let last = self.checkpoints.last().map_or(0, |(p, _)| *p);
+            if at.is_multiple_of(self.interval) && at > last {
+                self.weight += tip.weight();
+                self.checkpoints.push((at, tip.clone()));
+                self.thin();
+            }
+            if !more(&tip, &self.frames[at - 1]) {
+                break;
+            }
+        }
+        self.tip = Some(tip);
+        added
+    }
+
     /// One frame forward. `None` at the end.
     pub fn step_forward(&mut self) -> Option<&M::Frame> {
         if self.position < self.frames.len() {
             let frame = self.current.step();
             debug_assert_eq!(frame.as_ref(), Some(&self.frames[self.position]), "replay must be deterministic");
             self.position += 1;
+            if self.position == self.frames.len() && !self.ended {
+                // Caught up with the tip: the current model is it now.
+                self.tip = None;
+            }
         } else {
             if self.ended {
                 return None;
@@ -209,6 +275,13 @@ impl<M: Model> History<M> {
 
     /// Go to the state after `target` frames (clamped to the end, if the model ends first).
     pub fn seek(&mut self, target: usize) -> usize {
+        // The last known frame, with the model there at hand: no replay.
+        if target >= self.frames.len() && self.position < self.frames.len() && !self.ended {
+            if let Some(tip) = self.tip.take() {
+                self.current = tip;
+                self.position = self.frames.len();
+            }
+        }
         // Restore the nearest checkpoint at or before the target, when it is
         // behind us or ahead of us (a jump forward over known frames too).
         let i = self.checkpoints.partition_point(|(at, _)| *at <= target) - 1;
@@ -223,6 +296,34 @@ impl<M: Model> History<M> {
             }
         }
         self.position
+    }
+
+    /// [`History::seek`] in slices: towards `target` (at most the last frame
+    /// known), replaying while `more()` says so. Returns whether it is there;
+    /// if not, the next call goes on from where this one stopped.
+    pub fn seek_toward(&mut self, target: usize, mut more: impl FnMut() -> bool) -> bool {
+        let target = target.min(self.frames.len());
+        if target == self.frames.len() && self.position < target && !self.ended {
+            if let Some(tip) = self.tip.take() {
+                self.current = tip;
+                self.position = target;
+            }
+        }
+        let i = self.checkpoints.partition_point(|(at, _)| *at <= target) - 1;
+        let (at, model) = &self.checkpoints[i];
+        if target < self.position || *at > self.position {
+            self.current = model.clone();
+            self.position = *at;
+        }
+        while self.position < target {
+            if !more() {
+                return false;
+            }
+            if self.step_forward().is_none() {
+                break;
+            }
+        }
+        true
     }
 
     /// Step forward until `pred` holds for a frame (inclusive), or the end.
@@ -243,6 +344,7 @@ impl<M: Model> History<M> {
     pub fn fork(&mut self, edit: impl FnOnce(&mut M)) {
         self.frames.truncate(self.position);
         self.ended = false;
+        self.tip = None;
         self.checkpoints.retain(|(at, _)| *at < self.position);
         self.forks.retain(|at| *at < self.position);
         edit(&mut self.current);

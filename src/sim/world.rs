@@ -43,6 +43,21 @@ pub use runtime::{Busy, Runtime, Worker};
 /// a scenario of many objects; this is the ceiling.
 pub const FRAME_LIMIT: u64 = 200_000;
 
+/// Where a run stopped because the cluster held more objects than its limit:
+/// the facts a report and the page put in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ObjectLimitStop {
+    /// The last frame: the one that passed the limit.
+    pub frame: u64,
+    pub at_ms: u64,
+    /// Objects the cluster held then, and the limit.
+    pub live: u64,
+    pub limit: u64,
+    /// Of them, by kind (`Kind::index`).
+    #[serde(skip)]
+    pub by_kind: [u64; 4],
+}
+
 /// The cluster's timing. Every field is a knob; defaults are the presets' baseline.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ClusterSettings {
@@ -137,6 +152,11 @@ pub struct WorldInit {
     /// The run stops after this many frames (a scenario gives at most
     /// [`FRAME_LIMIT`]; the benchmark asks for more).
     pub frame_limit: u64,
+    /// The run stops after the frame that leaves the cluster holding more
+    /// objects than this (a scenario gives its work budget's, 2,000): what a
+    /// controller creates while an event is held counts too, not only what
+    /// the scenario asks for.
+    pub object_limit: u64,
     pub cluster: ClusterSettings,
     pub controller: ControllerSettings,
     /// Objects that exist before the scenario starts (no requests, no events).
@@ -166,8 +186,9 @@ pub struct WorldInit {
 pub struct Deviation {
     pub kind: Kind,
     pub nth: u32,
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub late_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(with = "u64"))]
+    pub late_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "is_false")]
@@ -176,18 +197,19 @@ pub struct Deviation {
     pub drop: bool,
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
 fn is_false(b: &bool) -> bool {
     !*b
 }
 
 impl Deviation {
+    /// The `nth` event of `kind`, on its default timing (no way chosen yet).
+    pub fn on_time(kind: Kind, nth: u32) -> Deviation {
+        Deviation { kind, nth, late_ms: None, at_ms: None, hold: false, drop: false }
+    }
+
     /// The explorer's kind: the `nth` event of `kind`, `late_ms` late.
     pub fn late(kind: Kind, nth: u32, late_ms: u64) -> Deviation {
-        Deviation { kind, nth, late_ms, at_ms: None, hold: false, drop: false }
+        Deviation { kind, nth, late_ms: Some(late_ms), at_ms: None, hold: false, drop: false }
     }
 }
 
@@ -298,6 +320,7 @@ pub struct World {
     pub seed: u64,
     pub until_ms: u64,
     pub frame_limit: u64,
+    pub object_limit: u64,
     now_ms: u64,
     frames: u64,
     rng: Rng,
@@ -358,6 +381,7 @@ impl World {
             seed: init.seed,
             until_ms: init.until_ms,
             frame_limit: init.frame_limit,
+            object_limit: init.object_limit,
             now_ms: 0,
             frames: 0,
             rng: Rng::new(init.seed),
@@ -517,6 +541,24 @@ impl World {
         self.frames >= self.frame_limit && self.next_due().is_some_and(|(at, _)| at <= self.until_ms)
     }
 
+    /// Objects the cluster holds now, of every kind (Terminating ones too).
+    pub fn live_objects(&self) -> u64 {
+        Kind::ALL.iter().map(|k| self.api.live_count(*k)).sum()
+    }
+
+    /// The run stopped at its object limit: the last frame left the cluster
+    /// holding more objects than [`World::object_limit`]. What it held, by kind.
+    pub fn stopped_at_object_limit(&self) -> Option<ObjectLimitStop> {
+        let live = self.live_objects();
+        (live > self.object_limit).then(|| ObjectLimitStop {
+            frame: self.frames,
+            at_ms: self.now_ms,
+            live,
+            limit: self.object_limit,
+            by_kind: Kind::ALL.map(|k| self.api.live_count(k)),
+        })
+    }
+
     /// Audit log counts: verb -> HTTP status -> requests.
     pub fn api_counts(&self) -> BTreeMap<Verb, BTreeMap<u16, u64>> {
         let mut out: BTreeMap<Verb, BTreeMap<u16, u64>> = BTreeMap::new();
@@ -622,7 +664,7 @@ impl World {
     /// Advance to the next change and return its frame, or `None` when nothing
     /// is left to happen before `until_ms`.
     pub fn step(&mut self) -> Option<Frame> {
-        if self.frames >= self.frame_limit {
+        if self.frames >= self.frame_limit || self.live_objects() > self.object_limit {
             return None;
         }
         loop {
@@ -795,6 +837,11 @@ impl World {
     /// The controller's informer for `kind`.
     pub fn controller_informer(&self, kind: Kind) -> Option<&Informer> {
         self.ctl.caches.informer(kind)
+    }
+
+    /// The run's schedule: the watch events it takes off their default timing.
+    pub fn schedule(&self) -> &[Deviation] {
+        &self.schedule
     }
 }
 

@@ -599,6 +599,12 @@ pub fn Transport() -> impl IntoView {
                 <span class="frame mono">{move || format!("Frame {}", position())}</span>
                 <span class="time mono">{move || format!("t = {} s", fmt_ms(now_ms(), 3))}</span>
                 <span class="end">{move || if at_end() { "End of run" } else { "" }}</span>
+                {move || ui.computing.get().map(|c| view! {
+                    <span class="computing mono" role="status">
+                        {format!("Computing frame {} of {}…", crate::view::find::thousands(c.done as u64), crate::view::find::thousands(c.target as u64))}
+                    </span>
+                    <button class="stop-computing" on:click=move |_| ui.stop_computing()>"Stop"</button>
+                })}
             </div>
             <div class="scrub">
                 <input

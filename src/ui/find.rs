@@ -2,7 +2,6 @@
 //! worker runs. The messages and the words are [`crate::view::find`]'s.
 
 use super::{use_ui, Ui};
-use crate::scenario::Scenario;
 use crate::sim::invariants::Invariants;
 use crate::view::find::{self, Job, Reply, DEFAULT_BUDGET, DEFAULT_MAX_DEVIATIONS};
 use leptos::prelude::*;
@@ -114,25 +113,20 @@ impl Search {
                     search.count.set(find::progress_words(&so_far));
                     search.last.set_value(Some(so_far));
                 }
-                Ok(Reply::Done { exploration, counterexample }) => {
-                    let words = find::outcome_words(&exploration, max_deviations);
+                Ok(Reply::Done { exploration, counterexample, refused }) => {
+                    // Loaded exactly as announced, or announced by its error alone.
+                    let landing = find::landing(&exploration, counterexample.as_ref(), refused.as_deref(), max_deviations);
                     // Not from inside this handler: stopping drops the worker that calls it.
-                    let found = exploration.violation.as_ref().map(|v| v.frame as usize).zip(counterexample);
                     request_animation_frame(move || {
                         search.stop(None);
-                        search.outcome.set(words.clone());
-                        if let Some((frame, doc)) = found {
-                            match Scenario::from_json(&doc.to_string()) {
-                                Ok(s) => {
-                                    ui.load(s, None, Some(doc.to_string()));
-                                    ui.seek(frame);
-                                    if let Some(p) = panel.get_untracked() {
-                                        p.set_open(false);
-                                    }
-                                    ui.notice.set(super::Notice::say(words));
-                                }
-                                Err(e) => ui.notice.set(super::Notice::say(e.to_string())),
+                        search.outcome.set(landing.words.clone());
+                        if let Some((s, doc, frame)) = landing.load {
+                            ui.load(s, None, Some(doc));
+                            ui.seek(frame);
+                            if let Some(p) = panel.get_untracked() {
+                                p.set_open(false);
                             }
+                            ui.notice.set(super::Notice::say(landing.words));
                         }
                     });
                 }

@@ -35,7 +35,7 @@ pub use share::ShareBar;
 pub const DEFAULT_PRESET: &str = "over-create";
 
 /// Frames computed ahead of the position in the background, so the scrubber
-/// covers the run; bigger runs extend as they play.
+/// covers the run; bigger runs extend as they play (or as a seek computes them).
 const LOOKAHEAD_FRAMES: usize = 50_000;
 
 /// What the last change did, said in the caption bar. A plain notice goes
@@ -62,6 +62,27 @@ impl Notice {
 
 /// How long a notice without an action stays, in ms.
 const NOTICE_MS: u32 = 7_000;
+
+/// The most main-thread time one slice of long work takes (computing frames,
+/// hashing the trace), in ms: then it yields, so the page never blocks for
+/// long whatever the scenario asks, and a seek far ahead shows its progress
+/// and can be stopped.
+const SLICE_MS: f64 = 30.0;
+
+/// The page's clock, for timing slices (the simulation never reads it).
+fn clock_ms() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+/// A seek to a frame not computed yet: computed in slices, with its progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Computing {
+    /// The frame the seek goes to, and the frames known so far.
+    pub target: usize,
+    pub done: usize,
+    /// The URL's `frame=`: past the end, the banner says so.
+    from_url: bool,
+}
 
 /// The page's reactive state: a few signals over plain values. `Copy`, so
 /// every handler and component can hold it.
@@ -105,6 +126,16 @@ pub struct Ui {
     /// The frame the pointer rests on in the audit log or the Space-time view:
     /// each lights what the other draws for it.
     pub pointed: RwSignal<Option<usize>>,
+    /// A seek being computed in slices (the transport shows it, with Stop).
+    pub computing: RwSignal<Option<Computing>>,
+    /// The run's trace hash, once its end is known and every frame hashed.
+    pub trace_hash: RwSignal<Option<String>>,
+    /// The look-ahead is running (one chain of slices at a time).
+    looking: StoredValue<bool>,
+    /// The URL's `frame=`, when it is past the frames computed at start.
+    pending_frame: StoredValue<Option<usize>>,
+    /// Counts moves of the page: a seek's slices go on only while it is theirs.
+    seek_generation: StoredValue<u64>,
     /// Everything the panels draw for the current frame: one memo for all of them.
     pub snap: Memo<Snapshot>,
     /// The wires at the animation clock.
@@ -129,9 +160,18 @@ impl Ui {
         if let Some(show) = state.gc_steps {
             session.set_hide_gc(!show);
         }
-        session.seek(state.frame);
+        // The URL's frame, as far as a slice of work reaches; the rest is computed in slices.
+        let started = clock_ms();
+        let known = session.frames().len();
+        if state.frame > known {
+            // Half a slice: this runs in the page's first task, with its start-up.
+            session.look_ahead(&mut |n| known + n < state.frame && (n % 16 != 0 || clock_ms() - started < SLICE_MS / 2.0));
+        }
+        let pending_frame = (state.frame > session.frames().len() && !session.end_known()).then_some(state.frame);
+        session.seek(state.frame.min(session.frames().len()));
+        session.probe_end();
         let mut problems = Vec::new();
-        if session.position() < state.frame {
+        if pending_frame.is_none() && session.position() < state.frame {
             problems.push(format!(
                 "URL parameter frame: {} is past the end of the run, which has {} frames; showing the last",
                 state.frame,
@@ -174,6 +214,11 @@ impl Ui {
             announced_breaks: StoredValue::new(0),
             share_note: RwSignal::new(None),
             pointed: RwSignal::new(None),
+            computing: RwSignal::new(None),
+            trace_hash: RwSignal::new(None),
+            looking: StoredValue::new(false),
+            pending_frame: StoredValue::new(pending_frame),
+            seek_generation: StoredValue::new(0),
             snap,
             wires,
         }
@@ -206,36 +251,47 @@ impl Ui {
 
     /// After any move by hand: the clock snaps to the frame and the caption is narrated.
     fn settle(&self) {
-        let (now, caption, known, broken) = self.session.with_untracked(|s| {
+        let (now, caption, known, broken, ended, hash) = self.session.with_untracked(|s| {
             let broken = s.world().invariants.list.iter().filter(|i| !i.held()).count();
-            (s.world().now_ms(), pv::session_caption(s), s.frames().len(), broken)
+            (s.world().now_ms(), pv::session_caption(s), s.frames().len(), broken, s.end_known(), s.trace_hash())
         });
         self.display_ms.set(now);
         self.raise_known(known);
+        // The end is known where it is reached, however the learner got there.
+        self.ended.maybe_update(|e| std::mem::replace(e, ended) != ended);
+        self.trace_hash.maybe_update(|h| std::mem::replace(h, hash.clone()) != hash);
         self.narration.set(caption);
         self.announced_breaks.set_value(broken);
+        // Once the end is known, the trace is hashed in the background ("About this run").
+        if ended && hash.is_none() && !self.playing.get_untracked() {
+            self.look_ahead();
+        }
     }
 
+    /// Stop playing, and any seek still being computed.
     pub fn pause(&self) {
         self.playing.set(false);
+        self.seek_generation.update_value(|g| *g += 1);
+        if self.computing.get_untracked().is_some() {
+            self.computing.set(None);
+        }
     }
 
     pub fn step_forward(&self) {
         self.pause();
-        let mut moved = false;
-        self.session.update(|s| moved = s.step_forward_shown());
-        if !moved {
-            self.ended.set(true);
-        }
+        self.session.update(|s| {
+            s.step_forward_shown();
+            // At the last frame known: is it the run's last? Known here, not one step later.
+            s.probe_end();
+        });
         self.settle();
     }
 
+    /// One step back: one seek (replayed in slices from a checkpoint), past
+    /// the frames that are hidden.
     pub fn step_back(&self) {
-        self.pause();
-        self.session.update(|s| {
-            s.step_back_shown();
-        });
-        self.settle();
+        let target = self.session.with_untracked(Session::back_shown_target);
+        self.seek(target);
     }
 
     /// Show or hide the garbage collector's own cache deliveries when stepping.
@@ -271,11 +327,78 @@ impl Ui {
         self.settle();
     }
 
+    /// Go to frame `n`. Frames not computed yet are computed in slices of
+    /// [`SLICE_MS`] (the first one at once, so a near frame is reached in
+    /// this call), with the progress in the transport and a Stop.
     pub fn seek(&self, n: usize) {
+        self.seek_to(n, false);
+    }
+
+    fn seek_to(&self, n: usize, from_url: bool) {
         self.pause();
+        let target = n.min(crate::view::session::MAX_FRAMES);
+        let done = self.session.with_untracked(|s| s.frames().len());
+        self.compute_slice(Computing { target, done, from_url }, self.seek_generation.get_value());
+    }
+
+    /// One slice of a seek: compute frames towards its target for at most
+    /// [`SLICE_MS`]; there, go to it; else show how far it got, yield, and
+    /// go on (unless something else moved the page since: a new generation).
+    fn compute_slice(&self, c: Computing, generation: u64) {
+        if self.seek_generation.try_get_value() != Some(generation) {
+            return;
+        }
+        let started = clock_ms();
+        let (known, ended) = self.session.with_untracked(|s| (s.frames().len(), s.end_known()));
+        if known < c.target && !ended {
+            self.session.update_untracked(|s| {
+                s.look_ahead(&mut |n| known + n < c.target && (n % 16 != 0 || clock_ms() - started < SLICE_MS));
+            });
+        }
+        let (known, ended) = self.session.with_untracked(|s| (s.frames().len(), s.end_known()));
+        self.raise_known(known);
+        // Computed that far: replay to it from the nearest checkpoint, in slices too.
+        let mut there = false;
+        if known >= c.target || ended {
+            self.session.update_untracked(|s| there = s.seek_toward(c.target.min(known), &mut || clock_ms() - started < SLICE_MS));
+        }
+        if there {
+            if self.computing.get_untracked().is_some() {
+                self.computing.set(None);
+            }
+            self.session.update(|s| s.probe_end());
+            let position = self.session.with_untracked(|s| s.position());
+            if c.from_url && position < c.target {
+                self.problems.update(|p| {
+                    p.push(format!(
+                        "URL parameter frame: {} is past the end of the run, which has {position} frames; showing the last",
+                        c.target
+                    ))
+                });
+            }
+            self.settle();
+            return;
+        }
+        // How far it got: frames computed, or (replaying) the frame it has reached.
+        let done = if known >= c.target || ended { self.session.with_untracked(|s| s.position()) } else { known };
+        let c = Computing { done, ..c };
+        self.computing.set(Some(c));
+        let ui = *self;
+        set_timeout(move || ui.compute_slice(c, generation), std::time::Duration::from_millis(0));
+    }
+
+    /// Stop a seek being computed: go as far as it got.
+    pub fn stop_computing(&self) {
+        let Some(c) = self.computing.get_untracked() else { return };
+        self.pause();
+        let reached = self.session.with_untracked(|s| s.frames().len()).min(c.target);
         self.session.update(|s| {
-            s.seek(n);
+            s.seek(reached);
         });
+        self.notice.set(Notice::say(format!(
+            "Stopped computing at frame {reached} of {}: the frames computed so far are kept; seek again to go on.",
+            c.target
+        )));
         self.settle();
     }
 
@@ -402,19 +525,22 @@ impl Ui {
                 self.custom.set_value(Some(scenario.to_value().to_string()));
                 self.preset.set(None);
                 self.settings.set(Vec::new());
-                let mut rebuilt = self.session.with_untracked(|s| s.rebuilt(scenario.clone())).with_base(scenario);
-                rebuilt.seek(position);
+                // Recomputed from frame 0 in slices, back to this frame (every frame before it is the same).
+                let rebuilt = self.session.with_untracked(|s| s.rebuilt(scenario.clone())).with_base(scenario);
                 self.session.set(rebuilt);
-                self.known.set(self.session.with_untracked(|s| s.frames().len()));
+                self.known.set(0);
                 self.ended.set(false);
+                self.trace_hash.set(None);
                 self.notice.set(Notice::say(format!(
                     "{done} (at frame {position}). The run's schedule holds it, so the link and an exported scenario carry it."
                 )));
+                self.seek(position);
+                self.look_ahead();
+                return;
             }
             Err(e) => self.notice.set(Notice::say(e.to_string())),
         }
         self.settle();
-        self.look_ahead();
     }
 
     /// A setting that only matters when the controller starts: the run is
@@ -489,42 +615,58 @@ impl Ui {
         }
     }
 
-    /// Compute frames ahead of the position in small slices, so the scrubber
-    /// covers the run without delaying the first paint or the input.
+    /// Compute frames ahead of the position in slices of at most
+    /// [`SLICE_MS`], so the scrubber covers the run without delaying the
+    /// first paint or the input: up to [`LOOKAHEAD_FRAMES`], and always one
+    /// past the position (so the end is known where it is reached); then,
+    /// once the end is known, hash the trace for "About this run", in
+    /// slices too. One chain of slices at a time.
     pub fn look_ahead(&self) {
+        if self.looking.try_get_value().is_none_or(|l| l) {
+            return;
+        }
+        self.looking.set_value(true);
         let ui = *self;
-        set_timeout(
-            move || {
-                // The page may have been unmounted since (the component tests do).
-                if ui.playing.try_get_untracked().is_none_or(|playing| playing) {
-                    return;
-                }
-                let (known, ended) = ui.session.with_untracked(|s| (s.frames().len(), s.at_end()));
-                if ended || known >= LOOKAHEAD_FRAMES {
-                    ui.known.set(known);
-                    ui.ended.set(ended);
-                    return;
-                }
-                let mut now_known = known;
-                let mut now_ended = false;
-                ui.session.update_untracked(|s| {
-                    let pos = s.position();
-                    s.seek(known + 2_000);
-                    now_known = s.frames().len();
-                    now_ended = s.at_end();
-                    s.seek(pos);
-                });
-                ui.known.set(now_known);
-                ui.ended.set(now_ended);
-                if now_ended {
-                    // The run's end is known now, and with it the checks' measured figures.
-                    ui.session.update(|_| ());
-                } else {
-                    ui.look_ahead();
-                }
-            },
-            std::time::Duration::from_millis(0),
-        );
+        set_timeout(move || ui.look_ahead_slice(), std::time::Duration::from_millis(0));
+    }
+
+    fn look_ahead_slice(&self) {
+        // The page may have been unmounted since (the component tests do).
+        // A seek being computed runs its own slices, between these: both extend the same tip.
+        let busy = self.playing.try_get_untracked().is_none_or(|playing| playing);
+        if busy {
+            self.looking.try_set_value(false);
+            return;
+        }
+        let (known, ended, position, hashed) =
+            self.session.with_untracked(|s| (s.frames().len(), s.end_known(), s.position(), s.trace_hash().is_some()));
+        let compute = !ended && (known < LOOKAHEAD_FRAMES || position + 1 >= known);
+        if !(compute || (ended && !hashed)) {
+            self.looking.set_value(false);
+            return;
+        }
+        let started = clock_ms();
+        let mut now_ended = ended;
+        self.session.update_untracked(|s| {
+            if compute {
+                let limit = LOOKAHEAD_FRAMES.max(position + 1);
+                s.look_ahead(&mut |n| known + n < limit && (n % 16 != 0 || clock_ms() - started < SLICE_MS));
+            }
+            now_ended = s.end_known();
+            if now_ended {
+                s.advance_hash(&mut |n| n % 64 != 0 || clock_ms() - started < SLICE_MS);
+            }
+        });
+        let (now_known, hash) = self.session.with_untracked(|s| (s.frames().len(), s.trace_hash()));
+        self.raise_known(now_known);
+        if now_ended && !ended {
+            // The run's end is known now, and with it the checks' measured figures.
+            self.ended.set(true);
+            self.session.update(|_| ());
+        }
+        self.trace_hash.maybe_update(|h| std::mem::replace(h, hash.clone()) != hash);
+        let ui = *self;
+        set_timeout(move || ui.look_ahead_slice(), std::time::Duration::from_millis(0));
     }
 
     fn schedule_tick(&self) {
@@ -567,6 +709,9 @@ impl Ui {
                 }
             }
             ended = s.at_end() || s.world().next_at_ms().is_none();
+            if ended {
+                s.probe_end();
+            }
         });
         // A broken invariant is announced even while playing (the caption is not).
         let broken = self.session.with_untracked(|s| s.world().invariants.list.iter().filter(|i| !i.held()).count());
@@ -860,6 +1005,11 @@ pub fn Explorer(
         }
         if ui.layout.with_value(|l| l.autoplay) {
             ui.toggle_play();
+        } else if let Some(frame) = ui.pending_frame.get_value() {
+            // The URL's frame, past what the first slice computed: the rest in slices.
+            ui.pending_frame.set_value(None);
+            ui.seek_to(frame, true);
+            ui.look_ahead();
         } else {
             ui.look_ahead();
         }

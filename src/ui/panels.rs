@@ -107,10 +107,11 @@ fn list_label(cache_side: bool) -> &'static str {
 /// The dense form: owners as rows, children as chips.
 fn chips(cache_side: bool) -> impl IntoView {
     let snap = use_ui().snap;
+    let more = move || snap.with(|s| s.rows.len().saturating_sub(MAX_CHIPS));
     view! {
         <ul class="chips" role="list" tabindex="0" aria-label=list_label(cache_side) on:scroll=move |ev| sync_scroll(&ev, cache_side)>
             <For
-                each=move || snap.with(|s| s.rows.iter().map(|r| (format!("{}|{:?}|{:?}|{}|{}|{:?}", r.id, r.cluster_rv, r.cache_rv, r.pending.is_some(), r.touched, r.terminating), r.clone())).collect::<Vec<_>>())
+                each=move || snap.with(|s| s.rows.iter().take(MAX_CHIPS).map(|r| (format!("{}|{:?}|{:?}|{}|{}|{:?}", r.id, r.cluster_rv, r.cache_rv, r.pending.is_some(), r.touched, r.terminating), r.clone())).collect::<Vec<_>>())
                 key=|(k, _)| k.clone()
                 children=move |(_, r): (String, Row)| {
                     let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
@@ -130,9 +131,15 @@ fn chips(cache_side: bool) -> impl IntoView {
                     })
                 }
             />
+            {move || (more() > 0).then(|| view! { <li class="chip more">{format!("and {} more", more())}</li> })}
         </ul>
     }
 }
+
+/// The most chips a panel draws (the first, in key order): past it, a count.
+/// Thousands of chips tell no more than the count does, and laying them out
+/// would hold the main thread for most of a second.
+const MAX_CHIPS: usize = 500;
 
 /// The row form, one object a line.
 fn rows_list(cache_side: bool) -> impl IntoView {
@@ -264,14 +271,14 @@ pub fn WatchPanel() -> impl IntoView {
                     key=|w| (w.0.clone(), w.4)
                     children=move |(id, label, kind, name, dropped, held_ms, nth)| {
                         let hold_id = id.clone();
-                        let on_hold = Signal::derive(move || wires.with(|ws| ws.iter().any(|w| w.id == hold_id && w.on_hold)));
+                        let on_hold = Signal::derive(move || wires.with(|ws| ws.iter().take(MAX_WIRES).any(|w| w.id == hold_id && w.on_hold)));
                         let what = format!("{label} {kind} {name}");
                         let pos_id = id.clone();
-                        let progress = move || wires.with(|ws| ws.iter().find(|w| w.id == pos_id).map_or(1.0, |w| w.progress));
+                        let progress = move || wires.with(|ws| ws.iter().take(MAX_WIRES).find(|w| w.id == pos_id).map_or(1.0, |w| w.progress));
                         let eta_id = id.clone();
                         let eta = move || {
                             let at = ui.display_ms.get();
-                            wires.with(|ws| ws.iter().find(|w| w.id == eta_id).map(|w| w.deliver_at_ms.saturating_sub(at)))
+                            wires.with(|ws| ws.iter().take(MAX_WIRES).find(|w| w.id == eta_id).map(|w| w.deliver_at_ms.saturating_sub(at)))
                         };
                         view! {
                             <li class=format!("wire {}", label.to_lowercase()) class:dropped=dropped class:held={held_ms > 0}>
@@ -804,21 +811,15 @@ pub fn AboutScenario() -> impl IntoView {
 #[component]
 pub fn AboutRun() -> impl IntoView {
     let ui = use_ui();
-    let hash = RwSignal::new(None::<String>);
-    // Hashed once the run's last frame is known: again only when the run changes (a
-    // change forks it). The memo lets through only real changes: playback touches
-    // `ended` every frame, and hashing a long run every frame would stall it.
+    // Hashed in slices by the look-ahead once the run's end is known (`Ui::trace_hash`):
+    // never all at once here. The memo lets through only real changes: playback
+    // touches `known` every frame.
+    let hash = ui.trace_hash;
     let run = Memo::new(move |_| (ui.ended.get(), ui.known.get()));
-    Effect::new(move |_| {
-        let (ended, _) = run.get();
-        hash.set(ended.then(|| {
-            ui.session.with_untracked(|s| {
-                let mut h = crate::report::TraceHasher::default();
-                s.frames().iter().for_each(|f| h.add(f));
-                h.hex()
-            })
-        }));
-    });
+    // Why the run stopped where it did, when the object limit stopped it: from the
+    // session itself (cheap until its end is known), changed only when it changes.
+    let stopped = Memo::new(move |_| ui.session.with(|s| s.stopped_at_object_limit().map(|(_, why)| why)));
+    let stopped = move || stopped.get();
     let facts = move || {
         run.track();
         ui.session.with_untracked(|s| (s.scenario().name.clone(), s.scenario().seed, s.frames().len(), s.edits().len()))
@@ -840,17 +841,21 @@ pub fn AboutRun() -> impl IntoView {
                 <dd class="mono">{move || facts().1}</dd>
                 <dt>"Frames"</dt>
                 <dd class="mono">
-                    {move || match (ui.ended.get(), ui.session.with_untracked(crate::view::session::Session::stopped_at_frame_limit)) {
-                        (true, true) => format!("{}: the frame limit for a scenario this size; the run stops here", facts().2),
-                        (true, false) => facts().2.to_string(),
+                    {move || match (ui.ended.get(), ui.session.with_untracked(crate::view::session::Session::stopped_at_frame_limit), stopped()) {
+                        (true, _, Some(_)) => format!("{}: the object limit; the run stops here", facts().2),
+                        (true, true, None) => format!("{}: the frame limit for a scenario this size; the run stops here", facts().2),
+                        (true, false, None) => facts().2.to_string(),
                         _ => format!("{} so far", facts().2),
                     }}
                 </dd>
+                <dt hidden=move || stopped().is_none()>"Why it stops"</dt>
+                <dd class="stopped-why" hidden=move || stopped().is_none()>{move || stopped().unwrap_or_default()}</dd>
                 <dt>"trace_hash"</dt>
                 <dd>
-                    {move || match hash.get() {
-                        Some(h) => Either::Left(view! { <code class="trace-hash">{h}</code> }),
-                        None => Either::Right(view! { <span class="muted">"known once the run has ended"</span> }),
+                    {move || match (hash.get(), ui.ended.get()) {
+                        (Some(h), _) => Either::Left(view! { <code class="trace-hash">{h}</code> }),
+                        (None, true) => Either::Right(view! { <span class="muted">"hashing the frames…"</span> }),
+                        (None, false) => Either::Right(view! { <span class="muted">"known once the run has ended"</span> }),
                     }}
                 </dd>
                 <dt>"Reproduce"</dt>

@@ -43,8 +43,14 @@ pub enum Reply {
     /// So far.
     Progress(Exploration),
     /// The search ended: what it found, and the counterexample as a scenario
-    /// document the page loads as a run.
-    Done { exploration: Exploration, counterexample: Option<serde_json::Value> },
+    /// document the page loads as a run (or, when it cannot be written as
+    /// one, why: `refused`).
+    Done {
+        exploration: Exploration,
+        counterexample: Option<serde_json::Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        refused: Option<String>,
+    },
     /// The job could not run (a scenario the worker refused, a malformed job).
     Failed(String),
 }
@@ -77,12 +83,48 @@ pub fn serve(job: &str, post: &mut dyn FnMut(String)) {
         drops: job.drops,
         ..Options::default()
     };
+    // The same limits as the runner's flags: a job over them is refused, not clamped.
+    if let Err(e) = options.check() {
+        return post(Reply::Failed(e.to_string()).to_text());
+    }
     let found = explore_with(&scenario, &options, &mut |so_far| {
         post(Reply::Progress(so_far.clone()).to_text());
         true
     });
-    let counterexample = found.violation.as_ref().map(|v| counterexample(&scenario, v).to_value());
-    post(Reply::Done { exploration: found, counterexample }.to_text());
+    let (counterexample, refused) = match found.violation.as_ref().map(|v| counterexample(&scenario, v)) {
+        Some(Ok(c)) => (Some(c.to_value()), None),
+        Some(Err(e)) => (None, Some(e.to_string())),
+        None => (None, None),
+    };
+    post(Reply::Done { exploration: found, counterexample, refused }.to_text());
+}
+
+/// What the page does when a search ends: the run it loads, at which frame,
+/// and the words it says. "Loaded" is said only of a counterexample that
+/// loads; one that cannot (refused by the worker, or by the page's parser)
+/// is announced by its error alone, and the page's run stays as it was.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Landing {
+    /// The counterexample, its document (for the URL), and its breaking frame.
+    pub load: Option<(Scenario, String, usize)>,
+    pub words: String,
+}
+
+/// The [`Landing`] of a finished search.
+pub fn landing(e: &Exploration, counterexample: Option<&serde_json::Value>, refused: Option<&str>, max_deviations: usize) -> Landing {
+    let Some(v) = &e.violation else { return Landing { load: None, words: outcome_words(e, max_deviations) } };
+    let cannot = |why: &str| Landing {
+        load: None,
+        words: format!("The search found that {} breaks at frame {}, but cannot load it as a run: {why}", v.invariant, v.frame),
+    };
+    match (counterexample, refused) {
+        (_, Some(why)) => cannot(why),
+        (None, None) => cannot("the search worker sent no counterexample"),
+        (Some(doc), None) => match Scenario::from_json(&doc.to_string()) {
+            Ok(s) => Landing { load: Some((s, doc.to_string(), v.frame as usize)), words: outcome_words(e, max_deviations) },
+            Err(err) => cannot(&err.to_string()),
+        },
+    }
 }
 
 /// `12,345`.
@@ -181,7 +223,7 @@ mod tests {
     fn the_worker_finds_the_over_create_at_lag_0_and_sends_a_counterexample_that_replays() {
         let s = preset("over-create").unwrap().with_settings([("controller.naming", "generate"), ("cluster.watch_lag_ms", "0")]).unwrap();
         let out = replies(&job(&s, Some("children_within_desired")));
-        let Some(Reply::Done { exploration, counterexample: Some(doc) }) = out.last() else { panic!("{out:?}") };
+        let Some(Reply::Done { exploration, counterexample: Some(doc), .. }) = out.last() else { panic!("{out:?}") };
         let v = exploration.violation.as_ref().unwrap();
         let c = Scenario::from_json(&doc.to_string()).unwrap();
         let replayed = crate::report::Report::run(&c);
@@ -198,7 +240,7 @@ mod tests {
             &serde_json::to_string(&Job { budget: 100_000, max_deviations: 1, ..serde_json::from_str(&job(&s, None)).unwrap() }).unwrap(),
         );
         let progress = out.iter().filter(|r| matches!(r, Reply::Progress(_))).count();
-        let Some(Reply::Done { exploration, counterexample: None }) = out.last() else { panic!("{:?}", out.last()) };
+        let Some(Reply::Done { exploration, counterexample: None, .. }) = out.last() else { panic!("{:?}", out.last()) };
         assert_eq!(progress as u64, exploration.states / crate::explore::PROGRESS_EVERY);
         let words = outcome_words(exploration, 1);
         assert!(words.starts_with("No violation among"), "{words}");
@@ -212,7 +254,7 @@ mod tests {
             serde_json::to_string(&Job { drops, ..serde_json::from_str(&job(&s, Some("children_within_desired"))).unwrap() }).unwrap()
         };
         assert!(matches!(replies(&job(false)).last(), Some(Reply::Done { counterexample: None, .. })));
-        let Some(Reply::Done { exploration, counterexample: Some(_) }) = replies(&job(true)).last().cloned() else { panic!() };
+        let Some(Reply::Done { exploration, counterexample: Some(_), .. }) = replies(&job(true)).last().cloned() else { panic!() };
         let words = outcome_words(&exploration, DEFAULT_MAX_DEVIATIONS);
         assert!(words.contains("ConfigMap event is lost on the wire"), "{words}");
     }
@@ -222,6 +264,34 @@ mod tests {
         let out = replies("{\"scenario\":{\"name\":\"x\"},\"invariant\":null,\"max_deviations\":1,\"budget\":10}");
         assert!(matches!(&out[..], [Reply::Failed(m)] if m.contains("until_ms") || m.contains("controller")), "{out:?}");
         assert!(matches!(&replies("nonsense")[..], [Reply::Failed(m)] if m.starts_with("a malformed search job")));
+    }
+
+    #[test]
+    fn a_counterexample_is_announced_as_loaded_only_when_it_loads() {
+        let s = preset("over-create").unwrap().with_settings([("controller.naming", "generate"), ("cluster.watch_lag_ms", "0")]).unwrap();
+        let Some(Reply::Done { exploration, counterexample: Some(doc), refused: None }) = replies(&job(&s, None)).pop() else { panic!() };
+        let frame = exploration.violation.as_ref().unwrap().frame as usize;
+        let ok = landing(&exploration, Some(&doc), None, DEFAULT_MAX_DEVIATIONS);
+        assert!(matches!(&ok.load, Some((c, _, f)) if *f == frame && !c.schedule.is_empty()), "{ok:?}");
+        assert!(ok.words.contains("Loaded as this run"), "{}", ok.words);
+        // A document the page refuses (over a limit): nothing loads, and only the error is said.
+        let mut long = doc.clone();
+        long["description"] = "x".repeat(4_019).into();
+        let no = landing(&exploration, Some(&long), None, DEFAULT_MAX_DEVIATIONS);
+        assert_eq!(no.load, None);
+        assert!(!no.words.contains("Loaded") && no.words.contains("description") && no.words.contains("4019"), "{}", no.words);
+        // One the worker could not write.
+        let no = landing(&exploration, None, Some("schedule: 101 entries"), DEFAULT_MAX_DEVIATIONS);
+        assert_eq!(no.load, None);
+        assert!(!no.words.contains("Loaded") && no.words.contains("101 entries"), "{}", no.words);
+    }
+
+    #[test]
+    fn a_job_over_the_limits_is_refused_naming_the_field() {
+        let s = preset("over-create").unwrap();
+        let over = Job { max_deviations: 9, ..serde_json::from_str(&job(&s, None)).unwrap() };
+        let out = replies(&serde_json::to_string(&over).unwrap());
+        assert!(matches!(&out[..], [Reply::Failed(m)] if m.contains("--max-deviations") && m.contains('9')), "{out:?}");
     }
 
     #[test]

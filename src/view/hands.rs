@@ -62,7 +62,7 @@ pub fn choose(scenario: &Scenario, world: &World, kind: Kind, nth: u32, choice: 
         schedule.retain(|d| (d.kind, d.nth) != (kind, nth));
         schedule.push(Deviation { kind, nth, ..spec });
     };
-    let none = Deviation { kind, nth, late_ms: 0, at_ms: None, hold: false, drop: false };
+    let none = Deviation::on_time(kind, nth);
     match choice {
         WireChoice::DeliverNow => {
             for (e, due) in &wire[..=at] {

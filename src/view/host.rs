@@ -127,7 +127,7 @@ mod tests {
         // What Find a bug and cachescope explore --out write: the scenario with its schedule.
         let s = preset("over-create").unwrap().with_settings([("controller.naming", "generate"), ("cluster.watch_lag_ms", "0")]).unwrap();
         let found = crate::explore::explore(&s, &crate::explore::Options::default()).violation.expect("a violation");
-        let c = crate::explore::counterexample(&s, &found);
+        let c = crate::explore::counterexample(&s, &found).expect("a counterexample within the limits");
         let text = json!({ "cachescope": "load", "scenario": c.to_value() }).to_string();
         let Ok(Some(Command::Load(loaded))) = parse(&text) else { panic!("{text}") };
         assert_eq!(loaded.schedule, found.schedule);

@@ -616,13 +616,22 @@ pub fn current_caption(frame: Option<&Frame>, scenario: &crate::scenario::Scenar
 /// what it sent ([`super::narration::reconcile_finished`]).
 pub fn session_caption(s: &super::session::Session) -> String {
     if s.at_end() && s.position() > 0 {
-        return super::narration::end_summary(s.scenario(), s.world(), &s.frames()[..s.position()]);
+        let summary = super::narration::end_summary(s.scenario(), s.world(), &s.frames()[..s.position()]);
+        // A run stopped by its object limit says why it ended there.
+        return match s.stopped_at_object_limit().filter(|(stop, _)| stop.frame as usize == s.position()) {
+            Some((_, why)) => format!("{summary} {why}"),
+            None => summary,
+        };
     }
     if let Some(said) = s.last_frame().and_then(|_| super::narration::reconcile_finished(&s.frames()[..s.position()])) {
         return said;
     }
     let caption = current_caption(s.last_frame(), s.scenario());
     if s.last_frame().is_some() {
+        // The last frame of a run stopped by its object limit says why it is the last.
+        if let Some((_, why)) = s.stopped_at_object_limit().filter(|(stop, _)| stop.frame as usize == s.position()) {
+            return format!("{caption} {why}");
+        }
         return match first_events_in_flight(s) {
             true => format!("{caption} {HANDS_HINT}"),
             false => caption,

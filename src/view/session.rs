@@ -164,6 +164,10 @@ pub struct Session {
     /// Edits from a URL asked for a frame past the run's end: each, and the
     /// last frame, where it was made instead.
     moved_edits: Vec<(Edit, usize)>,
+    /// The trace hash of the first `hashed` frames (advanced in slices, so
+    /// "About this run" never hashes a long run in one go).
+    hasher: crate::report::TraceHasher,
+    hashed: usize,
 }
 
 impl Session {
@@ -180,6 +184,8 @@ impl Session {
             outcomes: None,
             hide_gc,
             moved_edits: Vec::new(),
+            hasher: crate::report::TraceHasher::default(),
+            hashed: 0,
         }
     }
 
@@ -233,6 +239,71 @@ impl Session {
         self.frames().len() as u64 >= self.world().frame_limit
     }
 
+    /// The run's end is known: its last frame has been computed, however the
+    /// learner got there (played, stepped, sought, or computed ahead).
+    pub fn end_known(&self) -> bool {
+        self.history.ended() || self.stopped_at_frame_limit()
+    }
+
+    /// The run stopped after the frame that passed its object limit: the
+    /// facts, and the sentence saying why (known once its end is).
+    pub fn stopped_at_object_limit(&self) -> Option<(crate::sim::world::ObjectLimitStop, String)> {
+        let end = self.history.end_model()?;
+        let stop = end.stopped_at_object_limit()?;
+        Some((stop, crate::report::object_limit_words(end, &stop)))
+    }
+
+    /// Compute frames ahead of the last known one, without moving the
+    /// position, while `more(frames added so far)` says so: the page's
+    /// look-ahead, in slices it times itself. Each new frame gets its
+    /// sample; at the run's end, the checks are measured. Returns the frames added.
+    pub fn look_ahead(&mut self, more: &mut dyn FnMut(usize) -> bool) -> usize {
+        let mut samples = std::mem::take(&mut self.samples);
+        let known = self.history.frames().len();
+        // A sample per frame: after a fork the list may be short of the frames known.
+        let complete = samples.len() == known + 1;
+        let mut n = 0;
+        let added = self.history.extend(|world, _| {
+            if complete {
+                samples.push(sample(world));
+            }
+            n += 1;
+            more(n)
+        });
+        self.samples = samples;
+        self.measure_at_end();
+        added
+    }
+
+    /// Hash more of the frames known, while `more(frames hashed so far)` says so.
+    pub fn advance_hash(&mut self, more: &mut dyn FnMut(usize) -> bool) {
+        let frames = self.history.frames();
+        let mut n = 0;
+        while self.hashed < frames.len() {
+            self.hasher.add(&frames[self.hashed]);
+            self.hashed += 1;
+            n += 1;
+            if !more(n) {
+                break;
+            }
+        }
+    }
+
+    /// The trace hash of the whole run (what `cachescope run` prints), once
+    /// its end is known and every frame is hashed.
+    pub fn trace_hash(&self) -> Option<String> {
+        (self.end_known() && self.hashed == self.frames().len()).then(|| self.hasher.hex())
+    }
+
+    /// Once the position is at the last frame known, learn whether the run
+    /// ends there: compute one frame ahead (or find there is none). The page
+    /// does it after every seek, so a run's end is known where it is reached.
+    pub fn probe_end(&mut self) {
+        if self.position() == self.frames().len() && !self.end_known() {
+            self.look_ahead(&mut |_| false);
+        }
+    }
+
     pub fn scenario(&self) -> &Scenario {
         &self.scenario
     }
@@ -275,11 +346,19 @@ impl Session {
         }
     }
 
-    /// The run's last frame is here: measure the scenario's checks on it.
+    /// The run's last frame is known: measure the scenario's checks on the
+    /// world as it ended.
     fn measure_at_end(&mut self) {
-        if self.outcomes.is_none() && self.at_end() {
-            self.outcomes = Some(expect::outcomes(&self.scenario, self.history.current(), self.history.frames()));
+        if self.outcomes.is_some() || !self.end_known() {
+            return;
         }
+        let end = match self.history.end_model() {
+            Some(m) => m,
+            // Stopped at the frame limit, and here.
+            None if self.position() == self.frames().len() => self.history.current(),
+            None => return,
+        };
+        self.outcomes = Some(expect::outcomes(&self.scenario, end, self.history.frames()));
     }
 
     /// One frame forward; false at the end.
@@ -401,7 +480,29 @@ impl Session {
         self.history.seek(target.min(known));
         // Beyond what is known, step so each new frame gets its sample.
         while self.position() < target && self.step_forward() {}
+        self.measure_at_end();
         self.position()
+    }
+
+    /// [`Session::seek`] within the frames known, in slices: towards frame
+    /// `n`, replaying while `more()` says so. Returns whether it is there.
+    pub fn seek_toward(&mut self, n: usize, more: &mut dyn FnMut() -> bool) -> bool {
+        let there = self.history.seek_toward(n, more);
+        if there {
+            self.measure_at_end();
+        }
+        there
+    }
+
+    /// The frame one step back as the learner steps (past the frames that are
+    /// hidden), read from the frames known: one seek goes there.
+    pub fn back_shown_target(&self) -> usize {
+        let frames = self.frames();
+        let mut at = self.position().saturating_sub(1);
+        while at > 0 && self.hide_gc && frames[at - 1].event.is_gc_bookkeeping() {
+            at -= 1;
+        }
+        at
     }
 
     /// Make a change at the current frame: the future after it is recomputed.
@@ -423,6 +524,10 @@ impl Session {
         self.edits.push(Edit { frame, change });
         self.samples.truncate(frame + 1);
         self.outcomes = None;
+        if self.hashed > frame {
+            self.hasher = crate::report::TraceHasher::default();
+            self.hashed = 0;
+        }
     }
 
     /// The same run with its knob changes made from frame 0 instead of at
@@ -719,6 +824,108 @@ mod tests {
         assert_eq!(s.last_frame().unwrap().at_ms, t);
         assert!(s.supports(UiAction::DeletePod));
         assert!(!Session::new(preset("over-create").unwrap()).supports(UiAction::DeletePod));
+    }
+
+    /// A run longer than the page's look-ahead: computed ahead to 50,000
+    /// frames, then sought to its last frame, its end is known there (not
+    /// after one more step), with its trace hash and its checks.
+    #[test]
+    fn the_end_is_known_where_a_seek_reaches_it() {
+        let scenario = preset("over-create").unwrap().with_settings([("until_ms", "7200000"), ("cluster.resync_ms", "1000")]).unwrap();
+        let report = crate::report::Report::run(&scenario);
+        let last = report.frames as usize;
+        assert!(last > 50_000, "{last} frames");
+        let mut s = Session::new(scenario);
+        s.look_ahead(&mut |n| n < 50_000);
+        assert_eq!((s.frames().len(), s.position(), s.end_known()), (50_000, 0, false));
+        assert_eq!(s.seek(last), last);
+        s.probe_end();
+        assert_eq!(s.frames().len(), last, "nothing after it");
+        assert!(s.end_known() && s.at_end(), "known at the last frame itself");
+        assert!(s.outcomes().is_some(), "the checks are measured");
+        assert_eq!(s.trace_hash(), None, "not until every frame is hashed");
+        s.advance_hash(&mut |_| true);
+        assert_eq!(s.trace_hash().as_deref(), Some(report.trace_hash.as_str()));
+        // Back and forth, the frames are the same ones.
+        s.seek(12_345);
+        s.seek(last);
+        assert_eq!(s.trace_hash().as_deref(), Some(report.trace_hash.as_str()));
+        assert_eq!(s.samples().len(), last + 1);
+    }
+
+    #[test]
+    fn computing_ahead_keeps_the_position_and_the_frames_are_those_stepping_makes() {
+        let scenario = preset("replicaset-pressure").unwrap();
+        let mut ahead = Session::new(scenario.clone());
+        ahead.seek(40);
+        let added = ahead.look_ahead(&mut |n| n < 300);
+        assert_eq!((added, ahead.position()), (300, 40));
+        let mut stepped = Session::new(scenario);
+        stepped.seek(340);
+        assert_eq!(ahead.frames(), stepped.frames());
+        ahead.seek(340);
+        assert_eq!(ahead.samples(), stepped.samples());
+        assert_eq!(ahead.world().now_ms(), stepped.world().now_ms());
+        // A change forks the computed future away, and it is recomputed from the change.
+        ahead.seek(100);
+        ahead.apply(Change::Action(UiAction::RestartController));
+        assert_eq!(ahead.frames().len(), 100);
+        ahead.look_ahead(&mut |n| n < 50);
+        assert_eq!(ahead.frames().len(), 150);
+        let mut stepped = Session::new(preset("replicaset-pressure").unwrap());
+        stepped.seek(100);
+        stepped.apply(Change::Action(UiAction::RestartController));
+        stepped.seek(150);
+        assert_eq!(ahead.frames(), stepped.frames());
+        assert!(ahead.frames()[100..].iter().any(|f| matches!(f.event, crate::sim::frame::Event::ControllerStarted { restart: true, .. })));
+    }
+
+    /// A run that passes its object limit ends there, and the session says why.
+    #[test]
+    fn a_run_over_the_object_limit_ends_and_says_why() {
+        let (_, held) = crate::scenario::limits::OVER_AT_RUN_TIME[2];
+        let mut s = Session::new(Scenario::from_json(held).unwrap());
+        s.look_ahead(&mut |_| true);
+        assert!(s.end_known());
+        let (stop, why) = s.stopped_at_object_limit().expect("stopped at the object limit");
+        assert_eq!((stop.live, stop.frame as usize), (2_001, s.frames().len()));
+        assert!(why.contains("the 1st Pod event is held"), "{why}");
+        assert_eq!(s.position(), 0, "computed ahead; the learner is where they were");
+        s.seek(usize::MAX);
+        assert!(s.at_end());
+        assert!(
+            crate::view::panels::session_caption(&s).contains("the cluster holds 2,001 objects"),
+            "the caption at the last frame says so"
+        );
+    }
+
+    #[test]
+    fn one_seek_goes_where_stepping_back_goes() {
+        let mut s = Session::new(preset("teardown").unwrap());
+        s.set_hide_gc(true);
+        s.seek(usize::MAX);
+        let mut seeking = s.clone();
+        for _ in 0..40 {
+            let target = seeking.back_shown_target();
+            while !seeking.seek_toward(target, &mut || true) {}
+            s.step_back_shown();
+            assert_eq!(seeking.position(), s.position());
+        }
+        // In slices of one replayed frame each, it gets there too.
+        let mut sliced = s.clone();
+        sliced.seek(0);
+        let mut calls = 0;
+        while !sliced.seek_toward(s.frames().len(), &mut || {
+            calls += 1;
+            calls % 2 == 0
+        }) {}
+        assert_eq!(
+            (sliced.position(), sliced.world().now_ms()),
+            (s.frames().len(), {
+                s.seek(usize::MAX);
+                s.world().now_ms()
+            })
+        );
     }
 
     #[test]

@@ -80,6 +80,23 @@ pub struct SpaceTime {
     pub writes: Vec<Write_>,
     /// The frame whose marks are lit (the page's pointer on its audit line).
     pub lit: Option<usize>,
+    /// Marks not drawn, the oldest, past [`MAX_MARKS`] of a sort.
+    pub not_drawn: usize,
+}
+
+/// The most marks of each sort (arrows, reads, bars, writes) drawn: the
+/// latest. A controller creating two thousand pods in a second would
+/// otherwise draw thousands of marks no one can tell apart, and the page
+/// would spend its main thread laying them out.
+pub const MAX_MARKS: usize = 200;
+
+/// Keep the last `MAX_MARKS` of `v`, counting the rest.
+fn latest<T>(v: &mut Vec<T>, dropped: &mut usize) {
+    if v.len() > MAX_MARKS {
+        let extra = v.len() - MAX_MARKS;
+        v.drain(..extra);
+        *dropped += extra;
+    }
 }
 
 impl SpaceTime {
@@ -103,7 +120,11 @@ impl SpaceTime {
             self.reads.len(),
             self.stale_reads(),
             self.bars.len()
-        )
+        ) + &if self.not_drawn > 0 {
+            format!(" (the latest {MAX_MARKS} of each drawn; {} older marks not drawn)", self.not_drawn)
+        } else {
+            String::new()
+        }
     }
 }
 
@@ -186,6 +207,12 @@ pub fn spacetime(frames: &[Frame], now_ms: u64, kinds: &[Kind], workers: usize, 
             });
         }
     }
+    let mut not_drawn = 0;
+    latest(&mut st.arrows, &mut not_drawn);
+    latest(&mut st.reads, &mut not_drawn);
+    latest(&mut st.bars, &mut not_drawn);
+    latest(&mut st.writes, &mut not_drawn);
+    st.not_drawn = not_drawn;
     // A little room below the last arrival, so its arrowhead shows.
     st.t1 = (arrivals_end + arrivals_end / 20).max(MIN_SPAN_MS);
     st.t0 = st.t1.saturating_sub(WINDOW_MS).min(now_ms);
@@ -378,6 +405,19 @@ mod tests {
         let w = session.world();
         let kinds = watched_kinds(session.scenario().controller.kind);
         spacetime(&session.frames()[..session.position()], w.now_ms(), kinds, w.ctl.workers.len(), &wires(w, false, w.now_ms()))
+    }
+
+    #[test]
+    fn a_burst_of_thousands_draws_the_latest_marks_and_says_how_many_are_not() {
+        let (_, held) = crate::scenario::limits::OVER_AT_RUN_TIME[2];
+        let mut s = crate::view::session::Session::new(crate::scenario::Scenario::from_json(held).unwrap());
+        s.seek(usize::MAX);
+        let w = crate::view::panels::wires(s.world(), false, s.world().now_ms());
+        let st = of_session(&s, &w);
+        assert!(st.arrows.len() <= MAX_MARKS && st.writes.len() <= MAX_MARKS, "{} {}", st.arrows.len(), st.writes.len());
+        assert!(st.not_drawn > 1_000, "{}", st.not_drawn);
+        assert!(st.summary().contains("older marks not drawn"), "{}", st.summary());
+        assert!(svg(&st).len() < 120_000, "{} bytes", svg(&st).len());
     }
 
     #[test]

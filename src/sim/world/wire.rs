@@ -42,7 +42,7 @@ impl World {
             // explorer's choice, a counterexample's, the learner's hands).
             let mut timing = crate::sim::informer::Timing { nth, ..Default::default() };
             for d in self.schedule.iter().filter(|d| d.kind == kind && d.nth == nth) {
-                timing.held_ms += d.late_ms;
+                timing.held_ms += d.late_ms.unwrap_or(0);
                 timing.due_ms = if d.hold { Some(u64::MAX) } else { d.at_ms.or(timing.due_ms) };
                 timing.drop |= d.drop;
             }
