@@ -131,7 +131,7 @@ impl ObjectLimitReport {
 }
 
 /// `12,345`.
-fn thousands(n: u64) -> String {
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {

@@ -127,18 +127,8 @@ pub fn landing(e: &Exploration, counterexample: Option<&serde_json::Value>, refu
     }
 }
 
-/// `12,345`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+/// `12,345`: the report's one way of writing a count.
+pub use crate::report::thousands;
 
 fn events(n: usize) -> String {
     match n {
