@@ -275,21 +275,7 @@ impl<M: Model> History<M> {
 
     /// Go to the state after `target` frames (clamped to the end, if the model ends first).
     pub fn seek(&mut self, target: usize) -> usize {
-        // The last known frame, with the model there at hand: no replay.
-        if target >= self.frames.len() && self.position < self.frames.len() && !self.ended {
-            if let Some(tip) = self.tip.take() {
-                self.current = tip;
-                self.position = self.frames.len();
-            }
-        }
-        // Restore the nearest checkpoint at or before the target, when it is
-        // behind us or ahead of us (a jump forward over known frames too).
-        let i = self.checkpoints.partition_point(|(at, _)| *at <= target) - 1;
-        let (at, model) = &self.checkpoints[i];
-        if target < self.position || *at > self.position {
-            self.current = model.clone();
-            self.position = *at;
-        }
+        self.start_toward(target);
         while self.position < target {
             if self.step_forward().is_none() {
                 break;
@@ -303,18 +289,7 @@ impl<M: Model> History<M> {
     /// if not, the next call goes on from where this one stopped.
     pub fn seek_toward(&mut self, target: usize, mut more: impl FnMut() -> bool) -> bool {
         let target = target.min(self.frames.len());
-        if target == self.frames.len() && self.position < target && !self.ended {
-            if let Some(tip) = self.tip.take() {
-                self.current = tip;
-                self.position = target;
-            }
-        }
-        let i = self.checkpoints.partition_point(|(at, _)| *at <= target) - 1;
-        let (at, model) = &self.checkpoints[i];
-        if target < self.position || *at > self.position {
-            self.current = model.clone();
-            self.position = *at;
-        }
+        self.start_toward(target);
         while self.position < target {
             if !more() {
                 return false;
@@ -324,6 +299,26 @@ impl<M: Model> History<M> {
             }
         }
         true
+    }
+
+    /// Where a seek to `target` replays from: the model at the tip when the
+    /// target is the last known frame or beyond (no replay), else the nearest
+    /// checkpoint at or before it, when that is behind us or ahead of us (a
+    /// jump forward over known frames too). [`History::seek`] and
+    /// [`History::seek_toward`] both start here.
+    fn start_toward(&mut self, target: usize) {
+        if target >= self.frames.len() && self.position < self.frames.len() && !self.ended {
+            if let Some(tip) = self.tip.take() {
+                self.current = tip;
+                self.position = self.frames.len();
+            }
+        }
+        let i = self.checkpoints.partition_point(|(at, _)| *at <= target) - 1;
+        let (at, model) = &self.checkpoints[i];
+        if target < self.position || *at > self.position {
+            self.current = model.clone();
+            self.position = *at;
+        }
     }
 
     /// Step forward until `pred` holds for a frame (inclusive), or the end.
