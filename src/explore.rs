@@ -20,6 +20,7 @@ use crate::sim::object::Kind;
 use crate::sim::world::{Deviation, World};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
+use std::hash::{Hash, Hasher};
 
 /// What to search.
 #[derive(Debug, Clone)]
@@ -36,11 +37,15 @@ pub struct Options {
     /// one silently (it ends, and the relist repairs the cache), so this is a
     /// fault, off by default: what it breaks shows what a mechanism relies on.
     pub drops: bool,
+    /// No pruning: every schedule runs to its end, even through a state
+    /// already explored. Slower, and the check on the pruning: it must find
+    /// the same verdict at the same number of deviations (`tests/explore.rs`).
+    pub exhaustive: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { invariant: None, max_deviations: 2, budget: 2_000_000, late_ms: vec![1_000, 10_000], drops: false }
+        Options { invariant: None, max_deviations: 2, budget: 2_000_000, late_ms: vec![1_000, 10_000], drops: false, exhaustive: false }
     }
 }
 
@@ -102,6 +107,10 @@ pub struct Flags {
     /// commits silently; what it breaks shows what a controller relies on).
     #[arg(long)]
     pub drop: bool,
+    /// Search without pruning by state: every schedule runs to its end (slower;
+    /// the check on the pruned search, which must agree).
+    #[arg(long)]
+    pub exhaustive: bool,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -114,6 +123,7 @@ impl Flags {
             budget: self.budget,
             late_ms: self.late_ms.clone(),
             drops: self.drop,
+            exhaustive: self.exhaustive,
         };
         o.check()?;
         Ok(o)
@@ -231,7 +241,7 @@ pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Explora
     let base: Vec<Deviation> = s.world_init().schedule;
     let kinds = watched_kinds(s.controller.kind);
     let mut out = Exploration::default();
-    // A state and the deviations still ahead of it, hashed into one word.
+    // Each state's fingerprint (counted, not used to prune, when exhaustive).
     let mut seen: HashSet<u64> = HashSet::new();
     let choices = o.late_ms.len() + usize::from(o.drops);
     // Run one schedule; `Return` when the search is over.
@@ -243,8 +253,7 @@ pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Explora
         out.explored += 1;
         // Run to the end, or to a state some run has already been in with the same deviations ahead.
         loop {
-            let ahead = fingerprint_ahead(&schedule, &world);
-            if !seen.insert(world.fingerprint().wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ ahead) && world.frames() > 0 {
+            if !seen.insert(fingerprint(&schedule, &world)) && world.frames() > 0 && !o.exhaustive {
                 break;
             }
             let Some(frame) = world.step() else { break };
@@ -319,12 +328,12 @@ pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Explora
     out
 }
 
-/// The deviations still ahead of a world (not yet sent), hashed: part of a state's identity.
-fn fingerprint_ahead(schedule: &[Deviation], world: &World) -> u64 {
-    schedule.iter().filter(|d| d.nth > world.events_sent[d.kind.index()]).fold(0xcbf2_9ce4_8422_2325u64, |h, d| {
-        (h ^ (u64::from(d.nth) << 8 | d.kind.index() as u64 | u64::from(d.drop) << 7) ^ d.late_ms.unwrap_or(0).rotate_left(32))
-            .wrapping_mul(0x0100_0000_01b3)
-    })
+/// A state and the deviations still ahead of it (not yet sent), hashed into one word.
+fn fingerprint(schedule: &[Deviation], world: &World) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    h.write_u64(world.fingerprint());
+    schedule.iter().filter(|d| d.nth > world.events_sent[d.kind.index()]).for_each(|d| d.hash(&mut h));
+    h.finish()
 }
 
 /// The counterexample as a scenario: `s` with the violating schedule, which

@@ -26,6 +26,7 @@
 
 use crate::scenario::limits::{self, MAX_OBJECTS_AT_PEAK};
 use crate::scenario::{preset, set_path, Scenario, PRESETS};
+use crate::sim::hash::fnv1a;
 use crate::sim::rng::Rng;
 use crate::sim::world::World;
 use crate::view::session::Edit;
@@ -387,7 +388,7 @@ pub struct Outcome {
 
 /// Fuzz one harness with `count` inputs from `seed`.
 pub fn run(harness: &str, count: u64, seed: u64, corpus_dir: &Path) -> Outcome {
-    let mut rng = Rng::new(seed ^ fxhash(harness));
+    let mut rng = Rng::new(seed ^ fnv1a(harness.as_bytes()));
     let mut pool = corpus(corpus_dir, harness);
     let seeds = pool.len();
     let mut seen: HashSet<u64> = HashSet::new();
@@ -418,7 +419,7 @@ pub fn run(harness: &str, count: u64, seed: u64, corpus_dir: &Path) -> Outcome {
             Ok(Verdict::Refused) => None,
             Ok(Verdict::Accepted) => {
                 out.accepted += 1;
-                if pool.len() < 4_096 && seen.insert(fxhash(&input)) {
+                if pool.len() < 4_096 && seen.insert(fnv1a(input.as_bytes())) {
                     pool.push(input.clone());
                 }
                 // Run what the scenario parsers accept, while that costs at
@@ -430,7 +431,9 @@ pub fn run(harness: &str, count: u64, seed: u64, corpus_dir: &Path) -> Outcome {
                     _ => None,
                 };
                 let search = (harness == "explore").then(|| explore_options(&input)).flatten();
-                if let Some(o) = search.filter(|_| sim_time < started.elapsed() / 4 && seen.insert(fxhash(&format!("run {input}")))) {
+                if let Some(o) =
+                    search.filter(|_| sim_time < started.elapsed() / 4 && seen.insert(fnv1a(format!("run {input}").as_bytes())))
+                {
                     let t = Instant::now();
                     let why = panic::catch_unwind(AssertUnwindSafe(|| run_explore(&o)))
                         .unwrap_or_else(|p| Some(format!("the search panicked: {}", panic_text(&p))));
@@ -439,7 +442,7 @@ pub fn run(harness: &str, count: u64, seed: u64, corpus_dir: &Path) -> Outcome {
                     why
                 } else {
                     match text.and_then(|t| Scenario::from_json(&t).ok()) {
-                        Some(s) if sim_time < started.elapsed() / 4 && seen.insert(fxhash(&s.to_value().to_string())) => {
+                        Some(s) if sim_time < started.elapsed() / 4 && seen.insert(fnv1a(s.to_value().to_string().as_bytes())) => {
                             let t = Instant::now();
                             let why = panic::catch_unwind(AssertUnwindSafe(|| run_to_end(&s)))
                                 .unwrap_or_else(|p| Some(format!("the run panicked: {}", panic_text(&p))));
@@ -490,18 +493,13 @@ fn watchdog(harness: &str) -> (Arc<Mutex<String>>, Arc<AtomicU64>) {
 fn save_failure(harness: &str, input: &str) -> PathBuf {
     let dir = PathBuf::from("target/fuzz-failures");
     let _ = std::fs::create_dir_all(&dir);
-    let file = dir.join(format!("{harness}-{:016x}", fxhash(input)));
+    let file = dir.join(format!("{harness}-{:016x}", fnv1a(input.as_bytes())));
     let _ = std::fs::write(&file, input);
     file
 }
 
 fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
     p.downcast_ref::<&str>().map(|s| s.to_string()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "a panic".into())
-}
-
-/// FNV-1a: a stable hash for deduplication (std's is seeded per process).
-fn fxhash(s: &str) -> u64 {
-    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 /// Fuzz every harness (or the named ones), printing `make bench`-style figures.

@@ -2,40 +2,11 @@
 
 use crate::scenario::{expect, Outcome, Scenario};
 use crate::sim::frame::Frame;
+use crate::sim::hash::Fnv64;
 use crate::sim::world::{ObjectLimitStop, World};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
-
-/// FNV-1a, 64 bits: a stable hash of bytes, the same on every platform.
-#[derive(Debug, Clone)]
-pub struct Fnv64(u64);
-
-impl Default for Fnv64 {
-    fn default() -> Self {
-        Fnv64(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv64 {
-    pub fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-impl Write for Fnv64 {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        for b in buf {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
 
 /// Hashes the frame sequence: each frame's JSON, in order.
 #[derive(Debug, Clone, Default)]
@@ -49,7 +20,7 @@ impl TraceHasher {
 
     /// 16 hex digits.
     pub fn hex(&self) -> String {
-        format!("{:016x}", self.0.finish())
+        format!("{:016x}", std::hash::Hasher::finish(&self.0))
     }
 }
 

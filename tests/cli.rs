@@ -281,6 +281,23 @@ fn explore_exits_1_with_a_counterexample_0_when_clean_2_on_bad_input() {
     assert!(stderr(&o).contains("--invariant"), "{}", stderr(&o));
 }
 
+/// `--exhaustive` searches without pruning by state, says so, and finds the
+/// same shortest violation as the pruned search, after at least as many states.
+#[test]
+fn explore_exhaustive_finds_what_the_pruned_search_finds() {
+    let args =
+        ["explore", "over-create", "--set", "controller.naming=generate", "--set", "cluster.watch_lag_ms=0", "--max-deviations", "1"];
+    let json = |o: &std::process::Output| serde_json::from_slice::<serde_json::Value>(&o.stdout).unwrap();
+    let pruned = cachescope(&args);
+    let exhaustive = cachescope(&[&args[..], &["--exhaustive"]].concat());
+    assert_eq!((pruned.status.code(), exhaustive.status.code()), (Some(1), Some(1)), "{}", stderr(&exhaustive));
+    let (p, e) = (json(&pruned), json(&exhaustive));
+    assert_eq!((p["pruned"].as_bool(), e["pruned"].as_bool()), (Some(true), Some(false)));
+    assert_eq!(p["violation"]["deviations"], 1);
+    assert_eq!(e["violation"]["deviations"], p["violation"]["deviations"]);
+    assert!(e["states"].as_u64() >= p["states"].as_u64(), "{e}\n{p}");
+}
+
 /// `controls` and `start` are checked like every other field: a name that is
 /// neither a setting nor an action, a second listing, an action the
 /// controller cannot take, a start line over its limit: one line on stderr

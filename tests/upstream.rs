@@ -13,7 +13,6 @@ use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, Handler
 use cachescope::sim::expectations::Expectations;
 use cachescope::sim::object::{Kind, Object, ObjectRc, OwnerReference, ReplicaSetStatus, Spec};
 use cachescope::sim::rng::Rng;
-use std::rc::Rc;
 
 const KEY: &str = "default/foobar";
 
@@ -40,7 +39,7 @@ fn settings(burst: u32) -> ControllerSettings {
 }
 
 fn rs(replicas: u32, uid: u64) -> ObjectRc {
-    Rc::new(Object {
+    ObjectRc::new(Object {
         namespace: "default".into(),
         name: "foobar".into(),
         uid,
@@ -59,7 +58,7 @@ fn rs(replicas: u32, uid: u64) -> ObjectRc {
 }
 
 fn pod(i: u64, owner: &ObjectRc) -> ObjectRc {
-    Rc::new(Object {
+    ObjectRc::new(Object {
         namespace: "default".into(),
         name: format!("pod-{i}"),
         uid: 1000 + i,
@@ -204,7 +203,7 @@ fn TestControllerBurstReplicas() {
     let c = caches(Some(&rs), &pods);
     assert_eq!(creates(&sync(&c, &mut exp, &s, 0, Status::CREATED)), 0, "30 of 30");
     // Scale down to 0 in bursts of 5 too.
-    let rs0 = Rc::new(Object { spec: Spec::ReplicaSet { replicas: 0 }, ..(*rs).clone() });
+    let rs0 = ObjectRc::new(Object { spec: Spec::ReplicaSet { replicas: 0 }, ..(*rs).clone() });
     let c = caches(Some(&rs0), &pods);
     let sent = sync(&c, &mut exp, &s, 0, Status::OK);
     assert_eq!(deletes(&sent), 5);
@@ -267,7 +266,7 @@ fn TestExpectationsOnRecreate() {
 #[test]
 fn TestOverlappingRSs() {
     let rss: Vec<ObjectRc> = (1..10)
-        .map(|j| Rc::new(Object { name: format!("rs{j}"), uid: j, resource_version: j, creation_rv: 1, ..(*rs(1, 0)).clone() }))
+        .map(|j| ObjectRc::new(Object { name: format!("rs{j}"), uid: j, resource_version: j, creation_rv: 1, ..(*rs(1, 0)).clone() }))
         .collect();
     let owner = &rss[3];
     let mut c = Caches::new(&[Kind::ReplicaSet, Kind::Pod]);
@@ -325,7 +324,7 @@ fn TestUpdateRSWithNewUIDDeletesExpectations() {
     assert!(exp.get(KEY).is_none(), "the predecessor's pending expectation is gone");
     // An update of the same object keeps them.
     exp.expect_creations(KEY, 1, 0);
-    let same = Rc::new(Object { resource_version: 9, ..(*new).clone() });
+    let same = ObjectRc::new(Object { resource_version: 9, ..(*new).clone() });
     let ev = HandlerEvent { event_type: EventType::Modified, object: &same, old: Some(&new), tombstone: false };
     handle(Kind::ReplicaSet, &ev, &c, &mut exp);
     assert!(exp.get(KEY).is_some());
@@ -357,7 +356,7 @@ fn TestSyncReplicaSetCreateFailures() {
 }
 
 fn with_status(rs: &ObjectRc, replicas: u32) -> ObjectRc {
-    Rc::new(Object { status: Some(ReplicaSetStatus { replicas, observed_generation: rs.generation }), ..(**rs).clone() })
+    ObjectRc::new(Object { status: Some(ReplicaSetStatus { replicas, observed_generation: rs.generation }), ..(**rs).clone() })
 }
 
 /// `TestControllerUpdateRequeue`: the status write fails (every UpdateStatus
@@ -393,7 +392,8 @@ fn TestDeletionTimestamp() {
     let rs = rs(1, 1);
     let c = caches(Some(&rs), &[]);
     let mut exp = Expectations::default();
-    let terminating = |p: &ObjectRc, rv: u64| Rc::new(Object { deletion_timestamp_ms: Some(1), resource_version: rv, ..(**p).clone() });
+    let terminating =
+        |p: &ObjectRc, rv: u64| ObjectRc::new(Object { deletion_timestamp_ms: Some(1), resource_version: rv, ..(**p).clone() });
     let live = pod(1, &rs);
     let dying = terminating(&live, 3);
     let pod_key = live.key().to_string();
@@ -417,7 +417,7 @@ fn TestDeletionTimestamp() {
     assert!(exp.get(KEY).unwrap().fulfilled());
 
     // An update of a pod already Terminating is not a second delete.
-    let second = Rc::new(Object { name: "secondPod".into(), uid: 2000, ..(*live).clone() });
+    let second = ObjectRc::new(Object { name: "secondPod".into(), uid: 2000, ..(*live).clone() });
     expect_deletion(&mut exp, &second.key().to_string());
     let dying_again = terminating(&live, 4);
     handle(

@@ -265,6 +265,7 @@ fn explore(e: &ExploreArgs) -> Result<bool, ScenarioError> {
         "states": found.states,
         "distinct_states": found.distinct_states,
         "complete": found.complete,
+        "pruned": !options.exhaustive,
         "elapsed_ms": (elapsed * 1000.0).round(),
         "states_per_s": (found.states as f64 / elapsed.max(1e-9)).round(),
         "violation": found.violation,

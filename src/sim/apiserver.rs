@@ -14,7 +14,6 @@ use super::sorted::SortedMap;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
-use std::rc::Rc;
 
 /// The HTTP verbs an audit log shows, in the CLI report's spelling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
@@ -93,7 +92,7 @@ impl fmt::Display for Actor {
 }
 
 /// A request to the apiserver, as data: controllers return these, the world sends them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 pub struct Request {
     pub verb: Verb,
     pub kind: Kind,
@@ -111,7 +110,7 @@ pub struct Request {
 /// What a request asks beyond its verb and body: `metav1.UpdateOptions`'s
 /// and `DeleteOptions`'s fields the simulation honours, and the status
 /// subresource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Hash)]
 pub struct Options {
     /// An update's `metadata.resourceVersion`: the version the client read.
     /// If the object has moved on, the update is `409 Conflict`.
@@ -138,7 +137,7 @@ impl Options {
 }
 
 /// `metav1.DeletionPropagation`: what becomes of an owner's dependents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, Hash)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub enum Propagation {
     /// The owner goes at once; the garbage collector deletes the dependents after.
@@ -241,7 +240,7 @@ impl Request {
 }
 
 /// The `metav1.StatusReason` of a failed request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
 pub enum Reason {
     AlreadyExists,
     NotFound,
@@ -255,7 +254,7 @@ pub enum Reason {
 }
 
 /// How an injected request failure goes (the `fail_next` action).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, Hash)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub enum FailMode {
     /// `500 InternalError`: nothing is written.
@@ -281,7 +280,7 @@ impl FailMode {
 }
 
 /// An HTTP status with its reason: what `apierrors.IsAlreadyExists` and friends test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
 pub struct Status {
     pub code: u16,
     pub reason: Option<Reason>,
@@ -316,7 +315,7 @@ impl Status {
 }
 
 /// The apiserver's answer.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Response {
     pub status: Status,
     /// The object created, read, updated or deleted.
@@ -328,7 +327,7 @@ pub struct Response {
 }
 
 /// One line of the audit log: every request, whatever its outcome.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 pub struct AuditEntry {
     pub at_ms: u64,
     pub actor: Actor,
@@ -403,7 +402,7 @@ fn message(status: Status, kind: Kind, name: &str) -> String {
 }
 
 /// ADDED / MODIFIED / DELETED, as a watch stream spells them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize, Hash)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub enum EventType {
     #[serde(rename = "ADDED")]
@@ -425,7 +424,7 @@ impl EventType {
 }
 
 /// A change committed to the store, to be fanned out to every watch.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct WatchEvent {
     pub event_type: EventType,
     /// The new version; for DELETED, the last state at the deletion's resourceVersion.
@@ -457,7 +456,7 @@ pub fn generate_name(prefix: &str, rng: &mut Rng) -> String {
 ///
 /// One map per kind, keyed like an informer's store (fewer distinct map types
 /// is less code in the page's wasm).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Hash)]
 pub struct ApiServer {
     objects: [BTreeMap<ObjectKey, ObjectRc>; 4],
     resource_version: u64,
@@ -482,7 +481,7 @@ fn label_key(kind: Kind, namespace: &str, label: &str, value: &str) -> String {
 }
 
 /// What one request did.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Outcome {
     pub response: Response,
     pub audit: AuditEntry,
@@ -648,7 +647,7 @@ impl ApiServer {
         }
         self.resource_version += 1;
         self.next_uid += 1;
-        let object = Rc::new(Object {
+        let object = ObjectRc::new(Object {
             namespace: body.namespace.clone(),
             name: name.clone(),
             uid: self.next_uid,
@@ -729,7 +728,7 @@ impl ApiServer {
     fn replace(&mut self, req: &Request, now_ms: u64, old: &Object, object: Object) -> Outcome {
         self.remove(old);
         self.resource_version += 1;
-        let object = Rc::new(Object { resource_version: self.resource_version, ..object });
+        let object = ObjectRc::new(Object { resource_version: self.resource_version, ..object });
         self.insert(object.clone());
         self.committed(req, now_ms, Status::OK, object, EventType::Modified)
     }
@@ -738,7 +737,7 @@ impl ApiServer {
     fn erase(&mut self, req: &Request, now_ms: u64, old: &Object) -> Outcome {
         self.remove(old);
         self.resource_version += 1;
-        let last = Rc::new(Object { resource_version: self.resource_version, ..old.clone() });
+        let last = ObjectRc::new(Object { resource_version: self.resource_version, ..old.clone() });
         self.committed(req, now_ms, Status::OK, last, EventType::Deleted)
     }
 

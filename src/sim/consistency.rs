@@ -23,7 +23,7 @@ use serde::Serialize;
 use std::fmt;
 
 /// One owner's record: its UID and, per resource, the newest resourceVersion written.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 pub struct OwnerRecord {
     pub owner_uid: u64,
     /// Written resourceVersion per resource (by the kind whose informer reads it back).
@@ -60,7 +60,7 @@ impl OwnerRecord {
 }
 
 /// `ConsistencyError`: a store has not read what the controller wrote.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
 pub struct ConsistencyError {
     pub read_rv: u64,
     pub wrote_rv: u64,
@@ -81,7 +81,7 @@ impl fmt::Display for ConsistencyError {
 }
 
 /// `RealConsistencyStore`: owner key (`ns/name`) to its record.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct ConsistencyStore {
     writes: SortedMap<String, OwnerRecord>,
 }

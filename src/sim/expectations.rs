@@ -13,7 +13,7 @@ use serde::Serialize;
 pub const DEFAULT_TIMEOUT_MS: u64 = 5 * 60 * 1000;
 
 /// One `ControlleeExpectations` record, with the pod keys it expects to see deleted.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 pub struct Record {
     pub add: i64,
     pub del: i64,
@@ -31,7 +31,7 @@ impl Record {
 }
 
 /// Why `SatisfiedExpectations` answered as it did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Satisfied {
     /// No record: a new controller, or one whose record was deleted. True.
@@ -51,7 +51,7 @@ impl Satisfied {
 }
 
 /// The expectations of one controller, keyed by controller key (`ns/name`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Hash)]
 pub struct Expectations {
     pub timeout_ms: u64,
     /// Sorted by key. A controller has a handful of keys: a vector is enough,

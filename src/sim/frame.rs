@@ -9,7 +9,7 @@ use super::object::{Kind, ObjectRef};
 use serde::Serialize;
 
 /// Whose watch delivered an event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Watcher {
     /// The controller under study.
@@ -19,7 +19,7 @@ pub enum Watcher {
 }
 
 /// What happens to a key after its reconcile returns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
 #[serde(rename_all = "snake_case", tag = "requeue")]
 pub enum Requeue {
     /// `Forget` and `Done`: nothing more unless an event adds it.
@@ -31,7 +31,7 @@ pub enum Requeue {
 }
 
 /// One change. Variants are listed in roughly the order a request travels.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Hash)]
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum Event {
     /// The controller process starts (or restarts): empty cache, informers LIST.
@@ -110,7 +110,7 @@ pub enum Event {
 }
 
 /// One step of the world.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Hash)]
 pub struct Frame {
     /// 1-based: frame 0 is the initial state, before anything happened.
     pub n: u64,

@@ -19,7 +19,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
 /// How the informer's queue takes a LIST.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize, Hash)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Fifo {
@@ -32,7 +32,7 @@ pub enum Fifo {
 }
 
 /// One entry of a DeltaFIFO's initial population.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub enum Pop {
     /// `Replaced`/`Sync` of a listed item.
     Item(ObjectRc),
@@ -41,7 +41,7 @@ pub enum Pop {
 }
 
 /// What one DeltaFIFO pop did.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Popped {
     pub pop: Pop,
     /// The store's previous version of the object, if it had one.
@@ -54,7 +54,7 @@ pub struct Popped {
 }
 
 /// The timing a schedule chose for one watch event (default: the lag's).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Timing {
     pub nth: u32,
     pub held_ms: u64,
@@ -63,7 +63,7 @@ pub struct Timing {
 }
 
 /// An event on the wire from the apiserver to this informer.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct InFlight {
     pub event_type: EventType,
     pub object: ObjectRc,
@@ -89,7 +89,7 @@ pub struct InFlight {
 }
 
 /// Where the reflector is.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub enum ListState {
     /// Not started (a controller that is not running).
     Idle,
@@ -108,7 +108,7 @@ pub enum ListState {
 }
 
 /// What the store did when a list was popped into it, for the handlers.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Hash)]
 pub struct Replaced {
     pub added: Vec<ObjectRc>,
     /// (old, new): same resourceVersion means nothing changed (a resync).
@@ -120,7 +120,7 @@ pub struct Replaced {
 }
 
 /// A watch event handed to the handlers, after the store took it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Delivered {
     pub event: InFlight,
     /// The store's previous version of the object, if it had one.
@@ -128,7 +128,7 @@ pub struct Delivered {
 }
 
 /// One informer for one kind, across all namespaces.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Informer {
     pub kind: Kind,
     store: BTreeMap<ObjectKey, ObjectRc>,
@@ -277,7 +277,7 @@ impl Informer {
         };
         self.in_flight.push_back(InFlight {
             event_type: EventType::Modified,
-            object: std::rc::Rc::new(placeholder),
+            object: ObjectRc::new(placeholder),
             sent_at_ms: now_ms,
             jitter_ms: 0,
             held_ms: 0,
@@ -465,7 +465,7 @@ impl Informer {
 }
 
 /// The informer's condition as the Cache panel shows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     Idle,
@@ -488,10 +488,9 @@ impl Informer {
 mod tests {
     use super::*;
     use crate::sim::object::{Object, Spec};
-    use std::rc::Rc;
 
     fn cm(name: &str, rv: u64) -> ObjectRc {
-        Rc::new(Object {
+        ObjectRc::new(Object {
             namespace: "ns".into(),
             name: name.into(),
             uid: rv,

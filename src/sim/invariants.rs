@@ -8,7 +8,7 @@ use super::world::InFlightRequest;
 use serde::Serialize;
 
 /// One invariant and its state.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 pub struct Invariant {
     pub name: &'static str,
     /// What it promises, in one sentence.
@@ -25,7 +25,7 @@ impl Invariant {
 }
 
 /// One violation of an invariant, carried by the frame that made it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 pub struct Violation {
     pub invariant: &'static str,
     /// What broke it, in words: `Ensemble beta wants 4 and now has 5 after creating beta-voice-x`.
@@ -48,7 +48,7 @@ pub const NO_DELETE_OF_UNCACHED: &str = "no_delete_of_uncached";
 pub const NO_ORPHANS: &str = "no_orphans";
 
 /// Every invariant of a run.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 pub struct Invariants {
     pub list: Vec<Invariant>,
 }

@@ -11,6 +11,7 @@ pub mod consistency;
 pub mod controllers;
 pub mod expectations;
 pub mod frame;
+pub mod hash;
 pub mod history;
 pub mod informer;
 pub mod invariants;
@@ -22,7 +23,7 @@ pub mod workqueue;
 pub mod world;
 
 /// Where a simplification shows: the panel that carries its one-line note.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Panel {
     Cluster,
     Watch,
@@ -33,7 +34,7 @@ pub enum Panel {
 }
 
 /// One way the simulation differs from a real cluster.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Hash)]
 pub struct Simplification {
     /// The whole of it, for the help and the docs.
     pub text: &'static str,

@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+use std::hash::Hash;
 use std::rc::Rc;
 
 /// The kinds the simulator knows.
@@ -112,7 +113,7 @@ impl fmt::Display for ObjectRef {
 }
 
 /// A `metadata.ownerReferences` entry. `controller: true` makes it the controllerRef.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct OwnerReference {
     pub kind: Kind,
     pub name: String,
@@ -121,7 +122,7 @@ pub struct OwnerReference {
 }
 
 /// What differs between kinds. ConfigMaps and Pods carry nothing the labs need.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Spec {
     Ensemble { voices: u32 },
@@ -151,7 +152,7 @@ impl Spec {
 }
 
 /// One committed version of an object.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct Object {
     pub namespace: String,
     pub name: String,
@@ -180,7 +181,7 @@ pub struct Object {
 }
 
 /// The part of a ReplicaSet's status the simulation writes (`calculateStatus`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Hash)]
 pub struct ReplicaSetStatus {
     /// `status.replicas`: the pods the controller counted in its cache.
     pub replicas: u32,
@@ -193,8 +194,62 @@ pub const FINALIZER_FOREGROUND: &str = "foregroundDeletion";
 /// The finalizer orphan deletion puts on an owner (`metav1.FinalizerOrphanDependents`).
 pub const FINALIZER_ORPHAN: &str = "orphan";
 
-/// Objects are shared between the apiserver, informers and checkpoints.
-pub type ObjectRc = Rc<Object>;
+/// A committed object version, shared between the apiserver, informers,
+/// events in flight and checkpoints. A version never changes once committed,
+/// so its hash is taken once, here: the explorer's fingerprint hashes every
+/// store at every frame, and then writes one word per object.
+#[derive(Debug, Clone)]
+pub struct ObjectRc(Rc<(Object, u64)>);
+
+impl ObjectRc {
+    pub fn new(object: Object) -> ObjectRc {
+        let hash = {
+            let mut h = rustc_hash::FxHasher::default();
+            object.hash(&mut h);
+            std::hash::Hasher::finish(&h)
+        };
+        ObjectRc(Rc::new((object, hash)))
+    }
+}
+
+impl std::ops::Deref for ObjectRc {
+    type Target = Object;
+    fn deref(&self) -> &Object {
+        &self.0 .0
+    }
+}
+
+impl AsRef<Object> for ObjectRc {
+    fn as_ref(&self) -> &Object {
+        self
+    }
+}
+
+impl From<Object> for ObjectRc {
+    fn from(object: Object) -> ObjectRc {
+        ObjectRc::new(object)
+    }
+}
+
+impl Hash for ObjectRc {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.0 .1);
+    }
+}
+
+impl PartialEq for ObjectRc {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || self.0 .0 == other.0 .0
+    }
+}
+
+impl Eq for ObjectRc {}
+
+impl Serialize for ObjectRc {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0 .0.serialize(s)
+    }
+}
 
 impl Object {
     pub fn kind(&self) -> Kind {
@@ -221,7 +276,7 @@ impl Object {
 }
 
 /// What a client sends to create an object: a name or a `generateName` prefix.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct ObjectTemplate {
     pub namespace: String,
     pub name: Option<String>,

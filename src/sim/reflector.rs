@@ -9,7 +9,7 @@
 use super::rng::Rng;
 
 /// `wait.exponentialBackoffManagerImpl`, in simulated milliseconds.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ExponentialBackoff {
     initial_ms: u64,
     cap_ms: u64,

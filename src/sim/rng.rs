@@ -11,6 +11,15 @@ use rand_pcg::Pcg32;
 #[derive(Debug, Clone)]
 pub struct Rng(Pcg32);
 
+/// `Pcg32` does not implement `Hash`: its next draw, on a copy, stands for its
+/// state (two different states drawing the same 64 bits is a 2^-64 chance,
+/// the same as any fingerprint collision).
+impl std::hash::Hash for Rng {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u64(self.0.clone().next_u64());
+    }
+}
+
 impl Rng {
     pub fn new(seed: u64) -> Self {
         Rng(Pcg32::seed_from_u64(seed))
@@ -62,5 +71,17 @@ mod tests {
         }
         assert!(seen.iter().all(|s| *s), "every value of 0..27 drawn in 2000 tries");
         assert_eq!(r.below(0), 0);
+    }
+
+    #[test]
+    fn its_hash_is_its_state() {
+        use std::hash::BuildHasher;
+        let h = |r: &Rng| std::hash::BuildHasherDefault::<crate::sim::hash::Fnv64>::default().hash_one(r);
+        let mut a = Rng::new(7);
+        assert_eq!(h(&a), h(&Rng::new(7)));
+        assert_ne!(h(&a), h(&Rng::new(8)));
+        let before = h(&a);
+        a.below(10);
+        assert_ne!(h(&a), before, "a draw moves it");
     }
 }

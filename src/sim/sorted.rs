@@ -5,7 +5,7 @@
 //! instantiation per key type. Not for large collections: inserts shift.
 
 /// A set kept sorted.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SortedSet<T>(Vec<T>);
 
 impl<T> Default for SortedSet<T> {
@@ -78,7 +78,7 @@ impl<T: serde::Serialize> serde::Serialize for SortedSet<T> {
 }
 
 /// A map kept sorted by key.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SortedMap<K, V>(Vec<(K, V)>);
 
 impl<K, V> Default for SortedMap<K, V> {

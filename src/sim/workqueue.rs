@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 
 /// The FIFO, dirty and processing structures of `workqueue.Type`, plus the
 /// waiting set of the delaying queue and the controller rate limiter.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct WorkQueue<T: Ord + Clone> {
     queue: VecDeque<T>,
     dirty: SortedSet<T>,
@@ -170,7 +170,7 @@ impl<T: Ord + Clone> WorkQueue<T> {
 }
 
 /// `ItemExponentialFailureRateLimiter`: `base * 2^failures`, capped.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct ItemExponentialFailureRateLimiter<T: Ord> {
     pub base_ms: u64,
     pub max_ms: u64,
@@ -203,7 +203,7 @@ impl<T: Ord + Clone> ItemExponentialFailureRateLimiter<T> {
 /// `BucketRateLimiter` over `rate.NewLimiter(qps, burst)`, shared by all items.
 ///
 /// Tokens are counted in thousandths so simulated time stays in integers.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct BucketRateLimiter {
     pub qps: u64,
     pub burst: u64,
@@ -236,7 +236,7 @@ impl BucketRateLimiter {
 /// `DefaultControllerRateLimiter`: the max of a per-item exponential backoff
 /// (5 ms doubling to 1000 s) and a shared bucket (10 qps, burst 100)
 /// (`default_rate_limiters.go:50-56`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct ControllerRateLimiter<T: Ord> {
     pub item: ItemExponentialFailureRateLimiter<T>,
     pub bucket: BucketRateLimiter,

@@ -20,6 +20,7 @@ use super::object::{Kind, ObjectKey, ObjectRef, ObjectTemplate};
 use super::rng::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BinaryHeap};
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 mod actions;
@@ -45,7 +46,7 @@ pub const FRAME_LIMIT: u64 = 200_000;
 
 /// Where a run stopped because the cluster held more objects than its limit:
 /// the facts a report and the page put in words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
 pub struct ObjectLimitStop {
     /// The last frame: the one that passed the limit.
     pub frame: u64,
@@ -59,7 +60,7 @@ pub struct ObjectLimitStop {
 }
 
 /// The cluster's timing. Every field is a knob; defaults are the presets' baseline.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Hash)]
 pub struct ClusterSettings {
     /// Commit to handler on the controller's watch. Changing it moves events already in flight.
     pub watch_lag_ms: u64,
@@ -128,7 +129,7 @@ impl Default for ClusterSettings {
 }
 
 /// A setting that can change while the world runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Knob {
     WatchLagMs(u64),
     WatchJitterMs(u64),
@@ -145,7 +146,7 @@ pub enum Knob {
 }
 
 /// Everything a world is built from.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct WorldInit {
     pub seed: u64,
     pub until_ms: u64,
@@ -213,7 +214,7 @@ impl Deviation {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 enum Timer {
     /// The controller process starts.
     Start { restart: bool },
@@ -277,7 +278,7 @@ impl Timer {
 }
 
 /// Who waits for a response.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 enum Origin {
     Kubectl,
     Worker {
@@ -298,7 +299,7 @@ enum Origin {
 }
 
 /// A request on its way to the apiserver.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct InFlightRequest {
     pub request: Request,
     pub sent_at_ms: u64,
@@ -362,7 +363,7 @@ pub struct World {
 }
 
 /// A `coordination.k8s.io` Lease as leader election reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Lease {
     /// The process holding it (its epoch: a restarted process is a new identity).
     pub holder_epoch: u32,
@@ -455,53 +456,13 @@ impl World {
     }
 
     /// A fingerprint of the world's state, for the schedule explorer's
-    /// pruning: the time, the apiserver's resourceVersion and the watch events
-    /// sent, each informer's progress (its last applied resourceVersion
-    /// determines its store, since events apply in order), what is on each
-    /// wire and when its head lands, the queue, the busy workers, the
-    /// timers pending, and the frame count. Two runs at the same fingerprint (with the same
-    /// deviations still ahead) have the same future.
+    /// pruning: the hash of every field of its state ([`Hash for World`](#impl-Hash-for-World)
+    /// names the few it skips, and why). Two runs of one scenario at the same
+    /// fingerprint, with the same deviations still ahead, have the same future.
     pub fn fingerprint(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut add = |v: u64| {
-            for b in v.to_le_bytes() {
-                h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-            }
-        };
-        // The frame count stands in for where each reconcile is in its steps
-        // (two states a frame apart always differ).
-        add(self.frames);
-        add(self.now_ms);
-        add(self.api.resource_version());
-        self.events_sent.iter().for_each(|n| add(u64::from(*n)));
-        if !self.takes.is_empty() {
-            add(u64::from(self.keys_taken));
-        }
-        let lag = self.cluster.watch_lag_ms;
-        let runtimes = std::iter::once(&self.ctl).chain(self.peer.as_ref());
-        for r in runtimes {
-            add(u64::from(r.epoch));
-            add(r.queue.len() as u64);
-            add(r.workers.iter().filter(|w| w.busy.is_some()).count() as u64);
-            for inf in &r.caches.informers {
-                add(inf.last_sync_rv());
-                add(inf.len() as u64);
-                add(inf.in_flight_len() as u64);
-                add(inf.next_due(lag).unwrap_or(u64::MAX));
-                // Every event on the wire, not only the head: a schedule's
-                // deviation behind the head (late, lost) is part of the state.
-                for (e, at) in inf.in_flight(lag) {
-                    add(at ^ u64::from(e.dropped || e.drop_on_arrival) << 63);
-                }
-            }
-        }
-        for inf in &self.gc.caches.informers {
-            add(inf.last_sync_rv());
-            add(inf.in_flight_len() as u64);
-        }
-        add(self.timers.len() as u64);
-        add(self.requests_in_flight as u64);
-        h
+        let mut h = rustc_hash::FxHasher::default();
+        self.hash(&mut h);
+        h.finish()
     }
 
     /// About how many bytes a clone of the world holds: what a checkpoint of
@@ -845,6 +806,58 @@ impl World {
     }
 }
 
+/// The world's state, as the explorer's fingerprint sees it. Every field is
+/// named (no `..`), so a new one does not compile until it is hashed or
+/// skipped here with its reason; the types below derive `Hash` whole.
+impl Hash for World {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        let World {
+            cluster,
+            controller,
+            seed,
+            until_ms,
+            frame_limit,
+            object_limit,
+            now_ms,
+            frames,
+            rng,
+            api,
+            ctl,
+            gc,
+            timers,
+            timer_seq: _, // How many timers were ever set: the pending ones' order, hashed below, is what it decides.
+            requests_in_flight,
+            actions: _, // The scenario's, the same in every run the explorer compares.
+            counts: _,  // The audit log's tallies, for the report: what was sent, not what will be.
+            invariants,
+            violations,
+            faults,
+            schedule: _, // The explorer varies it: `explore` hashes the deviations still ahead beside this.
+            events_sent,
+            takes,
+            keys_taken,
+            peer,
+            lease,
+            next_epoch,
+            frame_replica,
+            promote,
+        } = self;
+        (cluster, controller, seed, until_ms, frame_limit, object_limit, now_ms).hash(h);
+        // With the frame count: two states a frame apart are never one.
+        (frames, rng, api, ctl, gc).hash(h);
+        // A heap's layout depends on the order of its pushes: hash the pending
+        // timers in the order they will fire.
+        let mut pending: Vec<&Scheduled> = timers.iter().collect();
+        pending.sort_unstable_by(|a, b| b.cmp(a));
+        h.write_usize(pending.len());
+        for t in pending {
+            (t.at_ms, &t.timer).hash(h);
+        }
+        (requests_in_flight, invariants, violations, faults, events_sent, takes, keys_taken).hash(h);
+        (peer, lease, next_epoch, frame_replica, promote).hash(h);
+    }
+}
+
 /// A timer and when it is due. Ordered for a max-heap so that the earliest
 /// time, then the lowest sequence number, comes out first.
 #[derive(Debug, Clone)]
@@ -874,7 +887,7 @@ impl Ord for Scheduled {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 enum Source {
     Timer,
     Informer(Watcher, usize),

@@ -32,7 +32,7 @@ pub const PSEUDO_CODE: &[(Step, &str)] = &[
 const ACTOR: Actor = Actor::Controller(ControllerKind::Ensemble);
 
 /// One Ensemble reconcile in progress.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Reconcile {
     key: String,
     owner: ObjectKey,
@@ -41,7 +41,7 @@ pub struct Reconcile {
     stage: Stage,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 enum Stage {
     /// The owner is gone; return next.
     Returning,

@@ -19,7 +19,7 @@ use super::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 /// How a controller names the children it creates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Naming {
@@ -35,7 +35,7 @@ pub enum Naming {
 /// randomises map iteration, so `lister.List()` hands back the same objects in
 /// a different order each call. An operator that deletes `children[desired:]`
 /// therefore picks different victims from one reconcile to the next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Hash)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ListOrder {
@@ -48,7 +48,7 @@ pub enum ListOrder {
 }
 
 /// Every knob of the controller under study. Defaults are documented per field.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Hash)]
 pub struct ControllerSettings {
     pub kind: ControllerKind,
     pub namespace: String,
@@ -78,7 +78,7 @@ pub struct ControllerSettings {
 }
 
 /// The caches a controller reads: one informer per watched kind.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Caches {
     pub informers: Vec<Informer>,
 }
@@ -157,7 +157,7 @@ impl Cx<'_> {
 }
 
 /// What a reconcile resumes with.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub enum Input {
     /// Carry on after a note.
     Resume,
@@ -166,7 +166,7 @@ pub enum Input {
 }
 
 /// What a reconcile does next.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub enum Beat {
     /// Something it read or decided: one frame. It resumes `then_ms` later.
     Note { note: Note, then_ms: u64 },
@@ -177,7 +177,7 @@ pub enum Beat {
 }
 
 /// What to do about surplus or missing children.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
 #[serde(rename_all = "snake_case", tag = "plan", content = "n")]
 pub enum Plan {
     Nothing,
@@ -187,7 +187,7 @@ pub enum Plan {
 
 /// The closed set of things a reconcile reports. Each becomes one frame, has a
 /// pseudo-code line, a caption, and (some) a log line the controller prints.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 #[serde(rename_all = "snake_case", tag = "note")]
 pub enum Note {
     /// The owner is not in the cache: forget its expectations and return.
@@ -226,7 +226,7 @@ pub enum Note {
 }
 
 /// What a reconcile does after a cache miss.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum MissAction {
     /// The pruner: absent from the cache means absent from the cluster; delete it.
@@ -266,7 +266,7 @@ impl Note {
 }
 
 /// An event as a handler sees it, after the store took it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct HandlerEvent<'a> {
     pub event_type: EventType,
     pub object: &'a ObjectRc,
@@ -276,7 +276,7 @@ pub struct HandlerEvent<'a> {
 }
 
 /// What handlers did to the controller's in-memory state, for the frame.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Hash)]
 pub struct HandlerEffects {
     /// Keys added to the workqueue.
     pub enqueued: Vec<String>,
@@ -289,7 +289,7 @@ pub struct HandlerEffects {
 /// A named line of a controller's pseudo-code: the line a frame lights in the
 /// Reconcile panel. Each controller's `PSEUDO_CODE` pairs the steps it has
 /// with their text, so no line is ever numbered by hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
     /// `key := queue.Get()`: a worker takes a key off the workqueue.
@@ -372,7 +372,7 @@ pub fn watched_kinds(kind: ControllerKind) -> &'static [Kind] {
 }
 
 /// A reconcile in progress, per controller.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub enum Reconcile {
     Ensemble(ensemble::Reconcile),
     ReplicaSet(replicaset::Reconcile),

@@ -28,14 +28,14 @@ pub const REREAD_NAME: &str = "seed-99";
 const ACTOR: Actor = Actor::Controller(ControllerKind::Pruner);
 
 /// The run in progress.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Reconcile {
     namespace: String,
     stage: Stage,
     deleted: u32,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 enum Stage {
     /// Waiting for the live list.
     Listing,

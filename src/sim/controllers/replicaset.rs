@@ -82,7 +82,7 @@ pub fn slow_start_batch(count: u32, initial: u32, mut f: impl FnMut() -> Result<
 }
 
 /// One `syncReplicaSet` in progress.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Reconcile {
     key: String,
     owner: ObjectKey,
@@ -97,7 +97,7 @@ pub struct Reconcile {
 /// `statusUpdateRetries`: one GET and one more try after a failed UpdateStatus.
 pub const STATUS_UPDATE_RETRIES: u32 = 1;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 enum Stage {
     Returning,
     /// `EnsureReady` failed: return this error next (the key is requeued rate-limited).

@@ -9,7 +9,7 @@ use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, Spec};
 use std::rc::Rc;
 
 /// A scenario action, resolved to what the world does.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub enum ActionKind {
     /// `kubectl apply`: create, or update if it exists.
     Apply(ObjectTemplate),
@@ -31,7 +31,7 @@ pub enum ActionKind {
     PauseController { for_ms: u64 },
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct Action {
     pub at_ms: u64,
     pub kind: ActionKind,

@@ -10,7 +10,7 @@ pub const DEFAULT_CLIENT_BURST: u32 = 10;
 /// which every request of a rest client waits on (`Wait`, a reservation of
 /// golang.org/x/time/rate). The bucket starts full; tokens are counted in
 /// thousandths, so a refill of `qps` tokens a second is `qps` a millisecond.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TokenBucket {
     qps: u32,
     burst: u32,

@@ -29,7 +29,7 @@ use crate::sim::object::{
 use crate::sim::sorted::SortedSet;
 
 /// The garbage collector: its informers over every kind and what it remembers.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct GarbageCollector {
     pub caches: Caches,
     /// `absentOwnerCache`: owners (by UID) a GET found gone.
@@ -54,7 +54,7 @@ impl GarbageCollector {
 }
 
 /// One `attemptToDeleteItem` in progress, carried by the GETs it sends.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Attempt {
     /// The dependent as the graph had it.
     pub item: ObjectRc,

@@ -16,13 +16,13 @@ use crate::sim::sorted::{SortedMap, SortedSet};
 use crate::sim::workqueue::WorkQueue;
 
 /// A worker and the reconcile it runs, if any.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Hash)]
 pub struct Worker {
     pub busy: Option<Busy>,
 }
 
 /// A reconcile in progress on a worker.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Busy {
     pub key: String,
     pub n: u64,
@@ -35,7 +35,7 @@ pub struct Busy {
 }
 
 /// The controller process: caches, queue, expectations, workers.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Hash)]
 pub struct Runtime {
     pub kind: ControllerKind,
     pub caches: Caches,
