@@ -3,7 +3,8 @@
 #   make setup   install what is missing (fast when nothing is)
 #   make build   release build of the browser app into dist/
 #   make serve   build and serve it on http://127.0.0.1:8080/
-#   make test    native tests, wasm tests in headless Chromium, release build, e2e tests
+#   make test    format and lint checks, native tests, wasm tests in headless Chromium, release build, e2e tests
+#   make lint    rustfmt --check, and clippy with warnings as errors, natively and for wasm32
 #   make bench   benchmark figures: the simulation (native), then the page in headless Chromium
 #   make fuzz    fuzz every parser, FUZZ_COUNT (1,000,000) inputs each
 #   make screenshots  redraw docs/screenshots/, each preset at its telling frame
@@ -23,7 +24,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 
 WASM_TARGET := wasm32-unknown-unknown
 
-.PHONY: help setup build serve test test-native test-wasm trunk-build test-e2e bench bench-pages fuzz screenshots clean
+.PHONY: help setup build serve test lint test-native test-wasm trunk-build test-e2e bench bench-pages fuzz screenshots clean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -37,7 +38,15 @@ serve: setup
 	trunk serve --release --no-autoreload --address 127.0.0.1 --port 8080
 
 # Each stage stops the make on failure; .NOTPARALLEL keeps them in this order.
-test: setup test-native test-wasm trunk-build test-e2e
+test: setup lint test-native test-wasm trunk-build test-e2e
+
+# The house style, held by the tools: rustfmt.toml's format, and every clippy
+# warning an error, for both targets (the page's code compiles only for
+# wasm32; there, the tests that run in Chromium, WASM_TESTS below).
+lint:
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --target $(WASM_TARGET) --lib --bins $(WASM_TESTS) -- -D warnings
 
 # The simulation, the scenarios and the runner, natively.
 test-native:

@@ -3,7 +3,7 @@
 # missing: a no-op run takes well under two seconds.
 #
 #   apt:    chromium, chromium-driver (headless browser for the wasm and e2e tests)
-#   rustup: the wasm32-unknown-unknown target
+#   rustup: the wasm32-unknown-unknown target, rustfmt and clippy (`make test` runs both)
 #   cargo:  trunk 0.21.14, wasm-bindgen-cli = Cargo.lock's wasm-bindgen
 #   npm:    binaryen 132 (wasm-opt) and playwright-core, from package-lock.json
 #
@@ -43,6 +43,13 @@ if [[ ! -d "$(rustc --print sysroot)/lib/rustlib/$TARGET" ]]; then
     say "rustup target add $TARGET"
     rustup target add "$TARGET"
 fi
+
+for component in rustfmt clippy; do
+    if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
+        say "rustup component add $component"
+        rustup component add "$component"
+    fi
+done
 
 # ---- Trunk ---------------------------------------------------------------------
 # 0.22 needs a newer rustc than this toolchain has.

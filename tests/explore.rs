@@ -192,7 +192,8 @@ fn the_fingerprint_sees_expectations_the_queue_and_the_lease() {
     let world = World::new(preset("replicaset-pressure").unwrap().world_init());
     let base = world.fingerprint();
     assert_eq!(base, world.clone().fingerprint(), "a clone is the same state");
-    let changes: [(&str, fn(&mut World)); 3] = [
+    type Change = (&'static str, fn(&mut World));
+    let changes: [Change; 3] = [
         ("an expectation", |w| w.ctl.expectations.expect_creations("default/web", 3, 0)),
         ("a queued key", |w| {
             w.ctl.queue.add("default/web".to_string());

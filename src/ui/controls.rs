@@ -266,14 +266,15 @@ fn set_setting(ui: Ui, setting: &'static Setting, raw: &str) {
     }
 }
 
+/// What a setting's field redraws on: the scenario's settings, the learner's
+/// changes, and a word of the caller's.
+type Revision = (Vec<(String, String)>, Vec<crate::view::session::Edit>, String);
+
 /// One setting of the table, as a field named by its path, with its unit
 /// and its help; its limits are the table's. `revision` changes when the
 /// scenario's settings or the learner's changes do.
 #[component]
-fn SettingField(
-    setting: &'static Setting,
-    revision: Memo<(Vec<(String, String)>, Vec<crate::view::session::Edit>, String)>,
-) -> impl IntoView {
+fn SettingField(setting: &'static Setting, revision: Memo<Revision>) -> impl IntoView {
     let ui = use_ui();
     let id = format!("setting-{}", setting.path.replace(['.', '_'], "-"));
     let help_id = format!("{id}-help");

@@ -53,13 +53,16 @@ fn and_list(parts: &[String]) -> String {
     }
 }
 
+/// How many requests of one verb got each HTTP status, in the order first seen.
+pub type Statuses = Vec<(u16, u64)>;
+
 /// What a reconcile sent, counted from the audit frames between its start
 /// and its return: by verb in the order first sent, then by the status the
 /// client saw, with how many. `frames` ends with its
 /// [`Event::ReconcileFinished`] frame. `None` where its requests cannot be
 /// told apart: another reconcile of the same process ran meanwhile, or the
 /// start lies beyond the lookback.
-pub fn reconcile_requests(frames: &[Frame]) -> Option<Vec<(Verb, Vec<(u16, u64)>)>> {
+pub fn reconcile_requests(frames: &[Frame]) -> Option<Vec<(Verb, Statuses)>> {
     let last = frames.last()?;
     let Event::ReconcileFinished { n, .. } = &last.event else { return None };
     // The requests it sent (verb, the status the client saw), newest first.
