@@ -12,6 +12,7 @@ pub mod snapshot;
 pub mod spacetime;
 pub mod svg;
 pub mod url;
+pub mod xml;
 
 /// `text` cut to at most `chars` characters, an ellipsis marking the cut:
 /// names in the SVG export, long values in error messages.

@@ -10,7 +10,7 @@
 //! "Export SVG" draw the same markup, and it is tested natively.
 
 use super::panels::Wire;
-use super::svg::escape;
+use super::xml::escape;
 use crate::sim::apiserver::Verb;
 use crate::sim::caption::{fmt_ms, secs};
 use crate::sim::controllers::Note;

@@ -7,6 +7,7 @@
 use super::ellipsize;
 use super::panels::{Row, RowState, Wire};
 use super::snapshot::Snapshot;
+use super::xml::escape;
 use crate::sim::caption::fmt_ms;
 use std::fmt::Write;
 
@@ -26,30 +27,6 @@ const PURPLE: &str = "#cc79a7";
 const FG: &str = "#1b1f24";
 const MUTED: &str = "#4d5661";
 const BORDER: &str = "#d3d7dc";
-
-/// XML 1.0's `Char`: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].
-fn xml_char(c: char) -> bool {
-    matches!(c as u32, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF)
-}
-
-/// Text safe inside an SVG element or attribute: markup escaped, and the
-/// characters XML 1.0 forbids (most control characters, U+FFFE, U+FFFF) left
-/// out, so the file is always well-formed.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if !xml_char(c) => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// Greedy word wrap at `width` characters.
 fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -255,16 +232,6 @@ mod tests {
     use crate::view::panels::wires;
     use crate::view::session::Session;
     use crate::view::snapshot::snapshot;
-
-    #[test]
-    fn leaves_out_what_xml_forbids() {
-        assert_eq!(escape("a\u{1}b\u{FFFE}c\u{FFFF}\td\n"), "abc\td\n");
-    }
-
-    #[test]
-    fn escapes_markup() {
-        assert_eq!(escape(r#"<a href="x">&'"#), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;");
-    }
 
     #[test]
     fn the_svg_draws_the_frame_the_page_draws() {

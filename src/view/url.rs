@@ -571,7 +571,7 @@ pub fn runner_command(state: &PageState) -> Option<String> {
 /// The `<iframe>` a course author pastes: `src` is the page's absolute URL
 /// with the state and `embed=1`; `title` names it for screen readers.
 pub fn iframe_snippet(src: &str, title: &str) -> String {
-    use super::svg::escape;
+    use super::xml::escape;
     format!(
         r#"<iframe src="{}" width="800" height="500" title="{}" loading="lazy" allow="clipboard-write"></iframe>"#,
         escape(src),
