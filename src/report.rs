@@ -37,7 +37,8 @@ impl Write for Fnv64 {
     }
 }
 
-/// Hashes the frame sequence: each frame's JSON, in order.
+/// Hashes the frame sequence: each frame's JSON, in order. A frame is facts
+/// only (no sentence: see `crate::narrate`), so rewording a caption moves no hash.
 #[derive(Debug, Clone, Default)]
 pub struct TraceHasher(Fnv64);
 
@@ -55,12 +56,20 @@ impl TraceHasher {
 
 /// One line of `cachescope trace`, and of the page's "Export trace": a frame
 /// as one JSON object (number, time, kind, caption, the objects it touched).
+/// The caption is words ([`crate::narrate::caption`]), outside the trace
+/// hash, which covers the frame's facts only ([`TraceHasher`]).
 pub fn trace_line(frame: &Frame) -> String {
+    trace_line_with(frame, crate::narrate::caption)
+}
+
+/// [`trace_line`] with the caption said by `caption`: a rewording shows
+/// in the line and in no hash.
+pub fn trace_line_with(frame: &Frame, caption: impl Fn(&Frame) -> String) -> String {
     serde_json::json!({
         "n": frame.n,
         "at_ms": frame.at_ms,
         "kind": frame.event.name(),
-        "caption": crate::sim::caption::caption(frame),
+        "caption": caption(frame),
         "touched": frame.event.touched().iter().map(ToString::to_string).collect::<Vec<_>>(),
     })
     .to_string()
@@ -130,18 +139,7 @@ impl ObjectLimitReport {
     }
 }
 
-/// `12,345`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::narrate::units::thousands;
 
 /// Why a run stopped at its object limit, in words: the counts, then the
 /// likely cause, read from the world where it stopped (the controller's
@@ -164,7 +162,7 @@ pub fn object_limit_words(world: &World, stop: &ObjectLimitStop) -> String {
         format!(
             "{cache_says}: {} by this run's schedule, and a watch lets no event overtake one held back, so the controller \
              keeps creating {kind}s it never sees.",
-            crate::sim::caption::schedule_words(&held[..1])
+            crate::narrate::explore::schedule_words(&held[..1])
         )
     } else if cache < cluster {
         format!("{cache_says}: it keeps creating against a cache that lags the cluster.")

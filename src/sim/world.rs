@@ -13,9 +13,9 @@
 
 use super::apiserver::{Actor, ApiServer, FailMode, Options, Request, Verb};
 use super::controllers::{Caches, ControllerSettings};
-use super::frame::{Event, Frame, Watcher};
+use super::frame::{Event, Frame, Violation, Watcher};
 use super::informer::Informer;
-use super::invariants::{Invariants, Violation};
+use super::invariants::Invariants;
 use super::object::{Kind, ObjectKey, ObjectRef, ObjectTemplate};
 use super::rng::Rng;
 use serde::{Deserialize, Serialize};
