@@ -883,3 +883,15 @@ enum Source {
     /// The other replica's informer, queue or worker.
     Peer(Box<Source>),
 }
+
+/// The world is a [`Model`](super::history::Model) the history seeks over
+/// (the history itself knows nothing of Kubernetes).
+impl super::history::Model for World {
+    type Frame = Frame;
+    fn step(&mut self) -> Option<Frame> {
+        World::step(self)
+    }
+    fn weight(&self) -> usize {
+        World::weight(self)
+    }
+}
