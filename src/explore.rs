@@ -383,13 +383,8 @@ pub fn counterexample(s: &Scenario, v: &Violation) -> Result<Scenario, ScenarioE
         })
         .copied()
         .collect();
-    let when = match (added.is_empty(), s.schedule.len()) {
-        (true, 0) => "on the default timing".to_string(),
-        (true, n) => format!("on the scenario's own schedule ({n} entries)"),
-        (false, 0) => format!("when {}", crate::sim::caption::schedule_words(&added)),
-        (false, n) => format!("when {}, beside the scenario's own schedule ({n} entries)", crate::sim::caption::schedule_words(&added)),
-    };
-    let found = format!("Found by cachescope explore: {} breaks at frame {} {when}.", v.invariant, v.frame);
+    let when = crate::narrate::explore::when_words(&added, s.schedule.len());
+    let found = crate::narrate::explore::found_words(&v.invariant, v.frame, &when);
     let max_chars = limits::get("description").max as usize;
     let own_text = s.description.trim();
     c.description = if own_text.is_empty() {
@@ -399,11 +394,11 @@ pub fn counterexample(s: &Scenario, v: &Violation) -> Result<Scenario, ScenarioE
         format!("{} {found}", shortened(own_text, room)).trim().chars().take(max_chars).collect()
     };
     // Its first caption says what was found, not the preset's own way in.
-    let start = format!("Press ▶: {} breaks at frame {} {when}.", v.invariant, v.frame);
+    let start = crate::narrate::explore::start_words(&v.invariant, v.frame, Some(&when));
     c.start = if start.chars().count() as u64 <= limits::get("start").max {
         start
     } else {
-        format!("Press ▶: {} breaks at frame {} under this run's schedule.", v.invariant, v.frame)
+        crate::narrate::explore::start_words(&v.invariant, v.frame, None)
     };
     c.validate()?;
     Ok(c)

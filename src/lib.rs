@@ -2,7 +2,8 @@
 //!
 //! The crate is built in floors (see `ARCHITECTURE.md`): [`sim`] is the pure,
 //! deterministic simulation; [`scenario`] holds the scenario documents, the
-//! presets and the dotted-path codec; [`report`] summarises a run. None of them
+//! presets and the dotted-path codec; [`narrate`] words what the run's facts
+//! say (no sentence below it); [`report`] summarises a run. None of them
 //! imports a web crate. The Leptos face, `ui`, exists only on wasm32.
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -10,6 +11,7 @@ pub mod bench;
 pub mod explore;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod fuzz;
+pub mod narrate;
 pub mod report;
 pub mod scenario;
 pub mod sim;

@@ -26,12 +26,20 @@ impl TraceHasher {
 
 /// One line of `cachescope trace`, and of the page's "Export trace": a frame
 /// as one JSON object (number, time, kind, caption, the objects it touched).
+/// The caption is words ([`crate::narrate::caption`]), outside the trace
+/// hash, which covers the frame's facts only ([`TraceHasher`]).
 pub fn trace_line(frame: &Frame) -> String {
+    trace_line_with(frame, crate::narrate::caption)
+}
+
+/// [`trace_line`] with the caption said by `caption`: a rewording shows
+/// in the line and in no hash.
+pub fn trace_line_with(frame: &Frame, caption: impl Fn(&Frame) -> String) -> String {
     serde_json::json!({
         "n": frame.n,
         "at_ms": frame.at_ms,
         "kind": frame.event.name(),
-        "caption": crate::sim::caption::caption(frame),
+        "caption": caption(frame),
         "touched": frame.event.touched().iter().map(ToString::to_string).collect::<Vec<_>>(),
     })
     .to_string()
@@ -101,49 +109,9 @@ impl ObjectLimitReport {
     }
 }
 
-/// `12,345`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::narrate::units::thousands;
 
-/// Why a run stopped at its object limit, in words: the counts, then the
-/// likely cause, read from the world where it stopped (the controller's
-/// cache against the cluster, and what the schedule holds back).
-pub fn object_limit_words(world: &World, stop: &ObjectLimitStop) -> String {
-    let head = format!(
-        "The run stops here: the cluster holds {} objects; the limit is {} (the work budget's), so the run goes no further.",
-        thousands(stop.live),
-        thousands(stop.limit)
-    );
-    let kinds = crate::sim::controllers::watched_kinds(world.controller.kind);
-    let Some(&kind) = kinds.last() else { return head };
-    let cluster = stop.by_kind[kind.index()];
-    let cache = world.controller_informer(kind).map_or(0, |i| i.len() as u64);
-    let actor = world.ctl.kind.actor_name();
-    let sent = world.events_sent[kind.index()];
-    let held: Vec<_> = world.schedule().iter().filter(|d| d.kind == kind && d.nth <= sent).copied().collect();
-    let cache_says = format!("{actor}'s cache holds {} of the {} {kind}s", thousands(cache), thousands(cluster));
-    let cause = if !held.is_empty() && cache < cluster {
-        format!(
-            "{cache_says}: {} by this run's schedule, and a watch lets no event overtake one held back, so the controller \
-             keeps creating {kind}s it never sees.",
-            crate::sim::caption::schedule_words(&held[..1])
-        )
-    } else if cache < cluster {
-        format!("{cache_says}: it keeps creating against a cache that lags the cluster.")
-    } else {
-        format!("{cache_says}: the controller created more than its owners ask for.")
-    };
-    format!("{head} {cause}")
-}
+pub use crate::narrate::run::object_limit_words;
 
 /// A controller's counters, as its metrics would show them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]

@@ -77,6 +77,47 @@ fn native_trace_hashes_match_the_golden_file() {
     assert_eq!(got, golden(), "traces changed: if on purpose, UPDATE_GOLDEN=1 cargo test --test determinism");
 }
 
+/// Every string in `v` (a frame's JSON), with the path it sits at.
+#[cfg(not(target_arch = "wasm32"))]
+fn strings<'a>(v: &'a serde_json::Value, path: String, out: &mut Vec<(String, &'a str)>) {
+    match v {
+        serde_json::Value::String(s) => out.push((path, s)),
+        serde_json::Value::Array(a) => a.iter().enumerate().for_each(|(i, x)| strings(x, format!("{path}.{i}"), out)),
+        serde_json::Value::Object(m) => m.iter().for_each(|(k, x)| strings(x, format!("{path}.{k}"), out)),
+        _ => {}
+    }
+}
+
+/// The hash covers facts, not words: no frame of any preset holds a
+/// sentence (a string with a space in it), and
+/// a caption reworded changes the runner's trace lines and no trace hash.
+#[cfg(not(target_arch = "wasm32"))]
+#[test]
+fn trace_hashes_cover_facts_not_words() {
+    use cachescope::report::{trace_line, trace_line_with, TraceHasher};
+    use cachescope::sim::world::World;
+    for name in preset_names() {
+        let scenario = preset(name).unwrap();
+        let mut world = World::new(scenario.world_init());
+        let mut hasher = TraceHasher::default();
+        let (mut said, mut reworded) = (String::new(), String::new());
+        while let Some(frame) = world.step() {
+            let json = serde_json::to_value(&frame).unwrap();
+            let mut found = Vec::new();
+            strings(&json, format!("frame {}", frame.n), &mut found);
+            for (path, s) in found {
+                assert!(!s.contains(' '), "{name}: a sentence in the facts at {path}: {s:?}");
+            }
+            hasher.add(&frame);
+            said.push_str(&trace_line(&frame));
+            reworded.push_str(&trace_line_with(&frame, |f| format!("Frame {} in other words.", f.n)));
+        }
+        assert_ne!(said, reworded, "{name}: the trace lines carry the caption");
+        assert_eq!(hasher.hex(), golden()[name], "{name}: the hash is the golden one, whatever the captions say");
+        assert_eq!(hasher.hex(), Report::run(&scenario).trace_hash);
+    }
+}
+
 #[cfg(target_arch = "wasm32")]
 mod wasm {
     use wasm_bindgen_test::*;

@@ -42,7 +42,7 @@ fn a_generate_name_over_create_at_lag_0_is_one_late_event_away() {
         .filter(
             |f| matches!(f.event, cachescope::sim::frame::Event::WatchDelivered { held_ms, .. } if Some(held_ms) == v.schedule[0].late_ms),
         )
-        .map(|f| cachescope::sim::caption::caption(&f))
+        .map(|f| cachescope::narrate::caption(&f))
         .collect();
     assert_eq!(held.len(), 1, "{held:?}");
     assert!(held[0].contains("held back by this run's schedule"), "{}", held[0]);

@@ -3,11 +3,11 @@
 //! the figure each of the scenario's checks measures (issue 16).
 #![cfg(not(target_arch = "wasm32"))]
 
+use cachescope::narrate::caption;
+use cachescope::narrate::run::reconcile_requests;
 use cachescope::scenario::{preset, presets, Measure, Scenario};
 use cachescope::sim::apiserver::{Actor, ControllerKind, Verb};
-use cachescope::sim::caption::caption;
 use cachescope::sim::frame::Event;
-use cachescope::view::narration::reconcile_requests;
 use cachescope::view::panels::session_caption;
 use cachescope::view::session::Session;
 

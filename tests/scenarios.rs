@@ -63,10 +63,10 @@ fn the_second_reconcile_reads_a_cache_without_its_own_creates() {
     // 4 + 4 + 3: reconcile 3, queued by the first ADDED event to arrive, reads 1 of 4.
     assert_eq!(counted[2], (1, 7), "reconcile 3 sees 1 while 7 are on the wire");
     let third = run.frames.iter().find(|f| matches!(&f.event, Event::ReconcileStarted { n: 3, .. })).unwrap();
-    let caption = cachescope::sim::caption::caption(third);
+    let caption = cachescope::narrate::caption(third);
     assert!(caption.contains("queued by ADDED ConfigMap beta-voice-"), "{caption}");
     let read = run.frames.iter().find(|f| matches!(&f.event, Event::Reconcile { n: 3, note: Note::Counted { .. }, .. })).unwrap();
-    let caption = cachescope::sim::caption::caption(read);
+    let caption = cachescope::narrate::caption(read);
     assert_eq!(
         caption,
         "Reconcile 3 reads the cache: 1 of 4 ConfigMaps, while the cluster holds 8 (7 ADDED events still on the wire). It creates 3: the cluster will hold 11, 7 more than it wants."
@@ -80,7 +80,7 @@ fn the_frame_that_over_creates_says_so() {
     let frame = &run.frames[broken as usize - 1];
     assert_eq!(frame.broke.len(), 1);
     assert!(frame.broke[0].first);
-    let caption = cachescope::sim::caption::caption(frame);
+    let caption = cachescope::narrate::caption(frame);
     assert!(caption.contains("⚠ This breaks children_within_desired: Ensemble beta wants 4 and now has 5"), "{caption}");
     // Every later over-create is flagged too, as a repeat.
     let repeats = run.frames.iter().filter(|f| f.broke.iter().any(|v| !v.first)).count();
@@ -505,7 +505,7 @@ fn the_consistency_store_stops_the_generate_name_over_create_at_every_lag() {
     // The skip's words are upstream's, and the key is requeued rate-limited.
     let on = check("staleness-mitigation", &[]);
     let skip = on.frames.iter().find(|f| matches!(&f.event, Event::Reconcile { note: Note::StaleSkip { .. }, .. })).unwrap();
-    let caption = cachescope::sim::caption::caption(skip);
+    let caption = cachescope::narrate::caption(skip);
     assert!(caption.contains("read version: 0 is not as new as written version: 5 for group resource configmaps"), "{caption}");
     let finished = on.frames.iter().find(|f| f.n > skip.n && matches!(f.event, Event::ReconcileFinished { .. })).unwrap();
     assert!(
@@ -556,7 +556,7 @@ fn an_ambiguous_create_over_creates_a_replicaset_by_one_then_deletes_the_surplus
     assert_eq!(run.report.peak_live["Pod"], 4, "one over");
     assert_eq!(run.report.live("Pod"), 3, "then the surplus is deleted");
     let lost = run.frames.iter().find(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.client_status.is_some())).unwrap();
-    let caption = cachescope::sim::caption::caption(lost);
+    let caption = cachescope::narrate::caption(lost);
     assert!(caption.contains("201 Created at resourceVersion") && caption.contains("the client sees 504 Timeout"), "{caption}");
     let rs = Actor::Controller(ControllerKind::ReplicaSet);
     let deletes = run
@@ -612,7 +612,7 @@ fn a_status_update_under_a_two_second_lag_meets_409_conflict() {
         .iter()
         .find(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == Verb::Update && entry.status.code == 409))
         .unwrap();
-    let caption = cachescope::sim::caption::caption(conflict);
+    let caption = cachescope::narrate::caption(conflict);
     assert!(
         caption.contains("409 Conflict, Operation cannot be fulfilled on replicasets.apps \"web\": the object has been modified"),
         "{caption}"
@@ -664,7 +664,8 @@ fn a_terminating_pod_is_replaced_before_it_is_gone() {
     assert!(world.invariants.get(CHILDREN_WITHIN_DESIRED).unwrap().held());
     let all = world.invariants.get(cachescope::sim::invariants::ALL_PODS_WITHIN_REPLICAS).unwrap();
     assert!(!all.held(), "4 pods, 1 Terminating");
-    assert!(all.detail.as_deref().unwrap().contains("1 of them Terminating"), "{:?}", all.detail);
+    let detail = cachescope::narrate::invariants::violation_words(all.facts.as_ref().unwrap());
+    assert!(detail.contains("1 of them Terminating"), "{detail:?}");
 }
 
 /// Watch expiry: every `watch_timeout_ms` the controller's watch ends with
@@ -702,7 +703,7 @@ fn an_expired_watch_backs_off_then_relists() {
     }
     let relists = run.frames.iter().filter(|f| matches!(f.event, Event::Relisting { kind: Kind::Pod, .. })).count();
     assert!(relists >= backoffs.len() - 1, "each backoff ends in a LIST: {relists} for {}", backoffs.len());
-    let caption = cachescope::sim::caption::caption(run.frames.iter().find(|f| matches!(f.event, Event::WatchExpired { .. })).unwrap());
+    let caption = cachescope::narrate::caption(run.frames.iter().find(|f| matches!(f.event, Event::WatchExpired { .. })).unwrap());
     assert!(caption.contains("410 Expired (too old resource version)") && caption.contains("backs off"), "{caption}");
     // Pods deleted meanwhile: the ReplicaSet made each good, and at the end the cache agrees with the cluster.
     assert_eq!(run.report.live("Pod"), 3);
@@ -929,7 +930,7 @@ fn a_frozen_leader_and_its_successor_both_create() {
     let lost = run.frames.iter().find(|f| matches!(f.event, Event::LeadershipLost { replica: 'A' })).expect("A learns it lost").at_ms;
     assert!(late.0 >= 41_200 && late.0 <= lost, "A creates at {} ms, learns at {lost} ms", late.0);
     let f = run.frames.iter().find(|f| f.at_ms == late.0 && f.replica == Some('A')).unwrap();
-    assert!(cachescope::sim::caption::caption(f).starts_with("Replica A: replicaset-controller creates Pod"));
+    assert!(cachescope::narrate::caption(f).starts_with("Replica A: replicaset-controller creates Pod"));
     assert!(!run.report.invariants[CHILDREN_WITHIN_DESIRED].held);
 
     let one = check("two-replicas", &[("controller.instances", "1")]);
@@ -974,7 +975,7 @@ fn a_bookmark_moves_a_quiet_informer_to_the_cluster_s_resource_version() {
     assert!(rv > ens_rv, "the bookmark's rv {rv} is past the Ensemble's {ens_rv}");
     assert!(run.world.ctl.caches.informer(Kind::Ensemble).unwrap().last_sync_rv() >= rv);
     let f = run.frames.iter().find(|f| matches!(f.event, Event::BookmarkDelivered { .. })).unwrap();
-    assert!(cachescope::sim::caption::caption(f).contains("no object changes"));
+    assert!(cachescope::narrate::caption(f).contains("no object changes"));
     // The lab's figures do not move.
     assert_eq!(run.report.live("ConfigMap"), check("over-create", &[]).report.live("ConfigMap"));
 }

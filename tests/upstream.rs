@@ -104,7 +104,7 @@ fn sync_answering(
     settings: &ControllerSettings,
     now_ms: u64,
     answer: impl Fn(usize) -> Status,
-) -> (Vec<Request>, Result<(), String>) {
+) -> (Vec<Request>, Result<(), cachescope::sim::controllers::ReconcileError>) {
     let mut sent = Vec::new();
     // The truth is only narrated, never decided on: an empty apiserver will do.
     let truth = ApiServer::new();

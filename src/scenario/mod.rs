@@ -1129,6 +1129,17 @@ impl ObjectSpec {
     }
 }
 
+/// A scenario's owner, the one the page's buttons act on: its first Ensemble or ReplicaSet.
+pub fn owner_of(scenario: &Scenario) -> Option<(Kind, ObjectKey)> {
+    let ns = &scenario.controller.namespace;
+    let from_objects = scenario.objects.iter().map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
+    let from_actions = scenario.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
+    from_objects
+        .chain(from_actions)
+        .find(|(k, _, _)| matches!(k, Kind::Ensemble | Kind::ReplicaSet))
+        .map(|(k, n, name)| (k, ObjectKey::new(n.unwrap_or_else(|| ns.clone()), name)))
+}
+
 /// The kinds of the owners a scenario makes (Ensembles and ReplicaSets, in
 /// `objects` or an `apply`): what the page's owner buttons act on.
 fn owner_kinds(s: &Scenario) -> impl Iterator<Item = Kind> + '_ {

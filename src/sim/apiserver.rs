@@ -362,15 +362,7 @@ impl AuditEntry {
     }
 
     fn message_for(&self, status: Status) -> String {
-        match (status.reason, self.uid_mismatch) {
-            // `storage.NewInvalidObjError` from `checkPreconditions`, as `NewConflict` wraps it.
-            (Some(Reason::Conflict), Some((asked, found))) => format!(
-                "Operation cannot be fulfilled on {} \"{}\": Precondition failed: UID in precondition: {asked}, UID in object meta: {found}",
-                self.kind.resource(),
-                self.name
-            ),
-            _ => message(status, self.kind, &self.name),
-        }
+        status_message(status, self.kind, &self.name, self.uid_mismatch)
     }
 
     /// The status the client saw: what it acts on.
@@ -381,6 +373,21 @@ impl AuditEntry {
     /// The message the client saw: a lost answer's timeout, or the apiserver's own.
     pub fn seen_message(&self) -> String {
         self.message_for(self.seen_status())
+    }
+}
+
+/// The message the apiserver returns with `status` for a request on `kind`
+/// `name` (with the UIDs of a failed precondition, if one failed): upstream's
+/// words verbatim, data the real API returns, not the simulation's prose.
+pub fn status_message(status: Status, kind: Kind, name: &str, uid_mismatch: Option<(u64, u64)>) -> String {
+    match (status.reason, uid_mismatch) {
+        // `storage.NewInvalidObjError` from `checkPreconditions`, as `NewConflict` wraps it.
+        (Some(Reason::Conflict), Some((asked, found))) => format!(
+            "Operation cannot be fulfilled on {} \"{}\": Precondition failed: UID in precondition: {asked}, UID in object meta: {found}",
+            kind.resource(),
+            name
+        ),
+        _ => message(status, kind, name),
     }
 }
 

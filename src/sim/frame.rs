@@ -1,12 +1,71 @@
 //! Frames: every change in the world is one value of the closed [`Event`] enum,
 //! stamped with its number and simulated time. The UI steps frame by frame and
 //! captions each one; the runner prints them; the trace hash covers them.
+//!
+//! A frame holds facts only (ids, kinds, counts, times, statuses), never a
+//! sentence: `crate::narrate` words them, so a caption can be reworded
+//! without moving a trace hash.
 
 use super::apiserver::{AuditEntry, EventType, FailMode, Verb};
-use super::controllers::{HandlerEffects, Note, Step};
-use super::invariants::Violation;
+use super::controllers::{HandlerEffects, Note, ReconcileError, Step};
 use super::object::{Kind, ObjectRef};
 use serde::Serialize;
+
+/// One violation of an invariant, carried by the frame that made it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
+pub struct Violation {
+    /// The invariant's name (`children_within_desired`).
+    pub invariant: &'static str,
+    /// What broke it, as facts (`crate::narrate::invariants` words them).
+    pub facts: ViolationFacts,
+    /// The first violation of this invariant in the run.
+    pub first: bool,
+}
+
+impl Violation {
+    pub fn new(invariant: &'static str, facts: ViolationFacts) -> Self {
+        Violation { invariant, facts, first: false }
+    }
+}
+
+/// What broke an invariant: the figures a sentence about it needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
+#[serde(rename_all = "snake_case", tag = "what")]
+pub enum ViolationFacts {
+    /// A create took `owner`'s active children to `active`, over `desired`.
+    OverDesired { owner: Kind, owner_name: String, desired: u32, active: u32, created: String },
+    /// A create took a ReplicaSet's pods, `terminating` of them Terminating, to `total`, over `desired`.
+    PodsOverReplicas { owner_name: String, desired: u32, total: u32, terminating: u32, created: String },
+    /// A delete sent before the controller's cache synced.
+    DeleteBeforeSync { kind: Kind, name: String },
+    /// A delete, after the cache synced, of an object the cache did not hold.
+    DeleteOfUncached { kind: Kind, name: String },
+    /// `children` of the deleted `owner` remain past the grace period.
+    Orphans { owner: ObjectRef, children: u32 },
+}
+
+/// What added a key to the workqueue: the first `Add` that made it dirty,
+/// which the reconcile it starts is "queued by".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
+#[serde(rename_all = "snake_case", tag = "by")]
+pub enum QueuedBy {
+    /// A watch event's handler (`ADDED ConfigMap beta-voice-x`).
+    Watch { event_type: EventType, kind: Kind, name: String },
+    /// A LIST reaching the store at once (`Replace`).
+    List { kind: Kind },
+    /// A relist's tombstone (`DeletedFinalStateUnknown`) for `name`.
+    Tombstone { kind: Kind, name: String },
+    /// v1.28's DeltaFIFO popping `name` from a LIST.
+    ListPop { kind: Kind, name: String },
+    /// The informer's resync.
+    Resync { kind: Kind },
+    /// The one-shot program's start (the pruner).
+    ProgramStart,
+    /// `--double-enqueue`'s re-add after a success.
+    DoubleEnqueue,
+    /// `AddRateLimited` after the reconcile returned an error.
+    RateLimitedRetry,
+}
 
 /// Whose watch delivered an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
@@ -86,14 +145,14 @@ pub enum Event {
     WorkersStarted { waited_for_sync: bool, waited_ms: u64 },
     /// Rate-limited keys whose delay is over went back on the queue.
     Requeued { keys: Vec<String> },
-    /// A worker took a key off the queue; `queued_by` is what added it (`ADDED ConfigMap beta-voice-x`).
-    ReconcileStarted { worker: u32, key: String, n: u64, double_enqueued: bool, queued_by: Option<String> },
+    /// A worker took a key off the queue; `queued_by` is what added it (an `ADDED` of ConfigMap `beta-voice-x`).
+    ReconcileStarted { worker: u32, key: String, n: u64, double_enqueued: bool, queued_by: Option<QueuedBy> },
     /// The reconcile read or decided something.
     Reconcile { worker: u32, key: String, n: u64, note: Note, step: Step },
     /// The reconcile returned.
-    ReconcileFinished { worker: u32, key: String, n: u64, error: Option<String>, requeue: Requeue },
+    ReconcileFinished { worker: u32, key: String, n: u64, error: Option<ReconcileError>, requeue: Requeue },
     /// The one-shot program ended with this exit code.
-    ControllerExited { code: i32, error: Option<String>, deleted: u32 },
+    ControllerExited { code: i32, error: Option<ReconcileError>, deleted: u32 },
     /// An owner has been gone for the grace period and children that name it remain.
     OrphansRemain { owner: ObjectRef, children: u32, since_ms: u64 },
     /// A replica's process starts as a candidate for the lease (two replicas).

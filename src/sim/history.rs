@@ -30,16 +30,6 @@ pub trait Model: Clone {
     }
 }
 
-impl Model for super::world::World {
-    type Frame = super::frame::Frame;
-    fn step(&mut self) -> Option<Self::Frame> {
-        super::world::World::step(self)
-    }
-    fn weight(&self) -> usize {
-        super::world::World::weight(self)
-    }
-}
-
 /// The distance between checkpoints at the start of a run.
 pub const DEFAULT_INTERVAL: usize = 512;
 

@@ -1,21 +1,20 @@
 //! Named invariants, checked as frames are produced. Each records the first
 //! frame that broke it, so the UI can jump there and the runner can report it.
+//! Facts only: what each promises and what broke it are worded by
+//! `crate::narrate::invariants`.
 
 use super::apiserver::{Actor, ApiServer, AuditEntry, Verb};
-use super::frame::Event;
+use super::frame::{Event, Violation, ViolationFacts};
 use super::object::{child_kind, child_label, Kind, ObjectKey};
-use super::world::InFlightRequest;
 use serde::Serialize;
 
 /// One invariant and its state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 pub struct Invariant {
     pub name: &'static str,
-    /// What it promises, in one sentence.
-    pub description: &'static str,
     pub first_broken_frame: Option<u64>,
     /// What broke it, first time.
-    pub detail: Option<String>,
+    pub facts: Option<ViolationFacts>,
 }
 
 impl Invariant {
@@ -24,20 +23,14 @@ impl Invariant {
     }
 }
 
-/// One violation of an invariant, carried by the frame that made it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
-pub struct Violation {
-    pub invariant: &'static str,
-    /// What broke it, in words: `Ensemble beta wants 4 and now has 5 after creating beta-voice-x`.
-    pub detail: String,
-    /// The first violation of this invariant in the run.
-    pub first: bool,
-}
-
-impl Violation {
-    fn new(invariant: &'static str, detail: String) -> Self {
-        Violation { invariant, detail, first: false }
-    }
+/// What the check reads from a request the apiserver just handled, as its
+/// sender stood when it sent it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SentWith {
+    /// The sender's caches had synced.
+    pub synced: bool,
+    /// A controller's delete of an object its cache did not hold.
+    pub uncached: bool,
 }
 
 /// The invariants' names, in report order.
@@ -46,6 +39,9 @@ pub const ALL_PODS_WITHIN_REPLICAS: &str = "all_pods_within_replicas";
 pub const NO_DELETE_BEFORE_SYNC: &str = "no_delete_before_sync";
 pub const NO_DELETE_OF_UNCACHED: &str = "no_delete_of_uncached";
 pub const NO_ORPHANS: &str = "no_orphans";
+
+/// Every invariant's name, in report order.
+pub const NAMES: [&str; 5] = [CHILDREN_WITHIN_DESIRED, ALL_PODS_WITHIN_REPLICAS, NO_DELETE_BEFORE_SYNC, NO_DELETE_OF_UNCACHED, NO_ORPHANS];
 
 /// Every invariant of a run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
@@ -61,25 +57,8 @@ impl Default for Invariants {
 
 impl Invariants {
     pub fn new() -> Self {
-        let inv = |name, description| Invariant { name, description, first_broken_frame: None, detail: None };
-        Invariants {
-            list: vec![
-                inv(
-                    CHILDREN_WITHIN_DESIRED,
-                    "A controller's create never takes an owner's active children (not Terminating) above its desired count.",
-                ),
-                inv(
-                    ALL_PODS_WITHIN_REPLICAS,
-                    "A ReplicaSet's create never takes its pods, Terminating ones included, above spec.replicas: what the ReplicaSet does not promise, and a graceful delete shows.",
-                ),
-                inv(NO_DELETE_BEFORE_SYNC, "No controller delete is sent before its cache has synced."),
-                inv(
-                    NO_DELETE_OF_UNCACHED,
-                    "No controller deletes, after its cache has synced, an object that cache does not hold (created since, its ADDED event still on the wire).",
-                ),
-                inv(NO_ORPHANS, "No child outlives its deleted owner by more than the grace period."),
-            ],
-        }
+        let list = NAMES.iter().map(|&name| Invariant { name, first_broken_frame: None, facts: None }).collect();
+        Invariants { list }
     }
 
     pub fn get(&self, name: &str) -> Option<&Invariant> {
@@ -91,7 +70,7 @@ impl Invariants {
         match self.list.iter_mut().find(|i| i.name == v.invariant) {
             Some(i) if i.first_broken_frame.is_none() => {
                 i.first_broken_frame = Some(frame);
-                i.detail = Some(v.detail.clone());
+                i.facts = Some(v.facts.clone());
                 true
             }
             _ => false,
@@ -99,22 +78,18 @@ impl Invariants {
     }
 
     /// Check a request the apiserver just handled: the violation it makes, if any.
-    pub fn check_request(&self, req: &InFlightRequest, audit: &AuditEntry, api: &ApiServer) -> Vec<Violation> {
+    pub fn check_request(&self, sent: SentWith, audit: &AuditEntry, api: &ApiServer) -> Vec<Violation> {
         if !matches!(audit.actor, Actor::Controller(_)) {
             return Vec::new();
         }
         match audit.verb {
             Verb::Create if audit.status.is_success() => Self::check_create(audit, api),
-            Verb::Delete if !req.synced_at_send => {
-                vec![Violation::new(NO_DELETE_BEFORE_SYNC, format!("delete of {} {} sent before the cache synced", audit.kind, audit.name))]
+            Verb::Delete if !sent.synced => {
+                vec![Violation::new(NO_DELETE_BEFORE_SYNC, ViolationFacts::DeleteBeforeSync { kind: audit.kind, name: audit.name.clone() })]
             }
-            Verb::Delete if req.uncached_at_send && audit.status.is_success() => vec![Violation::new(
-                NO_DELETE_OF_UNCACHED,
-                format!(
-                    "{} {} was deleted though the synced cache did not hold it: absent from the cache is not absent from the cluster",
-                    audit.kind, audit.name
-                ),
-            )],
+            Verb::Delete if sent.uncached && audit.status.is_success() => {
+                vec![Violation::new(NO_DELETE_OF_UNCACHED, ViolationFacts::DeleteOfUncached { kind: audit.kind, name: audit.name.clone() })]
+            }
             _ => Vec::new(),
         }
     }
@@ -153,17 +128,24 @@ impl Invariants {
         }
         let mut broke = Vec::new();
         if active > desired {
-            let detail = format!("{} {} wants {desired} and now has {active} after creating {}", owner.kind(), owner.name, audit.name);
-            broke.push(Violation::new(CHILDREN_WITHIN_DESIRED, detail));
+            let facts = ViolationFacts::OverDesired {
+                owner: owner.kind(),
+                owner_name: owner.name.clone(),
+                desired,
+                active,
+                created: audit.name.clone(),
+            };
+            broke.push(Violation::new(CHILDREN_WITHIN_DESIRED, facts));
         }
         if owner.kind() == Kind::ReplicaSet && active + terminating > desired {
-            let detail = format!(
-                "ReplicaSet {} wants {desired} and the cluster holds {} of its pods, {terminating} of them Terminating, after creating {}",
-                owner.name,
-                active + terminating,
-                audit.name
-            );
-            broke.push(Violation::new(ALL_PODS_WITHIN_REPLICAS, detail));
+            let facts = ViolationFacts::PodsOverReplicas {
+                owner_name: owner.name.clone(),
+                desired,
+                total: active + terminating,
+                terminating,
+                created: audit.name.clone(),
+            };
+            broke.push(Violation::new(ALL_PODS_WITHIN_REPLICAS, facts));
         }
         broke
     }
@@ -172,7 +154,7 @@ impl Invariants {
     pub fn check_event(&self, event: &Event) -> Option<Violation> {
         match event {
             Event::OrphansRemain { owner, children, .. } => {
-                Some(Violation::new(NO_ORPHANS, format!("{children} children of deleted {owner} remain")))
+                Some(Violation::new(NO_ORPHANS, ViolationFacts::Orphans { owner: owner.clone(), children: *children }))
             }
             _ => None,
         }

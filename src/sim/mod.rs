@@ -6,7 +6,6 @@
 //! scenario and seed give the same frames on every platform.
 
 pub mod apiserver;
-pub mod caption;
 pub mod consistency;
 pub mod controllers;
 pub mod expectations;

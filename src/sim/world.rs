@@ -13,9 +13,9 @@
 
 use super::apiserver::{Actor, ApiServer, FailMode, Options, Request, Verb};
 use super::controllers::{Caches, ControllerSettings};
-use super::frame::{Event, Frame, Watcher};
+use super::frame::{Event, Frame, Violation, Watcher};
 use super::informer::Informer;
-use super::invariants::{Invariants, Violation};
+use super::invariants::Invariants;
 use super::object::{Kind, ObjectKey, ObjectRef, ObjectTemplate};
 use super::rng::Rng;
 use serde::{Deserialize, Serialize};
@@ -895,4 +895,16 @@ enum Source {
     Worker(usize),
     /// The other replica's informer, queue or worker.
     Peer(Box<Source>),
+}
+
+/// The world is a [`Model`](super::history::Model) the history seeks over
+/// (the history itself knows nothing of Kubernetes).
+impl super::history::Model for World {
+    type Frame = Frame;
+    fn step(&mut self) -> Option<Frame> {
+        World::step(self)
+    }
+    fn weight(&self) -> usize {
+        World::weight(self)
+    }
 }

@@ -3,11 +3,11 @@
 //! name the end-to-end tests and screen readers use.
 
 use super::{use_ui, Ui};
+use crate::narrate::units::fmt_ms;
 use crate::scenario::preset_names;
 use crate::scenario::settings::{Domain, Setting, SETTINGS};
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::apiserver::{FailMode, Propagation};
-use crate::sim::caption::fmt_ms;
 use crate::sim::controllers::Naming;
 use crate::sim::object::Kind;
 use crate::sim::world::Knob;
@@ -602,7 +602,7 @@ pub fn Transport() -> impl IntoView {
                 <span class="end">{move || if at_end() { "End of run" } else { "" }}</span>
                 {move || ui.computing.get().map(|c| view! {
                     <span class="computing mono" role="status">
-                        {format!("Computing frame {} of {}…", crate::view::find::thousands(c.done as u64), crate::view::find::thousands(c.target as u64))}
+                        {format!("Computing frame {} of {}…", crate::narrate::units::thousands(c.done as u64), crate::narrate::units::thousands(c.target as u64))}
                     </span>
                     <button class="stop-computing" on:click=move |_| ui.stop_computing()>"Stop"</button>
                 })}
@@ -636,7 +636,7 @@ pub fn Transport() -> impl IntoView {
                         snap.with(|s| s.held.clone())
                             .into_iter()
                             .map(|(f, ms)| {
-                                let what = format!("Frame {f}: an event held back {} arrives", crate::sim::caption::secs(ms));
+                                let what = format!("Frame {f}: an event held back {} arrives", crate::narrate::units::secs(ms));
                                 view! {
                                     <button
                                         class="held-mark"

@@ -187,7 +187,8 @@ pub fn FindBug() -> impl IntoView {
             panel,
         );
     };
-    let names: Vec<(&'static str, &'static str)> = Invariants::new().list.iter().map(|i| (i.name, i.description)).collect();
+    let names: Vec<(&'static str, &'static str)> =
+        Invariants::new().list.iter().map(|i| (i.name, crate::narrate::invariants::description(i.name))).collect();
     view! {
         <details class="menu find-bug" data-popover="always" node_ref=panel>
             <summary>"Can it go wrong?"</summary>

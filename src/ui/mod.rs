@@ -719,7 +719,13 @@ impl Ui {
             // The latest break: the one this tick played past.
             let said = self.session.with_untracked(|s| {
                 let latest = s.world().invariants.list.iter().filter(|i| !i.held()).max_by_key(|i| i.first_broken_frame)?;
-                Some(format!("⚠ {} broken at frame {}: {}.", latest.name, latest.first_broken_frame?, latest.detail.as_deref()?))
+                let facts = latest.facts.as_ref()?;
+                Some(format!(
+                    "⚠ {} broken at frame {}: {}.",
+                    latest.name,
+                    latest.first_broken_frame?,
+                    crate::narrate::invariants::violation_words(facts)
+                ))
             });
             if let Some(said) = said {
                 self.narration.set(said);

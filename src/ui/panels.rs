@@ -2,8 +2,8 @@
 //! [`crate::view::panels`]; none computes anything the views do not.
 
 use super::use_ui;
+use crate::narrate::units::{fmt_ms, plural, secs};
 use crate::sim::apiserver::{Actor, ControllerKind};
-use crate::sim::caption::fmt_ms;
 use crate::sim::object::Kind;
 use crate::sim::Panel;
 use crate::view::panels::{self as pv, Row, RowState, TimelineEntry};
@@ -21,10 +21,6 @@ fn kind_abbr(k: Kind) -> &'static str {
         Kind::ReplicaSet => "RS",
         Kind::Pod => "Pod",
     }
-}
-
-fn secs(ms: u64) -> String {
-    format!("{} s", fmt_ms(ms, 1))
 }
 
 /// A 0..=1 fraction as a CSS percentage with one decimal, without float formatting.
@@ -65,7 +61,7 @@ fn objects_list(cache_side: bool) -> impl IntoView {
     let snap = use_ui().snap;
     let dense = Memo::new(move |_| snap.with(|s| s.rows.len() > DENSE_ROWS));
     let holds = move || snap.with(|s| if cache_side { s.cache_holds } else { s.cluster_holds });
-    let empty = move || snap.with(|s| pv::empty_note(s, cache_side)).map(|text| view! { <p class="empty big">{text}</p> });
+    let empty = move || snap.with(|s| s.empty_note(cache_side)).map(|text| view! { <p class="empty big">{text}</p> });
     let list =
         move || (holds() > 0).then(|| if dense.get() { Either::Left(chips(cache_side)) } else { Either::Right(rows_list(cache_side)) });
     (empty, list)
@@ -191,7 +187,7 @@ fn rows_list(cache_side: bool) -> impl IntoView {
 #[component]
 pub fn ClusterPanel() -> impl IntoView {
     let snap = use_ui().snap;
-    let counts = move || snap.with(|s| (plural(s.cluster_holds, "object"), s.cluster_lacks));
+    let counts = move || snap.with(|s| (plural(s.cluster_holds as u64, "object", "objects"), s.cluster_lacks));
     view! {
         <section class="panel cluster" aria-label="Cluster">
             <header>
@@ -216,7 +212,7 @@ pub fn CachePanel() -> impl IntoView {
     let synced = move || snap.with(|s| s.synced);
     let whose = move || snap.with(|s| s.replicas.clone().unwrap_or_else(|| "the informer's store".to_string()));
     // The counts never give way to the rest of the header: "lacks N" is the stale gap itself.
-    let counts = move || snap.with(|s| (plural(s.cache_holds, "object"), s.cache_lacks));
+    let counts = move || snap.with(|s| (plural(s.cache_holds as u64, "object", "objects"), s.cache_lacks));
     view! {
         <section class="panel cache" aria-label="Cache">
             <header>
@@ -239,14 +235,6 @@ pub fn CachePanel() -> impl IntoView {
 /// The one line a panel carries on how the simulation simplifies what it shows.
 fn simplified(panel: Panel) -> impl IntoView {
     crate::sim::panel_note(panel).map(|note| view! { <p class="simplified">{note}</p> })
-}
-
-fn plural(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {one}s")
-    }
 }
 
 #[component]
@@ -541,7 +529,7 @@ pub fn Observations() -> impl IntoView {
             <div class="scroll" tabindex="0" aria-label="Checks and counts">
                 // Drawn once and hidden, not redrawn with every frame: its button keeps its handler.
                 <p class="predict" prop:hidden=move || shown.get()>
-                    {move || format!("What will the run show? The lab states {} for these settings: make your guess, then play to the end, or ", plural(stated(), "figure"))}
+                    {move || format!("What will the run show? The lab states {} for these settings: make your guess, then play to the end, or ", plural(stated() as u64, "figure", "figures"))}
                     <button class="show-expected" on:click=move |_| ui.expected_shown.set(true)>"Show what the lab expects"</button>
                 </p>
                 {move || shown.get().then(|| snap.with(|s| checks_list(&s.checks)))}
@@ -621,7 +609,7 @@ pub fn InvariantsPanel() -> impl IntoView {
                     let broken = i.first_broken_frame;
                     let id = i.name;
                     view! {
-                        <li class="invariant" class:broken=broken.is_some() title=format!("{id}: {}", i.description)>
+                        <li class="invariant" class:broken=broken.is_some() title=format!("{id}: {}", crate::narrate::invariants::description(id))>
                             <span class="mark" aria-hidden="true">{if broken.is_some() { "⚠" } else { "✓" }}</span>
                             <span class="inv-name" aria-hidden="true">{pv::invariant_label(id)}</span>
                             <span class="sr-only">{id}</span>
@@ -631,7 +619,7 @@ pub fn InvariantsPanel() -> impl IntoView {
                                 </button>
                             })}
                             {broken.is_none().then(|| view! { <span class="held">"held"</span> })}
-                            {i.detail.map(|d| view! { <span class="sr-only">{d}</span> })}
+                            {i.facts.as_ref().map(|f| view! { <span class="sr-only">{crate::narrate::invariants::violation_words(f)}</span> })}
                         </li>
                     }
                 }).collect_view()}

@@ -128,7 +128,7 @@ pub fn landing(e: &Exploration, counterexample: Option<&serde_json::Value>, refu
 }
 
 /// `12,345`: the report's one way of writing a count.
-pub use crate::report::thousands;
+pub use crate::narrate::units::thousands;
 
 fn events(n: usize) -> String {
     match n {
@@ -162,14 +162,14 @@ pub fn outcome_words(e: &Exploration, max_deviations: usize) -> String {
              event silently breaks what the controller relies on (a real one ends instead, and the relist repairs the cache).",
             v.invariant,
             v.frame,
-            crate::sim::caption::schedule_words(&v.schedule)
+            crate::narrate::explore::schedule_words(&v.schedule)
         ),
         Some(v) => format!(
             "Found after {searched}: {} breaks at frame {} when {}. Loaded as this run, at that frame; the marks on the timeline \
              show where the held-back {} arrives: that timing is the whole bug.",
             v.invariant,
             v.frame,
-            crate::sim::caption::schedule_words(&v.schedule),
+            crate::narrate::explore::schedule_words(&v.schedule),
             if v.deviations == 1 { "event" } else { "events" }
         ),
         None if e.stopped => format!("Stopped after {searched}, with no violation among them."),
@@ -178,7 +178,7 @@ pub fn outcome_words(e: &Exploration, max_deviations: usize) -> String {
              watch {} by {} was tried, not every timing there is.",
             events(max_deviations),
             if max_deviations == 1 { "event" } else { "events" },
-            Options::default().late_ms.iter().map(|ms| crate::sim::caption::secs(*ms)).collect::<Vec<_>>().join(" or ")
+            Options::default().late_ms.iter().map(|ms| crate::narrate::units::secs(*ms)).collect::<Vec<_>>().join(" or ")
         ),
         None => format!(
             "No violation among the first {searched}: the search reached its budget before it tried every schedule with up to {}.",

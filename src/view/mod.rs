@@ -5,7 +5,6 @@
 pub mod find;
 pub mod hands;
 pub mod host;
-pub mod narration;
 pub mod panels;
 pub mod session;
 pub mod snapshot;

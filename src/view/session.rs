@@ -10,6 +10,9 @@ use crate::sim::object::{Kind, ObjectKey};
 use crate::sim::world::{ActionKind, Knob, World};
 use std::fmt;
 
+pub use crate::scenario::owner_of;
+pub use crate::sim::controllers::tracked_kind;
+
 /// A button's action, done at the current frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UiAction {
@@ -589,17 +592,6 @@ impl Session {
     }
 }
 
-/// A scenario's owner, the one the page's buttons act on: its first Ensemble or ReplicaSet.
-pub fn owner_of(scenario: &Scenario) -> Option<(Kind, ObjectKey)> {
-    let ns = &scenario.controller.namespace;
-    let from_objects = scenario.objects.iter().map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
-    let from_actions = scenario.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
-    from_objects
-        .chain(from_actions)
-        .find(|(k, _, _)| matches!(k, Kind::Ensemble | Kind::ReplicaSet))
-        .map(|(k, n, name)| (k, ObjectKey::new(n.unwrap_or_else(|| ns.clone()), name)))
-}
-
 /// The garbage collector's own cache is the point of a scenario that deletes an owner.
 fn gc_is_the_point(scenario: &Scenario) -> bool {
     scenario.actions.iter().any(|a| a.delete.as_ref().is_some_and(|d| matches!(d.kind, Kind::Ensemble | Kind::ReplicaSet)))
@@ -649,14 +641,6 @@ fn same_knob(a: Change, b: Change) -> bool {
     match (a, b) {
         (Change::Knob(x), Change::Knob(y)) => std::mem::discriminant(&x) == std::mem::discriminant(&y),
         _ => false,
-    }
-}
-
-/// The kind a controller's children are, for counts and the Drop button.
-pub fn tracked_kind(kind: ControllerKind) -> Kind {
-    match kind {
-        ControllerKind::ReplicaSet => Kind::Pod,
-        ControllerKind::Ensemble | ControllerKind::Pruner => Kind::ConfigMap,
     }
 }
 
@@ -878,25 +862,6 @@ mod tests {
         stepped.seek(150);
         assert_eq!(ahead.frames(), stepped.frames());
         assert!(ahead.frames()[100..].iter().any(|f| matches!(f.event, crate::sim::frame::Event::ControllerStarted { restart: true, .. })));
-    }
-
-    /// A run that passes its object limit ends there, and the session says why.
-    #[test]
-    fn a_run_over_the_object_limit_ends_and_says_why() {
-        let (_, held) = crate::scenario::limits::OVER_AT_RUN_TIME[2];
-        let mut s = Session::new(Scenario::from_json(held).unwrap());
-        s.look_ahead(&mut |_| true);
-        assert!(s.end_known());
-        let (stop, why) = s.stopped_at_object_limit().expect("stopped at the object limit");
-        assert_eq!((stop.live, stop.frame as usize), (2_001, s.frames().len()));
-        assert!(why.contains("the 1st Pod event is held"), "{why}");
-        assert_eq!(s.position(), 0, "computed ahead; the learner is where they were");
-        s.seek(usize::MAX);
-        assert!(s.at_end());
-        assert!(
-            crate::view::panels::session_caption(&s).contains("the cluster holds 2,001 objects"),
-            "the caption at the last frame says so"
-        );
     }
 
     #[test]

@@ -283,6 +283,21 @@ fn plot(s: &Session) -> (String, String) {
     (line(|x| x.cluster), line(|x| x.cache))
 }
 
+impl Snapshot {
+    /// What an empty Cluster or Cache panel says instead of rows (`cache_side`:
+    /// the Cache's); `None` when that side holds something.
+    pub fn empty_note(&self, cache_side: bool) -> Option<String> {
+        let facts = crate::narrate::panels::EmptyFacts {
+            rows: self.rows.len(),
+            cluster_holds: self.cluster_holds,
+            cache_holds: self.cache_holds,
+            synced: self.synced,
+            deleted: &self.deleted,
+        };
+        crate::narrate::panels::empty_note(&facts, cache_side)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,5 +339,49 @@ mod tests {
         for what in ["controller.naming", "controller.expectations", "scale", "restart_controller", "cluster.api_latency_ms"] {
             assert!(c.is_declared(what), "{what}");
         }
+    }
+
+    /// Frames of `name` (with `sets`) to the first whose snapshot satisfies `pred`.
+    fn snapshot_where(name: &str, sets: &[(&str, &str)], pred: impl Fn(&Snapshot) -> bool) -> Snapshot {
+        let mut s = Session::new(preset(name).unwrap().with_settings(sets.iter().copied()).unwrap());
+        loop {
+            let snap = snapshot(&s);
+            if pred(&snap) {
+                return snap;
+            }
+            assert!(s.step_forward(), "{name}: no frame matched");
+        }
+    }
+
+    #[test]
+    fn an_empty_panel_says_why_it_is_empty() {
+        // Before anything exists.
+        let first = snapshot(&Session::new(preset("over-create").unwrap()));
+        assert_eq!(first.empty_note(false).as_deref(), Some("No objects yet."));
+        assert_eq!(first.empty_note(true).as_deref(), Some("No objects yet."));
+        // empty-cache, just after the 50th DELETED reaches the cache: nothing on either side.
+        let swept = snapshot_where("empty-cache", &[], |s| s.position > 1 && s.rows.is_empty());
+        assert_eq!(swept.deleted, vec![(crate::sim::object::Kind::ConfigMap, 50)]);
+        assert_eq!(swept.empty_note(false).as_deref(), Some("Empty: all 50 ConfigMaps were deleted."));
+        assert_eq!(swept.empty_note(true).as_deref(), Some("Empty, as the cluster is: all 50 ConfigMaps were deleted."));
+        // While the first LIST is on its way, the cache is empty and says why.
+        let listing = snapshot_where("empty-cache", &[], |s| s.position > 0 && !s.synced);
+        assert!(listing.empty_note(false).is_none(), "the cluster holds the seeds");
+        let note = listing.empty_note(true).unwrap();
+        assert!(
+            note.starts_with("Empty. The first LIST has not reached this store") && note.ends_with("while the cluster holds 50."),
+            "{note}"
+        );
+        // Teardown's end: the Ensemble and its 11 ConfigMaps, all deleted.
+        let mut s = Session::new(preset("teardown").unwrap());
+        s.seek(usize::MAX);
+        let end = snapshot(&s);
+        assert_eq!(end.empty_note(false).as_deref(), Some("Empty: every object was deleted (1 Ensemble, 11 ConfigMaps)."));
+        // A side holding something says nothing.
+        let mut s = Session::new(preset("over-create").unwrap());
+        s.seek(usize::MAX);
+        let full = snapshot(&s);
+        assert!(full.deleted.is_empty(), "counted only when both panels are empty");
+        assert_eq!((full.empty_note(false), full.empty_note(true)), (None, None));
     }
 }

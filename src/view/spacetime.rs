@@ -11,8 +11,8 @@
 
 use super::panels::Wire;
 use super::xml::escape;
+use crate::narrate::units::{fmt_ms, secs};
 use crate::sim::apiserver::Verb;
-use crate::sim::caption::{fmt_ms, secs};
 use crate::sim::controllers::Note;
 use crate::sim::frame::{Event, Frame, Watcher};
 use crate::sim::object::Kind;

@@ -8,7 +8,7 @@ use super::ellipsize;
 use super::panels::{Row, RowState, Wire};
 use super::snapshot::Snapshot;
 use super::xml::escape;
-use crate::sim::caption::fmt_ms;
+use crate::narrate::units::fmt_ms;
 use std::fmt::Write;
 
 const WIDTH: u32 = 1280;
@@ -144,7 +144,7 @@ pub fn frame_svg(scenario: &str, s: &Snapshot, wires: &[Wire], spacetime: Option
     // Watch: each event with its trip drawn as a track and a dot.
     let mut wy = c.panel(xs[1], top, h, ORANGE, "Watch", &format!("lag {} ms", s.controls.lag_ms));
     for w in wires.iter().take(MAX_ROWS) {
-        let held = if w.held_ms > 0 { format!(" (held {})", crate::sim::caption::secs(w.held_ms)) } else { String::new() };
+        let held = if w.held_ms > 0 { format!(" (held {})", crate::narrate::units::secs(w.held_ms)) } else { String::new() };
         let label = ellipsize(&format!("{} {}{held}", w.label, w.name), 30);
         c.text(xs[1] + 12, wy, "m small", if w.dropped || w.held_ms > 0 { VERMILLION } else { FG }, &label);
         let (tx, tw) = (xs[1] + 200, COL - 216);

@@ -2,9 +2,9 @@
 //! a scenario and look at what happened.
 #![allow(dead_code)]
 
+use cachescope::narrate::caption;
 use cachescope::report::{Report, TraceHasher};
 use cachescope::scenario::{preset, Scenario};
-use cachescope::sim::caption::caption;
 use cachescope::sim::frame::Frame;
 use cachescope::sim::world::World;
 

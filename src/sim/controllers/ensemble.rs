@@ -11,7 +11,7 @@
 //! [`super::ListOrder`]), so two reconciles on the same stale cache can pick
 //! different victims and delete below the desired count.
 
-use super::{count_children, lister_order, split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, Step};
+use super::{count_children, lister_order, split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, ReconcileError, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
 use crate::sim::expectations::Satisfied;
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Spec, ENSEMBLE_LABEL};
@@ -46,7 +46,7 @@ enum Stage {
     /// The owner is gone; return next.
     Returning,
     /// The consistency store said the cache is behind: return this error next.
-    Failing(String),
+    Failing(ReconcileError),
     /// Expectations expired: count next.
     Count,
     /// Counted; act on the plan next.
@@ -63,7 +63,7 @@ impl Reconcile {
         let mut r = Reconcile { key: key.to_string(), owner, owner_uid: 0, stage: Stage::Returning };
         // v1.36: before anything else, the caches must have read this key's own writes.
         if let Err(error) = cx.ensure_ready(key) {
-            r.stage = Stage::Failing(error.to_string());
+            r.stage = Stage::Failing(ReconcileError::Stale(error));
             return (r, Beat::Note { note: Note::StaleSkip { owner: key.to_string(), error }, then_ms: 0 });
         }
         let Some(owner) = cx.caches.get(Kind::Ensemble, &r.owner) else {
@@ -208,7 +208,7 @@ impl Reconcile {
                     // The failed create and the ones never sent will produce no event.
                     cx.expectations.lower(&self.key, 1 + todo.len() as i64, 0);
                 }
-                Beat::Return(Err(audit.seen_message()))
+                Beat::Return(Err(ReconcileError::of(audit)))
             }
             Stage::Deleting { todo } => {
                 if let Input::Responses(rs) = input {
@@ -222,7 +222,7 @@ impl Reconcile {
                         }
                         // client.IgnoreNotFound: someone else already deleted it.
                         if response.status != Status::NOT_FOUND {
-                            return Beat::Return(Err(audit.seen_message()));
+                            return Beat::Return(Err(ReconcileError::of(audit)));
                         }
                     }
                 }

@@ -10,7 +10,7 @@ pub mod ensemble;
 pub mod pruner;
 pub mod replicaset;
 
-use super::apiserver::{ApiServer, AuditEntry, ControllerKind, EventType, Request, Response};
+use super::apiserver::{ApiServer, AuditEntry, ControllerKind, EventType, Request, Response, Status, Verb};
 use super::consistency::{ConsistencyError, ConsistencyStore};
 use super::expectations::Expectations;
 use super::informer::Informer;
@@ -173,7 +173,46 @@ pub enum Beat {
     /// Send these requests at once; resume when the last has answered.
     Call { requests: Vec<Request>, step: Step },
     /// Return from `Reconcile`: `Ok` forgets the key's failures, `Err` requeues it rate-limited.
-    Return(Result<(), String>),
+    Return(Result<(), ReconcileError>),
+}
+
+/// Why a reconcile returned an error, as facts: `crate::narrate` words it.
+///
+/// A failed request keeps what it asked and the status the client saw; the
+/// apiserver's message for it (upstream's words, verbatim: `configmaps "x"
+/// already exists`) is what the real API returns, so it stays data the
+/// apiserver computes ([`crate::sim::apiserver::status_message`]) and the
+/// narration quotes it as `err.Error()` would print it. A skipped sync keeps
+/// the consistency store's own error, whose text is upstream's too.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
+#[serde(rename_all = "snake_case", tag = "error")]
+pub enum ReconcileError {
+    /// A request the reconcile sent failed.
+    Request {
+        verb: Verb,
+        kind: Kind,
+        name: String,
+        /// What the client saw (a lost answer's `504 Timeout`, not what committed).
+        status: Status,
+        /// A UID precondition that failed: (the UID asked for, the object's).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        uid_mismatch: Option<(u64, u64)>,
+    },
+    /// `EnsureReady` failed: a cache has not read the controller's own writes.
+    Stale(ConsistencyError),
+}
+
+impl ReconcileError {
+    /// The error a failed request returns to the reconcile, as the client saw it.
+    pub fn of(audit: &AuditEntry) -> ReconcileError {
+        ReconcileError::Request {
+            verb: audit.verb,
+            kind: audit.kind,
+            name: audit.name.clone(),
+            status: audit.seen_status(),
+            uid_mismatch: audit.uid_mismatch,
+        }
+    }
 }
 
 /// What to do about surplus or missing children.
@@ -233,36 +272,6 @@ pub enum MissAction {
     Delete,
     /// Read-your-write: the create "did not happen"; create it again.
     CreateAgain,
-}
-
-impl Note {
-    /// The controller's own log line, as it would print it (the Timeline's
-    /// right column): the ReplicaSet controller's in upstream's words
-    /// (`controller_utils.go`, `replica_set.go`), klog's key="value" form.
-    pub fn log_line(&self) -> Option<String> {
-        match self {
-            Note::ExpectationsExpired { owner, age_ms } => Some(format!(
-                "\"Controller expectations expired\" controller=\"{owner}\" age=\"{}\"",
-                crate::sim::caption::go_duration(*age_ms)
-            )),
-            Note::ExpectationsPending { owner, add, del, .. } => {
-                Some(format!("\"Controller still waiting on expectations\" controller=\"{owner}\" add={add} del={del}"))
-            }
-            Note::Counted { owner, child_kind: Kind::Pod, desired, plan: Plan::Create(n), .. } => {
-                Some(format!("\"Too few replicas\" replicaSet=\"{owner}\" need={desired} creating={n}"))
-            }
-            Note::Counted { owner, child_kind: Kind::Pod, desired, plan: Plan::Delete(n), .. } => {
-                Some(format!("\"Too many replicas\" replicaSet=\"{owner}\" need={desired} deleting={n}"))
-            }
-            Note::CacheMiss { name, then: MissAction::Delete, .. } => Some(format!("DELETE (not in cache) {name}")),
-            Note::CacheMiss { name, then: MissAction::CreateAgain, .. } => {
-                Some(format!("{name} not in cache after create: creating again"))
-            }
-            Note::Counted { owner, plan: Plan::Create(n), .. } => Some(format!("{owner}: creating {n}")),
-            Note::Counted { owner, plan: Plan::Delete(n), .. } => Some(format!("{owner}: deleting {n} surplus")),
-            _ => None,
-        }
-    }
 }
 
 /// An event as a handler sees it, after the store took it.
@@ -359,6 +368,14 @@ pub fn pseudo_code(kind: ControllerKind) -> &'static [(Step, &'static str)] {
         ControllerKind::Ensemble => ensemble::PSEUDO_CODE,
         ControllerKind::ReplicaSet => replicaset::PSEUDO_CODE,
         ControllerKind::Pruner => pruner::PSEUDO_CODE,
+    }
+}
+
+/// The kind of child a controller's figures count (its ConfigMaps, its pods).
+pub fn tracked_kind(kind: ControllerKind) -> Kind {
+    match kind {
+        ControllerKind::ReplicaSet => Kind::Pod,
+        ControllerKind::Ensemble | ControllerKind::Pruner => Kind::ConfigMap,
     }
 }
 

@@ -6,7 +6,7 @@
 //! Without `wait_for_cache_sync` it runs before its informer has listed, so the
 //! lister is empty and every live ConfigMap "is not in the cache".
 
-use super::{Beat, Cx, Input, MissAction, Naming, Note, Step};
+use super::{Beat, Cx, Input, MissAction, Naming, Note, ReconcileError, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, Request, Status};
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, Spec};
 use std::collections::VecDeque;
@@ -107,7 +107,7 @@ impl Reconcile {
     }
 
     /// The program ends: `Ok` exits 0, an error exits 1.
-    fn exit(&mut self, result: Result<(), String>) -> Beat {
+    fn exit(&mut self, result: Result<(), ReconcileError>) -> Beat {
         self.stage = Stage::Exited;
         Beat::Return(result)
     }
@@ -148,7 +148,7 @@ impl Reconcile {
                 let Input::Responses(rs) = input else { return self.exit(Ok(())) };
                 let (response, audit) = &rs[0];
                 if response.status != Status::CREATED {
-                    return self.exit(Err(audit.seen_message()));
+                    return self.exit(Err(ReconcileError::of(audit)));
                 }
                 let name = audit.name.clone();
                 let key = ObjectKey::new(self.namespace.clone(), name.clone());
@@ -175,7 +175,7 @@ impl Reconcile {
                 if response.status == Status::CREATED {
                     self.exit(Ok(()))
                 } else {
-                    self.exit(Err(audit.seen_message()))
+                    self.exit(Err(ReconcileError::of(audit)))
                 }
             }
             Stage::Exited => Beat::Return(Ok(())),

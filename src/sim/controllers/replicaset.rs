@@ -21,7 +21,7 @@
 //! controllerRef), every pod is Running and ready (so victims are simply the
 //! newest, and the status has `replicas` and `observedGeneration` only).
 
-use super::{split_key, Beat, Caches, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, Step};
+use super::{split_key, Beat, Caches, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, ReconcileError, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
 use crate::sim::expectations::{Expectations, Satisfied};
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec, REPLICASET_LABEL};
@@ -101,7 +101,7 @@ pub const STATUS_UPDATE_RETRIES: u32 = 1;
 enum Stage {
     Returning,
     /// `EnsureReady` failed: return this error next (the key is requeued rate-limited).
-    Failing(String),
+    Failing(ReconcileError),
     /// Expectations expired (logged); count next.
     Count {
         needs_sync: bool,
@@ -126,14 +126,14 @@ enum Stage {
     UpdatingStatus {
         status: ReplicaSetStatus,
         attempt: u32,
-        manage: Result<(), String>,
+        manage: Result<(), ReconcileError>,
     },
     /// The GET after a failed `UpdateStatus`, for the latest resourceVersion.
     RereadingStatus {
         status: ReplicaSetStatus,
         attempt: u32,
-        manage: Result<(), String>,
-        update_error: String,
+        manage: Result<(), ReconcileError>,
+        update_error: ReconcileError,
     },
 }
 
@@ -144,7 +144,7 @@ impl Reconcile {
         // v1.36 (KEP-5647, PR #137212): the check runs first, before the lister
         // Get and before SatisfiedExpectations; its error requeues the key.
         if let Err(error) = cx.ensure_ready(key) {
-            r.stage = Stage::Failing(error.to_string());
+            r.stage = Stage::Failing(ReconcileError::Stale(error));
             return (r, Beat::Note { note: Note::StaleSkip { owner: key.to_string(), error }, then_ms: 0 });
         }
         let Some(rs) = cx.caches.get(Kind::ReplicaSet, &r.owner) else {
@@ -256,7 +256,7 @@ impl Reconcile {
     /// manageReplicas is done with `manage`: write the status, or return.
     /// `updateReplicaSetStatus` writes nothing when the status already says
     /// what was counted, for the generation counted.
-    fn finish(&mut self, manage: Result<(), String>, cx: &Cx) -> Beat {
+    fn finish(&mut self, manage: Result<(), ReconcileError>, cx: &Cx) -> Beat {
         let Some((rs, active)) = self.counted.clone().filter(|_| cx.settings.update_status) else {
             return Beat::Return(manage);
         };
@@ -267,7 +267,7 @@ impl Reconcile {
         self.update_status(&rs, status, 0, manage)
     }
 
-    fn update_status(&mut self, rs: &ObjectRc, status: ReplicaSetStatus, attempt: u32, manage: Result<(), String>) -> Beat {
+    fn update_status(&mut self, rs: &ObjectRc, status: ReplicaSetStatus, attempt: u32, manage: Result<(), ReconcileError>) -> Beat {
         self.stage = Stage::UpdatingStatus { status, attempt, manage };
         Beat::Call { requests: vec![Request::update_status(ACTOR, rs, status)], step: Step::UpdateStatus }
     }
@@ -311,7 +311,11 @@ impl Reconcile {
                         cx.expectations.creation_observed(&self.key);
                     }
                 }
-                let err = rs_.iter().find(|(r, _)| r.status != Status::CREATED).map(|(_, a)| a.seen_message()).unwrap_or_default();
+                let err = rs_
+                    .iter()
+                    .find(|(r, _)| r.status != Status::CREATED)
+                    .map(|(_, a)| ReconcileError::of(a))
+                    .expect("fewer created than sent: one answer is not 201");
                 self.finish(Err(err), cx)
             }
             Stage::Deleting => {
@@ -326,7 +330,7 @@ impl Reconcile {
                             cx.expectations.deletion_observed(&self.key, &key);
                         }
                         if response.status != Status::NOT_FOUND {
-                            err.get_or_insert(audit.seen_message());
+                            err.get_or_insert(ReconcileError::of(audit));
                         }
                     }
                 }
@@ -340,7 +344,7 @@ impl Reconcile {
                     return Beat::Return(manage);
                 }
                 // A failed status write is the sync's error: the key is requeued rate-limited.
-                let update_error = audit.seen_message();
+                let update_error = ReconcileError::of(&audit);
                 if attempt >= STATUS_UPDATE_RETRIES {
                     return Beat::Return(Err(update_error));
                 }
@@ -355,7 +359,7 @@ impl Reconcile {
                         self.update_status(&latest, status, attempt + 1, manage)
                     }
                     // "If the GET fails we can't trust status.Replicas anymore."
-                    Some((_, audit)) => Beat::Return(Err(audit.seen_message())),
+                    Some((_, audit)) => Beat::Return(Err(ReconcileError::of(&audit))),
                     None => Beat::Return(Err(update_error)),
                 }
             }

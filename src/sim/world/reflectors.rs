@@ -7,7 +7,7 @@
 use super::{merge, Origin, Timer, Watcher, World};
 use crate::sim::apiserver::{Actor, EventType, Request};
 use crate::sim::controllers::{HandlerEffects, HandlerEvent};
-use crate::sim::frame::Event;
+use crate::sim::frame::{Event, QueuedBy};
 use crate::sim::object::{Kind, ObjectRc};
 
 impl World {
@@ -66,7 +66,7 @@ impl World {
         self.set_timer(self.now_ms + self.cluster.resync_ms, Timer::Resync { kind, epoch });
         let objects: Vec<ObjectRc> = self.ctl.caches.informer(kind)?.list().cloned().collect();
         let mut effects = HandlerEffects::default();
-        let cause = format!("the {kind} resync");
+        let cause = QueuedBy::Resync { kind };
         for o in &objects {
             let ev = HandlerEvent { event_type: EventType::Modified, object: o, old: Some(o), tombstone: false };
             merge(&mut effects, self.handle(Watcher::Controller, kind, &ev, &cause));

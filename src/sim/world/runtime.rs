@@ -6,9 +6,9 @@
 use super::{pruner_key, ClusterSettings, Origin, Source, Timer, TokenBucket, Watcher, World};
 use crate::sim::apiserver::{Actor, AuditEntry, ControllerKind, Request, Response, Verb};
 use crate::sim::consistency::ConsistencyStore;
-use crate::sim::controllers::{self, Beat, Caches, Cx, Input, Note, Reconcile, Step};
+use crate::sim::controllers::{self, Beat, Caches, Cx, Input, Note, Reconcile, ReconcileError, Step};
 use crate::sim::expectations::Expectations;
-use crate::sim::frame::{Event, Requeue};
+use crate::sim::frame::{Event, QueuedBy, Requeue};
 use crate::sim::informer::Fifo;
 use crate::sim::object::{Kind, ObjectKey};
 use crate::sim::reflector::ExponentialBackoff;
@@ -50,9 +50,9 @@ pub struct Runtime {
     pub exited: Option<i32>,
     /// Keys whose queued reconcile was caused by `--double-enqueue`.
     pub(super) double_enqueued: SortedSet<String>,
-    /// What added each dirty key (`ADDED ConfigMap beta-voice-x`): the first
+    /// What added each dirty key (an `ADDED` of ConfigMap `beta-voice-x`): the first
     /// `Add` that made it dirty, which the reconcile it starts is "queued by".
-    pub(super) queued_by: SortedMap<String, String>,
+    pub(super) queued_by: SortedMap<String, QueuedBy>,
     pub reconciles: u64,
     /// `*_controller_stale_sync_skips_total`: syncs the consistency store skipped.
     pub stale_sync_skips: u64,
@@ -143,7 +143,7 @@ impl Runtime {
     }
 
     /// `queue.Add(key)`, remembering what added it if this `Add` makes it dirty.
-    pub(super) fn enqueue(&mut self, key: String, cause: impl FnOnce() -> String) {
+    pub(super) fn enqueue(&mut self, key: String, cause: impl FnOnce() -> QueuedBy) {
         if !self.queue.is_dirty(&key) {
             self.queued_by.insert(key.clone(), cause());
         }
@@ -200,7 +200,7 @@ impl World {
             self.send(req, Origin::Informer { kind, epoch }, false);
         }
         if self.ctl.kind == ControllerKind::Pruner {
-            self.ctl.enqueue(pruner_key(&self.controller.namespace), || "the program's start".to_string());
+            self.ctl.enqueue(pruner_key(&self.controller.namespace), || QueuedBy::ProgramStart);
         }
         let wait = self.controller.wait_for_cache_sync;
         if wait {
@@ -292,7 +292,7 @@ impl World {
         }
     }
 
-    pub(super) fn finish(&mut self, w: usize, result: Result<(), String>) -> Event {
+    pub(super) fn finish(&mut self, w: usize, result: Result<(), ReconcileError>) -> Event {
         let busy = self.ctl.workers[w].busy.take().expect("a busy worker");
         let key = busy.key;
         if self.ctl.kind == ControllerKind::Pruner {
@@ -311,7 +311,7 @@ impl World {
             Ok(()) => {
                 self.ctl.queue.forget(&key);
                 if self.controller.double_enqueue && !busy.double_enqueued {
-                    self.ctl.enqueue(key.clone(), || "--double-enqueue".to_string());
+                    self.ctl.enqueue(key.clone(), || QueuedBy::DoubleEnqueue);
                     self.ctl.double_enqueued.insert(key.clone());
                     Requeue::DoubleEnqueue
                 } else {
@@ -320,7 +320,7 @@ impl World {
             }
             Err(_) => {
                 if !self.ctl.queue.is_dirty(&key) {
-                    self.ctl.queued_by.insert(key.clone(), "AddRateLimited after the error".to_string());
+                    self.ctl.queued_by.insert(key.clone(), QueuedBy::RateLimitedRetry);
                 }
                 let delay_ms = self.ctl.queue.add_rate_limited(key.clone(), self.now_ms);
                 self.ctl.requeues += 1;

@@ -6,8 +6,9 @@
 use super::{InFlightRequest, Origin, Timer, World};
 use crate::sim::apiserver::{Actor, EventType, Outcome, Verb};
 use crate::sim::controllers::{self, HandlerEffects, HandlerEvent, Step};
-use crate::sim::frame::{Event, Watcher};
+use crate::sim::frame::{Event, QueuedBy, Watcher};
 use crate::sim::informer::{Fifo, Pop};
+use crate::sim::invariants::SentWith;
 use crate::sim::object::{child_kind, Kind};
 
 impl World {
@@ -84,7 +85,11 @@ impl World {
             }
             Origin::Gc(attempt) => self.gc_answered(*attempt, &outcome),
         }
-        self.violations.extend(self.invariants.check_request(&inflight, &outcome.audit, &self.api));
+        self.violations.extend(self.invariants.check_request(
+            SentWith { synced: inflight.synced_at_send, uncached: inflight.uncached_at_send },
+            &outcome.audit,
+            &self.api,
+        ));
         Some(Event::ApiRequest { entry: outcome.audit, step, throttled_ms: inflight.throttled_ms })
     }
 
@@ -147,7 +152,7 @@ impl World {
                 (inf.kind, r, inf.len() as u32)
             };
             let mut effects = HandlerEffects::default();
-            let cause = format!("the {kind} LIST");
+            let cause = QueuedBy::List { kind };
             for o in &replaced.added {
                 let ev = HandlerEvent { event_type: EventType::Added, object: o, old: None, tombstone: false };
                 merge(&mut effects, self.handle(watcher, kind, &ev, &cause));
@@ -158,7 +163,7 @@ impl World {
             }
             for o in &replaced.tombstones {
                 let ev = HandlerEvent { event_type: EventType::Deleted, object: o, old: Some(o), tombstone: true };
-                let tombstone = format!("the tombstone of {kind} {}", o.name);
+                let tombstone = QueuedBy::Tombstone { kind, name: o.name.clone() };
                 merge(&mut effects, self.handle(watcher, kind, &ev, &tombstone));
             }
             if watcher == Watcher::Controller {
@@ -182,7 +187,7 @@ impl World {
                 (Pop::Item(o), Some(old)) => HandlerEvent { event_type: EventType::Modified, object: o, old: Some(old), tombstone: false },
                 (Pop::Tombstone(o), _) => HandlerEvent { event_type: EventType::Deleted, object: o, old: Some(o), tombstone: true },
             };
-            let cause = format!("the {kind} LIST's pop of {}", object.name);
+            let cause = QueuedBy::ListPop { kind, name: object.name.clone() };
             let effects = self.handle(watcher, kind, &ev, &cause);
             if p.first_sync || p.n == p.of {
                 self.watch_started(kind, p.first_sync);
@@ -217,7 +222,7 @@ impl World {
             };
         }
         let ev = HandlerEvent { event_type: e.event_type, object: &e.object, old: delivered.old.as_ref(), tombstone: false };
-        let cause = format!("{} {kind} {}", e.event_type.as_str(), e.object.name);
+        let cause = QueuedBy::Watch { event_type: e.event_type, kind, name: e.object.name.clone() };
         let effects = self.handle(watcher, kind, &ev, &cause);
         Event::WatchDelivered {
             watcher,
@@ -237,13 +242,13 @@ impl World {
         }
     }
 
-    /// Run the handlers of `watcher` for one event (`cause`, in words) and apply their effects.
-    pub(super) fn handle(&mut self, watcher: Watcher, kind: Kind, ev: &HandlerEvent, cause: &str) -> HandlerEffects {
+    /// Run the handlers of `watcher` for one event (`cause`: what a key it queues is queued by) and apply their effects.
+    pub(super) fn handle(&mut self, watcher: Watcher, kind: Kind, ev: &HandlerEvent, cause: &QueuedBy) -> HandlerEffects {
         match watcher {
             Watcher::Controller => {
                 let fx = controllers::handle(self.ctl.kind, kind, ev, &self.ctl.caches, &mut self.ctl.expectations);
                 for key in &fx.enqueued {
-                    self.ctl.enqueue(key.clone(), || cause.to_string());
+                    self.ctl.enqueue(key.clone(), || cause.clone());
                 }
                 fx
             }

@@ -1,24 +1,24 @@
 //! Sentences about a run as a whole, computed from its frames and its world:
 //! what a reconcile did, counted from the requests it sent, and what the run
-//! came to, at its end. The core captions one frame at a time and cannot
-//! know either; the session holds the frames, so these words live here, on
-//! the view floor, and every figure in them is read from the run.
+//! came to, at its end. A frame's caption cannot know either; every figure
+//! in them is read from the run. (This was `view::narration`.)
 
+use super::frame::error_words;
 use super::panels::status_label;
-use super::session::{owner_of, tracked_kind};
-use crate::scenario::{expect, Check, Measure, Scenario};
+use super::units::{and_list, plural, secs, thousands};
+use crate::scenario::{expect, owner_of, Check, Measure, Scenario};
 use crate::sim::apiserver::{Actor, ControllerKind, Verb};
-use crate::sim::caption::secs;
+use crate::sim::controllers::tracked_kind;
 use crate::sim::frame::{Event, Frame, Requeue};
 use crate::sim::object::{child_label, Kind};
-use crate::sim::world::World;
+use crate::sim::world::{ObjectLimitStop, World};
 
-/// How far back [`reconcile_finished`] looks for the reconcile's start.
-const LOOKBACK: usize = super::panels::TIMELINE_LOOKBACK;
+/// How far back the Timeline and [`reconcile_finished`] look (frames).
+pub const LOOKBACK: usize = 5_000;
 
-fn plural(n: u64, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+/// What a reconcile sent, by verb in the order first sent: each verb with
+/// `(status code, how many)` as the client saw them.
+pub type RequestsByVerb = Vec<(Verb, Vec<(u16, u64)>)>;
 
 fn verb_noun(verb: Verb) -> (&'static str, &'static str) {
     match verb {
@@ -30,7 +30,8 @@ fn verb_noun(verb: Verb) -> (&'static str, &'static str) {
     }
 }
 
-fn kind_noun(kind: Kind, n: u64) -> String {
+/// `1 pod`, `3 pods`, `1 ConfigMap`, `50 ConfigMaps`.
+pub fn kind_noun(kind: Kind, n: u64) -> String {
     match kind {
         Kind::Pod => plural(n, "pod", "pods"),
         k => plural(n, &k.to_string(), &kind_plural(k)),
@@ -44,25 +45,13 @@ fn kind_plural(kind: Kind) -> String {
     }
 }
 
-/// `a, b and c`.
-fn and_list(parts: &[String]) -> String {
-    match parts {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
-
-/// How many requests of one verb got each HTTP status, in the order first seen.
-pub type Statuses = Vec<(u16, u64)>;
-
 /// What a reconcile sent, counted from the audit frames between its start
 /// and its return: by verb in the order first sent, then by the status the
 /// client saw, with how many. `frames` ends with its
 /// [`Event::ReconcileFinished`] frame. `None` where its requests cannot be
 /// told apart: another reconcile of the same process ran meanwhile, or the
 /// start lies beyond the lookback.
-pub fn reconcile_requests(frames: &[Frame]) -> Option<Vec<(Verb, Statuses)>> {
+pub fn reconcile_requests(frames: &[Frame]) -> Option<RequestsByVerb> {
     let last = frames.last()?;
     let Event::ReconcileFinished { n, .. } = &last.event else { return None };
     // The requests it sent (verb, the status the client saw), newest first.
@@ -89,7 +78,7 @@ pub fn reconcile_requests(frames: &[Frame]) -> Option<Vec<(Verb, Statuses)>> {
     if !started {
         return None;
     }
-    let mut by_verb: Vec<(Verb, Vec<(u16, u64)>)> = Vec::new();
+    let mut by_verb: RequestsByVerb = Vec::new();
     for (verb, code) in sent.into_iter().rev() {
         let at = match by_verb.iter().position(|(v, _)| *v == verb) {
             Some(i) => i,
@@ -139,9 +128,13 @@ pub fn reconcile_finished(frames: &[Frame]) -> Option<String> {
     };
     let s = match (error, requeue) {
         (Some(e), Requeue::RateLimited { delay_ms }) => {
-            format!("{head} and fails: it returns the error ({e}), so the key is requeued with backoff, again in {}.", secs(*delay_ms))
+            format!(
+                "{head} and fails: it returns the error ({}), so the key is requeued with backoff, again in {}.",
+                error_words(e),
+                secs(*delay_ms)
+            )
         }
-        (Some(e), _) => format!("{head} and fails: it returns the error ({e})."),
+        (Some(e), _) => format!("{head} and fails: it returns the error ({}).", error_words(e)),
         (None, Requeue::DoubleEnqueue) => format!("{head} and succeeds; --double-enqueue adds the key again at once."),
         (None, _) => format!("{head} and succeeds."),
     };
@@ -168,33 +161,11 @@ pub fn end_summary(scenario: &Scenario, world: &World, frames: &[Frame]) -> Stri
     let mut held: Vec<&str> = Vec::new();
     for c in &checks {
         let Some(v) = c.measure(world, frames) else { continue };
-        let phrase = match c.measure {
-            Measure::Live => {
-                let kind = c.kind.unwrap_or(Kind::ConfigMap);
-                if stated_live == Some((kind, v)) {
-                    continue;
-                }
-                format!("{} in the cluster", kind_noun(kind, v))
-            }
-            Measure::Peak => format!("{} at the peak", kind_noun(c.kind.unwrap_or(Kind::ConfigMap), v)),
-            Measure::Requests => {
-                let (Some(verb), Some(status)) = (c.verb, c.status) else { continue };
-                let window = match (c.from_ms, c.to_ms) {
-                    (Some(a), Some(b)) => format!(" between {} and {}", secs(a), secs(b)),
-                    (Some(a), None) => format!(" from {} on", secs(a)),
-                    (None, Some(b)) => format!(" before {}", secs(b)),
-                    (None, None) => String::new(),
-                };
-                format!("{v} of its {} answered {}{window}", verb_noun(verb).1, status_label(status, verb))
-            }
-            Measure::Errors => format!("{} in the audit log", plural(v, "error", "errors")),
-            Measure::ExitCode => {
-                // The lead names a program's exit; say it here only if it did not.
-                if lead.contains(&format!("exits with status {v}")) {
-                    continue;
-                }
-                format!("{v}, its exit status")
-            }
+        match c.measure {
+            // The lead states this count already.
+            Measure::Live if stated_live == Some((c.kind.unwrap_or(Kind::ConfigMap), v)) => continue,
+            // The lead names a program's exit; say it here only if it did not.
+            Measure::ExitCode if lead.contains(&format!("exits with status {v}")) => continue,
             Measure::Broken => {
                 // Said with every invariant below.
                 if v == 0 {
@@ -202,9 +173,9 @@ pub fn end_summary(scenario: &Scenario, world: &World, frames: &[Frame]) -> Stri
                 }
                 continue;
             }
-            Measure::CreatesAfterDelete => format!("{v} of its creates after its first delete"),
-            Measure::StaleSyncSkips => format!("{} skipped by the consistency store", plural(v, "sync", "syncs")),
-        };
+            _ => {}
+        }
+        let Some(phrase) = figure_words(c, v) else { continue };
         if !figures.contains(&phrase) {
             figures.push(phrase);
         }
@@ -225,6 +196,41 @@ pub fn end_summary(scenario: &Scenario, world: &World, frames: &[Frame]) -> Stri
     s
 }
 
+/// A check's measure as a figure in words: "12 ConfigMaps in the cluster",
+/// "10 of its creates answered 409 AlreadyExists". `None` for a measure
+/// that is no figure (`broken`, said as Held/Broken) or a check that names
+/// too little to say it.
+pub fn figure_words(check: &Check, value: u64) -> Option<String> {
+    let v = value;
+    Some(match check.measure {
+        Measure::Live => format!("{} in the cluster", kind_noun(check.kind.unwrap_or(Kind::ConfigMap), v)),
+        Measure::Peak => format!("{} at the peak", kind_noun(check.kind.unwrap_or(Kind::ConfigMap), v)),
+        Measure::Requests => {
+            let (Some(verb), Some(status)) = (check.verb, check.status) else { return None };
+            let window = match (check.from_ms, check.to_ms) {
+                (Some(a), Some(b)) => format!(" between {} and {}", secs(a), secs(b)),
+                (Some(a), None) => format!(" from {} on", secs(a)),
+                (None, Some(b)) => format!(" before {}", secs(b)),
+                (None, None) => String::new(),
+            };
+            format!("{v} of its {} answered {}{window}", verb_noun(verb).1, status_label(status, verb))
+        }
+        Measure::Errors => format!("{} in the audit log", plural(v, "error", "errors")),
+        Measure::ExitCode => format!("{v}, its exit status"),
+        Measure::Broken => return None,
+        Measure::CreatesAfterDelete => format!("{v} of its creates after its first delete"),
+        Measure::StaleSyncSkips => format!("{} skipped by the consistency store", plural(v, "sync", "syncs")),
+    })
+}
+
+/// What a check measures at a frame, and how it is said: the value over
+/// `frames` (the run up to that frame, `world` the world after them) and
+/// its [`figure_words`]. What a lesson asks of a run at any frame.
+pub fn figure(check: &Check, world: &World, frames: &[Frame]) -> Option<(u64, String)> {
+    let value = check.measure(world, frames)?;
+    Some((value, figure_words(check, value)?))
+}
+
 /// The run's outcome in a clause, and the live count of a kind it states.
 fn lead(scenario: &Scenario, world: &World, frames: &[Frame]) -> (String, Option<(Kind, u64)>) {
     let kind = tracked_kind(world.controller.kind);
@@ -242,6 +248,7 @@ fn lead(scenario: &Scenario, world: &World, frames: &[Frame]) -> (String, Option
         };
         let done = match exit {
             Some((code, Some(e), deleted)) => {
+                let e = error_words(&e);
                 format!("the pruner exits with status {code} ({e}), having deleted {}; {left}", kind_noun(kind, u64::from(deleted)))
             }
             Some((code, None, deleted)) => {
@@ -293,4 +300,35 @@ fn lead(scenario: &Scenario, world: &World, frames: &[Frame]) -> (String, Option
             (s, Some((kind, live)))
         }
     }
+}
+
+/// Why a run stopped at its object limit, in words: the counts, then the
+/// likely cause, read from the world where it stopped (the controller's
+/// cache against the cluster, and what the schedule holds back).
+pub fn object_limit_words(world: &World, stop: &ObjectLimitStop) -> String {
+    let head = format!(
+        "The run stops here: the cluster holds {} objects; the limit is {} (the work budget's), so the run goes no further.",
+        thousands(stop.live),
+        thousands(stop.limit)
+    );
+    let kinds = crate::sim::controllers::watched_kinds(world.controller.kind);
+    let Some(&kind) = kinds.last() else { return head };
+    let cluster = stop.by_kind[kind.index()];
+    let cache = world.controller_informer(kind).map_or(0, |i| i.len() as u64);
+    let actor = world.ctl.kind.actor_name();
+    let sent = world.events_sent[kind.index()];
+    let held: Vec<_> = world.schedule().iter().filter(|d| d.kind == kind && d.nth <= sent).copied().collect();
+    let cache_says = format!("{actor}'s cache holds {} of the {} {kind}s", thousands(cache), thousands(cluster));
+    let cause = if !held.is_empty() && cache < cluster {
+        format!(
+            "{cache_says}: {} by this run's schedule, and a watch lets no event overtake one held back, so the controller \
+             keeps creating {kind}s it never sees.",
+            super::explore::schedule_words(&held[..1])
+        )
+    } else if cache < cluster {
+        format!("{cache_says}: it keeps creating against a cache that lags the cluster.")
+    } else {
+        format!("{cache_says}: the controller created more than its owners ask for.")
+    };
+    format!("{head} {cause}")
 }

@@ -1,71 +1,14 @@
 //! One plain sentence per frame, present tense, naming the object and the
 //! number that matters. Pure functions of the frame, so the page, the runner's
-//! trace and the tests all say the same thing.
+//! trace and the tests all say the same thing. (This was `sim::caption`: the
+//! frame carries the facts, and the words live here.)
 
-use super::apiserver::{Actor, FailMode, Verb};
-use super::controllers::{MissAction, Note, Plan};
-use super::frame::{Event, Frame, Requeue, Watcher};
-
-/// `ms` milliseconds as seconds with `decimals` digits (0 to 3), rounded, with
-/// integer arithmetic only: float formatting is a sizeable share of the wasm.
-pub fn fmt_ms(ms: u64, decimals: u32) -> String {
-    let decimals = decimals.min(3);
-    let unit = 10u64.pow(3 - decimals);
-    let scaled = (ms + unit / 2) / unit;
-    if decimals == 0 {
-        return scaled.to_string();
-    }
-    let div = 10u64.pow(decimals);
-    format!("{}.{:0width$}", scaled / div, scaled % div, width = decimals as usize)
-}
-
-/// A duration as a caption says it: `340 ms`, `2.0 s`.
-pub fn secs(ms: u64) -> String {
-    if ms < 1000 {
-        format!("{ms} ms")
-    } else {
-        format!("{} s", fmt_ms(ms, 1))
-    }
-}
-
-/// 1st, 2nd, 3rd, 4th, 11th, 21st.
-pub fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
-}
-
-/// What a schedule does to the events it names, in words: "the 3rd
-/// ConfigMap event arrives 1.0 s late and the 4th is lost on the wire".
-pub fn schedule_words(schedule: &[super::world::Deviation]) -> String {
-    let parts: Vec<String> = schedule
-        .iter()
-        .map(|d| {
-            let event = format!("the {} {} event", ordinal(d.nth), d.kind);
-            match (d.drop, d.hold, d.at_ms) {
-                (true, _, _) => format!("{event} is lost on the wire"),
-                (_, true, _) => format!("{event} is held"),
-                (_, _, Some(at)) => format!("{event} arrives at {} s", fmt_ms(at, 3)),
-                _ => format!("{event} arrives {} late", secs(d.late_ms.unwrap_or(0))),
-            }
-        })
-        .collect();
-    match parts.as_slice() {
-        [] => "nothing is held back (the default timing)".to_string(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
-
-fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
-    let n = n.into();
-    format!("{n} {}", if n == 1 { one } else { many })
-}
+use super::invariants::violation_words;
+use super::units::{go_duration, plural, secs};
+use crate::sim::apiserver::{status_message, Actor, FailMode, Verb};
+use crate::sim::controllers::{MissAction, Note, Plan, ReconcileError};
+use crate::sim::frame::{Event, Frame, QueuedBy, Requeue, Watcher};
+use crate::sim::object::Kind;
 
 fn who(w: Watcher) -> &'static str {
     match w {
@@ -74,21 +17,10 @@ fn who(w: Watcher) -> &'static str {
     }
 }
 
-/// A duration as Go's `time.Duration` prints it (`200ms`, `1.2s`), for log
-/// lines that quote client-go.
-pub fn go_duration(ms: u64) -> String {
-    if ms < 1000 {
-        format!("{ms}ms")
-    } else {
-        let s = fmt_ms(ms, 3);
-        format!("{}s", s.trim_end_matches('0').trim_end_matches('.'))
-    }
-}
-
 /// The caption of one frame: what happened, then what it broke, if anything.
 /// With two replicas, the controller's own frames say whose they are.
 pub fn caption(frame: &Frame) -> String {
-    use super::invariants::{ALL_PODS_WITHIN_REPLICAS, CHILDREN_WITHIN_DESIRED};
+    use crate::sim::invariants::{ALL_PODS_WITHIN_REPLICAS, CHILDREN_WITHIN_DESIRED};
     let mut s = event_caption(frame);
     if let Some(r) = frame.replica {
         s = format!("Replica {r}: {s}");
@@ -106,9 +38,9 @@ pub fn caption(frame: &Frame) -> String {
             String::new()
         };
         if v.first {
-            s.push_str(&format!(" ⚠ This breaks {}{also}: {}.", v.invariant, v.detail));
+            s.push_str(&format!(" ⚠ This breaks {}{also}: {}.", v.invariant, violation_words(&v.facts)));
         } else {
-            s.push_str(&format!(" ⚠ {} again{also}: {}.", v.invariant, v.detail));
+            s.push_str(&format!(" ⚠ {} again{also}: {}.", v.invariant, violation_words(&v.facts)));
         }
     }
     s
@@ -164,7 +96,7 @@ fn event_caption(frame: &Frame) -> String {
         Event::CandidateStarted { replica, restart } => format!(
             "Replica {replica} {} as a candidate: it runs nothing until it holds the lease, and tries for it every {}.",
             if *restart { "comes back" } else { "starts" },
-            secs(super::world::RETRY_PERIOD_MS)
+            secs(crate::sim::world::RETRY_PERIOD_MS)
         ),
         Event::LeaderElected { replica, expired_after_ms } => match expired_after_ms {
             Some(ms) => format!(
@@ -228,7 +160,7 @@ fn event_caption(frame: &Frame) -> String {
                 (Verb::Delete, _) => ": 200 OK. To the apiserver this is an ordinary, intentional delete.".to_string(),
                 _ => format!(": {}{} at resourceVersion {}.", entry.status.label(), generated, entry.resource_version.unwrap_or(0)),
             };
-            let waited = if *throttled_ms >= super::world::LONG_THROTTLE_LATENCY_MS {
+            let waited = if *throttled_ms >= crate::sim::world::LONG_THROTTLE_LATENCY_MS {
                 format!(" It had waited {} for its client-side rate limit.", secs(*throttled_ms))
             } else {
                 String::new()
@@ -321,7 +253,7 @@ fn event_caption(frame: &Frame) -> String {
         Event::ReconcileStarted { worker, key, n, double_enqueued, queued_by } => {
             let why = match (double_enqueued, queued_by) {
                 (true, _) => " (the double-enqueue re-add)".to_string(),
-                (false, Some(cause)) => format!(", queued by {cause}"),
+                (false, Some(cause)) => format!(", queued by {}", queued_by_words(cause)),
                 (false, None) => String::new(),
             };
             format!("Worker {worker} takes {key} off the queue: reconcile {n}{why}.")
@@ -329,15 +261,21 @@ fn event_caption(frame: &Frame) -> String {
         Event::Reconcile { n, note, .. } => note_caption(*n, note),
         Event::ReconcileFinished { key, n, error, requeue, .. } => {
             let how = match (error, requeue) {
-                (Some(e), Requeue::RateLimited { delay_ms }) => format!("fails ({e}) and is requeued in {}", secs(*delay_ms)),
+                (Some(e), Requeue::RateLimited { delay_ms }) => {
+                    format!("fails ({}) and is requeued in {}", error_words(e), secs(*delay_ms))
+                }
                 (_, Requeue::DoubleEnqueue) => "succeeds, and --double-enqueue adds the key again at once".to_string(),
-                (Some(e), _) => format!("fails ({e})"),
+                (Some(e), _) => format!("fails ({})", error_words(e)),
                 (None, _) => "succeeds".to_string(),
             };
             format!("Reconcile {n} of {key} {how}.")
         }
         Event::ControllerExited { code, error, deleted } => match error {
-            Some(e) => format!("The program exits with status {code}: {e}. It deleted {}.", plural(*deleted, "ConfigMap", "ConfigMaps")),
+            Some(e) => format!(
+                "The program exits with status {code}: {}. It deleted {}.",
+                error_words(e),
+                plural(*deleted, "ConfigMap", "ConfigMaps")
+            ),
             None => format!(
                 "The program exits with status {code}, no error anywhere. It deleted {}.",
                 plural(*deleted, "ConfigMap", "ConfigMaps")
@@ -422,39 +360,65 @@ fn note_caption(n: u64, note: &Note) -> String {
     }
 }
 
+/// What queued a key, in words: "ADDED ConfigMap beta-voice-x", "the
+/// ConfigMap LIST", "AddRateLimited after the error".
+pub fn queued_by_words(cause: &QueuedBy) -> String {
+    match cause {
+        QueuedBy::Watch { event_type, kind, name } => format!("{} {kind} {name}", event_type.as_str()),
+        QueuedBy::List { kind } => format!("the {kind} LIST"),
+        QueuedBy::Tombstone { kind, name } => format!("the tombstone of {kind} {name}"),
+        QueuedBy::ListPop { kind, name } => format!("the {kind} LIST's pop of {name}"),
+        QueuedBy::Resync { kind } => format!("the {kind} resync"),
+        QueuedBy::ProgramStart => "the program's start".to_string(),
+        QueuedBy::DoubleEnqueue => "--double-enqueue".to_string(),
+        QueuedBy::RateLimitedRetry => "AddRateLimited after the error".to_string(),
+    }
+}
+
+/// A reconcile's error as its `err.Error()` prints it: the apiserver's
+/// message for a failed request, the consistency store's for a skipped sync.
+pub fn error_words(error: &ReconcileError) -> String {
+    match error {
+        ReconcileError::Request { kind, name, status, uid_mismatch, .. } => status_message(*status, *kind, name, *uid_mismatch),
+        ReconcileError::Stale(e) => e.to_string(),
+    }
+}
+
+/// The controller's own log line, as it would print it (the Timeline's
+/// right column): the ReplicaSet controller's in upstream's words
+/// (`controller_utils.go`, `replica_set.go`), klog's key="value" form.
+pub fn log_line(note: &Note) -> Option<String> {
+    match note {
+        Note::ExpectationsExpired { owner, age_ms } => {
+            Some(format!("\"Controller expectations expired\" controller=\"{owner}\" age=\"{}\"", go_duration(*age_ms)))
+        }
+        Note::ExpectationsPending { owner, add, del, .. } => {
+            Some(format!("\"Controller still waiting on expectations\" controller=\"{owner}\" add={add} del={del}"))
+        }
+        Note::Counted { owner, child_kind: Kind::Pod, desired, plan: Plan::Create(n), .. } => {
+            Some(format!("\"Too few replicas\" replicaSet=\"{owner}\" need={desired} creating={n}"))
+        }
+        Note::Counted { owner, child_kind: Kind::Pod, desired, plan: Plan::Delete(n), .. } => {
+            Some(format!("\"Too many replicas\" replicaSet=\"{owner}\" need={desired} deleting={n}"))
+        }
+        Note::CacheMiss { name, then: MissAction::Delete, .. } => Some(format!("DELETE (not in cache) {name}")),
+        Note::CacheMiss { name, then: MissAction::CreateAgain, .. } => Some(format!("{name} not in cache after create: creating again")),
+        Note::Counted { owner, plan: Plan::Create(n), .. } => Some(format!("{owner}: creating {n}")),
+        Note::Counted { owner, plan: Plan::Delete(n), .. } => Some(format!("{owner}: deleting {n} surplus")),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_schedule_in_words() {
-        use crate::sim::object::Kind;
-        use crate::sim::world::Deviation;
-        assert_eq!(ordinal(1), "1st");
-        assert_eq!(ordinal(12), "12th");
-        assert_eq!(ordinal(23), "23rd");
-        let late = Deviation::late(Kind::ConfigMap, 3, 1_000);
-        let lost = Deviation { drop: true, ..Deviation::on_time(Kind::ConfigMap, 4) };
-        let at = Deviation { at_ms: Some(2_726), ..Deviation::on_time(Kind::Pod, 1) };
-        assert_eq!(
-            schedule_words(&[late, lost, at]),
-            "the 3rd ConfigMap event arrives 1.0 s late, the 4th ConfigMap event is lost on the wire and the 1st Pod event arrives at 2.726 s"
-        );
-        assert_eq!(schedule_words(&[]), "nothing is held back (the default timing)");
-    }
-
-    #[test]
-    fn durations_round_without_floats() {
-        assert_eq!(fmt_ms(2349, 1), "2.3");
-        assert_eq!(fmt_ms(2350, 1), "2.4");
-        assert_eq!(fmt_ms(2340, 3), "2.340");
-        assert_eq!(fmt_ms(59, 1), "0.1");
-        assert_eq!(fmt_ms(1999, 0), "2");
-        assert_eq!(secs(340), "340 ms");
-        assert_eq!(secs(339_400), "339.4 s");
-        assert_eq!(go_duration(200), "200ms");
-        assert_eq!(go_duration(1200), "1.2s");
-        assert_eq!(go_duration(2000), "2s");
-        assert_eq!(go_duration(1005), "1.005s");
+    fn what_queued_a_key_in_words() {
+        use crate::sim::apiserver::EventType;
+        let added = QueuedBy::Watch { event_type: EventType::Added, kind: Kind::ConfigMap, name: "beta-voice-x".into() };
+        assert_eq!(queued_by_words(&added), "ADDED ConfigMap beta-voice-x");
+        assert_eq!(queued_by_words(&QueuedBy::RateLimitedRetry), "AddRateLimited after the error");
+        assert_eq!(queued_by_words(&QueuedBy::List { kind: Kind::Pod }), "the Pod LIST");
     }
 }

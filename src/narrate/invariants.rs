@@ -1,0 +1,64 @@
+//! The invariants in words: what each promises, its badge's short name, and
+//! what broke it, from the facts a [`Violation`](crate::sim::frame::Violation) carries.
+
+use crate::sim::frame::ViolationFacts;
+use crate::sim::invariants::{ALL_PODS_WITHIN_REPLICAS, CHILDREN_WITHIN_DESIRED, NO_DELETE_BEFORE_SYNC, NO_DELETE_OF_UNCACHED, NO_ORPHANS};
+
+/// What the invariant named `name` promises, in one sentence (empty for a name it does not know).
+pub fn description(name: &str) -> &'static str {
+    match name {
+        CHILDREN_WITHIN_DESIRED => "A controller's create never takes an owner's active children (not Terminating) above its desired count.",
+        ALL_PODS_WITHIN_REPLICAS => {
+            "A ReplicaSet's create never takes its pods, Terminating ones included, above spec.replicas: what the ReplicaSet does not promise, and a graceful delete shows."
+        }
+        NO_DELETE_BEFORE_SYNC => "No controller delete is sent before its cache has synced.",
+        NO_DELETE_OF_UNCACHED => {
+            "No controller deletes, after its cache has synced, an object that cache does not hold (created since, its ADDED event still on the wire)."
+        }
+        NO_ORPHANS => "No child outlives its deleted owner by more than the grace period.",
+        _ => "",
+    }
+}
+
+/// An invariant's short name for its badge (its id stays in the accessible
+/// name, the title and the export).
+pub fn label(id: &str) -> &str {
+    match id {
+        CHILDREN_WITHIN_DESIRED => "children ≤ desired",
+        ALL_PODS_WITHIN_REPLICAS => "all pods ≤ replicas",
+        NO_DELETE_BEFORE_SYNC => "no delete before sync",
+        NO_DELETE_OF_UNCACHED => "no delete of uncached",
+        NO_ORPHANS => "no orphans",
+        other => other,
+    }
+}
+
+/// What broke an invariant, in words: `Ensemble beta wants 4 and now has 5 after creating beta-voice-x`.
+pub fn violation_words(facts: &ViolationFacts) -> String {
+    match facts {
+        ViolationFacts::OverDesired { owner, owner_name, desired, active, created } => {
+            format!("{owner} {owner_name} wants {desired} and now has {active} after creating {created}")
+        }
+        ViolationFacts::PodsOverReplicas { owner_name, desired, total, terminating, created } => format!(
+            "ReplicaSet {owner_name} wants {desired} and the cluster holds {total} of its pods, {terminating} of them Terminating, after creating {created}"
+        ),
+        ViolationFacts::DeleteBeforeSync { kind, name } => format!("delete of {kind} {name} sent before the cache synced"),
+        ViolationFacts::DeleteOfUncached { kind, name } => {
+            format!("{kind} {name} was deleted though the synced cache did not hold it: absent from the cache is not absent from the cluster")
+        }
+        ViolationFacts::Orphans { owner, children } => format!("{children} children of deleted {owner} remain"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_invariant_says_what_it_promises() {
+        for name in crate::sim::invariants::NAMES {
+            assert!(description(name).ends_with('.'), "{name}");
+            assert_ne!(label(name), name, "{name} has a short label");
+        }
+    }
+}

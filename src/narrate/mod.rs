@@ -1,0 +1,27 @@
+//! The narration floor: every sentence the run is told in.
+//!
+//! **No sentence below this line.** The simulation (`sim`) and the scenario
+//! model below it emit facts (ids, kinds, counts, times, statuses:
+//! [`Frame`](crate::sim::frame::Frame), its `Violation`s, the world's
+//! records); this floor words them, and everything above it (the explorer,
+//! the report, the views, the page) asks it for words rather than writing
+//! its own. So a caption can be reworded without moving a trace hash, and a
+//! figure is said one way everywhere ([`units`]).
+//!
+//! - [`units`]: the one `secs`, `go_duration`, `plural`, `ordinal`, `thousands`.
+//! - [`frame`]: one sentence per frame ([`caption`]), a key's cause, a
+//!   reconcile's error, the controller's log lines.
+//! - [`run`]: sentences about a run as a whole (a reconcile's requests, the
+//!   end summary), and [`run::figure`]: a measure at a frame and how it is said.
+//! - [`invariants`]: what each invariant promises and what broke it.
+//! - [`explore`]: schedules in words, and what a counterexample found.
+//! - [`panels`]: the short values the panels show beside their rows.
+
+pub mod explore;
+pub mod frame;
+pub mod invariants;
+pub mod panels;
+pub mod run;
+pub mod units;
+
+pub use frame::caption;

@@ -1,0 +1,165 @@
+//! The short values the panels show beside their rows and lines: a status's
+//! label, when an event in flight arrives, what a pseudo-code line read, an
+//! empty panel's note, the caption before anything happened.
+
+use super::run::kind_noun;
+use super::units::secs;
+use crate::scenario::Scenario;
+use crate::sim::apiserver::{ControllerKind, Status, Verb};
+use crate::sim::controllers::Note;
+use crate::sim::frame::{Event, Frame, Requeue};
+use crate::sim::object::Kind;
+use crate::sim::world::{Runtime, World};
+
+/// What an empty Cluster or Cache panel's note is computed from.
+#[derive(Debug, Clone, Copy)]
+pub struct EmptyFacts<'a> {
+    /// Rows the panels show.
+    pub rows: usize,
+    /// Objects the cluster and the controller's cache hold.
+    pub cluster_holds: usize,
+    pub cache_holds: usize,
+    /// The controller's cache has synced.
+    pub synced: bool,
+    /// Successful deletes by kind so far.
+    pub deleted: &'a [(Kind, u64)],
+}
+
+/// A short label for an HTTP status of a `verb`, as kubectl users read it: a
+/// create's 409 is AlreadyExists, an update's or a delete's is Conflict.
+pub fn status_label(code: u16, verb: Verb) -> &'static str {
+    match (code, verb) {
+        (200, _) => Status::OK.label(),
+        (201, _) => Status::CREATED.label(),
+        (404, _) => Status::NOT_FOUND.label(),
+        (409, Verb::Create) => Status::ALREADY_EXISTS.label(),
+        (409, _) => Status::CONFLICT.label(),
+        (500, _) => Status::INTERNAL_ERROR.label(),
+        (504, _) => Status::TIMEOUT.label(),
+        _ => "error",
+    }
+}
+
+/// When an event in flight arrives, in words: "in 1.9 s", or "held" for one
+/// the learner holds (its time is the end of time).
+pub fn arrival_words(eta_ms: u64) -> String {
+    if eta_ms >= 1 << 62 {
+        "held".to_string()
+    } else {
+        format!("in {}", secs(eta_ms))
+    }
+}
+
+/// What the lit line just read or did, in the code's own terms.
+pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
+    let children = if kind == ControllerKind::ReplicaSet { "pods" } else { "children" };
+    Some(match &frame.event {
+        Event::ReconcileStarted { key, n, double_enqueued, .. } => {
+            let why = if *double_enqueued { " · the --double-enqueue re-add" } else { "" };
+            if kind == ControllerKind::Pruner {
+                "the program's one pass begins".to_string()
+            } else {
+                format!("key = {key} · reconcile {n}{why}")
+            }
+        }
+        Event::Reconcile { note, .. } => match note {
+            Note::OwnerNotInCache { .. } => "err = NotFound · expectations forgotten, return".to_string(),
+            Note::OwnerTerminating { .. } => "DeletionTimestamp != nil · nothing to manage, return".to_string(),
+            Note::StaleSkip { error, .. } => {
+                format!("err: the {} cache read rv {} < written rv {} · return err", error.resource, error.read_rv, error.wrote_rv)
+            }
+            Note::ExpectationsPending { add, del, .. } => format!("false · add {add}, del {del} still expected · return nil"),
+            Note::ExpectationsExpired { age_ms, .. } => format!("true · the record expired after {}", secs(*age_ms)),
+            Note::Counted { in_cache, in_cluster, .. } => {
+                format!("len({children}) = {in_cache} · the cache has {in_cache}, the cluster {in_cluster}")
+            }
+            Note::LiveListed { n_live, n_cached, .. } => format!("len(live.Items) = {n_live} · the cache holds {n_cached}"),
+            Note::CacheMiss { name, eta_ms, .. } => match eta_ms {
+                Some(eta) => format!("lister.Get({name}) = NotFound · its event is {} away", secs(*eta)),
+                None => format!("lister.Get({name}) = NotFound · the cache has not listed it"),
+            },
+            Note::CacheHit { name, .. } => format!("lister.Get({name}) = found"),
+        },
+        Event::ApiRequest { entry, .. } => {
+            let name = if entry.name.is_empty() { format!("{}s", entry.kind) } else { entry.name.clone() };
+            format!("{} {name} · {}", entry.verb.as_str(), entry.status.label())
+        }
+        Event::ReconcileFinished { error, requeue, .. } => match (error, requeue) {
+            (Some(_), Requeue::RateLimited { delay_ms }) => {
+                format!("return err · AddRateLimited: again in {}", secs(*delay_ms))
+            }
+            (_, Requeue::DoubleEnqueue) => "return nil · queue.Add(key): one more reconcile".to_string(),
+            (Some(_), _) => "return err".to_string(),
+            (None, _) => "return nil · Forget(key)".to_string(),
+        },
+        Event::ControllerExited { code, deleted, .. } => format!("exit status {code} · {deleted} deleted"),
+        _ => return None,
+    })
+}
+
+/// With two replicas: whose store the Cache panel shows (the replica that
+/// last took the lease) and where each stands: `replica B's store · B leads;
+/// A waits for the lease`.
+pub fn replicas(world: &World) -> Option<String> {
+    let peer = world.peer.as_ref()?;
+    let state = |r: &Runtime| {
+        let holds = r.holds(world.lease) && r.leading;
+        match (r.paused_until.is_some(), holds, r.leading) {
+            (true, true, _) => "leads, frozen",
+            (true, false, _) => "is frozen, and believes it leads",
+            (false, true, _) => "leads",
+            (false, false, true) => "acts, not knowing it lost the lease",
+            (false, false, false) => "waits for the lease",
+        }
+    };
+    let (a, b) = (world.ctl.replica_name(), peer.replica_name());
+    Some(format!("replica {a}'s store · {a} {}; {b} {}", state(&world.ctl), state(peer)))
+}
+
+/// The caption for the current position. Frame 0, before anything happened,
+/// says how to begin: the scenario's start line, or, without one, its story
+/// (its description) and how to start.
+pub fn current_caption(frame: Option<&Frame>, scenario: &Scenario) -> String {
+    let (start, description) = (scenario.start.trim(), scenario.description.trim());
+    match frame {
+        None if !start.is_empty() => start.to_string(),
+        None if description.is_empty() => "Nothing has happened yet. Press Play, or → to step one frame.".to_string(),
+        None => format!("{description} Press Play, or → to step one frame."),
+        Some(f) => super::caption(f),
+    }
+}
+
+/// Said with the first events on their way, where a learner first can lay hands on them.
+pub const HANDS_HINT: &str = "Each event on its way has three buttons in the Watch panel: ⇥ deliver it now, ‖ hold it back, ✕ drop it.";
+
+/// What an empty Cluster or Cache panel says instead of rows (`cache_side`:
+/// the Cache's), from a snapshot's facts; `None` when the side holds
+/// something. Nothing there at all is "No objects yet." only if nothing was
+/// ever deleted: after a mass delete it says what went ("Empty: all 50
+/// ConfigMaps were deleted.").
+pub fn empty_note(facts: &EmptyFacts, cache_side: bool) -> Option<String> {
+    let (holds, other) = if cache_side { (facts.cache_holds, facts.cluster_holds) } else { (facts.cluster_holds, facts.cache_holds) };
+    if facts.rows > 0 && holds > 0 {
+        return None;
+    }
+    if facts.rows == 0 {
+        let noun = kind_noun;
+        let gone = match facts.deleted {
+            [] => return Some("No objects yet.".to_string()),
+            [(kind, 1)] => format!("the one {kind} was deleted"),
+            [(kind, n)] => format!("all {} were deleted", noun(*kind, *n)),
+            many => {
+                let parts: Vec<String> = many.iter().map(|(k, n)| noun(*k, *n)).collect();
+                format!("every object was deleted ({})", parts.join(", "))
+            }
+        };
+        return Some(if cache_side { format!("Empty, as the cluster is: {gone}.") } else { format!("Empty: {gone}.") });
+    }
+    Some(match cache_side {
+        true if !facts.synced => format!(
+            "Empty. The first LIST has not reached this store, so HasSynced is false: a lister finds nothing here, while the cluster holds {other}."
+        ),
+        true => format!("Empty, though the cluster holds {other}: their events are still on the wire."),
+        false => format!("Empty: every object is gone from the cluster, while the cache still holds {other}."),
+    })
+}
