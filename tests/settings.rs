@@ -76,13 +76,13 @@ fn set_the_url_and_edit_accept_exactly_the_same_paths_and_limits() {
             // edit= takes the settings that may change during a run, with the same limits.
             let edit = Edit::parse(&format!("3:{}={value}", s.path));
             match s.live {
-                Some(_) => {
+                true => {
                     assert_eq!(edit.is_ok(), in_domain, "edit 3:{}={value}: {:?}", s.path, edit.err());
                     if let Ok(e) = edit {
                         assert_eq!(e.to_string(), format!("3:{}={value}", s.path), "edit= writes what it reads");
                     }
                 }
-                None => {
+                false => {
                     let e = edit.unwrap_err();
                     assert!(e.message.contains("cannot change during a run"), "{}: {e}", s.path);
                 }

@@ -16,9 +16,9 @@ pub use path::{get_path, set_path, split_path};
 pub use presets::{preset, preset_names, presets, PRESETS};
 
 use crate::sim::apiserver::{ControllerKind, EventType, FailMode, Verb};
-use crate::sim::controllers::{ControllerSettings, ListOrder, Naming};
 use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, OwnerReference, Spec, ENSEMBLE_LABEL, REPLICASET_LABEL};
-use crate::sim::world::{Action, ActionKind, ClusterSettings, Deviation, WorldInit};
+use crate::sim::settings::{ClusterSettings, ControllerSettings};
+use crate::sim::world::{Action, ActionKind, Deviation, WorldInit};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -63,9 +63,10 @@ pub struct Scenario {
     /// Simulated time at which the run stops (it stops earlier if nothing is left to happen).
     #[serde(default = "default_until_ms")]
     pub until_ms: u64,
+    // The world reads these two as they are (`sim::settings`).
     #[serde(default)]
-    pub cluster: ClusterSection,
-    pub controller: ControllerSection,
+    pub cluster: ClusterSettings,
+    pub controller: ControllerSettings,
     /// Objects that exist before the run starts.
     #[serde(default)]
     pub objects: Vec<ObjectSpec>,
@@ -97,170 +98,6 @@ fn default_until_ms() -> u64 {
 pub struct Incident {
     pub title: String,
     pub url: String,
-}
-
-/// The cluster's timing. Every field has a default. Limits, units and help
-/// live in [`settings::SETTINGS`], the one declaration of each setting.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
-#[serde(deny_unknown_fields, default)]
-pub struct ClusterSection {
-    /// Commit to handler on the controller's watch.
-    pub watch_lag_ms: u64,
-    /// Extra seeded delay per event, up to this. Order is kept.
-    pub watch_jitter_ms: u64,
-    /// Latency of every API request.
-    pub api_latency_ms: u64,
-    /// From an informer's LIST to its items in the store.
-    pub initial_list_ms: u64,
-    /// `ExpectationsTimeout` (five minutes upstream).
-    pub expectations_timeout_ms: u64,
-    /// The garbage collector's watch lag (absent: the same as `watch_lag_ms`).
-    pub gc_watch_lag_ms: Option<u64>,
-    /// How long children may outlive a deleted owner before `no_orphans` breaks.
-    pub orphan_grace_ms: u64,
-    /// The controller's client-side rate limit in requests per second: every
-    /// request it sends waits for a token (client-go's default; 0: no limit).
-    pub client_qps: u32,
-    /// Requests the controller may send at once before the limit bites (client-go's default).
-    pub client_burst: u32,
-    /// A pod's termination grace period (0: a delete removes it at once).
-    pub pod_grace_period_ms: u64,
-    /// A controller's watch ends with `410 Expired` this long after it began,
-    /// and its reflector lists again after a backoff (0: never).
-    pub watch_timeout_ms: u64,
-    /// The controller's informers' resync period (0: none).
-    pub resync_ms: u64,
-    /// A first-LIST time for one kind's informer, over `initial_list_ms`.
-    pub initial_list_ms_by_kind: ListTimes,
-    /// Leader election's `LeaseDuration`, with two replicas.
-    pub lease_ms: u64,
-    /// How often the apiserver sends each controller watch a BOOKMARK (0: never).
-    pub bookmark_ms: u64,
-}
-
-/// A time per kind (absent: the general setting).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
-#[serde(deny_unknown_fields)]
-pub struct ListTimes {
-    #[serde(rename = "Ensemble", default)]
-    pub ensemble: Option<u64>,
-    #[serde(rename = "ConfigMap", default)]
-    pub config_map: Option<u64>,
-    #[serde(rename = "ReplicaSet", default)]
-    pub replica_set: Option<u64>,
-    #[serde(rename = "Pod", default)]
-    pub pod: Option<u64>,
-}
-
-impl ListTimes {
-    /// By `Kind::index`.
-    pub fn by_index(&self) -> [Option<u64>; 4] {
-        [self.ensemble, self.config_map, self.replica_set, self.pod]
-    }
-}
-
-impl Default for ClusterSection {
-    fn default() -> Self {
-        let d = ClusterSettings::default();
-        ClusterSection {
-            watch_lag_ms: d.watch_lag_ms,
-            watch_jitter_ms: d.watch_jitter_ms,
-            api_latency_ms: d.api_latency_ms,
-            initial_list_ms: d.initial_list_ms,
-            expectations_timeout_ms: d.expectations_timeout_ms,
-            gc_watch_lag_ms: None,
-            orphan_grace_ms: d.orphan_grace_ms,
-            client_qps: d.client_qps,
-            client_burst: d.client_burst,
-            pod_grace_period_ms: d.pod_grace_period_ms,
-            watch_timeout_ms: d.watch_timeout_ms,
-            resync_ms: d.resync_ms,
-            initial_list_ms_by_kind: ListTimes::default(),
-            lease_ms: d.lease_ms,
-            bookmark_ms: d.bookmark_ms,
-        }
-    }
-}
-
-/// The controller under study and its switches.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
-#[serde(deny_unknown_fields)]
-pub struct ControllerSection {
-    pub kind: ControllerKind,
-    /// The namespace it works in.
-    #[serde(default = "default_namespace")]
-    pub namespace: String,
-    /// Child names: `deterministic` (`beta-voice-0`) or `generate` (`generateName`).
-    #[serde(default = "default_naming")]
-    pub naming: Naming,
-    /// The order its lister returns children in: `random`, as a Go map, or
-    /// `key`. With `delete_surplus`, it decides which children go.
-    #[serde(default)]
-    pub list_order: ListOrder,
-    /// Kubernetes v1.36's consistency store (KEP-5647): skip a sync until the
-    /// caches have read the controller's own writes back (`replicaset`, `ensemble`).
-    #[serde(default)]
-    pub consistency_store: bool,
-    /// ReplicaSet: write `status.replicas` after each sync, from the cache,
-    /// with the resourceVersion it read (`updateReplicaSetStatus`).
-    #[serde(default)]
-    pub update_status: bool,
-    /// How its informers take a LIST: `atomic` (v1.36's AtomicFIFO, at once)
-    /// or `delta` (v1.28's DeltaFIFO, one item at a time).
-    #[serde(default)]
-    pub fifo: crate::sim::informer::Fifo,
-    /// Replicas of the controller: 1, or 2 with leader election.
-    #[serde(default = "default_instances")]
-    pub instances: u32,
-    /// Re-add the key once after each successful reconcile.
-    #[serde(default)]
-    pub double_enqueue: bool,
-    /// Use ControllerExpectations (absent: true for `replicaset`, false otherwise).
-    #[serde(default)]
-    pub expectations: Option<bool>,
-    /// Delete children beyond the desired count.
-    #[serde(default)]
-    pub delete_surplus: bool,
-    /// Give children an ownerReference to their owner.
-    #[serde(default = "default_true")]
-    pub owner_references: bool,
-    /// Start workers only after `WaitForCacheSync`.
-    #[serde(default = "default_true")]
-    pub wait_for_cache_sync: bool,
-    /// Pruner: create `seed-99`, re-read it from the cache, create again if absent.
-    #[serde(default)]
-    pub reread_after_create: bool,
-    /// Worker goroutines (absent: 5 for `replicaset` as upstream, 1 otherwise).
-    #[serde(default)]
-    pub workers: Option<u32>,
-    /// Time between a reconcile's cache read and its first request.
-    #[serde(default = "default_reconcile_ms")]
-    pub reconcile_ms: u64,
-    /// `burstReplicas`, as upstream.
-    #[serde(default = "default_burst")]
-    pub burst_replicas: u32,
-}
-
-fn default_namespace() -> String {
-    "academy-lab".to_string()
-}
-fn default_naming() -> Naming {
-    Naming::Deterministic
-}
-fn default_true() -> bool {
-    true
-}
-fn default_instances() -> u32 {
-    1
-}
-fn default_reconcile_ms() -> u64 {
-    50
-}
-fn default_burst() -> u32 {
-    500
 }
 
 /// An object: its kind, name and, for owners, the desired count.
@@ -698,12 +535,12 @@ impl Scenario {
 
     /// Expectations on or off, with the per-controller default resolved.
     pub fn expectations(&self) -> bool {
-        self.controller.expectations.unwrap_or(self.controller.kind == ControllerKind::ReplicaSet)
+        self.controller.expectations()
     }
 
     /// Worker count, with the per-controller default resolved.
     pub fn workers(&self) -> u32 {
-        self.controller.workers.unwrap_or(if self.controller.kind == ControllerKind::ReplicaSet { 5 } else { 1 })
+        self.controller.workers()
     }
 
     /// Check every range and cross-field rule.
@@ -940,44 +777,15 @@ impl Scenario {
 
     /// Resolve into what the world is built from.
     pub fn world_init(&self) -> WorldInit {
-        let c = &self.cluster;
-        let cluster = ClusterSettings {
-            watch_lag_ms: c.watch_lag_ms,
-            watch_jitter_ms: c.watch_jitter_ms,
-            api_latency_ms: c.api_latency_ms,
-            initial_list_ms: c.initial_list_ms,
-            expectations_timeout_ms: c.expectations_timeout_ms,
-            gc_watch_lag_ms: c.gc_watch_lag_ms.unwrap_or(c.watch_lag_ms),
-            orphan_grace_ms: c.orphan_grace_ms,
-            client_qps: c.client_qps,
-            client_burst: c.client_burst,
-            pod_grace_period_ms: c.pod_grace_period_ms,
-            watch_timeout_ms: c.watch_timeout_ms,
-            resync_ms: c.resync_ms,
-            initial_list_ms_by_kind: c.initial_list_ms_by_kind.by_index(),
-            lease_ms: c.lease_ms,
-            bookmark_ms: c.bookmark_ms,
-        };
+        // The defaults that depend on another setting are resolved now, at
+        // the start: the collector's lag stays what it was when the
+        // controller's changes during the run.
+        let mut cluster = self.cluster.clone();
+        cluster.gc_watch_lag_ms = Some(cluster.gc_watch_lag_ms());
+        let mut controller = self.controller.clone();
+        controller.expectations = Some(controller.expectations());
+        controller.workers = Some(controller.workers());
         let k = &self.controller;
-        let controller = ControllerSettings {
-            kind: k.kind,
-            namespace: k.namespace.clone(),
-            naming: k.naming,
-            list_order: k.list_order,
-            consistency_store: k.consistency_store,
-            update_status: k.update_status,
-            fifo: k.fifo,
-            instances: k.instances,
-            double_enqueue: k.double_enqueue,
-            expectations: self.expectations(),
-            delete_surplus: k.delete_surplus,
-            owner_references: k.owner_references,
-            wait_for_cache_sync: k.wait_for_cache_sync,
-            reread_after_create: k.reread_after_create,
-            workers: self.workers(),
-            reconcile_ms: k.reconcile_ms,
-            burst_replicas: k.burst_replicas,
-        };
         let ns = &k.namespace;
         let objects = self.objects.iter().flat_map(|o| o.templates(ns)).collect();
         let key = |namespace: &Option<String>, name: &str| ObjectKey::new(namespace.clone().unwrap_or_else(|| ns.clone()), name);

@@ -4,13 +4,13 @@
 
 use super::{use_ui, Ui};
 use crate::scenario::preset_names;
-use crate::scenario::settings::{Domain, Setting, SETTINGS};
+use crate::scenario::settings::{self, Domain, Setting, SETTINGS};
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::apiserver::{FailMode, Propagation};
 use crate::sim::caption::fmt_ms;
 use crate::sim::controllers::Naming;
 use crate::sim::object::Kind;
-use crate::sim::world::Knob;
+use crate::sim::settings::Val;
 use crate::view::session::{Change, UiAction};
 use crate::view::snapshot::Snapshot;
 use crate::view::url;
@@ -104,7 +104,7 @@ pub fn Controls() -> impl IntoView {
     let on_lag = move |ev| {
         if let Ok(v) = event_target_value(&ev).parse::<u64>() {
             let v = v.min(lag_max);
-            ui.apply(Change::Knob(Knob::WatchLagMs(v)), &format!("Watch lag set to {v} ms"));
+            ui.apply(Change::Knob(settings::knob("cluster.watch_lag_ms", Val::Int(v))), &format!("Watch lag set to {v} ms"));
         }
     };
     let on_first_list = move |ev| {
@@ -114,14 +114,14 @@ pub fn Controls() -> impl IntoView {
         }
     };
     let set_naming = move |n: Naming| {
-        let what = match n {
-            Naming::Deterministic => "Deterministic names chosen",
-            Naming::Generate => "GenerateName chosen",
+        let (word, what) = match n {
+            Naming::Deterministic => ("deterministic", "Deterministic names chosen"),
+            Naming::Generate => ("generate", "GenerateName chosen"),
         };
-        ui.apply(Change::Knob(Knob::Naming(n)), what);
+        ui.apply(Change::Knob(settings::knob("controller.naming", Val::Word(word))), what);
     };
-    let toggle = move |knob: fn(bool) -> Knob, name: &'static str| {
-        move |v: bool| ui.apply(Change::Knob(knob(v)), &format!("{name} {}", if v { "on" } else { "off" }))
+    let toggle = move |path: &'static str, name: &'static str| {
+        move |v: bool| ui.apply(Change::Knob(settings::knob(path, Val::Flag(v))), &format!("{name} {}", if v { "on" } else { "off" }))
     };
 
     view! {
@@ -204,25 +204,25 @@ pub fn Controls() -> impl IntoView {
                    <fieldset class="control switches">
                        <legend class="sr-only">"Controller"</legend>
                        {move || main("controller.double_enqueue").then(|| view! {
-                           <Switch label="Double enqueue" checked=Signal::derive(move || c().double_enqueue) on_toggle=toggle(Knob::DoubleEnqueue, "Double enqueue") />
+                           <Switch label="Double enqueue" checked=Signal::derive(move || c().double_enqueue) on_toggle=toggle("controller.double_enqueue", "Double enqueue") />
                        })}
                        {move || main("controller.expectations").then(|| view! {
-                           <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=toggle(Knob::Expectations, "Expectations") />
+                           <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=toggle("controller.expectations", "Expectations") />
                        })}
                        {move || main("controller.consistency_store").then(|| view! {
-                           <Switch label="Read own writes (v1.36)" checked=Signal::derive(move || c().consistency_store) on_toggle=toggle(Knob::ConsistencyStore, "Read own writes (v1.36)") />
+                           <Switch label="Read own writes (v1.36)" checked=Signal::derive(move || c().consistency_store) on_toggle=toggle("controller.consistency_store", "Read own writes (v1.36)") />
                        })}
     {move || main("controller.update_status").then(|| view! {
-                           <Switch label="Write status" checked=Signal::derive(move || c().update_status) on_toggle=toggle(Knob::UpdateStatus, "Write status") />
+                           <Switch label="Write status" checked=Signal::derive(move || c().update_status) on_toggle=toggle("controller.update_status", "Write status") />
                        })}
                        {move || main("controller.wait_for_cache_sync").then(|| view! {
                            <Switch label="Wait for cache sync" checked=Signal::derive(move || c().wait_for_cache_sync) on_toggle=move |v| restart_wait(ui, v) />
                        })}
                        {move || main("controller.delete_surplus").then(|| view! {
-                           <Switch label="Delete surplus" checked=Signal::derive(move || c().delete_surplus) on_toggle=toggle(Knob::DeleteSurplus, "Delete surplus") />
+                           <Switch label="Delete surplus" checked=Signal::derive(move || c().delete_surplus) on_toggle=toggle("controller.delete_surplus", "Delete surplus") />
                        })}
                        {move || main("controller.owner_references").then(|| view! {
-                           <Switch label="ownerReferences" checked=Signal::derive(move || c().owner_references) on_toggle=toggle(Knob::OwnerReferences, "ownerReferences") />
+                           <Switch label="ownerReferences" checked=Signal::derive(move || c().owner_references) on_toggle=toggle("controller.owner_references", "ownerReferences") />
                        })}
                    </fieldset>
                    {move || action_in_main("scale").then(|| view! { <DesiredField /> })}
@@ -250,15 +250,15 @@ fn current_value(ui: Ui, path: &'static str) -> String {
 }
 
 /// Change a setting from the settings table: during the run if it may change
-/// then (its `Knob`), else from frame 0.
+/// then (its `Knob`: the value written into its field), else from frame 0.
 fn set_setting(ui: Ui, setting: &'static Setting, raw: &str) {
     let raw = raw.trim();
     match setting.live {
-        Some(live) => match setting.parse(raw) {
-            Ok(v) => ui.apply(Change::Knob(live(v)), &format!("{} set to {raw}", setting.path)),
+        true => match setting.parse(raw) {
+            Ok(v) => ui.apply(Change::Knob(setting.knob(v).expect("a live setting")), &format!("{} set to {raw}", setting.path)),
             Err(why) => ui.notice.set(super::Notice::say(format!("{}: {raw:?}: {why}", setting.path))),
         },
-        None => {
+        false => {
             let optional = matches!(setting.domain, Domain::Int { optional: true, .. } | Domain::Flag { optional: true });
             let value = if raw.is_empty() && optional { "null" } else { raw };
             ui.restart_with(setting.path, value, &format!("{} set to {}", setting.path, if raw.is_empty() { "its default" } else { raw }));
@@ -318,11 +318,11 @@ fn SettingField(
         })),
     };
     view! {
-        <div class="control setting" class:live=setting.live.is_some()>
+        <div class="control setting" class:live=setting.live>
             <label for=id.clone() class="mono">{setting.path}</label>
             {field}
             {unit}
-            <span id=help_id class="help">{setting.help}{if setting.live.is_some() { "" } else { " (from frame 0)" }}</span>
+            <span id=help_id class="help">{setting.help}{if setting.live { "" } else { " (from frame 0)" }}</span>
         </div>
     }
 }

@@ -184,7 +184,7 @@ pub fn snapshot(s: &Session) -> Snapshot {
             first_list_ms: w.cluster.initial_list_ms,
             naming: c.naming,
             double_enqueue: c.double_enqueue,
-            expectations: c.expectations,
+            expectations: c.expectations(),
             wait_for_cache_sync: c.wait_for_cache_sync,
             delete_surplus: c.delete_surplus,
             owner_references: c.owner_references,
