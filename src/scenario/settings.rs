@@ -43,10 +43,21 @@ pub struct Setting {
     pub default_note: Option<&'static str>,
     /// What it does, in one line (the docs' table and the controls' hints).
     pub help: &'static str,
+    /// The page draws it as a slider: its step, and how far it drags (the
+    /// number field beside it goes to the domain's `max`).
+    pub slider: Option<Slider>,
     /// It may change during a run (`edit=`, the page's controls): the world
     /// writes the new value into the field at `path` ([`Setting::knob`]);
     /// the help says when it takes effect.
     pub live: bool,
+}
+
+/// A setting's slider on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slider {
+    pub step: u64,
+    /// The slider's end: what is worth dragging through, within the limits.
+    pub drag_max: u64,
 }
 
 const fn int(min: u64, max: u64) -> Domain {
@@ -57,14 +68,15 @@ const MS: &str = "ms";
 
 /// Every setting, in the order validation checks them (the first bad one is reported).
 pub const SETTINGS: &[Setting] = &[
-    Setting { path: "seed", domain: int(0, u64::MAX), unit: "", default_note: None, help: "seeds the one RNG: generated names, jitter, a lister's order, which pod is deleted", live: false },
-    Setting { path: "until_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "the run stops here (earlier if nothing is left to happen)", live: false },
+    Setting { path: "seed", domain: int(0, u64::MAX), unit: "", default_note: None, help: "seeds the one RNG: generated names, jitter, a lister's order, which pod is deleted", slider: None, live: false },
+    Setting { path: "until_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "the run stops here (earlier if nothing is left to happen)", slider: None, live: false },
     Setting {
         path: "cluster.watch_lag_ms",
         domain: int(0, 600_000),
         unit: MS,
         default_note: None,
         help: "from the apiserver's commit to the controller's handler; a change moves events already in flight",
+        slider: Some(Slider { step: 100, drag_max: 5_000 }),
         live: true,
     },
     Setting {
@@ -73,6 +85,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "extra seeded delay per event, up to this; events on one watch are still never reordered",
+        slider: None,
         live: true,
     },
     Setting {
@@ -81,6 +94,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "every request, from send to commit and answer",
+        slider: None,
         live: true,
     },
     Setting {
@@ -89,6 +103,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "from an informer's LIST to its items in the store (HasSynced); a cluster-wide informer lists every object of its kind, so on a big cluster, seconds",
+        slider: Some(Slider { step: 500, drag_max: 20_000 }),
         live: false,
     },
     Setting {
@@ -97,6 +112,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: Some("= `initial_list_ms`"),
         help: "the Ensemble informer's own first-LIST time",
+        slider: None,
         live: false,
     },
     Setting {
@@ -105,6 +121,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: Some("= `initial_list_ms`"),
         help: "the ConfigMap informer's own first-LIST time",
+        slider: None,
         live: false,
     },
     Setting {
@@ -113,6 +130,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: Some("= `initial_list_ms`"),
         help: "the ReplicaSet informer's own first-LIST time",
+        slider: None,
         live: false,
     },
     Setting {
@@ -121,24 +139,27 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: Some("= `initial_list_ms`"),
         help: "the Pod informer's own first-LIST time: a slow pod LIST beside a fast ReplicaSet one, without WaitForCacheSync, acts on one synced cache while another is empty (node-feature-discovery #1936)",
+        slider: None,
         live: false,
     },
-    Setting { path: "cluster.expectations_timeout_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "ExpectationsTimeout, five minutes upstream", live: false },
+    Setting { path: "cluster.expectations_timeout_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "ExpectationsTimeout, five minutes upstream", slider: None, live: false },
     Setting {
         path: "cluster.gc_watch_lag_ms",
         domain: Domain::Int { min: 0, max: 600_000, optional: true },
         unit: MS,
         default_note: Some("= `watch_lag_ms`"),
         help: "the garbage collector's own watch lag",
+        slider: None,
         live: false,
     },
-    Setting { path: "cluster.orphan_grace_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "how long children may outlive their deleted owner before the no_orphans invariant breaks", live: false },
+    Setting { path: "cluster.orphan_grace_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "how long children may outlive their deleted owner before the no_orphans invariant breaks", slider: None, live: false },
     Setting {
         path: "cluster.client_qps",
         domain: int(0, 10_000),
         unit: "requests/s",
         default_note: None,
         help: "the controller's client-side rate limit (client-go's default; kube-controller-manager runs at 20): each request, its informers' LISTs too, waits for a token; 0 turns it off",
+        slider: None,
         live: false,
     },
     Setting {
@@ -147,6 +168,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "requests",
         default_note: None,
         help: "requests it may send at once before the limit bites (client-go's default; kube-controller-manager: 30); at least 1 when client_qps is set",
+        slider: None,
         live: false,
     },
     Setting {
@@ -155,6 +177,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "a pod's termination grace period: a delete marks it Terminating (deletionTimestamp) and the kubelet removes it this much later; 0 removes it at once",
+        slider: None,
         live: false,
     },
     Setting {
@@ -163,6 +186,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "a controller's watch ends with 410 Expired this long after it began; the reflector lists again after its backoff (800 ms doubling to 30 s, reset after 2 min); 0: never",
+        slider: None,
         live: false,
     },
     Setting {
@@ -171,6 +195,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "the controller's informers' resync period: every cached object goes to the update handlers again, unchanged; 0: none",
+        slider: None,
         live: false,
     },
     Setting {
@@ -179,6 +204,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "the apiserver sends each controller watch a BOOKMARK this often (about once a minute upstream): no object, only a resourceVersion that moves the store's progress mark, which v1.36's consistency store reads; 0: none",
+        slider: None,
         live: false,
     },
     Setting {
@@ -187,6 +213,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "leader election's LeaseDuration (kube-controller-manager: 15 s): with two replicas, how long a lease not renewed keeps the other from taking it",
+        slider: None,
         live: false,
     },
     Setting {
@@ -195,15 +222,17 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: Some("required"),
         help: "ensemble (lab 1's operator), replicaset (the upstream controller) or pruner (lab 2's program)",
+        slider: None,
         live: false,
     },
-    Setting { path: "controller.namespace", domain: Domain::Name, unit: "", default_note: None, help: "where it works; objects default to it", live: false },
+    Setting { path: "controller.namespace", domain: Domain::Name, unit: "", default_note: None, help: "where it works; objects default to it", slider: None, live: false },
     Setting {
         path: "controller.naming",
         domain: Domain::Choice(Naming::WORDS),
         unit: "",
         default_note: None,
         help: "children's names: deterministic (beta-voice-0) or generate (generateName: beta-voice-); the pruner's seed-99 follows it too",
+        slider: None,
         live: true,
     },
     Setting {
@@ -212,6 +241,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "the order a lister returns children in: random, as a Go map iterates (client-go's store is one), or key (namespace/name)",
+        slider: None,
         live: false,
     },
     Setting {
@@ -220,6 +250,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "Kubernetes v1.36 (KEP-5647): before each sync, EnsureReady checks that the caches have read the controller's own writes; if not, the sync is skipped and the key requeued with backoff (replicaset, ensemble)",
+        slider: None,
         live: true,
     },
     Setting {
@@ -228,6 +259,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "replicaset: after each sync, UpdateStatus with status.replicas counted in the cache and the resourceVersion it read; a 409 Conflict is retried once after a GET, then the key is requeued (updateReplicaSetStatus)",
+        slider: None,
         live: true,
     },
     Setting {
@@ -236,6 +268,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "how its informers take a LIST: atomic (v1.36's AtomicFIFO: the store is replaced at once, HasSynced then) or delta (v1.28's DeltaFIFO: one item popped at a time over initial_list_ms, then the tombstones, HasSynced at the last)",
+        slider: None,
         live: false,
     },
     Setting {
@@ -244,6 +277,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "replicas of the controller (ensemble, replicaset): with 2, leader election picks the one that runs; each has its own cache and expectations",
+        slider: None,
         live: false,
     },
     Setting {
@@ -252,6 +286,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "after a successful reconcile, add the key once more (the reconcile that re-add causes does not re-add again)",
+        slider: None,
         live: true,
     },
     Setting {
@@ -260,6 +295,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: Some("`true` for `replicaset`, else `false`"),
         help: "use ControllerExpectations",
+        slider: None,
         live: true,
     },
     Setting {
@@ -268,6 +304,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "Ensemble: delete children[voices:] in the lister's order",
+        slider: None,
         live: true,
     },
     Setting {
@@ -276,6 +313,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "Ensemble: children get an ownerReference, so the garbage collector deletes them with their owner",
+        slider: None,
         live: true,
     },
     Setting {
@@ -284,6 +322,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "start workers only after every informer HasSynced (polled every 100 ms); changed during a run, from the next (re)start",
+        slider: None,
         live: true,
     },
     Setting {
@@ -292,6 +331,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "pruner: create seed-99, re-read it from the lister, create again if absent",
+        slider: None,
         live: false,
     },
     Setting {
@@ -300,6 +340,7 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: Some("5 for `replicaset`, else 1"),
         help: "worker goroutines; a key is never processed by two at once",
+        slider: None,
         live: false,
     },
     Setting {
@@ -308,9 +349,10 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "time between a reconcile's cache read and its first request",
+        slider: None,
         live: true,
     },
-    Setting { path: "controller.burst_replicas", domain: int(1, 10_000), unit: "", default_note: None, help: "ReplicaSet burstReplicas: the most creates or deletes one sync issues", live: false },
+    Setting { path: "controller.burst_replicas", domain: int(1, 10_000), unit: "", default_note: None, help: "ReplicaSet burstReplicas: the most creates or deletes one sync issues", slider: None, live: false },
 ];
 
 /// The most children an owner of `kind` may want (`voices`, `replicas`,
@@ -388,18 +430,23 @@ impl Setting {
     }
 }
 
-/// The docs' table of every setting under `section` (`cluster`, `controller`),
-/// or at the top level for `""`: what `docs/scenarios.md` carries, checked by a test.
+/// The docs' table of every setting under `section` (`cluster`, `controller`,
+/// and what lies below them), or at the top level for `""`: what `docs/scenarios.md` carries, checked by a test.
 pub fn markdown_table(section: &str) -> String {
     let defaults = super::Scenario::from_json(r#"{"name": "defaults", "controller": {"kind": "ensemble"}}"#)
         .expect("a minimal scenario is valid")
         .to_value();
     let mut out = String::from("| field | default | range | during a run | meaning |\n|---|---|---|---|---|\n");
     for s in SETTINGS {
-        let (head, field) = s.path.rsplit_once('.').unwrap_or(("", s.path));
-        if head != section {
-            continue;
-        }
+        // A section's table lists what lies below it (`initial_list_ms_by_kind.Pod` under `cluster`).
+        let field = match section {
+            "" if !s.path.contains('.') => s.path,
+            "" => continue,
+            _ => match s.path.strip_prefix(section).and_then(|p| p.strip_prefix('.')) {
+                Some(field) => field,
+                None => continue,
+            },
+        };
         let default = match s.default_note {
             Some(note) => note.to_string(),
             None => match super::get_path(&defaults, s.path) {
@@ -415,11 +462,21 @@ pub fn markdown_table(section: &str) -> String {
     out
 }
 
+/// The scenario's JSON Schema, as `cachescope schema` prints it: serde's
+/// types, with [`annotate_schema`]'s limits.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn schema() -> Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(super::Scenario)).expect("schemas serialize");
+    annotate_schema(&mut schema);
+    schema
+}
+
 /// Write each setting's limits, and the work budget's ([`super::limits::LIMITS`]),
 /// into the scenario's JSON Schema (which serde's types alone cannot say):
 /// `minimum`/`maximum`, `maxItems` (`maxProperties` for a map) and
 /// `minLength`/`maxLength`.
-pub fn annotate_schema(schema: &mut Value) {
+#[cfg(not(target_arch = "wasm32"))]
+fn annotate_schema(schema: &mut Value) {
     for s in SETTINGS {
         if let Domain::Int { min, max, .. } = s.domain {
             let Some(pointer) = schema_pointer(schema, s.path) else { continue };
@@ -459,7 +516,7 @@ pub fn annotate_schema(schema: &mut Value) {
 
 /// The JSON pointer of the schema of the property at a dotted path, following
 /// `$ref`s; `$defs.Name.field` starts at a definition.
-fn schema_pointer(schema: &Value, path: &str) -> Option<String> {
+pub fn schema_pointer(schema: &Value, path: &str) -> Option<String> {
     let mut segments = path.split('.').peekable();
     let mut pointer = String::new();
     if segments.peek() == Some(&"$defs") {

@@ -12,16 +12,13 @@ use crate::sim::controllers::Naming;
 use crate::sim::object::Kind;
 use crate::sim::settings::Val;
 use crate::view::session::{Change, UiAction};
-use crate::view::snapshot::Snapshot;
+use crate::view::snapshot::{field_limits, Snapshot};
 use crate::view::url;
 use leptos::either::Either;
 
 /// The page's freeze: long enough for a 15 s lease to lapse and the other replica to take over.
 const PAUSE_MS: u64 = 30_000;
 use leptos::prelude::*;
-
-/// The watch lag slider's top, in ms.
-pub const MAX_LAG_MS: u64 = 5_000;
 
 /// The scenario menu, in the page's header, and "Back to the preset" once the
 /// run departs from it (a setting, a change at a frame, a found bug, a
@@ -55,9 +52,6 @@ pub fn ScenarioPicker() -> impl IntoView {
     }
 }
 
-/// The first-LIST slider's top, in ms.
-pub const MAX_FIRST_LIST_MS: u64 = 20_000;
-
 /// The settings and actions that act on the current scenario (the others are
 /// not shown). Laid out as one toolbar on a wide screen; behind a "Settings"
 /// disclosure on a phone or in an embed, where it opens over the panels
@@ -89,18 +83,18 @@ pub fn Controls() -> impl IntoView {
             .collect_view()
     };
     let action_in_main = move |what: &str| snap.with(|s| action_declared(s, what));
-    let lag = move || snap.with(|s| s.controls.lag_ms);
+    let lag_ms = move || snap.with(|s| s.controls.lag_ms);
     let first_list = move || snap.with(|s| s.controls.first_list_ms);
     let naming = move || snap.with(|s| s.controls.naming);
     // Open by default where there is room for a toolbar.
     let compact = ui.embed.get_untracked() || super::popover::compact();
     let open = RwSignal::new(!compact);
 
-    // The number field goes to the setting's own limit; the slider, to what is worth dragging through.
-    let lag_max = match crate::scenario::settings::setting("cluster.watch_lag_ms").map(|s| s.domain) {
-        Some(Domain::Int { max, .. }) => max,
-        _ => MAX_LAG_MS,
-    };
+    // The number field goes to the setting's own limit; the slider, to what
+    // is worth dragging through: both the settings table's.
+    let lag = field_limits("cluster.watch_lag_ms").expect("the watch lag is a whole number");
+    let lag_max = lag.max.unwrap_or(u64::MAX);
+    let first = field_limits("cluster.initial_list_ms").expect("the first LIST is a whole number");
     let on_lag = move |ev| {
         if let Ok(v) = event_target_value(&ev).parse::<u64>() {
             let v = v.min(lag_max);
@@ -109,7 +103,7 @@ pub fn Controls() -> impl IntoView {
     };
     let on_first_list = move |ev| {
         if let Ok(v) = event_target_value(&ev).parse::<u64>() {
-            let v = v.min(MAX_FIRST_LIST_MS);
+            let v = v.min(first.drag_max);
             ui.restart_with("cluster.initial_list_ms", &v.to_string(), &format!("First LIST set to {} s", fmt_ms(v, 1)));
         }
     };
@@ -137,22 +131,22 @@ pub fn Controls() -> impl IntoView {
                        <input
                            id="lag"
                            type="range"
-                           min="0"
-                           max=MAX_LAG_MS
-                           step="100"
-                           prop:value=move || lag().to_string()
-                           aria-valuetext=move || format!("{} milliseconds", lag())
+                           min=lag.min.to_string()
+                           max=lag.drag_max.to_string()
+                           step=lag.step.to_string()
+                           prop:value=move || lag_ms().to_string()
+                           aria-valuetext=move || format!("{} milliseconds", lag_ms())
                            on:change=on_lag
                        />
                        <input
                            class="lag-ms mono"
                            type="number"
                            inputmode="numeric"
-                           min="0"
-                           max=lag_max
+                           min=lag.min.to_string()
+                           max=lag_max.to_string()
                            aria-label="Watch lag in ms"
-                           title="Up to the setting's own limit; the slider goes to 5 s"
-                           prop:value=move || lag().to_string()
+                           title=format!("Up to the setting's own limit; the slider goes to {} s", fmt_ms(lag.drag_max, 0))
+                           prop:value=move || lag_ms().to_string()
                            on:change=on_lag
                        />
                        <span class="unit" aria-hidden="true">"ms"</span>
@@ -164,9 +158,9 @@ pub fn Controls() -> impl IntoView {
                            <input
                                id="first-list"
                                type="range"
-                               min="0"
-                               max=MAX_FIRST_LIST_MS
-                               step="500"
+                               min=first.min.to_string()
+                               max=first.drag_max.to_string()
+                               step=first.step.to_string()
                                prop:value=move || first_list().to_string()
                                aria-valuetext=move || format!("{} seconds", fmt_ms(first_list(), 1))
                                aria-describedby="first-list-why"
@@ -281,15 +275,16 @@ fn SettingField(
         revision.track();
         current_value(ui, setting.path)
     };
+    let limits = field_limits(setting.path);
     let unit = (!setting.unit.is_empty()).then(|| view! { <span class="unit">{setting.unit}</span> });
     let field = match setting.domain {
-        Domain::Int { min, max, optional } => Either::Left(Either::Left(view! {
+        Domain::Int { optional, .. } => Either::Left(Either::Left(view! {
             <input
                 id=id.clone()
                 type="number"
                 inputmode="numeric"
-                min=min.to_string()
-                max=(max < u64::MAX).then(|| max.to_string())
+                min=limits.map(|l| l.min.to_string())
+                max=limits.and_then(|l| l.max).map(|m| m.to_string())
                 placeholder=optional.then_some("default")
                 aria-describedby=help_id.clone()
                 prop:value=value
