@@ -208,6 +208,15 @@ pub const SETTINGS: &[Setting] = &[
         live: false,
     },
     Setting {
+        path: "cluster.bookmark_jitter_ms",
+        domain: int(0, 600_000),
+        unit: MS,
+        default_note: None,
+        help: "a seeded extra delay before each BOOKMARK, up to this; the next is bookmark_ms after it (upstream's cacher finds bookmarks due on a tick of 1 s with 25% jitter, so each is up to 1.25 s late); 0: on the beat",
+        slider: None,
+        live: true,
+    },
+    Setting {
         path: "cluster.lease_ms",
         domain: int(1_000, 600_000),
         unit: MS,

@@ -206,6 +206,13 @@ settings_struct! {
         pub lease_ms: u64,
         /// How often the apiserver sends each controller watch a BOOKMARK (0: never).
         pub bookmark_ms: u64,
+        /// A seeded extra delay before each BOOKMARK, up to this (0: on the beat).
+        /// Upstream's cacher sends a watcher's bookmark when it is due
+        /// (`defaultBookmarkFrequency = time.Minute` after the last), found
+        /// on a jittered tick (`dispatchEvents`: `wait.Jitter(time.Second,
+        /// 0.25)`, k8s.io/apiserver/pkg/storage/cacher/cacher.go), so each
+        /// comes up to 1.25 s late and the next is a minute after it.
+        pub bookmark_jitter_ms: u64,
     }
 }
 
@@ -228,6 +235,7 @@ impl Default for ClusterSettings {
             initial_list_ms_by_kind: ListTimes::default(),
             lease_ms: 15_000,
             bookmark_ms: 0,
+            bookmark_jitter_ms: 0,
         }
     }
 }

@@ -349,7 +349,8 @@ impl World {
         }
         world.set_timer(0, Timer::Start { restart: false });
         if world.cluster.bookmark_ms > 0 {
-            world.set_timer(world.cluster.bookmark_ms, Timer::Bookmark);
+            let at = world.next_bookmark_ms();
+            world.set_timer(at, Timer::Bookmark);
         }
         if world.peer.is_some() {
             world.set_timer(0, Timer::StartPeer);
@@ -709,7 +710,8 @@ impl World {
                 for inf in self.ctl.caches.informers.iter_mut().chain(peer) {
                     inf.offer_bookmark(rv, now);
                 }
-                self.set_timer(now + self.cluster.bookmark_ms, Timer::Bookmark);
+                let at = now + self.next_bookmark_ms();
+                self.set_timer(at, Timer::Bookmark);
                 None
             }
             Timer::Kubelet { key, uid } => {
@@ -732,6 +734,14 @@ impl World {
             _ => false,
         };
         debug_assert!(set, "{knob:?} names no setting of its type");
+    }
+
+    /// From one BOOKMARK to the next: the beat, and a seeded delay up to
+    /// `bookmark_jitter_ms` (none drawn when it is 0, so a run without it
+    /// makes the same draws as before it existed).
+    fn next_bookmark_ms(&mut self) -> u64 {
+        let jitter = self.cluster.bookmark_jitter_ms;
+        self.cluster.bookmark_ms + if jitter > 0 { self.rng.up_to(jitter) } else { 0 }
     }
 
     /// When the next change is due, if anything is left before `until_ms`.
