@@ -979,3 +979,30 @@ fn a_bookmark_moves_a_quiet_informer_to_the_cluster_s_resource_version() {
     // The lab's figures do not move.
     assert_eq!(run.report.live("ConfigMap"), check("over-create", &[]).report.live("ConfigMap"));
 }
+
+/// `cluster.bookmark_jitter_ms`: each BOOKMARK comes a seeded delay up to
+/// the jitter after its beat, and the next a beat after it; 0 (the default)
+/// draws nothing, so the run is the one without it, frame for frame.
+#[test]
+fn bookmark_jitter_delays_each_bookmark_within_its_bound() {
+    let sent = |sets: &[(&str, &str)]| -> Vec<u64> {
+        let run = check("over-create", sets);
+        run.frames
+            .iter()
+            .filter_map(|f| match f.event {
+                // Delivered after the lag (2 s) of the controller's watch of Ensembles.
+                Event::BookmarkDelivered { kind: Kind::Ensemble, .. } => Some(f.at_ms - 2_000),
+                _ => None,
+            })
+            .collect()
+    };
+    let beat = sent(&[("cluster.bookmark_ms", "10000")]);
+    assert_eq!(beat, (1..=beat.len() as u64).map(|i| i * 10_000).collect::<Vec<_>>(), "on the beat");
+    let zero = check("over-create", &[("cluster.bookmark_ms", "10000"), ("cluster.bookmark_jitter_ms", "0")]);
+    assert_eq!(zero.report.trace_hash, check("over-create", &[("cluster.bookmark_ms", "10000")]).report.trace_hash);
+    let jittered = sent(&[("cluster.bookmark_ms", "10000"), ("cluster.bookmark_jitter_ms", "3000")]);
+    assert!(jittered.len() >= 2, "{jittered:?}");
+    let gaps: Vec<u64> = std::iter::once(jittered[0]).chain(jittered.windows(2).map(|w| w[1] - w[0])).collect();
+    assert!(gaps.iter().all(|g| (10_000..=13_000).contains(g)), "each a beat and at most 3 s: {gaps:?}");
+    assert!(gaps.iter().any(|g| *g != 10_000), "some off the beat: {gaps:?}");
+}

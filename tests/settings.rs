@@ -5,7 +5,9 @@
 
 use cachescope::scenario::settings::{Domain, SETTINGS};
 use cachescope::scenario::{preset, Scenario};
-use cachescope::view::session::Edit;
+use cachescope::sim::world::World;
+use cachescope::view::session::{Change, Edit};
+use cachescope::view::snapshot::field_limits;
 use cachescope::view::url::parse_query_lenient;
 
 /// The values worth trying for a setting: its edges, and one step past each.
@@ -76,13 +78,13 @@ fn set_the_url_and_edit_accept_exactly_the_same_paths_and_limits() {
             // edit= takes the settings that may change during a run, with the same limits.
             let edit = Edit::parse(&format!("3:{}={value}", s.path));
             match s.live {
-                Some(_) => {
+                true => {
                     assert_eq!(edit.is_ok(), in_domain, "edit 3:{}={value}: {:?}", s.path, edit.err());
                     if let Ok(e) = edit {
                         assert_eq!(e.to_string(), format!("3:{}={value}", s.path), "edit= writes what it reads");
                     }
                 }
-                None => {
+                false => {
                     let e = edit.unwrap_err();
                     assert!(e.message.contains("cannot change during a run"), "{}: {e}", s.path);
                 }
@@ -130,4 +132,83 @@ fn an_owner_scales_within_its_kind_and_the_budget() {
     let e = Scenario::from_value(with_scale).unwrap_err();
     assert_eq!(e.field, "actions[1].scale.to");
     assert!(e.message.contains("0..=1000"), "{e}");
+}
+
+/// Adding a knob is its field, its entry in `SETTINGS` and its use
+/// (ARCHITECTURE.md): every other reader takes the entry from the table.
+/// This walks the table and holds each of them to it.
+#[test]
+fn every_reader_of_the_table_agrees_with_it() {
+    let schema = cachescope::scenario::settings::schema();
+    let docs = include_str!("../docs/scenarios.md");
+    for s in SETTINGS {
+        let (section, field) = s.path.split_once('.').unwrap_or(("", s.path));
+        // The docs (`cachescope settings`, in docs/scenarios.md) list it in its section's table.
+        let table = cachescope::scenario::settings::markdown_table(section);
+        let row =
+            table.lines().find(|l| l.starts_with(&format!("| `{field}` |"))).unwrap_or_else(|| panic!("{} is in the docs' table", s.path));
+        assert!(row.contains(s.help) && row.contains(&s.range_text()), "{row}");
+        assert_eq!(row.contains("| yes |"), s.live, "{row}: the docs say whether it may change during a run");
+        assert!(docs.contains(row), "docs/scenarios.md carries {row}");
+        let Domain::Int { min, max, .. } = s.domain else { continue };
+        // Validation accepts its limits and refuses one past them, naming it.
+        let scenario = base(s.path);
+        for (v, ok) in [(Some(min), true), (Some(max), true), (min.checked_sub(1), false), (max.checked_add(1), false)] {
+            let Some(v) = v else { continue };
+            let mut doc = scenario.to_value();
+            *s.path.split('.').fold(&mut doc, |d, k| &mut d[k]) = serde_json::Value::from(v);
+            match Scenario::from_value(doc) {
+                Ok(_) => assert!(ok, "{}={v} is refused", s.path),
+                Err(e) => {
+                    assert!(!ok, "{}={v}: {e}", s.path);
+                    assert_eq!(e.field, s.path, "{e}");
+                    assert!(e.message.contains(&format!("{min}..={max}")), "{e}");
+                }
+            }
+        }
+        // The schema's minimum and maximum are the table's.
+        let pointer =
+            cachescope::scenario::settings::schema_pointer(&schema, s.path).unwrap_or_else(|| panic!("{} is in the schema", s.path));
+        let node = schema.pointer(&pointer).unwrap();
+        assert_eq!(node["minimum"], min, "{}", s.path);
+        if max < u64::MAX {
+            assert_eq!(node["maximum"], max, "{}", s.path);
+        }
+        // The page's field (and slider) take their limits from the table.
+        let limits = field_limits(s.path).unwrap();
+        assert_eq!((limits.min, limits.max), (min, (max < u64::MAX).then_some(max)), "{}", s.path);
+        assert!(limits.drag_max <= max && limits.drag_max > min && limits.step >= 1, "{}: {limits:?}", s.path);
+    }
+}
+
+/// A live setting changed during a run lands in the world's settings, in the
+/// field its path names, and `edit=` writes it back as it read it.
+#[test]
+fn a_live_change_writes_the_field_its_path_names() {
+    let mut tried = 0;
+    for s in SETTINGS.iter().filter(|s| s.live) {
+        for (raw, ok) in samples(s.domain) {
+            if !ok {
+                continue;
+            }
+            let edit = Edit::parse(&format!("0:{}={raw}", s.path)).unwrap();
+            let Change::Knob(knob) = edit.change else { panic!("{}: a knob", s.path) };
+            let mut world = World::new(base(s.path).world_init());
+            world.set_knob(knob);
+            let (section, field) = s.path.split_once('.').unwrap();
+            let settings = match section {
+                "cluster" => serde_json::to_value(&world.cluster).unwrap(),
+                _ => serde_json::to_value(&world.controller).unwrap(),
+            };
+            let written = cachescope::scenario::get_path(&settings, field).unwrap_or_else(|| panic!("{} is a field", s.path));
+            let written = match written {
+                serde_json::Value::String(w) => w.clone(),
+                v => v.to_string(),
+            };
+            assert_eq!(written, raw, "{}", s.path);
+            assert_eq!(edit.to_string(), format!("0:{}={raw}", s.path));
+            tried += 1;
+        }
+    }
+    assert!(tried >= 24, "{tried}");
 }

@@ -18,23 +18,14 @@ const KEY: &str = "default/foobar";
 
 fn settings(burst: u32) -> ControllerSettings {
     ControllerSettings {
-        kind: ControllerKind::ReplicaSet,
         namespace: "default".into(),
         naming: Naming::Generate,
         list_order: ListOrder::Key,
-        consistency_store: false,
-        update_status: false,
-        fifo: Default::default(),
-        instances: 1,
-        double_enqueue: false,
-        expectations: true,
-        delete_surplus: false,
-        owner_references: true,
-        wait_for_cache_sync: true,
-        reread_after_create: false,
-        workers: 1,
+        expectations: Some(true),
+        workers: Some(1),
         reconcile_ms: 0,
         burst_replicas: burst,
+        ..ControllerSettings::new(ControllerKind::ReplicaSet)
     }
 }
 

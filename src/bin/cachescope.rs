@@ -160,9 +160,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Schema => {
-            let mut schema = serde_json::to_value(schemars::schema_for!(Scenario)).expect("schemas serialize");
-            scenario::settings::annotate_schema(&mut schema);
-            say!("{}", serde_json::to_string_pretty(&schema).expect("schemas serialize"));
+            say!("{}", serde_json::to_string_pretty(&scenario::settings::schema()).expect("schemas serialize"));
             Ok(())
         }
         Command::Settings => {

@@ -2,17 +2,20 @@
 //! and limits, its unit, whether it may change during a run, and the help a
 //! reader sees. Validation, `--set`, the URL, `edit=`, the page's controls,
 //! `cachescope schema` and the tables in `docs/scenarios.md` all read
-//! [`SETTINGS`], so adding a knob is one entry here (plus its field in the
-//! serde types and, if it may change mid-run, its `Knob`).
+//! [`SETTINGS`], so adding a knob is its field in `sim::settings` (with its
+//! serde default), its entry here, and its use (ARCHITECTURE.md's recipe).
 //!
 //! (turmoil's `Config` and kube-runtime's `watcher::Config` keep each knob's
 //! default and meaning beside it; this is the same idea for a document whose
 //! fields also travel as URL parameters.)
 
 use super::ScenarioError;
-use crate::sim::controllers::Naming;
+use crate::sim::apiserver::ControllerKind;
+use crate::sim::controllers::{ListOrder, Naming};
+use crate::sim::informer::Fifo;
 use crate::sim::object::Kind;
-use crate::sim::world::Knob;
+pub use crate::sim::settings::Val;
+use crate::sim::settings::{Choice, Knob};
 use serde_json::Value;
 
 /// The values a setting takes. Types are serde's business; the limits are here.
@@ -22,18 +25,10 @@ pub enum Domain {
     Int { min: u64, max: u64, optional: bool },
     /// `true` or `false`; `optional`: `null` (the controller's default) too.
     Flag { optional: bool },
-    /// One of these words.
+    /// One of these words: a [`Choice`]'s own (`Naming::WORDS`), which serde reads.
     Choice(&'static [&'static str]),
     /// A DNS-1123 label (a namespace).
     Name,
-}
-
-/// A value of a setting, as `edit=` carries it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Val {
-    Int(u64),
-    Flag(bool),
-    Word(&'static str),
 }
 
 /// One setting.
@@ -48,8 +43,21 @@ pub struct Setting {
     pub default_note: Option<&'static str>,
     /// What it does, in one line (the docs' table and the controls' hints).
     pub help: &'static str,
-    /// It may change during a run (`edit=`, the page's controls): the change the world makes.
-    pub live: Option<fn(Val) -> Knob>,
+    /// The page draws it as a slider: its step, and how far it drags (the
+    /// number field beside it goes to the domain's `max`).
+    pub slider: Option<Slider>,
+    /// It may change during a run (`edit=`, the page's controls): the world
+    /// writes the new value into the field at `path` ([`Setting::knob`]);
+    /// the help says when it takes effect.
+    pub live: bool,
+}
+
+/// A setting's slider on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slider {
+    pub step: u64,
+    /// The slider's end: what is worth dragging through, within the limits.
+    pub drag_max: u64,
 }
 
 const fn int(min: u64, max: u64) -> Domain {
@@ -60,15 +68,16 @@ const MS: &str = "ms";
 
 /// Every setting, in the order validation checks them (the first bad one is reported).
 pub const SETTINGS: &[Setting] = &[
-    Setting { path: "seed", domain: int(0, u64::MAX), unit: "", default_note: None, help: "seeds the one RNG: generated names, jitter, a lister's order, which pod is deleted", live: None },
-    Setting { path: "until_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "the run stops here (earlier if nothing is left to happen)", live: None },
+    Setting { path: "seed", domain: int(0, u64::MAX), unit: "", default_note: None, help: "seeds the one RNG: generated names, jitter, a lister's order, which pod is deleted", slider: None, live: false },
+    Setting { path: "until_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "the run stops here (earlier if nothing is left to happen)", slider: None, live: false },
     Setting {
         path: "cluster.watch_lag_ms",
         domain: int(0, 600_000),
         unit: MS,
         default_note: None,
         help: "from the apiserver's commit to the controller's handler; a change moves events already in flight",
-        live: Some(|v| Knob::WatchLagMs(as_int(v))),
+        slider: Some(Slider { step: 100, drag_max: 5_000 }),
+        live: true,
     },
     Setting {
         path: "cluster.watch_jitter_ms",
@@ -76,7 +85,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "extra seeded delay per event, up to this; events on one watch are still never reordered",
-        live: Some(|v| Knob::WatchJitterMs(as_int(v))),
+        slider: None,
+        live: true,
     },
     Setting {
         path: "cluster.api_latency_ms",
@@ -84,7 +94,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "every request, from send to commit and answer",
-        live: Some(|v| Knob::ApiLatencyMs(as_int(v))),
+        slider: None,
+        live: true,
     },
     Setting {
         path: "cluster.initial_list_ms",
@@ -92,7 +103,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "from an informer's LIST to its items in the store (HasSynced); a cluster-wide informer lists every object of its kind, so on a big cluster, seconds",
-        live: None,
+        slider: Some(Slider { step: 500, drag_max: 20_000 }),
+        live: false,
     },
     Setting {
         path: "cluster.initial_list_ms_by_kind.Ensemble",
@@ -100,7 +112,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: Some("= `initial_list_ms`"),
         help: "the Ensemble informer's own first-LIST time",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "cluster.initial_list_ms_by_kind.ConfigMap",
@@ -108,7 +121,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: Some("= `initial_list_ms`"),
         help: "the ConfigMap informer's own first-LIST time",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "cluster.initial_list_ms_by_kind.ReplicaSet",
@@ -116,7 +130,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: Some("= `initial_list_ms`"),
         help: "the ReplicaSet informer's own first-LIST time",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "cluster.initial_list_ms_by_kind.Pod",
@@ -124,25 +139,28 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: Some("= `initial_list_ms`"),
         help: "the Pod informer's own first-LIST time: a slow pod LIST beside a fast ReplicaSet one, without WaitForCacheSync, acts on one synced cache while another is empty (node-feature-discovery #1936)",
-        live: None,
+        slider: None,
+        live: false,
     },
-    Setting { path: "cluster.expectations_timeout_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "ExpectationsTimeout, five minutes upstream", live: None },
+    Setting { path: "cluster.expectations_timeout_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "ExpectationsTimeout, five minutes upstream", slider: None, live: false },
     Setting {
         path: "cluster.gc_watch_lag_ms",
         domain: Domain::Int { min: 0, max: 600_000, optional: true },
         unit: MS,
         default_note: Some("= `watch_lag_ms`"),
         help: "the garbage collector's own watch lag",
-        live: None,
+        slider: None,
+        live: false,
     },
-    Setting { path: "cluster.orphan_grace_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "how long children may outlive their deleted owner before the no_orphans invariant breaks", live: None },
+    Setting { path: "cluster.orphan_grace_ms", domain: int(1, 86_400_000), unit: MS, default_note: None, help: "how long children may outlive their deleted owner before the no_orphans invariant breaks", slider: None, live: false },
     Setting {
         path: "cluster.client_qps",
         domain: int(0, 10_000),
         unit: "requests/s",
         default_note: None,
         help: "the controller's client-side rate limit (client-go's default; kube-controller-manager runs at 20): each request, its informers' LISTs too, waits for a token; 0 turns it off",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "cluster.client_burst",
@@ -150,7 +168,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: "requests",
         default_note: None,
         help: "requests it may send at once before the limit bites (client-go's default; kube-controller-manager: 30); at least 1 when client_qps is set",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "cluster.pod_grace_period_ms",
@@ -158,7 +177,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "a pod's termination grace period: a delete marks it Terminating (deletionTimestamp) and the kubelet removes it this much later; 0 removes it at once",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "cluster.watch_timeout_ms",
@@ -166,7 +186,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "a controller's watch ends with 410 Expired this long after it began; the reflector lists again after its backoff (800 ms doubling to 30 s, reset after 2 min); 0: never",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "cluster.resync_ms",
@@ -174,7 +195,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "the controller's informers' resync period: every cached object goes to the update handlers again, unchanged; 0: none",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "cluster.bookmark_ms",
@@ -182,7 +204,17 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "the apiserver sends each controller watch a BOOKMARK this often (about once a minute upstream): no object, only a resourceVersion that moves the store's progress mark, which v1.36's consistency store reads; 0: none",
-        live: None,
+        slider: None,
+        live: false,
+    },
+    Setting {
+        path: "cluster.bookmark_jitter_ms",
+        domain: int(0, 600_000),
+        unit: MS,
+        default_note: None,
+        help: "a seeded extra delay before each BOOKMARK, up to this; the next is bookmark_ms after it (upstream's cacher finds bookmarks due on a tick of 1 s with 25% jitter, so each is up to 1.25 s late); 0: on the beat",
+        slider: None,
+        live: true,
     },
     Setting {
         path: "cluster.lease_ms",
@@ -190,32 +222,36 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "leader election's LeaseDuration (kube-controller-manager: 15 s): with two replicas, how long a lease not renewed keeps the other from taking it",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "controller.kind",
-        domain: Domain::Choice(&["ensemble", "replicaset", "pruner"]),
+        domain: Domain::Choice(ControllerKind::WORDS),
         unit: "",
         default_note: Some("required"),
         help: "ensemble (lab 1's operator), replicaset (the upstream controller) or pruner (lab 2's program)",
-        live: None,
+        slider: None,
+        live: false,
     },
-    Setting { path: "controller.namespace", domain: Domain::Name, unit: "", default_note: None, help: "where it works; objects default to it", live: None },
+    Setting { path: "controller.namespace", domain: Domain::Name, unit: "", default_note: None, help: "where it works; objects default to it", slider: None, live: false },
     Setting {
         path: "controller.naming",
-        domain: Domain::Choice(&["deterministic", "generate"]),
+        domain: Domain::Choice(Naming::WORDS),
         unit: "",
         default_note: None,
         help: "children's names: deterministic (beta-voice-0) or generate (generateName: beta-voice-); the pruner's seed-99 follows it too",
-        live: Some(|v| Knob::Naming(if v == Val::Word("generate") { Naming::Generate } else { Naming::Deterministic })),
+        slider: None,
+        live: true,
     },
     Setting {
         path: "controller.list_order",
-        domain: Domain::Choice(&["random", "key"]),
+        domain: Domain::Choice(ListOrder::WORDS),
         unit: "",
         default_note: None,
         help: "the order a lister returns children in: random, as a Go map iterates (client-go's store is one), or key (namespace/name)",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "controller.consistency_store",
@@ -223,7 +259,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "Kubernetes v1.36 (KEP-5647): before each sync, EnsureReady checks that the caches have read the controller's own writes; if not, the sync is skipped and the key requeued with backoff (replicaset, ensemble)",
-        live: Some(|v| Knob::ConsistencyStore(as_flag(v))),
+        slider: None,
+        live: true,
     },
     Setting {
         path: "controller.update_status",
@@ -231,15 +268,17 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "replicaset: after each sync, UpdateStatus with status.replicas counted in the cache and the resourceVersion it read; a 409 Conflict is retried once after a GET, then the key is requeued (updateReplicaSetStatus)",
-        live: Some(|v| Knob::UpdateStatus(as_flag(v))),
+        slider: None,
+        live: true,
     },
     Setting {
         path: "controller.fifo",
-        domain: Domain::Choice(&["atomic", "delta"]),
+        domain: Domain::Choice(Fifo::WORDS),
         unit: "",
         default_note: None,
         help: "how its informers take a LIST: atomic (v1.36's AtomicFIFO: the store is replaced at once, HasSynced then) or delta (v1.28's DeltaFIFO: one item popped at a time over initial_list_ms, then the tombstones, HasSynced at the last)",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "controller.instances",
@@ -247,7 +286,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "replicas of the controller (ensemble, replicaset): with 2, leader election picks the one that runs; each has its own cache and expectations",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "controller.double_enqueue",
@@ -255,7 +295,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "after a successful reconcile, add the key once more (the reconcile that re-add causes does not re-add again)",
-        live: Some(|v| Knob::DoubleEnqueue(as_flag(v))),
+        slider: None,
+        live: true,
     },
     Setting {
         path: "controller.expectations",
@@ -263,7 +304,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: Some("`true` for `replicaset`, else `false`"),
         help: "use ControllerExpectations",
-        live: Some(|v| Knob::Expectations(as_flag(v))),
+        slider: None,
+        live: true,
     },
     Setting {
         path: "controller.delete_surplus",
@@ -271,7 +313,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "Ensemble: delete children[voices:] in the lister's order",
-        live: Some(|v| Knob::DeleteSurplus(as_flag(v))),
+        slider: None,
+        live: true,
     },
     Setting {
         path: "controller.owner_references",
@@ -279,7 +322,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "Ensemble: children get an ownerReference, so the garbage collector deletes them with their owner",
-        live: Some(|v| Knob::OwnerReferences(as_flag(v))),
+        slider: None,
+        live: true,
     },
     Setting {
         path: "controller.wait_for_cache_sync",
@@ -287,7 +331,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "start workers only after every informer HasSynced (polled every 100 ms); changed during a run, from the next (re)start",
-        live: Some(|v| Knob::WaitForCacheSync(as_flag(v))),
+        slider: None,
+        live: true,
     },
     Setting {
         path: "controller.reread_after_create",
@@ -295,7 +340,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: None,
         help: "pruner: create seed-99, re-read it from the lister, create again if absent",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "controller.workers",
@@ -303,7 +349,8 @@ pub const SETTINGS: &[Setting] = &[
         unit: "",
         default_note: Some("5 for `replicaset`, else 1"),
         help: "worker goroutines; a key is never processed by two at once",
-        live: None,
+        slider: None,
+        live: false,
     },
     Setting {
         path: "controller.reconcile_ms",
@@ -311,21 +358,11 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "time between a reconcile's cache read and its first request",
-        live: Some(|v| Knob::ReconcileMs(as_int(v))),
+        slider: None,
+        live: true,
     },
-    Setting { path: "controller.burst_replicas", domain: int(1, 10_000), unit: "", default_note: None, help: "ReplicaSet burstReplicas: the most creates or deletes one sync issues", live: None },
+    Setting { path: "controller.burst_replicas", domain: int(1, 10_000), unit: "", default_note: None, help: "ReplicaSet burstReplicas: the most creates or deletes one sync issues", slider: None, live: false },
 ];
-
-fn as_int(v: Val) -> u64 {
-    match v {
-        Val::Int(n) => n,
-        _ => 0,
-    }
-}
-
-fn as_flag(v: Val) -> bool {
-    v == Val::Flag(true)
-}
 
 /// The most children an owner of `kind` may want (`voices`, `replicas`,
 /// `scale.to`, the page's field and `edit=…do=scale:N`, all of them).
@@ -340,6 +377,16 @@ pub fn desired_max(kind: Kind) -> u64 {
 /// A setting by its path (`actions[0]…` and other list entries are not settings).
 pub fn setting(path: &str) -> Option<&'static Setting> {
     SETTINGS.iter().find(|s| s.path == path)
+}
+
+/// The change that sets the live setting at `path` to `value` (the page's
+/// own controls name their settings by path, as the URL does).
+///
+/// # Panics
+/// If no setting that may change during a run has that path: a page
+/// control naming one is a bug the tests catch.
+pub fn knob(path: &str, value: Val) -> Knob {
+    setting(path).and_then(|s| s.knob(value)).unwrap_or_else(|| panic!("{path} is not a setting that may change during a run"))
 }
 
 impl Setting {
@@ -375,6 +422,11 @@ impl Setting {
         }
     }
 
+    /// The change that sets this setting to `value` during a run, if it may change then.
+    pub fn knob(&'static self, value: Val) -> Option<Knob> {
+        self.live.then_some(Knob { path: self.path, value })
+    }
+
     /// The range in words for the docs: `0-600000`, `true or false`.
     pub fn range_text(&self) -> String {
         match self.domain {
@@ -387,37 +439,23 @@ impl Setting {
     }
 }
 
-/// The live setting a knob changes, and its value as `edit=` writes it.
-pub fn knob_setting(knob: Knob) -> (&'static str, String) {
-    match knob {
-        Knob::WatchLagMs(v) => ("cluster.watch_lag_ms", v.to_string()),
-        Knob::WatchJitterMs(v) => ("cluster.watch_jitter_ms", v.to_string()),
-        Knob::ApiLatencyMs(v) => ("cluster.api_latency_ms", v.to_string()),
-        Knob::Naming(Naming::Deterministic) => ("controller.naming", "deterministic".to_string()),
-        Knob::Naming(Naming::Generate) => ("controller.naming", "generate".to_string()),
-        Knob::DoubleEnqueue(v) => ("controller.double_enqueue", v.to_string()),
-        Knob::Expectations(v) => ("controller.expectations", v.to_string()),
-        Knob::DeleteSurplus(v) => ("controller.delete_surplus", v.to_string()),
-        Knob::WaitForCacheSync(v) => ("controller.wait_for_cache_sync", v.to_string()),
-        Knob::ReconcileMs(v) => ("controller.reconcile_ms", v.to_string()),
-        Knob::OwnerReferences(v) => ("controller.owner_references", v.to_string()),
-        Knob::ConsistencyStore(v) => ("controller.consistency_store", v.to_string()),
-        Knob::UpdateStatus(v) => ("controller.update_status", v.to_string()),
-    }
-}
-
-/// The docs' table of every setting under `section` (`cluster`, `controller`),
-/// or at the top level for `""`: what `docs/scenarios.md` carries, checked by a test.
+/// The docs' table of every setting under `section` (`cluster`, `controller`,
+/// and what lies below them), or at the top level for `""`: what `docs/scenarios.md` carries, checked by a test.
 pub fn markdown_table(section: &str) -> String {
     let defaults = super::Scenario::from_json(r#"{"name": "defaults", "controller": {"kind": "ensemble"}}"#)
         .expect("a minimal scenario is valid")
         .to_value();
     let mut out = String::from("| field | default | range | during a run | meaning |\n|---|---|---|---|---|\n");
     for s in SETTINGS {
-        let (head, field) = s.path.rsplit_once('.').unwrap_or(("", s.path));
-        if head != section {
-            continue;
-        }
+        // A section's table lists what lies below it (`initial_list_ms_by_kind.Pod` under `cluster`).
+        let field = match section {
+            "" if !s.path.contains('.') => s.path,
+            "" => continue,
+            _ => match s.path.strip_prefix(section).and_then(|p| p.strip_prefix('.')) {
+                Some(field) => field,
+                None => continue,
+            },
+        };
         let default = match s.default_note {
             Some(note) => note.to_string(),
             None => match super::get_path(&defaults, s.path) {
@@ -427,17 +465,27 @@ pub fn markdown_table(section: &str) -> String {
             },
         };
         let unit = if s.unit.is_empty() { String::new() } else { format!(" {}", s.unit) };
-        let live = if s.live.is_some() { "yes" } else { "" };
+        let live = if s.live { "yes" } else { "" };
         out.push_str(&format!("| `{field}` | {default} | {}{unit} | {live} | {} |\n", s.range_text(), s.help));
     }
     out
+}
+
+/// The scenario's JSON Schema, as `cachescope schema` prints it: serde's
+/// types, with [`annotate_schema`]'s limits.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn schema() -> Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(super::Scenario)).expect("schemas serialize");
+    annotate_schema(&mut schema);
+    schema
 }
 
 /// Write each setting's limits, and the work budget's ([`super::limits::LIMITS`]),
 /// into the scenario's JSON Schema (which serde's types alone cannot say):
 /// `minimum`/`maximum`, `maxItems` (`maxProperties` for a map) and
 /// `minLength`/`maxLength`.
-pub fn annotate_schema(schema: &mut Value) {
+#[cfg(not(target_arch = "wasm32"))]
+fn annotate_schema(schema: &mut Value) {
     for s in SETTINGS {
         if let Domain::Int { min, max, .. } = s.domain {
             let Some(pointer) = schema_pointer(schema, s.path) else { continue };
@@ -477,7 +525,7 @@ pub fn annotate_schema(schema: &mut Value) {
 
 /// The JSON pointer of the schema of the property at a dotted path, following
 /// `$ref`s; `$defs.Name.field` starts at a definition.
-fn schema_pointer(schema: &Value, path: &str) -> Option<String> {
+pub fn schema_pointer(schema: &Value, path: &str) -> Option<String> {
     let mut segments = path.split('.').peekable();
     let mut pointer = String::new();
     if segments.peek() == Some(&"$defs") {
@@ -507,8 +555,8 @@ mod tests {
 
     #[test]
     fn every_live_setting_round_trips_through_its_knob() {
-        for s in SETTINGS {
-            let Some(live) = s.live else { continue };
+        let mut tried = 0;
+        for s in SETTINGS.iter().filter(|s| s.live) {
             let samples: Vec<&str> = match s.domain {
                 Domain::Int { .. } => vec!["0", "1", "600"],
                 Domain::Flag { .. } => vec!["true", "false"],
@@ -517,9 +565,12 @@ mod tests {
             };
             for raw in samples {
                 let Ok(v) = s.parse(raw) else { continue };
-                assert_eq!(knob_setting(live(v)), (s.path, raw.to_string()), "{}", s.path);
+                let knob = s.knob(v).unwrap();
+                assert_eq!((knob.path, knob.value.to_string()), (s.path, raw.to_string()), "{}", s.path);
+                tried += 1;
             }
         }
+        assert!(tried > 20, "{tried}");
     }
 
     #[test]

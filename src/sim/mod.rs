@@ -17,6 +17,7 @@ pub mod invariants;
 pub mod object;
 pub mod reflector;
 pub mod rng;
+pub mod settings;
 pub mod sorted;
 pub mod workqueue;
 pub mod world;

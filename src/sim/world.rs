@@ -59,91 +59,7 @@ pub struct ObjectLimitStop {
     pub by_kind: [u64; 4],
 }
 
-/// The cluster's timing. Every field is a knob; defaults are the presets' baseline.
-#[derive(Debug, Clone, PartialEq, Serialize, Hash)]
-pub struct ClusterSettings {
-    /// Commit to handler on the controller's watch. Changing it moves events already in flight.
-    pub watch_lag_ms: u64,
-    /// Up to this much extra, seeded, per event (order is still kept).
-    pub watch_jitter_ms: u64,
-    /// Request to commit (and response), per API call.
-    pub api_latency_ms: u64,
-    /// From an informer's LIST to its items being in the store.
-    pub initial_list_ms: u64,
-    /// `ExpectationsTimeout`: 5 minutes upstream.
-    pub expectations_timeout_ms: u64,
-    /// The garbage collector's own watch lag.
-    pub gc_watch_lag_ms: u64,
-    /// How long an owner may be gone while children naming it remain before
-    /// the `no_orphans` invariant breaks.
-    pub orphan_grace_ms: u64,
-    /// The controller's client-side rate limit, requests per second (0: none).
-    /// client-go's rest client defaults to 5 (`rest.Config.QPS` unset).
-    pub client_qps: u32,
-    /// The token bucket's size: requests sent at once before the limit bites
-    /// (client-go's default: 10).
-    pub client_burst: u32,
-    /// A pod's termination grace period: a delete marks it Terminating, and
-    /// the kubelet removes it this much later (0: at once).
-    pub pod_grace_period_ms: u64,
-    /// A controller's watch ends with `410 Expired` this long after it began,
-    /// and its reflector lists again after a backoff (0: never).
-    pub watch_timeout_ms: u64,
-    /// The controller's informers' resync period (0: none).
-    pub resync_ms: u64,
-    /// A first-LIST time per kind, over `initial_list_ms` (by `Kind::index`).
-    pub initial_list_ms_by_kind: [Option<u64>; 4],
-    /// Leader election's `LeaseDuration` (two replicas).
-    pub lease_ms: u64,
-    /// How often the apiserver sends each controller watch a BOOKMARK (0: never).
-    pub bookmark_ms: u64,
-}
-
-impl ClusterSettings {
-    /// From a LIST of `kind` to its items in the store.
-    pub fn initial_list_for(&self, kind: Kind) -> u64 {
-        self.initial_list_ms_by_kind[kind.index()].unwrap_or(self.initial_list_ms)
-    }
-}
-
-impl Default for ClusterSettings {
-    fn default() -> Self {
-        ClusterSettings {
-            watch_lag_ms: 1000,
-            watch_jitter_ms: 0,
-            api_latency_ms: 20,
-            initial_list_ms: 500,
-            expectations_timeout_ms: super::expectations::DEFAULT_TIMEOUT_MS,
-            gc_watch_lag_ms: 1000,
-            orphan_grace_ms: 60_000,
-            client_qps: DEFAULT_CLIENT_QPS,
-            client_burst: DEFAULT_CLIENT_BURST,
-            pod_grace_period_ms: 0,
-            watch_timeout_ms: 0,
-            resync_ms: 0,
-            initial_list_ms_by_kind: [None; 4],
-            lease_ms: 15_000,
-            bookmark_ms: 0,
-        }
-    }
-}
-
-/// A setting that can change while the world runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Knob {
-    WatchLagMs(u64),
-    WatchJitterMs(u64),
-    ApiLatencyMs(u64),
-    Naming(super::controllers::Naming),
-    DoubleEnqueue(bool),
-    Expectations(bool),
-    DeleteSurplus(bool),
-    WaitForCacheSync(bool),
-    ReconcileMs(u64),
-    OwnerReferences(bool),
-    ConsistencyStore(bool),
-    UpdateStatus(bool),
-}
+pub use super::settings::{ClusterSettings, Knob};
 
 /// Everything a world is built from.
 #[derive(Debug, Clone, Hash)]
@@ -387,7 +303,7 @@ impl World {
             frames: 0,
             rng: Rng::new(init.seed),
             api: ApiServer::new(),
-            ctl: Runtime::new(kind, init.controller.workers, init.controller.fifo, &init.cluster),
+            ctl: Runtime::new(kind, init.controller.workers(), init.controller.fifo, &init.cluster),
             gc: GarbageCollector::new(Caches::new(&Kind::ALL)),
             timers: BinaryHeap::new(),
             timer_seq: 0,
@@ -434,7 +350,8 @@ impl World {
         }
         world.set_timer(0, Timer::Start { restart: false });
         if world.cluster.bookmark_ms > 0 {
-            world.set_timer(world.cluster.bookmark_ms, Timer::Bookmark);
+            let at = world.next_bookmark_ms();
+            world.set_timer(at, Timer::Bookmark);
         }
         if world.peer.is_some() {
             world.set_timer(0, Timer::StartPeer);
@@ -608,7 +525,7 @@ impl World {
             consider(at, Source::Peer(Box::new(s)));
         }
         for (i, inf) in self.gc.caches.informers.iter().enumerate() {
-            if let Some(at) = inf.next_due(self.cluster.gc_watch_lag_ms) {
+            if let Some(at) = inf.next_due(self.cluster.gc_watch_lag_ms()) {
                 consider(at, Source::Informer(Watcher::GarbageCollector, i));
             }
         }
@@ -754,7 +671,8 @@ impl World {
                 for inf in self.ctl.caches.informers.iter_mut().chain(peer) {
                     inf.offer_bookmark(rv, now);
                 }
-                self.set_timer(now + self.cluster.bookmark_ms, Timer::Bookmark);
+                let at = now + self.next_bookmark_ms();
+                self.set_timer(at, Timer::Bookmark);
                 None
             }
             Timer::Kubelet { key, uid } => {
@@ -765,24 +683,26 @@ impl World {
         }
     }
 
-    /// Change a knob now. The watch lag moves events already on the wire too;
-    /// the controller's switches apply from its next reconcile; the
-    /// start-time ones (`wait_for_cache_sync`) from its next (re)start.
+    /// Change a knob now: its value goes into the settings field its path
+    /// names. The watch lag moves events already on the wire too (a delivery
+    /// time is computed from the current lag); the controller's switches
+    /// apply from its next reconcile; the start-time ones
+    /// (`wait_for_cache_sync`) from its next (re)start.
     pub fn set_knob(&mut self, knob: Knob) {
-        match knob {
-            Knob::WatchLagMs(v) => self.cluster.watch_lag_ms = v,
-            Knob::WatchJitterMs(v) => self.cluster.watch_jitter_ms = v,
-            Knob::ApiLatencyMs(v) => self.cluster.api_latency_ms = v,
-            Knob::Naming(v) => self.controller.naming = v,
-            Knob::DoubleEnqueue(v) => self.controller.double_enqueue = v,
-            Knob::Expectations(v) => self.controller.expectations = v,
-            Knob::DeleteSurplus(v) => self.controller.delete_surplus = v,
-            Knob::WaitForCacheSync(v) => self.controller.wait_for_cache_sync = v,
-            Knob::ReconcileMs(v) => self.controller.reconcile_ms = v,
-            Knob::OwnerReferences(v) => self.controller.owner_references = v,
-            Knob::ConsistencyStore(v) => self.controller.consistency_store = v,
-            Knob::UpdateStatus(v) => self.controller.update_status = v,
-        }
+        let set = match knob.path.split_once('.') {
+            Some(("cluster", field)) => self.cluster.set(field, knob.value),
+            Some(("controller", field)) => self.controller.set(field, knob.value),
+            _ => false,
+        };
+        debug_assert!(set, "{knob:?} names no setting of its type");
+    }
+
+    /// From one BOOKMARK to the next: the beat, and a seeded delay up to
+    /// `bookmark_jitter_ms` (none drawn when it is 0, so a run without it
+    /// makes the same draws as before it existed).
+    fn next_bookmark_ms(&mut self) -> u64 {
+        let jitter = self.cluster.bookmark_jitter_ms;
+        self.cluster.bookmark_ms + if jitter > 0 { self.rng.up_to(jitter) } else { 0 }
     }
 
     /// When the next change is due, if anything is left before `until_ms`.

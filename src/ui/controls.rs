@@ -5,23 +5,20 @@
 use super::{use_ui, Ui};
 use crate::narrate::units::fmt_ms;
 use crate::scenario::preset_names;
-use crate::scenario::settings::{Domain, Setting, SETTINGS};
+use crate::scenario::settings::{self, Domain, Setting, SETTINGS};
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::apiserver::{FailMode, Propagation};
 use crate::sim::controllers::Naming;
 use crate::sim::object::Kind;
-use crate::sim::world::Knob;
+use crate::sim::settings::Val;
 use crate::view::session::{Change, UiAction};
-use crate::view::snapshot::Snapshot;
+use crate::view::snapshot::{field_limits, Snapshot};
 use crate::view::url;
 use leptos::either::Either;
 
 /// The page's freeze: long enough for a 15 s lease to lapse and the other replica to take over.
 const PAUSE_MS: u64 = 30_000;
 use leptos::prelude::*;
-
-/// The watch lag slider's top, in ms.
-pub const MAX_LAG_MS: u64 = 5_000;
 
 /// The scenario menu, in the page's header, and "Back to the preset" once the
 /// run departs from it (a setting, a change at a frame, a found bug, a
@@ -55,9 +52,6 @@ pub fn ScenarioPicker() -> impl IntoView {
     }
 }
 
-/// The first-LIST slider's top, in ms.
-pub const MAX_FIRST_LIST_MS: u64 = 20_000;
-
 /// The settings and actions that act on the current scenario (the others are
 /// not shown). Laid out as one toolbar on a wide screen; behind a "Settings"
 /// disclosure on a phone or in an embed, where it opens over the panels
@@ -89,39 +83,39 @@ pub fn Controls() -> impl IntoView {
             .collect_view()
     };
     let action_in_main = move |what: &str| snap.with(|s| action_declared(s, what));
-    let lag = move || snap.with(|s| s.controls.lag_ms);
+    let lag_ms = move || snap.with(|s| s.controls.lag_ms);
     let first_list = move || snap.with(|s| s.controls.first_list_ms);
     let naming = move || snap.with(|s| s.controls.naming);
     // Open by default where there is room for a toolbar.
     let compact = ui.embed.get_untracked() || super::popover::compact();
     let open = RwSignal::new(!compact);
 
-    // The number field goes to the setting's own limit; the slider, to what is worth dragging through.
-    let lag_max = match crate::scenario::settings::setting("cluster.watch_lag_ms").map(|s| s.domain) {
-        Some(Domain::Int { max, .. }) => max,
-        _ => MAX_LAG_MS,
-    };
+    // The number field goes to the setting's own limit; the slider, to what
+    // is worth dragging through: both the settings table's.
+    let lag = field_limits("cluster.watch_lag_ms").expect("the watch lag is a whole number");
+    let lag_max = lag.max.unwrap_or(u64::MAX);
+    let first = field_limits("cluster.initial_list_ms").expect("the first LIST is a whole number");
     let on_lag = move |ev| {
         if let Ok(v) = event_target_value(&ev).parse::<u64>() {
             let v = v.min(lag_max);
-            ui.apply(Change::Knob(Knob::WatchLagMs(v)), &format!("Watch lag set to {v} ms"));
+            ui.apply(Change::Knob(settings::knob("cluster.watch_lag_ms", Val::Int(v))), &format!("Watch lag set to {v} ms"));
         }
     };
     let on_first_list = move |ev| {
         if let Ok(v) = event_target_value(&ev).parse::<u64>() {
-            let v = v.min(MAX_FIRST_LIST_MS);
+            let v = v.min(first.drag_max);
             ui.restart_with("cluster.initial_list_ms", &v.to_string(), &format!("First LIST set to {} s", fmt_ms(v, 1)));
         }
     };
     let set_naming = move |n: Naming| {
-        let what = match n {
-            Naming::Deterministic => "Deterministic names chosen",
-            Naming::Generate => "GenerateName chosen",
+        let (word, what) = match n {
+            Naming::Deterministic => ("deterministic", "Deterministic names chosen"),
+            Naming::Generate => ("generate", "GenerateName chosen"),
         };
-        ui.apply(Change::Knob(Knob::Naming(n)), what);
+        ui.apply(Change::Knob(settings::knob("controller.naming", Val::Word(word))), what);
     };
-    let toggle = move |knob: fn(bool) -> Knob, name: &'static str| {
-        move |v: bool| ui.apply(Change::Knob(knob(v)), &format!("{name} {}", if v { "on" } else { "off" }))
+    let toggle = move |path: &'static str, name: &'static str| {
+        move |v: bool| ui.apply(Change::Knob(settings::knob(path, Val::Flag(v))), &format!("{name} {}", if v { "on" } else { "off" }))
     };
 
     view! {
@@ -137,22 +131,22 @@ pub fn Controls() -> impl IntoView {
                        <input
                            id="lag"
                            type="range"
-                           min="0"
-                           max=MAX_LAG_MS
-                           step="100"
-                           prop:value=move || lag().to_string()
-                           aria-valuetext=move || format!("{} milliseconds", lag())
+                           min=lag.min.to_string()
+                           max=lag.drag_max.to_string()
+                           step=lag.step.to_string()
+                           prop:value=move || lag_ms().to_string()
+                           aria-valuetext=move || format!("{} milliseconds", lag_ms())
                            on:change=on_lag
                        />
                        <input
                            class="lag-ms mono"
                            type="number"
                            inputmode="numeric"
-                           min="0"
-                           max=lag_max
+                           min=lag.min.to_string()
+                           max=lag_max.to_string()
                            aria-label="Watch lag in ms"
-                           title="Up to the setting's own limit; the slider goes to 5 s"
-                           prop:value=move || lag().to_string()
+                           title=format!("Up to the setting's own limit; the slider goes to {} s", fmt_ms(lag.drag_max, 0))
+                           prop:value=move || lag_ms().to_string()
                            on:change=on_lag
                        />
                        <span class="unit" aria-hidden="true">"ms"</span>
@@ -164,9 +158,9 @@ pub fn Controls() -> impl IntoView {
                            <input
                                id="first-list"
                                type="range"
-                               min="0"
-                               max=MAX_FIRST_LIST_MS
-                               step="500"
+                               min=first.min.to_string()
+                               max=first.drag_max.to_string()
+                               step=first.step.to_string()
                                prop:value=move || first_list().to_string()
                                aria-valuetext=move || format!("{} seconds", fmt_ms(first_list(), 1))
                                aria-describedby="first-list-why"
@@ -204,25 +198,25 @@ pub fn Controls() -> impl IntoView {
                    <fieldset class="control switches">
                        <legend class="sr-only">"Controller"</legend>
                        {move || main("controller.double_enqueue").then(|| view! {
-                           <Switch label="Double enqueue" checked=Signal::derive(move || c().double_enqueue) on_toggle=toggle(Knob::DoubleEnqueue, "Double enqueue") />
+                           <Switch label="Double enqueue" checked=Signal::derive(move || c().double_enqueue) on_toggle=toggle("controller.double_enqueue", "Double enqueue") />
                        })}
                        {move || main("controller.expectations").then(|| view! {
-                           <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=toggle(Knob::Expectations, "Expectations") />
+                           <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=toggle("controller.expectations", "Expectations") />
                        })}
                        {move || main("controller.consistency_store").then(|| view! {
-                           <Switch label="Read own writes (v1.36)" checked=Signal::derive(move || c().consistency_store) on_toggle=toggle(Knob::ConsistencyStore, "Read own writes (v1.36)") />
+                           <Switch label="Read own writes (v1.36)" checked=Signal::derive(move || c().consistency_store) on_toggle=toggle("controller.consistency_store", "Read own writes (v1.36)") />
                        })}
     {move || main("controller.update_status").then(|| view! {
-                           <Switch label="Write status" checked=Signal::derive(move || c().update_status) on_toggle=toggle(Knob::UpdateStatus, "Write status") />
+                           <Switch label="Write status" checked=Signal::derive(move || c().update_status) on_toggle=toggle("controller.update_status", "Write status") />
                        })}
                        {move || main("controller.wait_for_cache_sync").then(|| view! {
                            <Switch label="Wait for cache sync" checked=Signal::derive(move || c().wait_for_cache_sync) on_toggle=move |v| restart_wait(ui, v) />
                        })}
                        {move || main("controller.delete_surplus").then(|| view! {
-                           <Switch label="Delete surplus" checked=Signal::derive(move || c().delete_surplus) on_toggle=toggle(Knob::DeleteSurplus, "Delete surplus") />
+                           <Switch label="Delete surplus" checked=Signal::derive(move || c().delete_surplus) on_toggle=toggle("controller.delete_surplus", "Delete surplus") />
                        })}
                        {move || main("controller.owner_references").then(|| view! {
-                           <Switch label="ownerReferences" checked=Signal::derive(move || c().owner_references) on_toggle=toggle(Knob::OwnerReferences, "ownerReferences") />
+                           <Switch label="ownerReferences" checked=Signal::derive(move || c().owner_references) on_toggle=toggle("controller.owner_references", "ownerReferences") />
                        })}
                    </fieldset>
                    {move || action_in_main("scale").then(|| view! { <DesiredField /> })}
@@ -250,15 +244,15 @@ fn current_value(ui: Ui, path: &'static str) -> String {
 }
 
 /// Change a setting from the settings table: during the run if it may change
-/// then (its `Knob`), else from frame 0.
+/// then (its `Knob`: the value written into its field), else from frame 0.
 fn set_setting(ui: Ui, setting: &'static Setting, raw: &str) {
     let raw = raw.trim();
     match setting.live {
-        Some(live) => match setting.parse(raw) {
-            Ok(v) => ui.apply(Change::Knob(live(v)), &format!("{} set to {raw}", setting.path)),
+        true => match setting.parse(raw) {
+            Ok(v) => ui.apply(Change::Knob(setting.knob(v).expect("a live setting")), &format!("{} set to {raw}", setting.path)),
             Err(why) => ui.notice.set(super::Notice::say(format!("{}: {raw:?}: {why}", setting.path))),
         },
-        None => {
+        false => {
             let optional = matches!(setting.domain, Domain::Int { optional: true, .. } | Domain::Flag { optional: true });
             let value = if raw.is_empty() && optional { "null" } else { raw };
             ui.restart_with(setting.path, value, &format!("{} set to {}", setting.path, if raw.is_empty() { "its default" } else { raw }));
@@ -282,15 +276,16 @@ fn SettingField(setting: &'static Setting, revision: Memo<Revision>) -> impl Int
         revision.track();
         current_value(ui, setting.path)
     };
+    let limits = field_limits(setting.path);
     let unit = (!setting.unit.is_empty()).then(|| view! { <span class="unit">{setting.unit}</span> });
     let field = match setting.domain {
-        Domain::Int { min, max, optional } => Either::Left(Either::Left(view! {
+        Domain::Int { optional, .. } => Either::Left(Either::Left(view! {
             <input
                 id=id.clone()
                 type="number"
                 inputmode="numeric"
-                min=min.to_string()
-                max=(max < u64::MAX).then(|| max.to_string())
+                min=limits.map(|l| l.min.to_string())
+                max=limits.and_then(|l| l.max).map(|m| m.to_string())
                 placeholder=optional.then_some("default")
                 aria-describedby=help_id.clone()
                 prop:value=value
@@ -319,11 +314,11 @@ fn SettingField(setting: &'static Setting, revision: Memo<Revision>) -> impl Int
         })),
     };
     view! {
-        <div class="control setting" class:live=setting.live.is_some()>
+        <div class="control setting" class:live=setting.live>
             <label for=id.clone() class="mono">{setting.path}</label>
             {field}
             {unit}
-            <span id=help_id class="help">{setting.help}{if setting.live.is_some() { "" } else { " (from frame 0)" }}</span>
+            <span id=help_id class="help">{setting.help}{if setting.live { "" } else { " (from frame 0)" }}</span>
         </div>
     }
 }

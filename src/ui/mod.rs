@@ -428,8 +428,7 @@ impl Ui {
         let (frame, at_end) = self.session.with_untracked(|s| (s.position(), s.at_end()));
         if let (Change::Knob(knob), true) = (change, at_end && frame > 0) {
             self.session.update_untracked(|s| s.apply(change));
-            let (path, _) = crate::scenario::settings::knob_setting(knob);
-            self.move_to_start(Some(path), &format!("{what} from the start: the run is replayed."), true);
+            self.move_to_start(Some(knob.path), &format!("{what} from the start: the run is replayed."), true);
             return;
         }
         let had_future = self.session.with_untracked(|s| s.frames().len() > s.position());
@@ -439,7 +438,7 @@ impl Ui {
         let notice = match change {
             Change::Knob(knob) if frame > 0 => Some(Notice {
                 text: format!("{what} from frame {frame} on: the frames before it are as they were."),
-                action: Some(NoticeAction::ApplyFromStart(crate::scenario::settings::knob_setting(knob).0)),
+                action: Some(NoticeAction::ApplyFromStart(knob.path)),
             }),
             _ if had_future => Notice::say(format!("{what} at frame {frame}: the frames after it are recomputed from here.")),
             _ => Notice::say(format!("{what} at frame {frame}.")),

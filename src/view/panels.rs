@@ -224,7 +224,7 @@ pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
     }
     if include_gc {
         for inf in &world.gc.caches.informers {
-            add(Watcher::GarbageCollector, inf, world.cluster.gc_watch_lag_ms);
+            add(Watcher::GarbageCollector, inf, world.cluster.gc_watch_lag_ms());
         }
     }
     // By arrival; a LIST goes before the watch events queued behind it.
@@ -302,7 +302,7 @@ pub fn expectations(world: &World) -> ExpectationsView {
     let now = world.now_ms();
     let e = &world.ctl.expectations;
     ExpectationsView {
-        enabled: world.controller.expectations,
+        enabled: world.controller.expectations(),
         records: e
             .records()
             .map(|(key, r)| {
@@ -749,7 +749,7 @@ mod tests {
         assert!(w.windows(2).all(|p| p[0].deliver_at_ms <= p[1].deliver_at_ms));
         // A longer lag moves them back along the lane.
         let mut world = s.world().clone();
-        world.set_knob(crate::sim::world::Knob::WatchLagMs(5000));
+        world.set_knob(crate::scenario::settings::knob("cluster.watch_lag_ms", crate::sim::settings::Val::Int(5000)));
         let slower = wires(&world, false, 0);
         assert!(slower[0].progress < w[0].progress);
         // The animation clock slides them along between frames.
@@ -804,7 +804,6 @@ mod tests {
 
     #[test]
     fn checks_say_which_setting_moved_the_run_off_the_labs_figure() {
-        use crate::sim::world::Knob;
         use crate::view::session::Change;
         let generate = preset("over-create").unwrap().with_settings([("controller.naming", "generate")]).unwrap();
         let mut s = Session::new(generate).with_base(preset("over-create").unwrap());
@@ -812,7 +811,7 @@ mod tests {
         let pending = checks(&s);
         assert!(pending.checks.iter().all(|c| c.held.is_none() && c.measured.is_none()));
         assert_eq!(pending.checks.len() + pending.other_settings, s.scenario().expect.len());
-        s.apply(Change::Knob(Knob::WatchLagMs(0)));
+        s.apply(Change::Knob(crate::scenario::settings::knob("cluster.watch_lag_ms", crate::sim::settings::Val::Int(0))));
         s.seek(usize::MAX);
         s.step_forward();
         let v = checks(&s);

@@ -50,10 +50,7 @@ impl fmt::Display for Edit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.frame;
         match self.change {
-            Change::Knob(k) => {
-                let (path, value) = settings::knob_setting(k);
-                write!(f, "{n}:{path}={value}")
-            }
+            Change::Knob(k) => write!(f, "{n}:{}={}", k.path, k.value),
             Change::Action(a) => match a {
                 UiAction::DeletePod => write!(f, "{n}:do=delete_pod"),
                 UiAction::DeleteOwner(Propagation::Background) => write!(f, "{n}:do=delete_owner"),
@@ -119,8 +116,10 @@ impl Edit {
             })
         } else {
             let setting = settings::setting(path).ok_or_else(|| err("no such setting"))?;
-            let live = setting.live.ok_or_else(|| err("this setting cannot change during a run"))?;
-            Change::Knob(live(setting.parse(value).map_err(|m| err(&m))?))
+            if !setting.live {
+                return Err(err("this setting cannot change during a run"));
+            }
+            Change::Knob(setting.knob(setting.parse(value).map_err(|m| err(&m))?).expect("a live setting"))
         };
         Ok(Edit { frame, change })
     }
@@ -548,10 +547,9 @@ impl Session {
         in_order.sort_by_key(|e| e.frame);
         for e in in_order {
             if let Change::Knob(k) = e.change {
-                let (path, value) = settings::knob_setting(k);
-                if only.is_none_or(|p| p == path) {
-                    moved.retain(|(p, _)| p != path);
-                    moved.push((path.to_string(), value));
+                if only.is_none_or(|p| p == k.path) {
+                    moved.retain(|(p, _)| p != k.path);
+                    moved.push((k.path.to_string(), k.value.to_string()));
                     continue;
                 }
             }
@@ -567,10 +565,7 @@ impl Session {
     /// The knob changes made at a frame after the start: what "Apply from the start" offers.
     pub fn knob_edits(&self) -> impl Iterator<Item = (usize, &'static str, String)> + '_ {
         self.edits.iter().filter_map(|e| match e.change {
-            Change::Knob(k) => {
-                let (path, value) = settings::knob_setting(k);
-                Some((e.frame, path, value))
-            }
+            Change::Knob(k) => Some((e.frame, k.path, k.value.to_string())),
             Change::Action(_) => None,
         })
     }
@@ -639,7 +634,7 @@ fn leaf_differences(lab: &serde_json::Value, now: &serde_json::Value, path: &mut
 /// Two changes of the same setting (the later replaces the earlier); buttons never are.
 fn same_knob(a: Change, b: Change) -> bool {
     match (a, b) {
-        (Change::Knob(x), Change::Knob(y)) => std::mem::discriminant(&x) == std::mem::discriminant(&y),
+        (Change::Knob(x), Change::Knob(y)) => x.path == y.path,
         _ => false,
     }
 }
@@ -674,7 +669,7 @@ fn sample(world: &World) -> Sample {
 mod tests {
     use super::*;
     use crate::scenario::preset;
-    use crate::sim::controllers::Naming;
+    use crate::sim::settings::Val;
 
     #[test]
     fn edits_round_trip_through_their_url_form() {
@@ -711,7 +706,7 @@ mod tests {
         assert_eq!(end_default, 4);
         // Go back to just after the Ensemble exists, switch to generateName.
         s.seek(8);
-        s.apply(Change::Knob(Knob::Naming(Naming::Generate)));
+        s.apply(Change::Knob(settings::knob("controller.naming", Val::Word("generate"))));
         assert_eq!(s.frames().len(), 8, "the old future is gone");
         s.seek(usize::MAX);
         assert!(s.world().api.live()[&Kind::ConfigMap] >= 8);
@@ -732,13 +727,13 @@ mod tests {
         let mut s = Session::new(preset("over-create").unwrap());
         s.seek(usize::MAX);
         assert!(s.at_end());
-        s.apply(Change::Knob(Knob::Naming(Naming::Generate)));
+        s.apply(Change::Knob(settings::knob("controller.naming", Val::Word("generate"))));
         s.seek(usize::MAX);
         assert_eq!(s.world().api.live()[&Kind::ConfigMap], 4, "made at the end, the change cannot act");
         let (mut next, moved) = s.knobs_from_start(Some("controller.naming")).unwrap();
         assert_eq!(moved, vec![("controller.naming".to_string(), "generate".to_string())]);
         assert_eq!((next.position(), next.edits().len()), (0, 0));
-        assert_eq!(next.scenario().controller.naming, Naming::Generate);
+        assert_eq!(next.scenario().controller.naming, crate::sim::controllers::Naming::Generate);
         next.seek(usize::MAX);
         assert_eq!(next.world().api.live()[&Kind::ConfigMap], 11);
         // The lab's settings are still the base: the departure is from the start.
@@ -750,11 +745,11 @@ mod tests {
     fn moving_knobs_to_the_start_keeps_the_buttons_and_the_last_value() {
         let mut s = Session::new(preset("replicaset-pressure").unwrap());
         s.seek(20);
-        s.apply(Change::Knob(Knob::WatchLagMs(700)));
+        s.apply(Change::Knob(settings::knob("cluster.watch_lag_ms", Val::Int(700))));
         s.apply(Change::Action(UiAction::DeletePod));
         s.seek(40);
-        s.apply(Change::Knob(Knob::WatchLagMs(900)));
-        s.apply(Change::Knob(Knob::Expectations(false)));
+        s.apply(Change::Knob(settings::knob("cluster.watch_lag_ms", Val::Int(900))));
+        s.apply(Change::Knob(settings::knob("controller.expectations", Val::Flag(false))));
         // Only the lag: the expectations edit stays at its frame, with the button's.
         let (lag_only, moved) = s.knobs_from_start(Some("cluster.watch_lag_ms")).unwrap();
         assert_eq!(moved, vec![("cluster.watch_lag_ms".to_string(), "900".to_string())]);
@@ -775,9 +770,9 @@ mod tests {
     #[test]
     fn several_changes_at_one_frame_all_survive_a_replay() {
         let mut s = Session::new(preset("over-create").unwrap());
-        s.apply(Change::Knob(Knob::Naming(Naming::Generate)));
-        s.apply(Change::Knob(Knob::WatchLagMs(1500)));
-        s.apply(Change::Knob(Knob::WatchLagMs(2100)));
+        s.apply(Change::Knob(settings::knob("controller.naming", Val::Word("generate"))));
+        s.apply(Change::Knob(settings::knob("cluster.watch_lag_ms", Val::Int(1500))));
+        s.apply(Change::Knob(settings::knob("cluster.watch_lag_ms", Val::Int(2100))));
         let texts: Vec<String> = s.edits().iter().map(|e| e.to_string()).collect();
         assert_eq!(texts, ["0:controller.naming=generate", "0:cluster.watch_lag_ms=2100"]);
         let mut replay = Session::with_edits(preset("over-create").unwrap(), s.edits());

@@ -144,6 +144,26 @@ impl Shown {
     }
 }
 
+/// A setting's number field on the page, and its slider if it has one: the
+/// settings table's limits, which the page's controls take from here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldLimits {
+    pub min: u64,
+    /// The field's top (`None`: no top, for `seed`).
+    pub max: Option<u64>,
+    /// The slider's step and end (within `max`); a setting with no slider: 1 and `max`.
+    pub step: u64,
+    pub drag_max: u64,
+}
+
+/// The limits of the whole-number setting at `path` (`None` for another kind of setting).
+pub fn field_limits(path: &str) -> Option<FieldLimits> {
+    let setting = crate::scenario::settings::setting(path)?;
+    let crate::scenario::settings::Domain::Int { min, max, .. } = setting.domain else { return None };
+    let (step, drag_max) = setting.slider.map_or((1, max), |s| (s.step, s.drag_max.min(max)));
+    Some(FieldLimits { min, max: (max < u64::MAX).then_some(max), step, drag_max })
+}
+
 pub fn snapshot(s: &Session) -> Snapshot {
     let w = s.world();
     let frames = &s.frames()[..s.position()];
@@ -184,7 +204,7 @@ pub fn snapshot(s: &Session) -> Snapshot {
             first_list_ms: w.cluster.initial_list_ms,
             naming: c.naming,
             double_enqueue: c.double_enqueue,
-            expectations: c.expectations,
+            expectations: c.expectations(),
             wait_for_cache_sync: c.wait_for_cache_sync,
             delete_surplus: c.delete_surplus,
             owner_references: c.owner_references,

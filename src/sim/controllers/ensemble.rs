@@ -77,7 +77,7 @@ impl Reconcile {
         if owner.is_terminating() {
             return (r, Beat::Note { note: Note::OwnerTerminating { owner: key.to_string() }, then_ms: 0 });
         }
-        if cx.settings.expectations {
+        if cx.settings.expectations() {
             match cx.expectations.satisfied(key, cx.now_ms) {
                 Satisfied::Pending { add, del } => {
                     let age_ms = cx.expectations.get(key).map(|rec| cx.now_ms - rec.timestamp_ms).unwrap_or(0);
@@ -146,10 +146,10 @@ impl Reconcile {
             desired,
             unseen,
             plan,
-            expect: cx.settings.expectations && plan != Plan::Nothing,
+            expect: cx.settings.expectations() && plan != Plan::Nothing,
         };
         if let Plan::Delete(_) = plan {
-            if cx.settings.expectations {
+            if cx.settings.expectations() {
                 let keys = victims.iter().map(|k| k.to_string()).collect();
                 cx.expectations.expect_deletions(&self.key, keys, cx.now_ms);
             }
@@ -190,7 +190,7 @@ impl Reconcile {
             Stage::Failing(error) => Beat::Return(Err(error)),
             Stage::Count => self.count(cx),
             Stage::Act { plan: Plan::Create(n), owner, present } => {
-                if cx.settings.expectations {
+                if cx.settings.expectations() {
                     cx.expectations.expect_creations(&self.key, n, cx.now_ms);
                 }
                 let todo = self.templates(&owner, n, &present, cx);
@@ -204,7 +204,7 @@ impl Reconcile {
                     cx.wrote_at(&self.key, self.owner_uid, Kind::ConfigMap, audit.resource_version);
                     return self.next_create(todo);
                 }
-                if cx.settings.expectations {
+                if cx.settings.expectations() {
                     // The failed create and the ones never sent will produce no event.
                     cx.expectations.lower(&self.key, 1 + todo.len() as i64, 0);
                 }
@@ -216,7 +216,7 @@ impl Reconcile {
                     if response.status.is_success() {
                         cx.wrote_at(&self.key, self.owner_uid, Kind::ConfigMap, audit.resource_version);
                     } else {
-                        if cx.settings.expectations {
+                        if cx.settings.expectations() {
                             let key = ObjectKey::new(audit.namespace.clone(), audit.name.clone());
                             cx.expectations.deletion_observed(&self.key, &key.to_string());
                         }

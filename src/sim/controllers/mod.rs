@@ -29,6 +29,11 @@ pub enum Naming {
     Generate,
 }
 
+impl super::settings::Choice for Naming {
+    const ALL: &'static [Self] = &[Naming::Deterministic, Naming::Generate];
+    const WORDS: &'static [&'static str] = &["deterministic", "generate"];
+}
+
 /// The order a lister returns objects in.
 ///
 /// client-go's `cache.Store` is a Go map (`threadSafeMap.items`), and Go
@@ -47,35 +52,12 @@ pub enum ListOrder {
     Key,
 }
 
-/// Every knob of the controller under study. Defaults are documented per field.
-#[derive(Debug, Clone, PartialEq, Serialize, Hash)]
-pub struct ControllerSettings {
-    pub kind: ControllerKind,
-    pub namespace: String,
-    pub naming: Naming,
-    /// The order its lister returns children in (only a surplus delete depends on it).
-    pub list_order: ListOrder,
-    /// Kubernetes v1.36's consistency store (KEP-5647): skip a sync until the
-    /// caches have read back the controller's own writes.
-    pub consistency_store: bool,
-    /// The ReplicaSet writes `status.replicas` after each sync (`updateReplicaSetStatus`).
-    pub update_status: bool,
-    /// How its informers take a LIST: v1.36's AtomicFIFO or v1.28's DeltaFIFO.
-    pub fifo: super::informer::Fifo,
-    /// Replicas of the controller: 1, or 2 with leader election.
-    pub instances: u32,
-    pub double_enqueue: bool,
-    pub expectations: bool,
-    pub delete_surplus: bool,
-    pub owner_references: bool,
-    pub wait_for_cache_sync: bool,
-    pub reread_after_create: bool,
-    pub workers: u32,
-    /// Time a reconcile spends between reading its cache and sending its first request.
-    pub reconcile_ms: u64,
-    /// `burstReplicas`: the most creates or deletes one ReplicaSet sync issues.
-    pub burst_replicas: u32,
+impl super::settings::Choice for ListOrder {
+    const ALL: &'static [Self] = &[ListOrder::Random, ListOrder::Key];
+    const WORDS: &'static [&'static str] = &["random", "key"];
 }
+
+pub use super::settings::ControllerSettings;
 
 /// The caches a controller reads: one informer per watched kind.
 #[derive(Debug, Clone, Hash)]

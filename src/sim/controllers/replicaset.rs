@@ -154,7 +154,7 @@ impl Reconcile {
         };
         r.owner_uid = rs.uid;
         // l.693: read expectations before listing pods.
-        let satisfied = if cx.settings.expectations { cx.expectations.satisfied(key, cx.now_ms) } else { Satisfied::NoRecord };
+        let satisfied = if cx.settings.expectations() { cx.expectations.satisfied(key, cx.now_ms) } else { Satisfied::NoRecord };
         if let Satisfied::Expired { age_ms } = satisfied {
             r.stage = Stage::Count { needs_sync: true };
             return (r, Beat::Note { note: Note::ExpectationsExpired { owner: key.to_string(), age_ms }, then_ms: 0 });
@@ -223,7 +223,7 @@ impl Reconcile {
             desired,
             unseen,
             plan,
-            expect: cx.settings.expectations && plan != Plan::Nothing,
+            expect: cx.settings.expectations() && plan != Plan::Nothing,
         };
         self.counted = Some((rs.clone(), active));
         self.stage = Stage::Act { plan, rs, victims };
@@ -279,14 +279,14 @@ impl Reconcile {
             Stage::Count { needs_sync } => self.count(needs_sync, cx),
             Stage::Act { plan: Plan::Nothing, .. } => self.finish(Ok(()), cx),
             Stage::Act { plan: Plan::Create(n), rs, .. } => {
-                if cx.settings.expectations {
+                if cx.settings.expectations() {
                     // l.584: before any API call.
                     cx.expectations.expect_creations(&self.key, n, cx.now_ms);
                 }
                 self.send_batch(rs, n, n, 0, 0, cx)
             }
             Stage::Act { plan: Plan::Delete(_), victims, .. } => {
-                if cx.settings.expectations {
+                if cx.settings.expectations() {
                     let keys = victims.iter().map(|k| k.to_string()).collect();
                     cx.expectations.expect_deletions(&self.key, keys, cx.now_ms);
                 }
@@ -306,7 +306,7 @@ impl Reconcile {
                 }
                 // l.610-615: the creates that failed or were never sent produce no event.
                 let skipped = total - successes;
-                if cx.settings.expectations {
+                if cx.settings.expectations() {
                     for _ in 0..skipped {
                         cx.expectations.creation_observed(&self.key);
                     }
@@ -325,7 +325,7 @@ impl Reconcile {
                     if response.status.is_success() {
                         cx.wrote_at(&self.key, self.owner_uid, Kind::Pod, audit.resource_version);
                     } else {
-                        if cx.settings.expectations {
+                        if cx.settings.expectations() {
                             let key = ObjectKey::new(audit.namespace.clone(), audit.name.clone()).to_string();
                             cx.expectations.deletion_observed(&self.key, &key);
                         }

@@ -1,0 +1,115 @@
+//! Resolution: a validated document to what the world is built from
+//! ([`WorldInit`]), with the defaults that depend on another setting
+//! resolved at the start.
+
+use super::{limits, Act, ObjectSpec, Scenario};
+use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, OwnerReference, Spec};
+use crate::sim::world::{Action, ActionKind, WorldInit};
+
+impl Scenario {
+    /// Expectations on or off, with the per-controller default resolved.
+    pub fn expectations(&self) -> bool {
+        self.controller.expectations()
+    }
+
+    /// Worker count, with the per-controller default resolved.
+    pub fn workers(&self) -> u32 {
+        self.controller.workers()
+    }
+
+    /// Resolve into what the world is built from.
+    pub fn world_init(&self) -> WorldInit {
+        // The defaults that depend on another setting are resolved now, at
+        // the start: the collector's lag stays what it was when the
+        // controller's changes during the run.
+        let mut cluster = self.cluster.clone();
+        cluster.gc_watch_lag_ms = Some(cluster.gc_watch_lag_ms());
+        let mut controller = self.controller.clone();
+        controller.expectations = Some(controller.expectations());
+        controller.workers = Some(controller.workers());
+        let k = &self.controller;
+        let ns = &k.namespace;
+        let objects = self.objects.iter().flat_map(|o| o.templates(ns)).collect();
+        let key = |namespace: &Option<String>, name: &str| ObjectKey::new(namespace.clone().unwrap_or_else(|| ns.clone()), name);
+        let actions = self
+            .actions
+            .iter()
+            .map(|a| {
+                let kind = match a.act().expect("a validated entry gives one action") {
+                    Act::Apply(o) => ActionKind::Apply(o.templates(ns).remove(0)),
+                    Act::Delete(t) => ActionKind::Delete { kind: t.kind, key: key(&t.namespace, &t.name), propagation: t.propagation },
+                    Act::Scale(s) => ActionKind::Scale { kind: s.kind, key: key(&s.namespace, &s.name), to: s.to },
+                    Act::DeletePods(d) => ActionKind::DeletePods {
+                        owner: ObjectKey::new(ns.clone(), d.owner.clone()),
+                        count: d.count,
+                        interval_ms: d.interval_ms,
+                    },
+                    Act::DropNextEvent(d) => ActionKind::DropNextEvent { kind: d.kind, event_type: d.event_type },
+                    Act::Relist(r) => ActionKind::Relist { kind: r.kind },
+                    Act::FailNext(f) => ActionKind::FailNext { verb: f.verb, kind: f.kind, mode: f.mode },
+                    Act::PauseController(p) => ActionKind::PauseController { for_ms: p.for_ms },
+                    Act::RestartController => ActionKind::RestartController,
+                };
+                Action { at_ms: a.at_ms, kind }
+            })
+            .collect();
+        let frame_limit = limits::frame_limit(limits::objects_at_peak(self, None).0);
+        let takes = self.takes.iter().map(|t| (t.take, t.worker)).collect();
+        WorldInit {
+            seed: self.seed,
+            until_ms: self.until_ms,
+            frame_limit,
+            object_limit: limits::MAX_OBJECTS_AT_PEAK,
+            cluster,
+            controller,
+            objects,
+            actions,
+            schedule: self.schedule.clone(),
+            takes,
+        }
+    }
+}
+
+impl ObjectSpec {
+    pub(super) fn templates(&self, default_ns: &str) -> Vec<ObjectTemplate> {
+        let namespace = self.namespace.clone().unwrap_or_else(|| default_ns.to_string());
+        let spec = match self.kind {
+            Kind::Ensemble => Spec::Ensemble { voices: self.voices.unwrap_or(0) },
+            Kind::ReplicaSet => Spec::ReplicaSet { replicas: self.replicas.unwrap_or(0) },
+            Kind::ConfigMap => Spec::ConfigMap,
+            Kind::Pod => Spec::Pod,
+        };
+        let count = self.count.unwrap_or(1);
+        (1..=count)
+            .map(|i| ObjectTemplate {
+                namespace: namespace.clone(),
+                name: Some(if count > 1 || self.name.contains("{i}") {
+                    self.name.replace("{i}", &i.to_string())
+                } else {
+                    self.name.clone()
+                }),
+                generate_name: None,
+                labels: self.labels.clone(),
+                // The UID is the owner's at creation: 0 until the world resolves it.
+                owner_references: self
+                    .owner_references
+                    .iter()
+                    .map(|r| OwnerReference { kind: r.kind, name: r.name.clone(), uid: 0, controller: r.controller })
+                    .collect(),
+                finalizers: self.finalizers.clone(),
+                spec: spec.clone(),
+            })
+            .collect()
+    }
+}
+
+/// A scenario's owner, the one the page's buttons act on: its first Ensemble or ReplicaSet.
+pub fn owner_of(scenario: &Scenario) -> Option<(Kind, ObjectKey)> {
+    let ns = &scenario.controller.namespace;
+    let from_objects = scenario.objects.iter().map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
+    let from_actions = scenario.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
+    from_objects
+        .chain(from_actions)
+        .find(|(k, _, _)| matches!(k, Kind::Ensemble | Kind::ReplicaSet))
+        .map(|(k, n, name)| (k, ObjectKey::new(n.unwrap_or_else(|| ns.clone()), name)))
+}

@@ -1,0 +1,369 @@
+//! Validation: every setting's limits (from `settings::SETTINGS`), the work
+//! budget's, and every cross-field rule, each error naming its field.
+
+use super::{controls, get_path, limits, settings, ActionSpec, ObjectSpec, Scenario, ScenarioError};
+use crate::sim::apiserver::ControllerKind;
+use crate::sim::object::Kind;
+
+impl Scenario {
+    /// Check every range and cross-field rule.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        // Every setting's limits, from its one declaration.
+        let doc = self.to_value();
+        for setting in settings::SETTINGS {
+            if let Some(value) = get_path(&doc, setting.path) {
+                setting.check(value)?;
+            }
+        }
+        if self.controller.instances == 2 && self.controller.kind == ControllerKind::Pruner {
+            return Err(ScenarioError::new(
+                "controller.instances",
+                Some("2".into()),
+                "the pruner is a one-shot program; two replicas are for the long-running controllers (ensemble, replicaset)",
+            ));
+        }
+        let c = &self.cluster;
+        if c.client_qps > 0 && c.client_burst == 0 {
+            return Err(ScenarioError::new(
+                "cluster.client_burst",
+                Some("0".into()),
+                "must be at least 1 when cluster.client_qps is set: a bucket of 0 tokens never lets a request through",
+            ));
+        }
+        if self.name.trim().is_empty() {
+            return Err(ScenarioError::new("name", Some("\"\"".into()), "must not be empty"));
+        }
+        limits::get("name").check_text("name", &self.name, false)?;
+        limits::get("description").check_text("description", &self.description, true)?;
+        limits::get("start").check_text("start", &self.start, false)?;
+        controls::validate(self)?;
+        if let Some(i) = &self.incident {
+            limits::get("incident.title").check_text("incident.title", &i.title, false)?;
+            limits::get("incident.url").check_text("incident.url", &i.url, false)?;
+        }
+        limits::get("objects").check("objects", self.objects.len() as u64)?;
+        limits::get("actions").check("actions", self.actions.len() as u64)?;
+        limits::get("expect").check("expect", self.expect.len() as u64)?;
+        // The page links it: only web links, never `javascript:` or `data:`.
+        if let Some(i) = &self.incident {
+            if !(i.url.starts_with("https://") || i.url.starts_with("http://")) {
+                return Err(ScenarioError::new("incident.url", Some(format!("{:?}", i.url)), "must be an http:// or https:// link"));
+            }
+        }
+        let mut total = 0u64;
+        for (i, o) in self.objects.iter().enumerate() {
+            total += u64::from(o.count.unwrap_or(1));
+            o.validate(&format!("objects[{i}]"))?;
+            let ns = o.namespace.as_deref().unwrap_or(&self.controller.namespace);
+            for (j, r) in o.owner_references.iter().enumerate() {
+                let listed_before = self.objects[..i].iter().any(|p| {
+                    p.kind == r.kind
+                        && p.namespace.as_deref().unwrap_or(&self.controller.namespace) == ns
+                        && p.templates(ns).iter().any(|t| t.name.as_deref() == Some(r.name.as_str()))
+                });
+                if !listed_before {
+                    return Err(ScenarioError::new(
+                        format!("objects[{i}].owner_references[{j}].name"),
+                        Some(format!("{:?}", r.name)),
+                        format!("no {} of that name is listed before this object in its namespace", r.kind),
+                    ));
+                }
+            }
+        }
+        if total > limits::MAX_OBJECTS_AT_PEAK {
+            return Err(ScenarioError::new(
+                "objects",
+                Some(format!("{total} objects")),
+                format!("{total} seed objects in all; the work budget is {} objects at once", limits::MAX_OBJECTS_AT_PEAK),
+            ));
+        }
+        for (i, a) in self.actions.iter().enumerate() {
+            self.validate_action(&format!("actions[{i}]"), a)?;
+        }
+        limits::get("schedule").check("schedule", self.schedule.len() as u64)?;
+        limits::get("takes").check("takes", self.takes.len() as u64)?;
+        for (i, t) in self.takes.iter().enumerate() {
+            limits::get("takes[].take").check(&format!("takes[{i}].take"), u64::from(t.take))?;
+            if t.worker >= self.workers() {
+                return Err(ScenarioError::new(
+                    format!("takes[{i}].worker"),
+                    Some(t.worker.to_string()),
+                    match self.workers() {
+                        1 => "the controller has 1 worker, numbered 0".to_string(),
+                        n => format!("the controller has {n} workers, numbered from 0"),
+                    },
+                ));
+            }
+            if self.takes[..i].iter().any(|o| o.take == t.take) {
+                return Err(ScenarioError::new(format!("takes[{i}].take"), Some(t.take.to_string()), "is chosen twice".to_string()));
+            }
+        }
+        let watched = crate::sim::controllers::watched_kinds(self.controller.kind);
+        for (i, d) in self.schedule.iter().enumerate() {
+            if !watched.contains(&d.kind) {
+                return Err(ScenarioError::new(
+                    format!("schedule[{i}].kind"),
+                    Some(d.kind.to_string()),
+                    format!("{} does not watch {}", self.controller.kind.actor_name(), d.kind),
+                ));
+            }
+            limits::get("schedule[].nth").check(&format!("schedule[{i}].nth"), u64::from(d.nth))?;
+            // Each value in its range first: `late_ms: 0` is out of range, not "no way".
+            if let Some(late) = d.late_ms {
+                limits::get("schedule[].late_ms").check(&format!("schedule[{i}].late_ms"), late)?;
+            }
+            if let Some(at) = d.at_ms {
+                limits::get("schedule[].at_ms").check(&format!("schedule[{i}].at_ms"), at)?;
+            }
+            let given: Vec<&str> = [("late_ms", d.late_ms.is_some()), ("at_ms", d.at_ms.is_some()), ("hold", d.hold), ("drop", d.drop)]
+                .into_iter()
+                .filter_map(|(name, set)| set.then_some(name))
+                .collect();
+            if given.len() != 1 {
+                let said = if given.is_empty() { "none of them".to_string() } else { given.join(" and ") };
+                return Err(ScenarioError::new(
+                    format!("schedule[{i}]"),
+                    Some(said.clone()),
+                    format!("gives {said}; give exactly one of late_ms, at_ms, hold, drop (the one way this event leaves its timing)"),
+                ));
+            }
+        }
+        if !self.expect.is_empty() {
+            for (i, c) in self.expect.iter().enumerate() {
+                limits::get("expect[].text").check_text(&format!("expect[{i}].text"), &c.text, false)?;
+                c.validate(&format!("expect[{i}]"), &doc)?;
+            }
+        }
+        limits::check_budget(self, None)
+    }
+
+    /// The budget, with a scale of the scenario's owner made from outside it
+    /// (the page's field, `edit=…do=scale:N`).
+    pub fn check_budget_with_scale(&self, kind: Kind, name: &str, to: u32) -> Result<(), ScenarioError> {
+        limits::check_budget(self, Some((kind, name.to_string(), to)))
+    }
+
+    fn validate_action(&self, at: &str, a: &ActionSpec) -> Result<(), ScenarioError> {
+        let set = a.act().err().unwrap_or(1);
+        if set != 1 {
+            return Err(ScenarioError::new(
+                at,
+                Some(format!("{set} actions")),
+                "needs exactly one of apply, delete, scale, delete_pods, drop_next_event, restart_controller, relist, fail_next, pause_controller",
+            ));
+        }
+        if a.at_ms > self.until_ms {
+            return Err(ScenarioError::new(
+                format!("{at}.at_ms"),
+                Some(a.at_ms.to_string()),
+                format!("{} is after until_ms {}", a.at_ms, self.until_ms),
+            ));
+        }
+        if let Some(o) = &a.apply {
+            o.validate(&format!("{at}.apply"))?;
+            if !o.owner_references.is_empty() {
+                return Err(ScenarioError::new(
+                    format!("{at}.apply.owner_references"),
+                    None,
+                    "ownerReferences are for the objects listed in objects, whose owners exist before the run",
+                ));
+            }
+            if o.count.is_some_and(|n| n != 1) {
+                return Err(ScenarioError::new(format!("{at}.apply.count"), o.count.map(|n| n.to_string()), "apply takes one object"));
+            }
+        }
+        if let Some(t) = &a.delete {
+            dns_name(&format!("{at}.delete.name"), &t.name)?;
+            if let Some(ns) = &t.namespace {
+                dns_name(&format!("{at}.delete.namespace"), ns)?;
+            }
+        }
+        if let Some(s) = &a.scale {
+            if !matches!(s.kind, Kind::Ensemble | Kind::ReplicaSet) {
+                return Err(ScenarioError::new(
+                    format!("{at}.scale.kind"),
+                    Some(s.kind.to_string()),
+                    format!("{} cannot be scaled: only Ensemble and ReplicaSet", s.kind),
+                ));
+            }
+            dns_name(&format!("{at}.scale.name"), &s.name)?;
+            if let Some(ns) = &s.namespace {
+                dns_name(&format!("{at}.scale.namespace"), ns)?;
+            }
+            limits::get("actions[].scale.to").check(&format!("{at}.scale.to"), u64::from(s.to))?;
+            range(&format!("{at}.scale.to"), u64::from(s.to), 0, settings::desired_max(s.kind))?;
+        }
+        if let Some(p) = &a.pause_controller {
+            limits::get("actions[].pause_controller.for_ms").check(&format!("{at}.pause_controller.for_ms"), p.for_ms)?;
+            if self.controller.kind == ControllerKind::Pruner {
+                return Err(ScenarioError::new(
+                    format!("{at}.pause_controller"),
+                    None,
+                    "the pruner is a one-shot program; pausing is for the long-running controllers (ensemble, replicaset)",
+                ));
+            }
+        }
+        if let Some(d) = &a.delete_pods {
+            dns_name(&format!("{at}.delete_pods.owner"), &d.owner)?;
+            limits::get("actions[].delete_pods.count").check(&format!("{at}.delete_pods.count"), u64::from(d.count))?;
+            limits::get("actions[].delete_pods.interval_ms").check(&format!("{at}.delete_pods.interval_ms"), d.interval_ms)?;
+        }
+        let watched = crate::sim::controllers::watched_kinds(self.controller.kind);
+        for (field, kind) in
+            [("drop_next_event", a.drop_next_event.as_ref().map(|d| d.kind)), ("relist", a.relist.as_ref().map(|r| r.kind))]
+        {
+            if let Some(kind) = kind {
+                if !watched.contains(&kind) {
+                    return Err(ScenarioError::new(
+                        format!("{at}.{field}.kind"),
+                        Some(kind.to_string()),
+                        format!("{} does not watch {kind}", self.controller.kind.actor_name()),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl ObjectSpec {
+    fn validate(&self, at: &str) -> Result<(), ScenarioError> {
+        if let Some(ns) = &self.namespace {
+            dns_name(&format!("{at}.namespace"), ns)?;
+        }
+        let count = self.count.unwrap_or(1);
+        limits::get("objects[].count").check(&format!("{at}.count"), u64::from(count))?;
+        limits::get("objects[].labels").check(&format!("{at}.labels"), self.labels.len() as u64)?;
+        limits::get("objects[].finalizers").check(&format!("{at}.finalizers"), self.finalizers.len() as u64)?;
+        limits::get("objects[].owner_references").check(&format!("{at}.owner_references"), self.owner_references.len() as u64)?;
+        for (key, value) in &self.labels {
+            label_part(&format!("{at}.labels"), key, true)?;
+            label_part(&format!("{at}.labels.{key}"), value, false)?;
+        }
+        if count > 1 && !self.name.contains("{i}") {
+            return Err(ScenarioError::new(
+                format!("{at}.name"),
+                Some(format!("{:?}", self.name)),
+                "with count > 1 the name needs {i} (for example \"seed-{i}\")",
+            ));
+        }
+        // The longest name the entry makes is the one with the largest {i}.
+        dns_name(&format!("{at}.name"), &self.name.replace("{i}", &count.to_string()))?;
+        match (self.kind, self.voices, self.replicas) {
+            (Kind::Ensemble, None, _) => return Err(ScenarioError::new(format!("{at}.voices"), None, "an Ensemble needs voices")),
+            (Kind::ReplicaSet, _, None) => return Err(ScenarioError::new(format!("{at}.replicas"), None, "a ReplicaSet needs replicas")),
+            (k, Some(v), _) if k != Kind::Ensemble => {
+                return Err(ScenarioError::new(
+                    format!("{at}.voices"),
+                    Some(v.to_string()),
+                    format!("only an Ensemble has voices; this object's kind is {k}"),
+                ))
+            }
+            (k, _, Some(r)) if k != Kind::ReplicaSet => {
+                return Err(ScenarioError::new(
+                    format!("{at}.replicas"),
+                    Some(r.to_string()),
+                    format!("only a ReplicaSet has replicas; this object's kind is {k}"),
+                ))
+            }
+            _ => {}
+        }
+        if let Some(v) = self.voices {
+            limits::get("objects[].voices").check(&format!("{at}.voices"), u64::from(v))?;
+        }
+        if let Some(r) = self.replicas {
+            limits::get("objects[].replicas").check(&format!("{at}.replicas"), u64::from(r))?;
+        }
+        if self.kind == Kind::Pod {
+            return Err(ScenarioError::new(
+                format!("{at}.kind"),
+                Some("Pod".into()),
+                "pods are made by a ReplicaSet, not listed as objects",
+            ));
+        }
+        for (j, f) in self.finalizers.iter().enumerate() {
+            let ok =
+                !f.is_empty() && f.len() <= 253 && f.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-./".contains(&b));
+            if !ok {
+                return Err(ScenarioError::new(
+                    format!("{at}.finalizers[{j}]"),
+                    Some(format!("{f:?}")),
+                    "a finalizer is a qualified name: lower-case letters, digits, '-', '.' and '/' (like example.com/hold)",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The kinds of the owners a scenario makes (Ensembles and ReplicaSets, in
+/// `objects` or an `apply`): what the page's owner buttons act on.
+pub(super) fn owner_kinds(s: &Scenario) -> impl Iterator<Item = Kind> + '_ {
+    let seeded = s.objects.iter().map(|o| o.kind);
+    let applied = s.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| o.kind);
+    seeded.chain(applied).filter(|k| matches!(k, Kind::Ensemble | Kind::ReplicaSet))
+}
+
+pub(super) fn range(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), ScenarioError> {
+    if v < lo || v > hi {
+        return Err(ScenarioError::new(field, Some(v.to_string()), format!("{v} is out of range {lo}..={hi}")));
+    }
+    Ok(())
+}
+
+/// A DNS-1123 label, as Kubernetes requires of names and namespaces (simplified: 63 characters).
+pub(super) fn dns_name(field: &str, name: &str) -> Result<(), ScenarioError> {
+    let ok = !name.is_empty()
+        && name.len() <= 63
+        && name.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-' || b == b'.')
+        && name.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric())
+        && name.bytes().last().is_some_and(|b| b.is_ascii_alphanumeric());
+    if ok {
+        Ok(())
+    } else {
+        Err(ScenarioError::new(
+            field,
+            Some(shown(name)),
+            format!("{} is not a valid name (lower-case letters, digits and '-', at most 63)", shown(name)),
+        ))
+    }
+}
+
+/// A text as an error quotes it: escaped, and cut after 60 characters.
+pub(super) fn shown(text: &str) -> String {
+    if text.chars().count() <= 60 {
+        format!("{text:?}")
+    } else {
+        format!("{:?}…", text.chars().take(60).collect::<String>())
+    }
+}
+
+/// A label's key (a qualified name, with an optional `prefix/`) or value, as
+/// Kubernetes allows them (simplified: at most 63 characters each part).
+pub(super) fn label_part(field: &str, text: &str, key: bool) -> Result<(), ScenarioError> {
+    let part_ok = |p: &str| {
+        p.len() <= 63
+            && p.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+            && p.bytes().next().is_none_or(|b| b.is_ascii_alphanumeric())
+            && p.bytes().last().is_none_or(|b| b.is_ascii_alphanumeric())
+    };
+    let ok = if key {
+        let (prefix, name) = text.rsplit_once('/').unwrap_or(("", text));
+        !name.is_empty()
+            && part_ok(name)
+            && (prefix.is_empty() || dns_name(field, prefix).is_ok() || prefix.len() <= 253 && part_ok(prefix))
+    } else {
+        part_ok(text)
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(ScenarioError::new(
+        field,
+        Some(shown(text)),
+        format!(
+            "not a valid label {}: letters, digits, '-', '_' and '.', at most 63, beginning and ending with a letter or digit",
+            if key { "key" } else { "value" }
+        ),
+    ))
+}

@@ -1,0 +1,453 @@
+//! The settings of a run, one type for both ends: a scenario document embeds
+//! [`ClusterSettings`] and [`ControllerSettings`] as its `cluster` and
+//! `controller` sections (serde parses them, strictly, with their defaults),
+//! and the world reads the same structs. A change during a run is a
+//! [`Knob`]: a dotted path and a [`Val`], written into the field of that
+//! name by [`ClusterSettings::set`] / [`ControllerSettings::set`], which are
+//! generated from the struct's own field list, so a new live setting needs
+//! no code of its own here.
+//!
+//! Limits, units, help and whether a setting may change during a run are
+//! not here: `scenario::settings::SETTINGS` declares them, once per path.
+//! (turmoil's `Config` and kube-runtime's `watcher::Config` keep each knob's
+//! default beside it, as the fields below do.)
+
+use super::apiserver::ControllerKind;
+use super::controllers::{ListOrder, Naming};
+use super::informer::Fifo;
+use super::object::Kind;
+use super::world::{DEFAULT_CLIENT_BURST, DEFAULT_CLIENT_QPS};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[cfg(not(target_arch = "wasm32"))]
+use schemars::JsonSchema;
+
+/// A value of a setting, as `edit=` carries it and a [`Knob`] writes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Val {
+    Int(u64),
+    Flag(bool),
+    /// One of a [`Choice`]'s words.
+    Word(&'static str),
+}
+
+impl fmt::Display for Val {
+    /// As `edit=` and `--set` write it: `800`, `true`, `generate`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Val::Int(n) => write!(f, "{n}"),
+            Val::Flag(b) => write!(f, "{b}"),
+            Val::Word(w) => f.write_str(w),
+        }
+    }
+}
+
+/// A setting that changes while the world runs: the setting's dotted path
+/// (`cluster.watch_lag_ms`) and its new value. The world writes it into the
+/// field of that name ([`crate::sim::world::World::set_knob`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Knob {
+    pub path: &'static str,
+    pub value: Val,
+}
+
+/// An enum a setting chooses from: its variants and the words serde reads
+/// and writes for them, in the same order (a test holds serde to the words).
+/// `scenario::settings` offers the words; [`Field::set`] reads them.
+pub trait Choice: Copy + 'static {
+    const ALL: &'static [Self];
+    const WORDS: &'static [&'static str];
+
+    /// The variant a word names.
+    fn from_word(word: &str) -> Option<Self> {
+        Self::WORDS.iter().position(|w| *w == word).map(|i| Self::ALL[i])
+    }
+}
+
+/// A field a [`Knob`] can write: `rest` is what is left of the path below
+/// it (empty for a plain value). False when the path or the value's type
+/// does not fit; validation has said so before a run ever gets here.
+pub trait Field {
+    fn set(&mut self, rest: &str, value: Val) -> bool;
+}
+
+impl Field for u64 {
+    fn set(&mut self, rest: &str, value: Val) -> bool {
+        match value {
+            Val::Int(n) if rest.is_empty() => *self = n,
+            _ => return false,
+        }
+        true
+    }
+}
+
+impl Field for u32 {
+    fn set(&mut self, rest: &str, value: Val) -> bool {
+        match value {
+            Val::Int(n) if rest.is_empty() && n <= u64::from(u32::MAX) => *self = n as u32,
+            _ => return false,
+        }
+        true
+    }
+}
+
+impl Field for bool {
+    fn set(&mut self, rest: &str, value: Val) -> bool {
+        match value {
+            Val::Flag(b) if rest.is_empty() => *self = b,
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// An optional setting (absent: its default) is set to a value.
+impl<T: Field + Default> Field for Option<T> {
+    fn set(&mut self, rest: &str, value: Val) -> bool {
+        let mut v = T::default();
+        let ok = v.set(rest, value);
+        if ok {
+            *self = Some(v);
+        }
+        ok
+    }
+}
+
+/// A name never changes during a run.
+impl Field for String {
+    fn set(&mut self, _: &str, _: Val) -> bool {
+        false
+    }
+}
+
+impl<T: Choice> Field for T {
+    fn set(&mut self, rest: &str, value: Val) -> bool {
+        match value {
+            Val::Word(w) if rest.is_empty() => match T::from_word(w) {
+                Some(v) => *self = v,
+                None => return false,
+            },
+            _ => return false,
+        }
+        true
+    }
+}
+
+/// A settings struct and its `set(path, value)`, from one list of fields:
+/// the struct's own. Each field is matched by its Rust name, which is its
+/// serde name (no field here is renamed).
+macro_rules! settings_struct {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[$fmeta:meta])* pub $field:ident : $ty:ty, )*
+        }
+    ) => {
+        $(#[$meta])*
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: $ty, )*
+        }
+
+        impl $name {
+            /// Write `value` into the field at `path` (below this section:
+            /// `watch_lag_ms`, `initial_list_ms_by_kind.Pod`). False if there
+            /// is no such field or the value is not of its type.
+            pub fn set(&mut self, path: &str, value: Val) -> bool {
+                let (head, rest) = path.split_once('.').unwrap_or((path, ""));
+                match head {
+                    $( stringify!($field) => Field::set(&mut self.$field, rest, value), )*
+                    _ => false,
+                }
+            }
+        }
+    };
+}
+
+settings_struct! {
+    /// The cluster's timing. Every field has a default. Limits, units and help
+    /// live in `scenario::settings::SETTINGS`, the one declaration of each setting.
+    ///
+    /// A scenario's `cluster` section, and what the world reads.
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
+    #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+    // The document's name for it, which serde's messages say ("expected struct ClusterSection").
+    #[serde(rename = "ClusterSection", deny_unknown_fields, default)]
+    pub struct ClusterSettings {
+        /// Commit to handler on the controller's watch.
+        pub watch_lag_ms: u64,
+        /// Extra seeded delay per event, up to this. Order is kept.
+        pub watch_jitter_ms: u64,
+        /// Latency of every API request.
+        pub api_latency_ms: u64,
+        /// From an informer's LIST to its items in the store.
+        pub initial_list_ms: u64,
+        /// `ExpectationsTimeout` (five minutes upstream).
+        pub expectations_timeout_ms: u64,
+        /// The garbage collector's watch lag (absent: the same as `watch_lag_ms`).
+        pub gc_watch_lag_ms: Option<u64>,
+        /// How long children may outlive a deleted owner before `no_orphans` breaks.
+        pub orphan_grace_ms: u64,
+        /// The controller's client-side rate limit in requests per second: every
+        /// request it sends waits for a token (client-go's default; 0: no limit).
+        pub client_qps: u32,
+        /// Requests the controller may send at once before the limit bites (client-go's default).
+        pub client_burst: u32,
+        /// A pod's termination grace period (0: a delete removes it at once).
+        pub pod_grace_period_ms: u64,
+        /// A controller's watch ends with `410 Expired` this long after it began,
+        /// and its reflector lists again after a backoff (0: never).
+        pub watch_timeout_ms: u64,
+        /// The controller's informers' resync period (0: none).
+        pub resync_ms: u64,
+        /// A first-LIST time for one kind's informer, over `initial_list_ms`.
+        pub initial_list_ms_by_kind: ListTimes,
+        /// Leader election's `LeaseDuration`, with two replicas.
+        pub lease_ms: u64,
+        /// How often the apiserver sends each controller watch a BOOKMARK (0: never).
+        pub bookmark_ms: u64,
+        /// A seeded extra delay before each BOOKMARK, up to this (0: on the beat).
+        /// Upstream's cacher sends a watcher's bookmark when it is due
+        /// (`defaultBookmarkFrequency = time.Minute` after the last), found
+        /// on a jittered tick (`dispatchEvents`: `wait.Jitter(time.Second,
+        /// 0.25)`, k8s.io/apiserver/pkg/storage/cacher/cacher.go), so each
+        /// comes up to 1.25 s late and the next is a minute after it.
+        pub bookmark_jitter_ms: u64,
+    }
+}
+
+impl Default for ClusterSettings {
+    /// The presets' baseline.
+    fn default() -> Self {
+        ClusterSettings {
+            watch_lag_ms: 1000,
+            watch_jitter_ms: 0,
+            api_latency_ms: 20,
+            initial_list_ms: 500,
+            expectations_timeout_ms: super::expectations::DEFAULT_TIMEOUT_MS,
+            gc_watch_lag_ms: None,
+            orphan_grace_ms: 60_000,
+            client_qps: DEFAULT_CLIENT_QPS,
+            client_burst: DEFAULT_CLIENT_BURST,
+            pod_grace_period_ms: 0,
+            watch_timeout_ms: 0,
+            resync_ms: 0,
+            initial_list_ms_by_kind: ListTimes::default(),
+            lease_ms: 15_000,
+            bookmark_ms: 0,
+            bookmark_jitter_ms: 0,
+        }
+    }
+}
+
+impl ClusterSettings {
+    /// From a LIST of `kind` to its items in the store.
+    pub fn initial_list_for(&self, kind: Kind) -> u64 {
+        self.initial_list_ms_by_kind.by_index()[kind.index()].unwrap_or(self.initial_list_ms)
+    }
+
+    /// The garbage collector's watch lag. A world built from a scenario has
+    /// it resolved at the start (`Scenario::world_init`), so a change of the
+    /// controller's lag during the run leaves the collector's alone.
+    pub fn gc_watch_lag_ms(&self) -> u64 {
+        self.gc_watch_lag_ms.unwrap_or(self.watch_lag_ms)
+    }
+}
+
+/// A time per kind (absent: the general setting).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ListTimes {
+    #[serde(rename = "Ensemble", default)]
+    pub ensemble: Option<u64>,
+    #[serde(rename = "ConfigMap", default)]
+    pub config_map: Option<u64>,
+    #[serde(rename = "ReplicaSet", default)]
+    pub replica_set: Option<u64>,
+    #[serde(rename = "Pod", default)]
+    pub pod: Option<u64>,
+}
+
+impl ListTimes {
+    /// By `Kind::index`.
+    pub fn by_index(&self) -> [Option<u64>; 4] {
+        [self.ensemble, self.config_map, self.replica_set, self.pod]
+    }
+}
+
+impl Field for ListTimes {
+    /// By the kind's name, as the document writes it (`initial_list_ms_by_kind.Pod`).
+    fn set(&mut self, rest: &str, value: Val) -> bool {
+        let (kind, below) = rest.split_once('.').unwrap_or((rest, ""));
+        let field = match kind {
+            "Ensemble" => &mut self.ensemble,
+            "ConfigMap" => &mut self.config_map,
+            "ReplicaSet" => &mut self.replica_set,
+            "Pod" => &mut self.pod,
+            _ => return false,
+        };
+        field.set(below, value)
+    }
+}
+
+settings_struct! {
+    /// The controller under study and its switches.
+    ///
+    /// A scenario's `controller` section, and what the world reads. Every
+    /// field but `kind` has a default; two are per controller
+    /// (`ControllerSettings::expectations`, `ControllerSettings::workers`).
+    #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
+    #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+    #[serde(rename = "ControllerSection", deny_unknown_fields)]
+    pub struct ControllerSettings {
+        pub kind: ControllerKind,
+        /// The namespace it works in.
+        #[serde(default = "default_namespace")]
+        pub namespace: String,
+        /// Child names: `deterministic` (`beta-voice-0`) or `generate` (`generateName`).
+        #[serde(default = "default_naming")]
+        pub naming: Naming,
+        /// The order its lister returns children in: `random`, as a Go map, or
+        /// `key`. With `delete_surplus`, it decides which children go.
+        #[serde(default)]
+        pub list_order: ListOrder,
+        /// Kubernetes v1.36's consistency store (KEP-5647): skip a sync until the
+        /// caches have read the controller's own writes back (`replicaset`, `ensemble`).
+        #[serde(default)]
+        pub consistency_store: bool,
+        /// ReplicaSet: write `status.replicas` after each sync, from the cache,
+        /// with the resourceVersion it read (`updateReplicaSetStatus`).
+        #[serde(default)]
+        pub update_status: bool,
+        /// How its informers take a LIST: `atomic` (v1.36's AtomicFIFO, at once)
+        /// or `delta` (v1.28's DeltaFIFO, one item at a time).
+        #[serde(default)]
+        pub fifo: Fifo,
+        /// Replicas of the controller: 1, or 2 with leader election.
+        #[serde(default = "default_instances")]
+        pub instances: u32,
+        /// Re-add the key once after each successful reconcile.
+        #[serde(default)]
+        pub double_enqueue: bool,
+        /// Use ControllerExpectations (absent: true for `replicaset`, false otherwise).
+        #[serde(default)]
+        pub expectations: Option<bool>,
+        /// Delete children beyond the desired count.
+        #[serde(default)]
+        pub delete_surplus: bool,
+        /// Give children an ownerReference to their owner.
+        #[serde(default = "default_true")]
+        pub owner_references: bool,
+        /// Start workers only after `WaitForCacheSync`.
+        #[serde(default = "default_true")]
+        pub wait_for_cache_sync: bool,
+        /// Pruner: create `seed-99`, re-read it from the cache, create again if absent.
+        #[serde(default)]
+        pub reread_after_create: bool,
+        /// Worker goroutines (absent: 5 for `replicaset` as upstream, 1 otherwise).
+        #[serde(default)]
+        pub workers: Option<u32>,
+        /// Time between a reconcile's cache read and its first request.
+        #[serde(default = "default_reconcile_ms")]
+        pub reconcile_ms: u64,
+        /// `burstReplicas`, as upstream.
+        #[serde(default = "default_burst")]
+        pub burst_replicas: u32,
+    }
+}
+
+fn default_namespace() -> String {
+    "academy-lab".to_string()
+}
+fn default_naming() -> Naming {
+    Naming::Deterministic
+}
+fn default_true() -> bool {
+    true
+}
+fn default_instances() -> u32 {
+    1
+}
+fn default_reconcile_ms() -> u64 {
+    50
+}
+fn default_burst() -> u32 {
+    500
+}
+
+impl ControllerSettings {
+    /// `kind` with every other field at the default a document gives it.
+    pub fn new(kind: ControllerKind) -> Self {
+        ControllerSettings {
+            kind,
+            namespace: default_namespace(),
+            naming: default_naming(),
+            list_order: ListOrder::default(),
+            consistency_store: false,
+            update_status: false,
+            fifo: Fifo::default(),
+            instances: default_instances(),
+            double_enqueue: false,
+            expectations: None,
+            delete_surplus: false,
+            owner_references: default_true(),
+            wait_for_cache_sync: default_true(),
+            reread_after_create: false,
+            workers: None,
+            reconcile_ms: default_reconcile_ms(),
+            burst_replicas: default_burst(),
+        }
+    }
+
+    /// Expectations on or off (absent: on for the ReplicaSet, as upstream).
+    pub fn expectations(&self) -> bool {
+        self.expectations.unwrap_or(self.kind == ControllerKind::ReplicaSet)
+    }
+
+    /// Worker goroutines (absent: 5 for the ReplicaSet, as upstream, else 1).
+    pub fn workers(&self) -> u32 {
+        self.workers.unwrap_or(if self.kind == ControllerKind::ReplicaSet { 5 } else { 1 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// serde reads and writes exactly a [`Choice`]'s words, in its order.
+    fn serde_agrees<T: Choice + Serialize + for<'de> Deserialize<'de> + PartialEq + fmt::Debug>() {
+        assert_eq!(T::ALL.len(), T::WORDS.len());
+        for (v, w) in T::ALL.iter().zip(T::WORDS) {
+            assert_eq!(serde_json::to_value(v).unwrap(), serde_json::Value::from(*w));
+            assert_eq!(serde_json::from_value::<T>(serde_json::Value::from(*w)).unwrap(), *v);
+            assert_eq!(T::from_word(w), Some(*v));
+        }
+        assert!(T::from_word("bogus").is_none());
+    }
+
+    #[test]
+    fn every_choice_says_the_words_serde_reads() {
+        serde_agrees::<ControllerKind>();
+        serde_agrees::<Naming>();
+        serde_agrees::<ListOrder>();
+        serde_agrees::<Fifo>();
+    }
+
+    #[test]
+    fn a_knob_writes_the_field_its_path_names() {
+        let mut c = ClusterSettings::default();
+        assert!(c.set("watch_lag_ms", Val::Int(7)));
+        assert!(c.set("initial_list_ms_by_kind.Pod", Val::Int(9)));
+        assert!(c.set("gc_watch_lag_ms", Val::Int(3)));
+        assert_eq!((c.watch_lag_ms, c.initial_list_for(Kind::Pod), c.gc_watch_lag_ms()), (7, 9, 3));
+        assert!(!c.set("watch_lag_ms", Val::Flag(true)), "a flag is not a time");
+        assert!(!c.set("watch_lagms", Val::Int(1)));
+        let mut k = ControllerSettings::new(ControllerKind::Ensemble);
+        assert!(k.set("naming", Val::Word("generate")));
+        assert!(k.set("expectations", Val::Flag(true)));
+        assert!(!k.set("naming", Val::Word("bogus")));
+        assert!(!k.set("namespace", Val::Word("x")), "a name never changes during a run");
+        assert_eq!((k.naming, k.expectations()), (Naming::Generate, true));
+    }
+}
