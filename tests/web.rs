@@ -824,7 +824,7 @@ async fn controls_show_the_scenario_settings_and_change_them() {
     // Each setting of the table there, named by its path, with the table's limits.
     let field = |path: &str| -> HtmlInputElement { m.one(&format!(r#"input#setting-{}"#, path.replace(['.', '_'], "-"))).unchecked_into() };
     assert_eq!(m.text(r#"label[for="setting-controller-expectations"]"#), "controller.expectations");
-    assert_eq!(field("controller.expectations").checked(), c.expectations);
+    assert_eq!(field("controller.expectations").checked(), c.expectations());
     assert_eq!(field("controller.wait_for_cache_sync").checked(), c.wait_for_cache_sync);
     assert_eq!(field("controller.delete_surplus").checked(), c.delete_surplus);
     assert_eq!(field("cluster.api_latency_ms").value(), s.world().cluster.api_latency_ms.to_string());
@@ -848,7 +848,7 @@ async fn controls_show_the_scenario_settings_and_change_them() {
     assert!(checkbox("GenerateName").checked() && !checkbox("Deterministic names").checked());
     click(field("controller.expectations").unchecked_ref());
     tick().await;
-    assert!(ui.session.with_untracked(|s| s.world().controller.expectations));
+    assert!(ui.session.with_untracked(|s| s.world().controller.expectations()));
     assert_eq!(ui.session.with_untracked(|s| s.world().cluster.watch_lag_ms), 3000, "the earlier change still holds");
 
     // A bad number is refused with a message naming the field.
