@@ -25,9 +25,5 @@ pub use presets::{preset, preset_names, presets, PRESETS};
 pub use resolve::owner_of;
 use validate::{dns_name, owner_kinds, range};
 
-use crate::sim::object::{ENSEMBLE_LABEL, REPLICASET_LABEL};
 #[cfg(doc)]
 use crate::sim::world::WorldInit;
-
-/// The labels that tie children to owners, re-exported for views.
-pub const CHILD_LABELS: [&str; 2] = [ENSEMBLE_LABEL, REPLICASET_LABEL];

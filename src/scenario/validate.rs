@@ -1,7 +1,7 @@
 //! Validation: every setting's limits (from `settings::SETTINGS`), the work
 //! budget's, and every cross-field rule, each error naming its field.
 
-use super::{controls, get_path, limits, settings, ActionSpec, ObjectSpec, Scenario, ScenarioError};
+use super::{controls, get_path, limits, settings, Act, ActionSpec, ObjectSpec, Scenario, ScenarioError};
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::object::Kind;
 
@@ -144,14 +144,13 @@ impl Scenario {
     }
 
     fn validate_action(&self, at: &str, a: &ActionSpec) -> Result<(), ScenarioError> {
-        let set = a.act().err().unwrap_or(1);
-        if set != 1 {
-            return Err(ScenarioError::new(
+        let act = a.act().map_err(|set| {
+            ScenarioError::new(
                 at,
                 Some(format!("{set} actions")),
                 "needs exactly one of apply, delete, scale, delete_pods, drop_next_event, restart_controller, relist, fail_next, pause_controller",
-            ));
-        }
+            )
+        })?;
         if a.at_ms > self.until_ms {
             return Err(ScenarioError::new(
                 format!("{at}.at_ms"),
@@ -159,68 +158,70 @@ impl Scenario {
                 format!("{} is after until_ms {}", a.at_ms, self.until_ms),
             ));
         }
-        if let Some(o) = &a.apply {
-            o.validate(&format!("{at}.apply"))?;
-            if !o.owner_references.is_empty() {
-                return Err(ScenarioError::new(
-                    format!("{at}.apply.owner_references"),
-                    None,
-                    "ownerReferences are for the objects listed in objects, whose owners exist before the run",
-                ));
+        let watched = |field: &str, kind: Kind| {
+            if crate::sim::controllers::watched_kinds(self.controller.kind).contains(&kind) {
+                Ok(())
+            } else {
+                Err(ScenarioError::new(
+                    format!("{at}.{field}.kind"),
+                    Some(kind.to_string()),
+                    format!("{} does not watch {kind}", self.controller.kind.actor_name()),
+                ))
             }
-            if o.count.is_some_and(|n| n != 1) {
-                return Err(ScenarioError::new(format!("{at}.apply.count"), o.count.map(|n| n.to_string()), "apply takes one object"));
-            }
-        }
-        if let Some(t) = &a.delete {
-            dns_name(&format!("{at}.delete.name"), &t.name)?;
-            if let Some(ns) = &t.namespace {
-                dns_name(&format!("{at}.delete.namespace"), ns)?;
-            }
-        }
-        if let Some(s) = &a.scale {
-            if !matches!(s.kind, Kind::Ensemble | Kind::ReplicaSet) {
-                return Err(ScenarioError::new(
-                    format!("{at}.scale.kind"),
-                    Some(s.kind.to_string()),
-                    format!("{} cannot be scaled: only Ensemble and ReplicaSet", s.kind),
-                ));
-            }
-            dns_name(&format!("{at}.scale.name"), &s.name)?;
-            if let Some(ns) = &s.namespace {
-                dns_name(&format!("{at}.scale.namespace"), ns)?;
-            }
-            limits::get("actions[].scale.to").check(&format!("{at}.scale.to"), u64::from(s.to))?;
-            range(&format!("{at}.scale.to"), u64::from(s.to), 0, settings::desired_max(s.kind))?;
-        }
-        if let Some(p) = &a.pause_controller {
-            limits::get("actions[].pause_controller.for_ms").check(&format!("{at}.pause_controller.for_ms"), p.for_ms)?;
-            if self.controller.kind == ControllerKind::Pruner {
-                return Err(ScenarioError::new(
-                    format!("{at}.pause_controller"),
-                    None,
-                    "the pruner is a one-shot program; pausing is for the long-running controllers (ensemble, replicaset)",
-                ));
-            }
-        }
-        if let Some(d) = &a.delete_pods {
-            dns_name(&format!("{at}.delete_pods.owner"), &d.owner)?;
-            limits::get("actions[].delete_pods.count").check(&format!("{at}.delete_pods.count"), u64::from(d.count))?;
-            limits::get("actions[].delete_pods.interval_ms").check(&format!("{at}.delete_pods.interval_ms"), d.interval_ms)?;
-        }
-        let watched = crate::sim::controllers::watched_kinds(self.controller.kind);
-        for (field, kind) in
-            [("drop_next_event", a.drop_next_event.as_ref().map(|d| d.kind)), ("relist", a.relist.as_ref().map(|r| r.kind))]
-        {
-            if let Some(kind) = kind {
-                if !watched.contains(&kind) {
+        };
+        match act {
+            Act::Apply(o) => {
+                o.validate(&format!("{at}.apply"))?;
+                if !o.owner_references.is_empty() {
                     return Err(ScenarioError::new(
-                        format!("{at}.{field}.kind"),
-                        Some(kind.to_string()),
-                        format!("{} does not watch {kind}", self.controller.kind.actor_name()),
+                        format!("{at}.apply.owner_references"),
+                        None,
+                        "ownerReferences are for the objects listed in objects, whose owners exist before the run",
+                    ));
+                }
+                if o.count.is_some_and(|n| n != 1) {
+                    return Err(ScenarioError::new(format!("{at}.apply.count"), o.count.map(|n| n.to_string()), "apply takes one object"));
+                }
+            }
+            Act::Delete(t) => {
+                dns_name(&format!("{at}.delete.name"), &t.name)?;
+                if let Some(ns) = &t.namespace {
+                    dns_name(&format!("{at}.delete.namespace"), ns)?;
+                }
+            }
+            Act::Scale(s) => {
+                if !matches!(s.kind, Kind::Ensemble | Kind::ReplicaSet) {
+                    return Err(ScenarioError::new(
+                        format!("{at}.scale.kind"),
+                        Some(s.kind.to_string()),
+                        format!("{} cannot be scaled: only Ensemble and ReplicaSet", s.kind),
+                    ));
+                }
+                dns_name(&format!("{at}.scale.name"), &s.name)?;
+                if let Some(ns) = &s.namespace {
+                    dns_name(&format!("{at}.scale.namespace"), ns)?;
+                }
+                limits::get("actions[].scale.to").check(&format!("{at}.scale.to"), u64::from(s.to))?;
+                range(&format!("{at}.scale.to"), u64::from(s.to), 0, settings::desired_max(s.kind))?;
+            }
+            Act::PauseController(p) => {
+                limits::get("actions[].pause_controller.for_ms").check(&format!("{at}.pause_controller.for_ms"), p.for_ms)?;
+                if self.controller.kind == ControllerKind::Pruner {
+                    return Err(ScenarioError::new(
+                        format!("{at}.pause_controller"),
+                        None,
+                        "the pruner is a one-shot program; pausing is for the long-running controllers (ensemble, replicaset)",
                     ));
                 }
             }
+            Act::DeletePods(d) => {
+                dns_name(&format!("{at}.delete_pods.owner"), &d.owner)?;
+                limits::get("actions[].delete_pods.count").check(&format!("{at}.delete_pods.count"), u64::from(d.count))?;
+                limits::get("actions[].delete_pods.interval_ms").check(&format!("{at}.delete_pods.interval_ms"), d.interval_ms)?;
+            }
+            Act::DropNextEvent(d) => watched("drop_next_event", d.kind)?,
+            Act::Relist(r) => watched("relist", r.kind)?,
+            Act::RestartController | Act::FailNext(_) => {}
         }
         Ok(())
     }

@@ -3,9 +3,9 @@
 //! process). The same bytes give the same hash on every platform, so a trace
 //! hash pinned natively is reproduced by the wasm build.
 //!
-//! It is both a [`std::hash::Hasher`] (for `#[derive(Hash)]` values: the
-//! world's fingerprint) and an [`std::io::Write`] (for serialized text: the
-//! trace hash, which serde writes into it).
+//! It is both a [`std::hash::Hasher`] and an [`std::io::Write`] (for
+//! serialized text: the trace hash, which serde writes into it). The
+//! explorer's fingerprint, which never leaves the process, uses FxHash.
 
 const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
 const PRIME: u64 = 0x0000_0100_0000_01b3;
@@ -47,13 +47,6 @@ impl std::io::Write for Fnv64 {
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h = Fnv64::default();
     std::hash::Hasher::write(&mut h, bytes);
-    std::hash::Hasher::finish(&h)
-}
-
-/// The FNV-1a hash of a value's [`Hash`](std::hash::Hash) feed.
-pub fn hash_of<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
-    let mut h = Fnv64::default();
-    value.hash(&mut h);
     std::hash::Hasher::finish(&h)
 }
 

@@ -461,20 +461,6 @@ impl Session {
         false
     }
 
-    /// Forward until simulated time reaches `t_ms` or the next frame would pass it.
-    pub fn advance_to_ms(&mut self, t_ms: u64) {
-        while !self.at_end() {
-            match self.world().next_at_ms() {
-                Some(at) if at <= t_ms => {
-                    if !self.step_forward() {
-                        break;
-                    }
-                }
-                _ => break,
-            }
-        }
-    }
-
     /// Go to frame `n` (clamped to the end).
     pub fn seek(&mut self, n: usize) -> usize {
         let target = n.min(MAX_FRAMES);

@@ -232,26 +232,6 @@ pub struct Layout {
 }
 
 impl PageState {
-    /// The state of a freshly opened preset.
-    pub fn for_preset(name: &str) -> Result<PageState, ScenarioError> {
-        Ok(PageState::of(Some(name.to_string()), preset(name)?))
-    }
-
-    fn of(preset: Option<String>, scenario: Scenario) -> PageState {
-        PageState {
-            preset,
-            scenario,
-            custom: None,
-            settings: Vec::new(),
-            edits: Vec::new(),
-            frame: 0,
-            speed: DEFAULT_SPEED,
-            embed: false,
-            layout: Layout::default(),
-            gc_steps: None,
-        }
-    }
-
     /// The panels shown: `panels=`, or all of them (four in an embed).
     pub fn shown_panels(&self) -> Vec<PanelId> {
         self.layout.panels.clone().unwrap_or_else(|| if self.embed { PanelId::EMBED.to_vec() } else { PanelId::ALL.to_vec() })
