@@ -1,4 +1,4 @@
-//! "Find a bug": the page's schedule search, as plain messages and words.
+//! "Can it go wrong?": the page's schedule search, as plain messages and words.
 //!
 //! The page runs [`crate::explore`] in a Web Worker (a second instance of the
 //! page's own wasm, started by `scripts/explore-worker.js`), so the search
@@ -7,9 +7,11 @@
 //! [`crate::explore::PROGRESS_EVERY`] states, then the outcome). Stop is the
 //! page terminating the worker. Everything here is web-free: [`serve`] is the
 //! worker's whole logic, tested natively; the words a learner reads are
-//! [`progress_words`] and [`outcome_words`].
+//! [`progress_words`] and [`outcome_words`], which hand the search's counts
+//! to the narration floor (`narrate::explore`).
 
 use crate::explore::{counterexample, explore_with, Exploration, Options};
+use crate::narrate::explore::{self as words, FoundFacts, SearchFacts};
 use crate::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 
@@ -113,10 +115,7 @@ pub struct Landing {
 /// The [`Landing`] of a finished search.
 pub fn landing(e: &Exploration, counterexample: Option<&serde_json::Value>, refused: Option<&str>, max_deviations: usize) -> Landing {
     let Some(v) = &e.violation else { return Landing { load: None, words: outcome_words(e, max_deviations) } };
-    let cannot = |why: &str| Landing {
-        load: None,
-        words: format!("The search found that {} breaks at frame {}, but cannot load it as a run: {why}", v.invariant, v.frame),
-    };
+    let cannot = |why: &str| Landing { load: None, words: words::cannot_load_words(&v.invariant, v.frame, why) };
     match (counterexample, refused) {
         (_, Some(why)) => cannot(why),
         (None, None) => cannot("the search worker sent no counterexample"),
@@ -130,61 +129,31 @@ pub fn landing(e: &Exploration, counterexample: Option<&serde_json::Value>, refu
 /// `12,345`: the report's one way of writing a count.
 pub use crate::narrate::units::thousands;
 
-fn events(n: usize) -> String {
-    match n {
-        0 => "no held-back event".to_string(),
-        1 => "1 held-back event".to_string(),
-        n => format!("{n} held-back events"),
+/// How far a search got, for the words.
+fn searched(e: &Exploration) -> SearchFacts {
+    SearchFacts {
+        explored: e.explored,
+        states: e.states,
+        distinct_states: e.distinct_states,
+        level: e.level,
+        stopped: e.stopped,
+        complete: e.complete,
     }
+}
+
+/// What a search found, for the words.
+fn found(e: &Exploration) -> Option<FoundFacts<'_>> {
+    e.violation.as_ref().map(|v| FoundFacts { invariant: &v.invariant, frame: v.frame, deviations: v.deviations, schedule: &v.schedule })
 }
 
 /// The live count while a search runs.
 pub fn progress_words(e: &Exploration) -> String {
-    format!(
-        "Searching: {} timings tried ({} states, {} distinct), now those with {}…",
-        thousands(e.explored),
-        thousands(e.states),
-        thousands(e.distinct_states),
-        events(e.level)
-    )
+    words::progress_words(&searched(e))
 }
 
 /// What the search found, or how much it searched, in words a learner reads.
 pub fn outcome_words(e: &Exploration, max_deviations: usize) -> String {
-    let searched = format!("{} timings ({} states)", thousands(e.explored), thousands(e.states));
-    match &e.violation {
-        Some(v) if v.deviations == 0 => format!(
-            "Found without holding anything back: {} breaks at frame {} on the default timing. Loaded; step through it.",
-            v.invariant, v.frame
-        ),
-        Some(v) if v.schedule.iter().any(|d| d.drop) => format!(
-            "Found after {searched}: {} breaks at frame {} when {}. Loaded as this run, at that frame: a watch that loses an \
-             event silently breaks what the controller relies on (a real one ends instead, and the relist repairs the cache).",
-            v.invariant,
-            v.frame,
-            crate::narrate::explore::schedule_words(&v.schedule)
-        ),
-        Some(v) => format!(
-            "Found after {searched}: {} breaks at frame {} when {}. Loaded as this run, at that frame; the marks on the timeline \
-             show where the held-back {} arrives: that timing is the whole bug.",
-            v.invariant,
-            v.frame,
-            crate::narrate::explore::schedule_words(&v.schedule),
-            if v.deviations == 1 { "event" } else { "events" }
-        ),
-        None if e.stopped => format!("Stopped after {searched}, with no violation among them."),
-        None if e.complete => format!(
-            "No violation among {searched} with up to {}. That is a bounded search: every way to hold back up to {max_deviations} \
-             watch {} by {} was tried, not every timing there is.",
-            events(max_deviations),
-            if max_deviations == 1 { "event" } else { "events" },
-            Options::default().late_ms.iter().map(|ms| crate::narrate::units::secs(*ms)).collect::<Vec<_>>().join(" or ")
-        ),
-        None => format!(
-            "No violation among the first {searched}: the search reached its budget before it tried every schedule with up to {}.",
-            events(max_deviations)
-        ),
-    }
+    words::outcome_words(found(e), &searched(e), max_deviations, &Options::default().late_ms)
 }
 
 #[cfg(test)]
