@@ -2,40 +2,14 @@
 //! faults, restarts, relists) and the page's buttons, which inject actions at
 //! the current millisecond.
 
-use super::{Origin, Timer, World};
-use crate::sim::apiserver::{Actor, EventType, FailMode, Options, Propagation, Request, Verb};
+use super::in_flight::Origin;
+use super::input::{Action, ActionKind};
+use super::state::World;
+use super::timer::Timer;
+use crate::sim::apiserver::{Actor, Options, Request};
 use crate::sim::frame::Event;
 use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, Spec};
 use std::rc::Rc;
-
-/// A scenario action, resolved to what the world does.
-#[derive(Debug, Clone, PartialEq, Hash)]
-pub enum ActionKind {
-    /// `kubectl apply`: create, or update if it exists.
-    Apply(ObjectTemplate),
-    /// `kubectl delete`, with `--cascade` as `propagation` (absent: background).
-    Delete { kind: Kind, key: ObjectKey, propagation: Option<Propagation> },
-    /// `kubectl scale`.
-    Scale { kind: Kind, key: ObjectKey, to: u32 },
-    /// Delete `count` pods of a ReplicaSet, one every `interval_ms`, chosen by the seeded RNG.
-    DeletePods { owner: ObjectKey, count: u32, interval_ms: u64 },
-    /// Drop the next event (of `event_type`, if given) on the controller's watch of `kind`.
-    DropNextEvent { kind: Kind, event_type: Option<EventType> },
-    /// Kill the controller: its cache, queue and expectations are lost; it starts again.
-    RestartController,
-    /// The controller's watch of `kind` expires (410): the informer re-lists.
-    Relist { kind: Kind },
-    /// The controller's next request with `verb` on `kind` fails as `mode` says.
-    FailNext { verb: Verb, kind: Kind, mode: FailMode },
-    /// The controller's leader freezes for `for_ms`.
-    PauseController { for_ms: u64 },
-}
-
-#[derive(Debug, Clone, PartialEq, Hash)]
-pub struct Action {
-    pub at_ms: u64,
-    pub kind: ActionKind,
-}
 
 impl World {
     pub(super) fn act(&mut self, i: usize) -> Option<Event> {

@@ -17,11 +17,10 @@
 //! writes are not requests); the renew deadline is not modelled apart from
 //! the lease (a leader that is not frozen always renews).
 
-use super::{Timer, World};
+use super::lease::{Lease, RETRY_PERIOD_MS};
+use super::state::World;
+use super::timer::Timer;
 use crate::sim::frame::Event;
-
-/// `RetryPeriod` of kube-controller-manager's leader election.
-pub const RETRY_PERIOD_MS: u64 = 2_000;
 
 impl World {
     /// A replica's process starts as a candidate: it tries for the lease now.
@@ -44,7 +43,7 @@ impl World {
             return None;
         }
         let held_since = self.lease.map(|l| l.renewed_at_ms);
-        self.lease = Some(super::Lease { holder_epoch: epoch, renewed_at_ms: now });
+        self.lease = Some(Lease { holder_epoch: epoch, renewed_at_ms: now });
         self.set_timer(now + RETRY_PERIOD_MS, Timer::Renew { epoch });
         // The leader is `ctl` from now on.
         self.promote = true;

@@ -4,10 +4,13 @@
 //! (`cluster.resync_ms`), which hands every cached object to the update
 //! handlers again, unchanged.
 
-use super::{merge, Origin, Timer, Watcher, World};
+use super::in_flight::Origin;
+use super::state::World;
+use super::timer::Timer;
+use super::wire::merge;
 use crate::sim::apiserver::{Actor, EventType, Request};
 use crate::sim::controllers::{HandlerEffects, HandlerEvent};
-use crate::sim::frame::{Event, QueuedBy};
+use crate::sim::frame::{Event, QueuedBy, Watcher};
 use crate::sim::object::{Kind, ObjectRc};
 
 impl World {

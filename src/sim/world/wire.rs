@@ -3,7 +3,9 @@
 //! answer handed back to whoever waits), and a watch event, a LIST or a
 //! DeltaFIFO pop reaching an informer (the store first, then the handlers).
 
-use super::{InFlightRequest, Origin, Timer, World};
+use super::in_flight::{InFlightRequest, Origin};
+use super::state::World;
+use super::timer::Timer;
 use crate::sim::apiserver::{Actor, EventType, Outcome, Verb};
 use crate::sim::controllers::{self, HandlerEffects, HandlerEvent, Step};
 use crate::sim::frame::{Event, QueuedBy, Watcher};
