@@ -33,6 +33,15 @@ pub struct SentWith {
     pub uncached: bool,
 }
 
+impl SentWith {
+    /// Sent with the sender's caches synced, its target in them: what every
+    /// sender but a controller's worker is taken to be (kubectl, the garbage
+    /// collector, the kubelet, a relist), and nothing an invariant flags.
+    pub const SYNCED: SentWith = SentWith { synced: true, uncached: false };
+    /// Sent before the sender's caches had synced: an informer's first LIST.
+    pub const UNSYNCED: SentWith = SentWith { synced: false, uncached: false };
+}
+
 /// The invariants' names, in report order.
 pub const CHILDREN_WITHIN_DESIRED: &str = "children_within_desired";
 pub const ALL_PODS_WITHIN_REPLICAS: &str = "all_pods_within_replicas";

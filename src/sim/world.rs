@@ -39,7 +39,7 @@ mod workers;
 pub use super::settings::{ClusterSettings, Knob};
 pub use client::{TokenBucket, DEFAULT_CLIENT_BURST, DEFAULT_CLIENT_QPS, LONG_THROTTLE_LATENCY_MS};
 pub use collector::GarbageCollector;
-pub use in_flight::InFlightRequest;
+pub use in_flight::{InFlightRequest, SentBy};
 pub use input::{Action, ActionKind, Deviation, WorldInit, FRAME_LIMIT};
 pub use lease::{Lease, RETRY_PERIOD_MS};
 pub use observe::ObjectLimitStop;
@@ -48,9 +48,10 @@ pub use state::World;
 
 use super::apiserver::{Actor, Options, Request};
 use super::frame::{Event, Frame, Watcher};
+use super::invariants::SentWith;
 use super::object::Kind;
 use in_flight::Origin;
-use timer::{Scheduled, Source, Timer};
+use timer::{Scheduled, Source, Start, Timer};
 
 impl World {
     /// The worker the schedule's `takes` choose for the next key taken, if any.
@@ -63,12 +64,9 @@ impl World {
         self.timers.push(Scheduled { at_ms, seq: self.timer_seq, timer });
     }
 
-    fn send(&mut self, request: Request, origin: Origin, synced_at_send: bool) {
-        self.send_noting(request, origin, synced_at_send, false);
-    }
-
-    /// [`Self::send`], noting whether a delete's target was absent from the sender's cache.
-    fn send_noting(&mut self, request: Request, origin: Origin, synced_at_send: bool, uncached_at_send: bool) {
+    /// Put `request` on its way to the apiserver, noting how its sender stood
+    /// (`sent_with`: its caches synced, a delete's target absent from them).
+    fn send(&mut self, request: Request, origin: Origin, sent_with: SentWith) {
         // The controller's own client waits for its rate limiter; kubectl and
         // the garbage collector have clients of their own, not modelled as limited.
         let throttled_ms = match origin {
@@ -77,8 +75,7 @@ impl World {
         };
         let arrives_at_ms = self.now_ms + throttled_ms + self.cluster.api_latency_ms;
         self.requests_in_flight += 1;
-        let inflight =
-            InFlightRequest { request, sent_at_ms: self.now_ms, arrives_at_ms, origin, synced_at_send, uncached_at_send, throttled_ms };
+        let inflight = InFlightRequest { request, sent_at_ms: self.now_ms, arrives_at_ms, origin, sent_with, throttled_ms };
         self.set_timer(arrives_at_ms, Timer::Request(Box::new(inflight)));
     }
 
@@ -210,8 +207,8 @@ impl World {
 
     fn fire_here(&mut self, timer: Timer) -> Option<Event> {
         match timer {
-            Timer::Start { restart } => Some(self.start_controller(restart)),
-            Timer::StartPeer => Some(self.as_peer(|w| w.start_controller(false))),
+            Timer::Start(start) => Some(self.start_controller(start)),
+            Timer::StartPeer => Some(self.as_peer(|w| w.start_controller(Start::First))),
             Timer::Request(r) => self.arrive(*r),
             Timer::Resume { worker, epoch } => {
                 if epoch != self.ctl.epoch {
@@ -256,7 +253,7 @@ impl World {
             }
             Timer::Kubelet { key, uid } => {
                 let options = Options { grace_period_ms: Some(0), uid: Some(uid), ..Options::default() };
-                self.send(Request::delete(Actor::Kubelet, Kind::Pod, &key).with(options), Origin::Kubelet, true);
+                self.send(Request::delete(Actor::Kubelet, Kind::Pod, &key).with(options), Origin::Kubelet, SentWith::SYNCED);
                 None
             }
         }

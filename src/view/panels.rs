@@ -10,7 +10,7 @@ use crate::sim::expectations::Satisfied;
 use crate::sim::frame::{Event, Frame, Watcher};
 use crate::sim::informer::ListState;
 use crate::sim::object::{child_label, Kind, ObjectRc, ObjectRef};
-use crate::sim::world::World;
+use crate::sim::world::{SentBy, World};
 
 /// How an object's row stands between the cluster and the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -505,8 +505,8 @@ impl Observations {
 pub fn observations(world: &World) -> Observations {
     let kind = crate::sim::controllers::tracked_kind(world.controller.kind);
     // Deletes count whoever sent them (the pruner, kubectl's pressure, the GC); creates, the controller's.
-    let mut deletes = world.kind_counts(kind, Verb::Delete, true);
-    for (code, n) in world.kind_counts(kind, Verb::Delete, false) {
+    let mut deletes = world.kind_counts(kind, Verb::Delete, SentBy::Controller);
+    for (code, n) in world.kind_counts(kind, Verb::Delete, SentBy::Others) {
         match deletes.iter_mut().find(|(c, _)| *c == code) {
             Some((_, m)) => *m += n,
             None => deletes.push((code, n)),
@@ -518,7 +518,7 @@ pub fn observations(world: &World) -> Observations {
         in_cluster: world.api.live_count(kind),
         in_cache: world.controller_informer(kind).map_or(0, |i| i.len() as u64),
         peak_in_cluster: world.api.peak_count(kind),
-        creates: world.kind_counts(kind, Verb::Create, true),
+        creates: world.kind_counts(kind, Verb::Create, SentBy::Controller),
         deletes,
     }
 }

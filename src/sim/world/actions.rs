@@ -5,9 +5,10 @@
 use super::in_flight::Origin;
 use super::input::{Action, ActionKind};
 use super::state::World;
-use super::timer::Timer;
+use super::timer::{Start, Timer};
 use crate::sim::apiserver::{Actor, Options, Request};
 use crate::sim::frame::Event;
+use crate::sim::invariants::SentWith;
 use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, Spec};
 use std::rc::Rc;
 
@@ -19,12 +20,12 @@ impl World {
                 let exists =
                     t.name.as_ref().is_some_and(|n| self.api.get(t.kind(), &ObjectKey::new(t.namespace.clone(), n.clone())).is_some());
                 let req = if exists { Request::update(Actor::Kubectl, t) } else { Request::create(Actor::Kubectl, t) };
-                self.send(req, Origin::Kubectl, true);
+                self.send(req, Origin::Kubectl, SentWith::SYNCED);
                 None
             }
             ActionKind::Delete { kind, key, propagation } => {
                 let req = Request::delete(Actor::Kubectl, kind, &key).with(Options { propagation, ..Options::default() });
-                self.send(req, Origin::Kubectl, true);
+                self.send(req, Origin::Kubectl, SentWith::SYNCED);
                 None
             }
             ActionKind::Scale { kind, key, to } => {
@@ -59,7 +60,7 @@ impl World {
                 };
                 let mut req = Request::update(Actor::Kubectl, body);
                 req.kind = kind;
-                self.send(req, Origin::Kubectl, true);
+                self.send(req, Origin::Kubectl, SentWith::SYNCED);
                 None
             }
             ActionKind::DeletePods { count, .. } => {
@@ -71,13 +72,13 @@ impl World {
                 inf.drop_next(event_type);
                 Some(Event::FaultArmed { kind, event_type })
             }
-            ActionKind::RestartController => Some(self.start_controller(true)),
+            ActionKind::RestartController => Some(self.start_controller(Start::Again)),
             ActionKind::Relist { kind } => {
                 let epoch = self.ctl.epoch;
                 let inf = self.ctl.caches.informer_mut(kind)?;
                 inf.start_list(self.now_ms);
                 let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
-                self.send(req, Origin::Informer { kind, epoch }, true);
+                self.send(req, Origin::Informer { kind, epoch }, SentWith::SYNCED);
                 Some(Event::RelistStarted { kind })
             }
             ActionKind::FailNext { verb, kind, mode } => {
@@ -114,7 +115,7 @@ impl World {
             pods.filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid)).nth(nth).map(|p| p.key())
         });
         if let Some(key) = victim {
-            self.send(Request::delete(Actor::Kubectl, Kind::Pod, &key), Origin::Kubectl, true);
+            self.send(Request::delete(Actor::Kubectl, Kind::Pod, &key), Origin::Kubectl, SentWith::SYNCED);
         }
         if left > 1 {
             self.set_timer(self.now_ms + interval_ms.max(1), Timer::DeletePod { action, left: left - 1 });

@@ -26,6 +26,7 @@ use super::timer::Timer;
 use crate::sim::apiserver::{Actor, EventType, Options, Outcome, Propagation, Request};
 use crate::sim::controllers::{HandlerEffects, HandlerEvent};
 use crate::sim::frame::Event;
+use crate::sim::invariants::SentWith;
 use crate::sim::object::{
     child_kind, child_label, Object, ObjectKey, ObjectRc, ObjectRef, ObjectTemplate, OwnerReference, FINALIZER_FOREGROUND, FINALIZER_ORPHAN,
 };
@@ -90,7 +91,7 @@ impl World {
             fx.attempt_to_delete.push(item.key().to_string());
             let req = Request::get(Actor::GarbageCollector, item.kind(), &item.key());
             let attempt = Attempt { item, latest: None, next: 0, solid: 0, dangling: Vec::new(), waiting: 0 };
-            self.send(req, Origin::Gc(Box::new(attempt)), true);
+            self.send(req, Origin::Gc(Box::new(attempt)), SentWith::SYNCED);
         }
         fx
     }
@@ -107,7 +108,7 @@ impl World {
         }
         let finalizers = owner.finalizers.iter().filter(|f| *f != FINALIZER_FOREGROUND).cloned().collect();
         let req = Request::update(Actor::GarbageCollector, rewrite(owner, owner.owner_references.clone(), finalizers));
-        self.send(req, Origin::GcWrite, true);
+        self.send(req, Origin::GcWrite, SentWith::SYNCED);
     }
 
     /// `orphanDependents`, then `removeFinalizer(orphan)`: the dependents
@@ -117,11 +118,11 @@ impl World {
         for dep in self.gc.dependents(owner.uid) {
             let refs = dep.owner_references.iter().filter(|r| r.uid != owner.uid).cloned().collect();
             let req = Request::update(Actor::GarbageCollector, rewrite(&dep, refs, dep.finalizers.clone()));
-            self.send(req, Origin::GcWrite, true);
+            self.send(req, Origin::GcWrite, SentWith::SYNCED);
         }
         let finalizers = owner.finalizers.iter().filter(|f| *f != FINALIZER_ORPHAN).cloned().collect();
         let req = Request::update(Actor::GarbageCollector, rewrite(owner, owner.owner_references.clone(), finalizers));
-        self.send(req, Origin::GcWrite, true);
+        self.send(req, Origin::GcWrite, SentWith::SYNCED);
     }
 
     /// One GET of `attemptToDeleteItem` was answered: the dependent's own, or
@@ -164,7 +165,7 @@ impl World {
         while let Some(r) = latest.owner_references.get(a.next) {
             if !self.gc.absent_owners.contains(&r.uid) {
                 let req = Request::get(Actor::GarbageCollector, r.kind, &owner_key(&latest, r));
-                self.send(req, Origin::Gc(Box::new(a)), true);
+                self.send(req, Origin::Gc(Box::new(a)), SentWith::SYNCED);
                 return;
             }
             a.dangling.push(r.uid);
@@ -175,7 +176,7 @@ impl World {
             if !a.dangling.is_empty() {
                 let refs = latest.owner_references.iter().filter(|r| !a.dangling.contains(&r.uid)).cloned().collect();
                 let req = Request::update(Actor::GarbageCollector, rewrite(&latest, refs, latest.finalizers.clone()));
-                self.send(req, Origin::GcWrite, true);
+                self.send(req, Origin::GcWrite, SentWith::SYNCED);
             }
             return;
         }
@@ -188,7 +189,7 @@ impl World {
         };
         let options = Options { uid: Some(latest.uid), propagation: Some(propagation), ..Options::default() };
         let req = Request::delete(Actor::GarbageCollector, latest.kind(), &latest.key()).with(options);
-        self.send(req, Origin::GcWrite, true);
+        self.send(req, Origin::GcWrite, SentWith::SYNCED);
     }
 
     /// An owner has been gone for the grace period: the frame, if children naming it remain.

@@ -3,6 +3,7 @@
 
 use super::collector::Attempt;
 use crate::sim::apiserver::Request;
+use crate::sim::invariants::SentWith;
 use crate::sim::object::Kind;
 
 /// Who waits for a response.
@@ -26,6 +27,15 @@ pub(super) enum Origin {
     Kubelet,
 }
 
+/// Who sent a request, as the audit log's tallies split them: the
+/// controller under study, or anyone else (kubectl, the garbage collector,
+/// the kubelet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SentBy {
+    Controller,
+    Others,
+}
+
 /// A request on its way to the apiserver.
 #[derive(Debug, Clone, Hash)]
 pub struct InFlightRequest {
@@ -33,10 +43,9 @@ pub struct InFlightRequest {
     pub sent_at_ms: u64,
     pub arrives_at_ms: u64,
     pub(super) origin: Origin,
-    /// The sender's caches had synced when it sent this.
-    pub synced_at_send: bool,
-    /// A controller's delete of an object its cache did not hold when it sent it.
-    pub uncached_at_send: bool,
+    /// How its sender stood when it sent it: its caches synced, a delete's
+    /// target absent from them.
+    pub sent_with: SentWith,
     /// How long it waited for the client-side rate limiter before it left.
     pub throttled_ms: u64,
 }

@@ -2,7 +2,7 @@
 //! time and frame counts, where a run stopped and why, the audit log's
 //! tallies, the requests in flight, the controller's informers. Reads only.
 
-use super::in_flight::InFlightRequest;
+use super::in_flight::{InFlightRequest, SentBy};
 use super::input::Deviation;
 use super::state::World;
 use super::timer::{Source, Timer};
@@ -83,13 +83,13 @@ impl World {
         out
     }
 
-    /// Requests for `kind` with `verb`, by status; `by_controller` picks the
+    /// Requests for `kind` with `verb`, by status; `sent_by` picks the
     /// controller's own requests or everyone else's.
-    pub fn kind_counts(&self, kind: Kind, verb: Verb, by_controller: bool) -> Vec<(u16, u64)> {
+    pub fn kind_counts(&self, kind: Kind, verb: Verb, sent_by: SentBy) -> Vec<(u16, u64)> {
         let mut out: Vec<(u16, u64)> = self
             .counts
             .iter()
-            .filter(|((k, v, _, c), _)| *k == kind && *v == verb && *c == by_controller)
+            .filter(|((k, v, _, c), _)| *k == kind && *v == verb && *c == sent_by)
             .map(|((_, _, code, _), n)| (*code, *n))
             .collect();
         out.sort_unstable();

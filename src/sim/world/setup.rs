@@ -5,7 +5,7 @@ use super::collector::GarbageCollector;
 use super::input::WorldInit;
 use super::runtime::Runtime;
 use super::state::World;
-use super::timer::Timer;
+use super::timer::{Start, Timer};
 use crate::sim::apiserver::{Actor, ApiServer, Request};
 use crate::sim::controllers::Caches;
 use crate::sim::invariants::Invariants;
@@ -72,7 +72,7 @@ impl World {
             b.replica = 1;
             world.peer = Some(b);
         }
-        world.set_timer(0, Timer::Start { restart: false });
+        world.set_timer(0, Timer::Start(Start::First));
         if world.cluster.bookmark_ms > 0 {
             let at = world.next_bookmark_ms();
             world.set_timer(at, Timer::Bookmark);

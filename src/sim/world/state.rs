@@ -4,6 +4,7 @@
 //! `World` imports it.
 
 use super::collector::GarbageCollector;
+use super::in_flight::SentBy;
 use super::input::{Action, Deviation};
 use super::lease::Lease;
 use super::runtime::Runtime;
@@ -40,7 +41,7 @@ pub struct World {
     pub(super) requests_in_flight: usize,
     pub(super) actions: Rc<Vec<Action>>,
     /// Requests by (kind, verb, status, sent by the controller): a short list, searched linearly.
-    pub(super) counts: Vec<((Kind, Verb, u16, bool), u64)>,
+    pub(super) counts: Vec<((Kind, Verb, u16, SentBy), u64)>,
     pub invariants: Invariants,
     /// Violations found since the last frame: the next frame carries them.
     pub(super) violations: Vec<Violation>,

@@ -7,11 +7,19 @@ use super::in_flight::InFlightRequest;
 use crate::sim::frame::Watcher;
 use crate::sim::object::{Kind, ObjectKey, ObjectRef};
 
+/// Whether a controller process starts for the first time or again (a
+/// restart, or a replica back as a candidate after it lost the lease).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Start {
+    First,
+    Again,
+}
+
 /// One thing the world will do at a time it has set.
 #[derive(Debug, Clone, Hash)]
 pub(super) enum Timer {
     /// The controller process starts.
-    Start { restart: bool },
+    Start(Start),
     /// The second replica's process starts (a candidate for the lease).
     StartPeer,
     /// A request reaches the apiserver.

@@ -6,10 +6,11 @@ use super::client::TokenBucket;
 use super::in_flight::Origin;
 use super::runtime::Busy;
 use super::state::World;
-use super::timer::Timer;
+use super::timer::{Start, Timer};
 use crate::sim::apiserver::{Actor, ControllerKind, Request, Verb};
 use crate::sim::controllers::{self, Beat, Cx, Input, Note, Reconcile, ReconcileError};
 use crate::sim::frame::{Event, QueuedBy, Requeue};
+use crate::sim::invariants::SentWith;
 use crate::sim::object::{Kind, ObjectKey};
 use crate::sim::reflector::ExponentialBackoff;
 
@@ -21,12 +22,12 @@ fn pruner_key(namespace: &str) -> String {
 impl World {
     /// The controller process starts (or restarts): with one replica it
     /// runs at once; with two, it is a candidate for the lease first.
-    pub(super) fn start_controller(&mut self, restart: bool) -> Event {
+    pub(super) fn start_controller(&mut self, start: Start) -> Event {
         self.reset_process();
         if self.peer.is_some() {
-            return self.start_candidate(restart);
+            return self.start_candidate(start);
         }
-        self.begin(restart)
+        self.begin(start)
     }
 
     /// A new process: a new epoch (timers and answers of the old one are
@@ -56,7 +57,7 @@ impl World {
 
     /// Run the controller: its informers LIST, and its workers start (after
     /// `WaitForCacheSync`, if it waits).
-    pub(super) fn begin(&mut self, restart: bool) -> Event {
+    pub(super) fn begin(&mut self, start: Start) -> Event {
         self.ctl.leading = true;
         let epoch = self.ctl.epoch;
         let ctl = &mut self.ctl;
@@ -64,7 +65,7 @@ impl World {
         for kind in kinds {
             self.ctl.caches.informer_mut(kind).expect("watched kind").start_list(self.now_ms);
             let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
-            self.send(req, Origin::Informer { kind, epoch }, false);
+            self.send(req, Origin::Informer { kind, epoch }, SentWith::UNSYNCED);
         }
         if self.ctl.kind == ControllerKind::Pruner {
             self.ctl.enqueue(pruner_key(&self.controller.namespace), || QueuedBy::ProgramStart);
@@ -76,7 +77,7 @@ impl World {
         } else {
             self.ctl.running = true;
         }
-        Event::ControllerStarted { restart, wait_for_cache_sync: wait }
+        Event::ControllerStarted { restart: start == Start::Again, wait_for_cache_sync: wait }
     }
 
     pub(super) fn pick_up(&mut self, w: usize) -> Event {
@@ -151,7 +152,7 @@ impl World {
                             let key = ObjectKey::new(req.namespace.clone(), name.clone());
                             self.ctl.caches.get(req.kind, &key).is_none()
                         });
-                    self.send_noting(req, Origin::Worker { worker: w, epoch, slot }, synced, uncached);
+                    self.send(req, Origin::Worker { worker: w, epoch, slot }, SentWith { synced, uncached });
                 }
                 None
             }
