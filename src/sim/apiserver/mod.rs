@@ -60,7 +60,7 @@ fn label_key(kind: Kind, namespace: &str, label: &str, value: &str) -> String {
 
 /// What one request did.
 #[derive(Debug, Clone, Hash)]
-pub struct Outcome {
+pub struct Handled {
     pub response: Response,
     pub audit: AuditEntry,
     pub event: Option<WatchEvent>,
@@ -145,7 +145,7 @@ impl ApiServer {
     }
 
     /// Handle one request at `now_ms`.
-    pub fn handle(&mut self, req: &Request, now_ms: u64, rng: &mut Rng) -> Outcome {
+    pub fn handle(&mut self, req: &Request, now_ms: u64, rng: &mut Rng) -> Handled {
         match req.verb {
             Verb::Create => self.create(req, now_ms, rng),
             Verb::Get => self.read(req, now_ms),
@@ -175,7 +175,7 @@ impl ApiServer {
 
     /// An injected failure of `req` (`fail_next`): a 500 or a timeout writes
     /// nothing; a committed timeout writes, and the client sees 504 Timeout.
-    pub fn handle_failing(&mut self, req: &Request, now_ms: u64, rng: &mut Rng, mode: FailMode) -> Outcome {
+    pub fn handle_failing(&mut self, req: &Request, now_ms: u64, rng: &mut Rng, mode: FailMode) -> Handled {
         match mode {
             FailMode::InternalError | FailMode::Timeout => {
                 let status = if mode == FailMode::Timeout { Status::TIMEOUT } else { Status::INTERNAL_ERROR };
@@ -192,15 +192,15 @@ impl ApiServer {
         }
     }
 
-    fn failed(&self, req: &Request, now_ms: u64, name: String, status: Status) -> Outcome {
-        Outcome {
+    fn failed(&self, req: &Request, now_ms: u64, name: String, status: Status) -> Handled {
+        Handled {
             response: Response { status, object: None, items: Vec::new(), list_rv: 0 },
             audit: self.audit(req, now_ms, name, status),
             event: None,
         }
     }
 
-    fn create(&mut self, req: &Request, now_ms: u64, rng: &mut Rng) -> Outcome {
+    fn create(&mut self, req: &Request, now_ms: u64, rng: &mut Rng) -> Handled {
         let body = req.body.as_ref().expect("a create carries a body");
         let (name, generated) = match (&body.name, &body.generate_name) {
             (Some(n), _) => (n.clone(), None),
@@ -249,24 +249,24 @@ impl ApiServer {
 
     /// The outcome of a write that committed at the current resourceVersion:
     /// the answer, the audit line, and the event every watch will carry.
-    fn committed(&self, req: &Request, now_ms: u64, status: Status, object: ObjectRc, event_type: EventType) -> Outcome {
+    fn committed(&self, req: &Request, now_ms: u64, status: Status, object: ObjectRc, event_type: EventType) -> Handled {
         let mut audit = self.audit(req, now_ms, object.name.clone(), status);
         audit.resource_version = Some(self.resource_version);
-        Outcome {
+        Handled {
             response: Response { status, object: Some(object.clone()), items: Vec::new(), list_rv: 0 },
             audit,
             event: Some(WatchEvent { event_type, object }),
         }
     }
 
-    fn read(&self, req: &Request, now_ms: u64) -> Outcome {
+    fn read(&self, req: &Request, now_ms: u64) -> Handled {
         let name = req.name.clone().unwrap_or_default();
         match self.get(req.kind, &ObjectKey::new(req.namespace.clone(), name.clone())) {
             None => self.failed(req, now_ms, name, Status::NOT_FOUND),
             Some(o) => {
                 let mut audit = self.audit(req, now_ms, name, Status::OK);
                 audit.resource_version = Some(o.resource_version);
-                Outcome {
+                Handled {
                     response: Response { status: Status::OK, object: Some(o.clone()), items: Vec::new(), list_rv: 0 },
                     audit,
                     event: None,
@@ -275,18 +275,18 @@ impl ApiServer {
         }
     }
 
-    fn list_request(&self, req: &Request, now_ms: u64) -> Outcome {
+    fn list_request(&self, req: &Request, now_ms: u64) -> Handled {
         // An empty namespace lists every namespace, as an informer's LIST does.
         let items = if req.namespace.is_empty() { self.list_all(req.kind) } else { self.list(req.kind, &req.namespace) };
         let mut audit = self.audit(req, now_ms, String::new(), Status::OK);
         audit.resource_version = Some(self.resource_version);
         audit.items = Some(items.len() as u32);
-        Outcome { response: Response { status: Status::OK, object: None, items, list_rv: self.resource_version }, audit, event: None }
+        Handled { response: Response { status: Status::OK, object: None, items, list_rv: self.resource_version }, audit, event: None }
     }
 
     /// The named object, if the request's preconditions hold: else the 404
     /// or 409 outcome.
-    fn current(&self, req: &Request, now_ms: u64) -> Result<ObjectRc, Box<Outcome>> {
+    fn current(&self, req: &Request, now_ms: u64) -> Result<ObjectRc, Box<Handled>> {
         let name = req.name.clone().unwrap_or_default();
         let Some(old) = self.get(req.kind, &ObjectKey::new(req.namespace.clone(), name.clone())).cloned() else {
             return Err(Box::new(self.failed(req, now_ms, name, Status::NOT_FOUND)));
@@ -303,7 +303,7 @@ impl ApiServer {
     }
 
     /// Commit `object` as the new version of `old` at the next resourceVersion.
-    fn replace(&mut self, req: &Request, now_ms: u64, old: &Object, object: Object) -> Outcome {
+    fn replace(&mut self, req: &Request, now_ms: u64, old: &Object, object: Object) -> Handled {
         self.remove(old);
         self.resource_version += 1;
         let object = ObjectRc::new(Object { resource_version: self.resource_version, ..object });
@@ -312,7 +312,7 @@ impl ApiServer {
     }
 
     /// Take `old` out of the store for good, at the next resourceVersion.
-    fn erase(&mut self, req: &Request, now_ms: u64, old: &Object) -> Outcome {
+    fn erase(&mut self, req: &Request, now_ms: u64, old: &Object) -> Handled {
         self.remove(old);
         self.resource_version += 1;
         let last = ObjectRc::new(Object { resource_version: self.resource_version, ..old.clone() });
@@ -322,7 +322,7 @@ impl ApiServer {
     /// An update, or `UpdateStatus` (`options.status`): the spec, labels,
     /// ownerReferences and finalizers of the body, or the status alone. A
     /// Terminating object whose last finalizer goes, with no grace left, is gone.
-    fn update(&mut self, req: &Request, now_ms: u64) -> Outcome {
+    fn update(&mut self, req: &Request, now_ms: u64) -> Handled {
         let old = match self.current(req, now_ms) {
             Ok(old) => old,
             Err(out) => return *out,
@@ -353,7 +353,7 @@ impl ApiServer {
     /// finalizers' removal. Foreground and orphan propagation add their
     /// finalizer first. Deleting a Terminating object again changes nothing,
     /// unless it shortens the grace to 0.
-    fn delete(&mut self, req: &Request, now_ms: u64) -> Outcome {
+    fn delete(&mut self, req: &Request, now_ms: u64) -> Handled {
         let old = match self.current(req, now_ms) {
             Ok(old) => old,
             Err(out) => return *out,
@@ -370,7 +370,7 @@ impl ApiServer {
             }
             let mut audit = self.audit(req, now_ms, old.name.clone(), Status::OK);
             audit.resource_version = Some(old.resource_version);
-            return Outcome {
+            return Handled {
                 response: Response { status: Status::OK, object: Some(old.clone()), items: Vec::new(), list_rv: 0 },
                 audit,
                 event: None,

@@ -372,36 +372,36 @@ pub fn watched_kinds(kind: ControllerKind) -> &'static [Kind] {
 
 /// A reconcile in progress, per controller.
 #[derive(Debug, Clone, Hash)]
-pub enum Reconcile {
-    Ensemble(ensemble::Reconcile),
-    ReplicaSet(replicaset::Reconcile),
-    Pruner(pruner::Reconcile),
+pub enum ReconcileState {
+    Ensemble(ensemble::SyncEnsemble),
+    ReplicaSet(replicaset::SyncReplicaSet),
+    Pruner(pruner::Prune),
 }
 
-impl Reconcile {
+impl ReconcileState {
     /// Begin reconciling `key`.
-    pub fn start(key: &str, cx: &mut Cx) -> (Reconcile, Beat) {
+    pub fn start(key: &str, cx: &mut Cx) -> (ReconcileState, Beat) {
         match cx.settings.kind {
             ControllerKind::Ensemble => {
-                let (r, b) = ensemble::Reconcile::start(key, cx);
-                (Reconcile::Ensemble(r), b)
+                let (r, b) = ensemble::SyncEnsemble::start(key, cx);
+                (ReconcileState::Ensemble(r), b)
             }
             ControllerKind::ReplicaSet => {
-                let (r, b) = replicaset::Reconcile::start(key, cx);
-                (Reconcile::ReplicaSet(r), b)
+                let (r, b) = replicaset::SyncReplicaSet::start(key, cx);
+                (ReconcileState::ReplicaSet(r), b)
             }
             ControllerKind::Pruner => {
-                let (r, b) = pruner::Reconcile::start(key, cx);
-                (Reconcile::Pruner(r), b)
+                let (r, b) = pruner::Prune::start(key, cx);
+                (ReconcileState::Pruner(r), b)
             }
         }
     }
 
     pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
         match self {
-            Reconcile::Ensemble(r) => r.resume(input, cx),
-            Reconcile::ReplicaSet(r) => r.resume(input, cx),
-            Reconcile::Pruner(r) => r.resume(input, cx),
+            ReconcileState::Ensemble(r) => r.resume(input, cx),
+            ReconcileState::ReplicaSet(r) => r.resume(input, cx),
+            ReconcileState::Pruner(r) => r.resume(input, cx),
         }
     }
 }

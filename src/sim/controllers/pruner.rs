@@ -29,7 +29,7 @@ const ACTOR: Actor = Actor::Controller(ControllerKind::Pruner);
 
 /// The run in progress.
 #[derive(Debug, Clone, Hash)]
-pub struct Reconcile {
+pub struct Prune {
     namespace: String,
     stage: Stage,
     deleted: u32,
@@ -56,11 +56,11 @@ enum Stage {
     Exited,
 }
 
-impl Reconcile {
+impl Prune {
     /// The run begins with a live LIST: it reads nothing from its cache yet.
-    pub fn start(key: &str, _cx: &mut Cx) -> (Reconcile, Beat) {
+    pub fn start(key: &str, _cx: &mut Cx) -> (Prune, Beat) {
         let namespace = key.split('/').next().unwrap_or(key).to_string();
-        let r = Reconcile { namespace: namespace.clone(), stage: Stage::Listing, deleted: 0 };
+        let r = Prune { namespace: namespace.clone(), stage: Stage::Listing, deleted: 0 };
         (r, Beat::Call { requests: vec![Request::list(ACTOR, Kind::ConfigMap, &namespace)], step: Step::LiveList })
     }
 

@@ -83,7 +83,7 @@ pub fn slow_start_batch(count: u32, initial: u32, mut f: impl FnMut() -> Result<
 
 /// One `syncReplicaSet` in progress.
 #[derive(Debug, Clone, Hash)]
-pub struct Reconcile {
+pub struct SyncReplicaSet {
     key: String,
     owner: ObjectKey,
     /// The ReplicaSet's UID as this sync read it: its writes are recorded under it.
@@ -137,10 +137,10 @@ enum Stage {
     },
 }
 
-impl Reconcile {
-    pub fn start(key: &str, cx: &mut Cx) -> (Reconcile, Beat) {
+impl SyncReplicaSet {
+    pub fn start(key: &str, cx: &mut Cx) -> (SyncReplicaSet, Beat) {
         let owner = split_key(key);
-        let mut r = Reconcile { key: key.to_string(), owner, owner_uid: 0, counted: None, stage: Stage::Returning };
+        let mut r = SyncReplicaSet { key: key.to_string(), owner, owner_uid: 0, counted: None, stage: Stage::Returning };
         // v1.36 (KEP-5647, PR #137212): the check runs first, before the lister
         // Get and before SatisfiedExpectations; its error requeues the key.
         if let Err(error) = cx.ensure_ready(key) {

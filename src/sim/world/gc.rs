@@ -23,7 +23,7 @@ use super::collector::Attempt;
 use super::in_flight::Origin;
 use super::state::World;
 use super::timer::Timer;
-use crate::sim::apiserver::{Actor, EventType, Options, Outcome, Propagation, Request};
+use crate::sim::apiserver::{Actor, EventType, Handled, Options, Propagation, Request};
 use crate::sim::controllers::{HandlerEffects, HandlerEvent};
 use crate::sim::frame::Event;
 use crate::sim::invariants::SentWith;
@@ -127,7 +127,7 @@ impl World {
 
     /// One GET of `attemptToDeleteItem` was answered: the dependent's own, or
     /// an owner's. Carry on with the next owner, or decide.
-    pub(super) fn gc_answered(&mut self, mut a: Attempt, outcome: &Outcome) {
+    pub(super) fn gc_answered(&mut self, mut a: Attempt, outcome: &Handled) {
         let Some(latest) = a.latest.clone() else {
             // The dependent's own GET: gone, or re-created under its name, ends the job.
             match &outcome.response.object {

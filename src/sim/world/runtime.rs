@@ -8,7 +8,7 @@ use super::lease::Lease;
 use super::timer::Source;
 use crate::sim::apiserver::{AuditEntry, ControllerKind, Response};
 use crate::sim::consistency::ConsistencyStore;
-use crate::sim::controllers::{self, Caches, Reconcile, Step};
+use crate::sim::controllers::{self, Caches, ReconcileState, Step};
 use crate::sim::expectations::Expectations;
 use crate::sim::frame::{QueuedBy, Watcher};
 use crate::sim::informer::Fifo;
@@ -31,7 +31,7 @@ pub struct Busy {
     /// The pseudo-code step it is on.
     pub step: Step,
     pub(super) double_enqueued: bool,
-    pub(super) reconcile: Option<Reconcile>,
+    pub(super) reconcile: Option<ReconcileState>,
     pub(super) responses: Vec<Option<(Response, AuditEntry)>>,
     pub(super) awaiting: usize,
 }

@@ -6,7 +6,7 @@
 use super::in_flight::{InFlightRequest, Origin, SentBy};
 use super::state::World;
 use super::timer::Timer;
-use crate::sim::apiserver::{Actor, EventType, Outcome, Verb};
+use crate::sim::apiserver::{Actor, EventType, Handled, Verb};
 use crate::sim::controllers::{self, HandlerEffects, HandlerEvent, Step};
 use crate::sim::frame::{Event, QueuedBy, Watcher};
 use crate::sim::informer::{Fifo, Pop};
@@ -93,7 +93,7 @@ impl World {
 
     /// The controller's request was answered: hand the answer to the worker
     /// that waits for it, or the LIST to its informer. The step that sent it.
-    fn answered(&mut self, origin: &Origin, outcome: &Outcome) -> Option<Step> {
+    fn answered(&mut self, origin: &Origin, outcome: &Handled) -> Option<Step> {
         match *origin {
             Origin::Worker { worker, epoch, slot } => {
                 let busy = self.ctl.workers[worker].busy.as_mut()?;

@@ -8,7 +8,7 @@ use super::runtime::Busy;
 use super::state::World;
 use super::timer::{Start, Timer};
 use crate::sim::apiserver::{Actor, ControllerKind, Request, Verb};
-use crate::sim::controllers::{self, Beat, Cx, Input, Note, Reconcile, ReconcileError};
+use crate::sim::controllers::{self, Beat, Cx, Input, Note, ReconcileError, ReconcileState};
 use crate::sim::frame::{Event, QueuedBy, Requeue};
 use crate::sim::invariants::SentWith;
 use crate::sim::object::{Kind, ObjectKey};
@@ -113,7 +113,7 @@ impl World {
         };
         let beat = match busy.reconcile.as_mut() {
             None => {
-                let (r, beat) = Reconcile::start(&busy.key, &mut cx);
+                let (r, beat) = ReconcileState::start(&busy.key, &mut cx);
                 busy.reconcile = Some(r);
                 beat
             }
@@ -136,7 +136,7 @@ impl World {
                 busy.step = step;
                 let epoch = ctl.epoch;
                 self.set_timer(now + then_ms, Timer::Resume { worker: w, epoch });
-                Some(Event::Reconcile { worker: w as u32, key, n, note, step })
+                Some(Event::ReconcileNote { worker: w as u32, key, n, note, step })
             }
             Beat::Call { requests, step } => {
                 busy.step = step;
@@ -170,7 +170,7 @@ impl World {
             let code = if result.is_ok() { 0 } else { 1 };
             self.ctl.exited = Some(code);
             let deleted = match busy.reconcile {
-                Some(Reconcile::Pruner(r)) => r.deleted(),
+                Some(ReconcileState::Pruner(r)) => r.deleted(),
                 _ => 0,
             };
             return Event::ControllerExited { code, error: result.err(), deleted };
