@@ -191,7 +191,7 @@ fn is_zero(n: &u64) -> bool {
 impl Event {
     /// A frame of the controller process's own work (its informers, queue,
     /// workers and requests), which a replica's letter names when there are two.
-    pub fn is_the_controllers(&self) -> bool {
+    pub(crate) fn is_the_controllers(&self) -> bool {
         match self {
             Event::ApiRequest { entry, .. } => {
                 matches!(entry.actor, super::apiserver::Actor::Controller(_) | super::apiserver::Actor::Informer(_))

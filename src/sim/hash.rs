@@ -50,13 +50,6 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     std::hash::Hasher::finish(&h)
 }
 
-/// The FNV-1a hash of a value's [`Hash`](std::hash::Hash) feed.
-pub fn hash_of<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
-    let mut h = Fnv64::default();
-    value.hash(&mut h);
-    std::hash::Hasher::finish(&h)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

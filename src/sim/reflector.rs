@@ -33,9 +33,9 @@ pub enum Jitter {
 }
 
 /// The reflector's: `NewExponentialBackoffManager(800ms, 30s, 2m, 2.0, 1.0)`.
-pub const REFLECTOR_INITIAL_BACKOFF_MS: u64 = 800;
-pub const REFLECTOR_MAX_BACKOFF_MS: u64 = 30_000;
-pub const REFLECTOR_BACKOFF_RESET_MS: u64 = 120_000;
+pub(crate) const REFLECTOR_INITIAL_BACKOFF_MS: u64 = 800;
+pub(crate) const REFLECTOR_MAX_BACKOFF_MS: u64 = 30_000;
+pub(crate) const REFLECTOR_BACKOFF_RESET_MS: u64 = 120_000;
 
 impl ExponentialBackoff {
     /// `NewExponentialBackoffManager(initial, max, reset, factor, jitter)`,

@@ -39,7 +39,7 @@ mod workers;
 pub use super::settings::{ClusterSettings, Knob};
 pub use client::{TokenBucket, DEFAULT_CLIENT_BURST, DEFAULT_CLIENT_QPS, LONG_THROTTLE_LATENCY_MS};
 pub use collector::GarbageCollector;
-pub use in_flight::{InFlightRequest, SentBy};
+pub use in_flight::SentBy;
 pub use input::{Action, ActionKind, Deviation, WorldInit, FRAME_LIMIT};
 pub use lease::{Lease, RETRY_PERIOD_MS};
 pub use observe::ObjectLimitStop;
@@ -50,7 +50,7 @@ use super::apiserver::{Actor, Options, Request};
 use super::frame::{Event, Frame, Watcher};
 use super::invariants::SentWith;
 use super::object::Kind;
-use in_flight::Origin;
+use in_flight::{InFlightRequest, Origin};
 use timer::{Scheduled, Source, Start, Timer};
 
 impl World {

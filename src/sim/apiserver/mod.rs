@@ -105,7 +105,7 @@ impl ApiServer {
     }
 
     /// Live objects of one kind in every namespace.
-    pub fn list_all(&self, kind: Kind) -> Vec<ObjectRc> {
+    pub(crate) fn list_all(&self, kind: Kind) -> Vec<ObjectRc> {
         self.objects_of(kind).cloned().collect()
     }
 
@@ -175,7 +175,7 @@ impl ApiServer {
 
     /// An injected failure of `req` (`fail_next`): a 500 or a timeout writes
     /// nothing; a committed timeout writes, and the client sees 504 Timeout.
-    pub fn handle_failing(&mut self, req: &Request, now_ms: u64, rng: &mut Rng, mode: FailMode) -> Handled {
+    pub(crate) fn handle_failing(&mut self, req: &Request, now_ms: u64, rng: &mut Rng, mode: FailMode) -> Handled {
         match mode {
             FailMode::InternalError | FailMode::Timeout => {
                 let status = if mode == FailMode::Timeout { Status::TIMEOUT } else { Status::INTERNAL_ERROR };

@@ -227,7 +227,7 @@ impl Request {
     }
 
     /// The name as a person would read it in a log: `prefix*` for generateName.
-    pub fn display_name(&self) -> String {
+    pub(crate) fn display_name(&self) -> String {
         match (&self.name, &self.body) {
             (Some(n), _) => n.clone(),
             (None, Some(b)) => b.display_name(),

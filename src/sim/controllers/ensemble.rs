@@ -18,7 +18,7 @@ use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReferen
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
-pub const PSEUDO_CODE: &[(Step, &str)] = &[
+pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
     (Step::Dequeue, "key := queue.Get()"),
     (Step::EnsureReady, "if err := consistencyStore.EnsureReady(key); err != nil { return err }   // v1.36, when on"),
     (Step::GetOwner, "ensemble, err := lister.Get(key)   // NotFound: forget expectations; DeletionTimestamp set: return"),

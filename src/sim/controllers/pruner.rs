@@ -12,7 +12,7 @@ use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, Spec};
 use std::collections::VecDeque;
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
-pub const PSEUDO_CODE: &[(Step, &str)] = &[
+pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
     (Step::LiveList, "live, _ := cs.CoreV1().ConfigMaps(ns).List(ctx, opts)   // the apiserver"),
     (Step::LookUp, "for _, cm := range live.Items { if _, err := lister.Get(cm.Name); IsNotFound(err) {"),
     (Step::Delete, "    cs.CoreV1().ConfigMaps(ns).Delete(ctx, cm.Name)   // DELETE (not in cache) } }"),
@@ -23,7 +23,7 @@ pub const PSEUDO_CODE: &[(Step, &str)] = &[
 ];
 
 /// The name the read-your-write step creates.
-pub const REREAD_NAME: &str = "seed-99";
+pub(crate) const REREAD_NAME: &str = "seed-99";
 
 const ACTOR: Actor = Actor::Controller(ControllerKind::Pruner);
 

@@ -28,7 +28,7 @@ use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReferen
 use std::collections::BTreeMap;
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
-pub const PSEUDO_CODE: &[(Step, &str)] = &[
+pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
     (Step::Dequeue, "key := queue.Get()"),
     (Step::EnsureReady, "if err := consistencyStore.EnsureReady(key); err != nil { return err }   // v1.36, when on"),
     (Step::GetOwner, "rs, err := rsLister.Get(key)   // NotFound: Clear, DeleteExpectations, return"),
@@ -41,12 +41,12 @@ pub const PSEUDO_CODE: &[(Step, &str)] = &[
 ];
 
 /// `controller.SlowStartInitialBatchSize`.
-pub const SLOW_START_INITIAL_BATCH: u32 = 1;
+pub(crate) const SLOW_START_INITIAL_BATCH: u32 = 1;
 
 const ACTOR: Actor = Actor::Controller(ControllerKind::ReplicaSet);
 
 /// The size of the next slow-start batch: `min(2 * previous, remaining)`.
-pub fn next_batch(previous: u32, remaining: u32) -> u32 {
+pub(crate) fn next_batch(previous: u32, remaining: u32) -> u32 {
     if previous == 0 {
         SLOW_START_INITIAL_BATCH.min(remaining)
     } else {
@@ -95,7 +95,7 @@ pub struct SyncReplicaSet {
 }
 
 /// `statusUpdateRetries`: one GET and one more try after a failed UpdateStatus.
-pub const STATUS_UPDATE_RETRIES: u32 = 1;
+pub(crate) const STATUS_UPDATE_RETRIES: u32 = 1;
 
 #[derive(Debug, Clone, Hash)]
 enum Stage {

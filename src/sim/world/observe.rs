@@ -2,10 +2,10 @@
 //! time and frame counts, where a run stopped and why, the audit log's
 //! tallies, the requests in flight, the controller's informers. Reads only.
 
-use super::in_flight::{InFlightRequest, SentBy};
+use super::in_flight::SentBy;
 use super::input::Deviation;
 use super::state::World;
-use super::timer::{Source, Timer};
+use super::timer::Source;
 use crate::sim::apiserver::Verb;
 use crate::sim::informer::{Informer, ListState};
 use crate::sim::object::Kind;
@@ -57,7 +57,7 @@ impl World {
     }
 
     /// Objects the cluster holds now, of every kind (Terminating ones too).
-    pub fn live_objects(&self) -> u64 {
+    pub(crate) fn live_objects(&self) -> u64 {
         Kind::ALL.iter().map(|k| self.api.live_count(*k)).sum()
     }
 
@@ -103,14 +103,6 @@ impl World {
             matches!(inf.state(), ListState::Watching { .. } | ListState::Idle | ListState::Closed) && inf.in_flight_len() == 0
         };
         self.requests_in_flight == 0 && self.ctl.workers.iter().all(|w| w.busy.is_none()) && self.ctl.caches.informers.iter().all(idle)
-    }
-
-    /// Requests on their way to the apiserver.
-    pub fn requests_in_flight(&self) -> impl Iterator<Item = &InFlightRequest> {
-        self.timers.iter().filter_map(|t| match &t.timer {
-            Timer::Request(r) => Some(&**r),
-            _ => None,
-        })
     }
 
     /// When the next change is due, if anything is left before `until_ms`.
