@@ -132,7 +132,7 @@ impl Flags {
 
 /// A schedule that breaks an invariant.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Violation {
+pub struct Counterexample {
     pub invariant: String,
     /// The frame that broke it.
     pub frame: u64,
@@ -157,7 +157,7 @@ pub struct Exploration {
     pub stopped: bool,
     /// The level being searched: schedules with this many deviations.
     pub level: usize,
-    pub violation: Option<Violation>,
+    pub violation: Option<Counterexample>,
 }
 
 /// The deviations a schedule holds, in a canonical order (by kind, then ordinal).
@@ -260,8 +260,12 @@ pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Explora
             out.states += 1;
             let broke = frame.broke.iter().find(|v| o.invariant.as_deref().is_none_or(|name| v.invariant == name));
             if let Some(v) = broke {
-                out.violation =
-                    Some(Violation { invariant: v.invariant.to_string(), frame: frame.n, deviations: level, schedule: schedule.clone() });
+                out.violation = Some(Counterexample {
+                    invariant: v.invariant.to_string(),
+                    frame: frame.n,
+                    deviations: level,
+                    schedule: schedule.clone(),
+                });
                 out.distinct_states = seen.len() as u64;
                 return RunEnd::Return;
             }
@@ -345,7 +349,7 @@ fn fingerprint(schedule: &[Deviation], world: &World) -> u64 {
 /// the entries for events the run never sends (they change nothing). When the
 /// events it does send need more entries than a scenario may hold, there is
 /// no counterexample to write, and the error says so, naming `schedule`.
-pub fn counterexample(s: &Scenario, v: &Violation) -> Result<Scenario, ScenarioError> {
+pub fn counterexample(s: &Scenario, v: &Counterexample) -> Result<Scenario, ScenarioError> {
     let mut c = s.clone();
     c.schedule = v.schedule.clone();
     let max_entries = limits::get("schedule").max as usize;

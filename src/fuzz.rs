@@ -375,7 +375,7 @@ fn boundary(s: &str, mut i: usize) -> usize {
 
 /// What one harness run found.
 #[derive(Debug, Clone, Default)]
-pub struct Outcome {
+pub struct HarnessRun {
     pub harness: String,
     pub inputs: u64,
     pub accepted: u64,
@@ -387,12 +387,12 @@ pub struct Outcome {
 }
 
 /// Fuzz one harness with `count` inputs from `seed`.
-pub fn run(harness: &str, count: u64, seed: u64, corpus_dir: &Path) -> Outcome {
+pub fn run(harness: &str, count: u64, seed: u64, corpus_dir: &Path) -> HarnessRun {
     let mut rng = Rng::new(seed ^ fnv1a(harness.as_bytes()));
     let mut pool = corpus(corpus_dir, harness);
     let seeds = pool.len();
     let mut seen: HashSet<u64> = HashSet::new();
-    let mut out = Outcome { harness: harness.to_string(), ..Outcome::default() };
+    let mut out = HarnessRun { harness: harness.to_string(), ..HarnessRun::default() };
     let started = Instant::now();
     let (current, since) = watchdog(harness);
     let mut sim_time = Duration::ZERO;

@@ -1,6 +1,6 @@
 //! A run's summary: what the runner prints and the tests assert on.
 
-use crate::scenario::{expect, Outcome, Scenario};
+use crate::scenario::{expect, Scenario, Verdict};
 use crate::sim::frame::Frame;
 use crate::sim::hash::Fnv64;
 use crate::sim::world::{ObjectLimitStop, World};
@@ -78,7 +78,7 @@ pub struct Report {
     pub api: BTreeMap<String, BTreeMap<String, u64>>,
     pub invariants: BTreeMap<String, InvariantOutcome>,
     /// The scenario's checks that apply to this run's settings, against it.
-    pub expectations: Vec<Outcome>,
+    pub expectations: Vec<Verdict>,
     /// The controller's own counters, by its name (`replicaset-controller`).
     pub metrics: BTreeMap<String, Metrics>,
     /// The run stopped at the frame limit with more still to happen before

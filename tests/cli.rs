@@ -163,7 +163,7 @@ fn the_docs_list_every_setting_as_its_declaration_says() {
 #[test]
 fn the_docs_say_how_the_simulation_differs_from_a_cluster_as_the_help_does() {
     let docs = include_str!("../docs/scenarios.md");
-    for s in cachescope::sim::SIMPLIFICATIONS {
+    for s in cachescope::narrate::simplifications::SIMPLIFICATIONS {
         assert!(docs.contains(&format!("- {}\n", s.text)), "docs/scenarios.md lists: {}", s.text);
     }
 }

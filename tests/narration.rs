@@ -150,7 +150,7 @@ fn a_reconcile_says_what_it_sent_as_the_audit_log_shows_it() {
         r.seek(usize::MAX);
         r.frames()
             .iter()
-            .find(|f| matches!(&f.event, Event::Reconcile { n: 2, note: cachescope::sim::controllers::Note::Counted { .. }, .. }))
+            .find(|f| matches!(&f.event, Event::ReconcileNote { n: 2, note: cachescope::sim::controllers::Note::Counted { .. }, .. }))
             .map(caption)
             .unwrap()
     };

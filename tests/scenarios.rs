@@ -54,7 +54,7 @@ fn the_second_reconcile_reads_a_cache_without_its_own_creates() {
         .frames
         .iter()
         .filter_map(|f| match &f.event {
-            Event::Reconcile { note: Note::Counted { in_cache, unseen, .. }, .. } => Some((*in_cache, *unseen)),
+            Event::ReconcileNote { note: Note::Counted { in_cache, unseen, .. }, .. } => Some((*in_cache, *unseen)),
             _ => None,
         })
         .collect();
@@ -65,7 +65,7 @@ fn the_second_reconcile_reads_a_cache_without_its_own_creates() {
     let third = run.frames.iter().find(|f| matches!(&f.event, Event::ReconcileStarted { n: 3, .. })).unwrap();
     let caption = cachescope::narrate::caption(third);
     assert!(caption.contains("queued by ADDED ConfigMap beta-voice-"), "{caption}");
-    let read = run.frames.iter().find(|f| matches!(&f.event, Event::Reconcile { n: 3, note: Note::Counted { .. }, .. })).unwrap();
+    let read = run.frames.iter().find(|f| matches!(&f.event, Event::ReconcileNote { n: 3, note: Note::Counted { .. }, .. })).unwrap();
     let caption = cachescope::narrate::caption(read);
     assert_eq!(
         caption,
@@ -260,7 +260,7 @@ fn read_your_write_gets_exactly_one_409_and_one_seed_99() {
     assert_eq!(seed_99s, 1);
     assert_eq!(run.report.live("ConfigMap"), 51, "no seed deleted");
     let miss = run.frames.iter().find_map(|f| match &f.event {
-        Event::Reconcile { note: Note::CacheMiss { name, eta_ms, .. }, .. } => Some((name.clone(), *eta_ms)),
+        Event::ReconcileNote { note: Note::CacheMiss { name, eta_ms, .. }, .. } => Some((name.clone(), *eta_ms)),
         _ => None,
     });
     let (name, eta) = miss.expect("the re-read misses");
@@ -284,7 +284,7 @@ fn replicaset_pressure_never_exceeds_ten_with_expectations() {
     assert!(run.report.api_count("create", 201) > 10, "and the controller really replaced them");
     assert!(run.report.invariants[CHILDREN_WITHIN_DESIRED].held);
     // Expectations really gated syncs.
-    assert!(run.frames.iter().any(|f| matches!(f.event, Event::Reconcile { note: Note::ExpectationsPending { .. }, .. })));
+    assert!(run.frames.iter().any(|f| matches!(f.event, Event::ReconcileNote { note: Note::ExpectationsPending { .. }, .. })));
 }
 
 #[test]
@@ -301,14 +301,14 @@ fn expectations_timeout_wedges_the_replicaset_until_the_timeout() {
     let expired = run
         .frames
         .iter()
-        .find(|f| matches!(f.event, Event::Reconcile { note: Note::ExpectationsExpired { .. }, .. }))
+        .find(|f| matches!(f.event, Event::ReconcileNote { note: Note::ExpectationsExpired { .. }, .. }))
         .expect("the timeout unwedges it");
     assert!(expired.at_ms >= 300_000, "not before five minutes: {}", expired.at_ms);
     let pending = run
         .frames
         .iter()
         .filter(|f| {
-            f.n > dropped.n && f.n < expired.n && matches!(f.event, Event::Reconcile { note: Note::ExpectationsPending { .. }, .. })
+            f.n > dropped.n && f.n < expired.n && matches!(f.event, Event::ReconcileNote { note: Note::ExpectationsPending { .. }, .. })
         })
         .count();
     assert!(pending >= 1, "syncs in between were skipped");
@@ -504,7 +504,7 @@ fn the_consistency_store_stops_the_generate_name_over_create_at_every_lag() {
     }
     // The skip's words are upstream's, and the key is requeued rate-limited.
     let on = check("staleness-mitigation", &[]);
-    let skip = on.frames.iter().find(|f| matches!(&f.event, Event::Reconcile { note: Note::StaleSkip { .. }, .. })).unwrap();
+    let skip = on.frames.iter().find(|f| matches!(&f.event, Event::ReconcileNote { note: Note::StaleSkip { .. }, .. })).unwrap();
     let caption = cachescope::narrate::caption(skip);
     assert!(caption.contains("read version: 0 is not as new as written version: 5 for group resource configmaps"), "{caption}");
     let finished = on.frames.iter().find(|f| f.n > skip.n && matches!(f.event, Event::ReconcileFinished { .. })).unwrap();
@@ -526,7 +526,7 @@ fn the_consistency_store_answers_kubernetes_129795() {
     assert!(on.report.invariants[CHILDREN_WITHIN_DESIRED].held);
     let off = check("staleness-mitigation-replicaset", &[("controller.consistency_store", "false")]);
     assert!(off.report.peak_live["Pod"] > 5, "{:?}", off.report);
-    assert!(off.frames.iter().any(|f| matches!(f.event, Event::Reconcile { note: Note::ExpectationsExpired { .. }, .. })));
+    assert!(off.frames.iter().any(|f| matches!(f.event, Event::ReconcileNote { note: Note::ExpectationsExpired { .. }, .. })));
     // A restart empties the store (memory only): it is a record of this process's writes.
     let mut w = cachescope::sim::world::World::new(cachescope::scenario::preset("staleness-mitigation").unwrap().world_init());
     while w.step().is_some() && w.ctl.consistency.records().count() == 0 {}
@@ -797,7 +797,7 @@ fn foreground_teardown_deletes_the_children_before_the_owner() {
     assert_eq!(child_deletes.len(), 11);
     assert_eq!(owner_gone.len(), 1, "one finalizer removal");
     assert!(owner_gone[0] > *child_deletes.iter().max().unwrap(), "the owner goes last: {owner_gone:?} after {child_deletes:?}");
-    assert!(run.frames.iter().any(|f| matches!(&f.event, Event::Reconcile { note: Note::OwnerTerminating { .. }, .. })));
+    assert!(run.frames.iter().any(|f| matches!(&f.event, Event::ReconcileNote { note: Note::OwnerTerminating { .. }, .. })));
     assert!(run.report.invariants[NO_ORPHANS].held);
 }
 

@@ -9,7 +9,7 @@ mod support;
 
 use cachescope::sim::apiserver::{Actor, ApiServer, AuditEntry, ControllerKind, EventType, Request, Response, Status, Verb};
 use cachescope::sim::controllers::replicaset::handle;
-use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, HandlerEvent, Input, ListOrder, Naming, Reconcile};
+use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, HandlerEvent, Input, ListOrder, Naming, ReconcileState};
 use cachescope::sim::expectations::Expectations;
 use cachescope::sim::object::{Kind, Object, ObjectRc, OwnerReference, ReplicaSetStatus, Spec};
 use cachescope::sim::rng::Rng;
@@ -102,7 +102,7 @@ fn sync_answering(
     let mut rng = Rng::new(1);
     let mut consistency = cachescope::sim::consistency::ConsistencyStore::default();
     let mut cx = Cx { now_ms, settings, caches, expectations: exp, lag_ms: 0, truth: &truth, rng: &mut rng, consistency: &mut consistency };
-    let (mut r, mut beat) = Reconcile::start(KEY, &mut cx);
+    let (mut r, mut beat) = ReconcileState::start(KEY, &mut cx);
     loop {
         beat = match beat {
             Beat::Return(result) => return (sent, result),

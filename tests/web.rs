@@ -1262,7 +1262,7 @@ async fn the_share_bar_names_every_action() {
 /// shows: the notes the help lists in full, each on the panel it affects.
 #[wasm_bindgen_test]
 async fn each_panel_notes_its_simplifications_in_one_line() {
-    use cachescope::sim::{panel_note, Panel};
+    use cachescope::narrate::simplifications::{panel_note, Panel};
     let m = mount_panel("s=over-create", || {
         view! { <ClusterPanel /> <CachePanel /> <WatchPanel /> <WorkqueuePanel /> <ExpectationsPanel /> <ReconcilePanel /> }
     })

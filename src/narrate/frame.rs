@@ -258,7 +258,7 @@ fn event_caption(frame: &Frame) -> String {
             };
             format!("Worker {worker} takes {key} off the queue: reconcile {n}{why}.")
         }
-        Event::Reconcile { n, note, .. } => note_caption(*n, note),
+        Event::ReconcileNote { n, note, .. } => note_caption(*n, note),
         Event::ReconcileFinished { key, n, error, requeue, .. } => {
             let how = match (error, requeue) {
                 (Some(e), Requeue::RateLimited { delay_ms }) => {

@@ -16,12 +16,15 @@
 //! - [`invariants`]: what each invariant promises and what broke it.
 //! - [`explore`]: schedules in words, and what a counterexample found.
 //! - [`panels`]: the short values the panels show beside their rows.
+//! - [`simplifications`]: how the simulation differs from a cluster, and
+//!   each panel's one-line note of it.
 
 pub mod explore;
 pub mod frame;
 pub mod invariants;
 pub mod panels;
 pub mod run;
+pub mod simplifications;
 pub mod units;
 
 pub use frame::caption;

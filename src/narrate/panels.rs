@@ -62,7 +62,7 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
                 format!("key = {key} · reconcile {n}{why}")
             }
         }
-        Event::Reconcile { note, .. } => match note {
+        Event::ReconcileNote { note, .. } => match note {
             Note::OwnerNotInCache { .. } => "err = NotFound · expectations forgotten, return".to_string(),
             Note::OwnerTerminating { .. } => "DeletionTimestamp != nil · nothing to manage, return".to_string(),
             Note::StaleSkip { error, .. } => {

@@ -66,9 +66,9 @@ pub fn reconcile_requests(frames: &[Frame]) -> Option<RequestsByVerb> {
                 started = true;
                 break;
             }
-            Event::Reconcile { n: m, .. } if m == n => {}
+            Event::ReconcileNote { n: m, .. } if m == n => {}
             // Another reconcile ran meanwhile: its requests and ours look alike.
-            Event::ReconcileStarted { .. } | Event::Reconcile { .. } | Event::ReconcileFinished { .. } => return None,
+            Event::ReconcileStarted { .. } | Event::ReconcileNote { .. } | Event::ReconcileFinished { .. } => return None,
             Event::ApiRequest { entry, step: Some(_), .. } if matches!(entry.actor, Actor::Controller(_)) => {
                 sent.push((entry.verb, entry.seen_status().code));
             }

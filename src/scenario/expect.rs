@@ -112,7 +112,7 @@ pub struct Check {
 
 /// A check against one run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Outcome {
+pub struct Verdict {
     pub text: String,
     /// The expected value or range in words: `4`, `at least 1`, `8 to 12`.
     pub expected: String,
@@ -283,9 +283,9 @@ impl Check {
     }
 
     /// This check against a finished run.
-    pub fn outcome(&self, world: &World, frames: &[Frame]) -> Outcome {
+    pub fn outcome(&self, world: &World, frames: &[Frame]) -> Verdict {
         let measured = self.measure(world, frames);
-        Outcome { text: self.text.clone(), expected: self.expected(), measured, held: measured.is_some_and(|v| self.accepts(v)) }
+        Verdict { text: self.text.clone(), expected: self.expected(), measured, held: measured.is_some_and(|v| self.accepts(v)) }
     }
 }
 
@@ -306,7 +306,7 @@ pub fn effective_settings(scenario: &super::Scenario, world: &World) -> Value {
 }
 
 /// The checks that apply to a finished run, against it.
-pub fn outcomes(scenario: &super::Scenario, world: &World, frames: &[Frame]) -> Vec<Outcome> {
+pub fn outcomes(scenario: &super::Scenario, world: &World, frames: &[Frame]) -> Vec<Verdict> {
     let effective = effective_settings(scenario, world);
     scenario.expect.iter().filter(|c| c.applies(&effective)).map(|c| c.outcome(world, frames)).collect()
 }

@@ -19,7 +19,7 @@ mod validate;
 pub use controls::CONTROL_ACTIONS;
 pub use document::*;
 pub use error::ScenarioError;
-pub use expect::{Check, Measure, Outcome};
+pub use expect::{Check, Measure, Verdict};
 pub use path::{get_path, set_path, split_path};
 pub use presets::{preset, preset_names, presets, PRESETS};
 pub use resolve::owner_of;

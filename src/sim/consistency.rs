@@ -89,7 +89,7 @@ pub struct ConsistencyStore {
 impl ConsistencyStore {
     /// `WroteAt(owner, ownerUID, resource, rv)`: a record for another UID
     /// under the same name is replaced by a fresh one.
-    pub fn wrote_at(&mut self, owner: &str, owner_uid: u64, resource: Kind, rv: u64) {
+    pub(crate) fn wrote_at(&mut self, owner: &str, owner_uid: u64, resource: Kind, rv: u64) {
         let fresh = self.writes.get(&owner.to_string()).is_none_or(|r| r.owner_uid != owner_uid);
         if fresh {
             self.writes.insert(owner.to_string(), OwnerRecord::new(owner_uid));
@@ -109,7 +109,7 @@ impl ConsistencyStore {
     /// `EnsureReady(owner)`: `Ok` when there is no record, or when every store
     /// has read at least what was written (and then the record is deleted);
     /// else the first resource that lags, as upstream's error says it.
-    pub fn ensure_ready(&mut self, owner: &str, read: impl Fn(Kind) -> Option<u64>) -> Result<(), ConsistencyError> {
+    pub(crate) fn ensure_ready(&mut self, owner: &str, read: impl Fn(Kind) -> Option<u64>) -> Result<(), ConsistencyError> {
         let Some(record) = self.writes.get(&owner.to_string()) else { return Ok(()) };
         record.ensure_ready(&read)?;
         let uid = record.owner_uid;

@@ -10,7 +10,7 @@ use super::sorted::SortedSet;
 use serde::Serialize;
 
 /// `ExpectationsTimeout` (l.71): after this long, a pending record counts as satisfied.
-pub const DEFAULT_TIMEOUT_MS: u64 = 5 * 60 * 1000;
+pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 5 * 60 * 1000;
 
 /// One `ControlleeExpectations` record, with the pod keys it expects to see deleted.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
@@ -120,7 +120,7 @@ impl Expectations {
     /// `DeletionObserved(key, podKey)` of the UID-tracking flavour: lowers `del`
     /// only if `pod_key` was expected, and forgets it, so a second observation of
     /// the same deletion counts nothing.
-    pub fn deletion_observed(&mut self, key: &str, pod_key: &str) -> bool {
+    pub(crate) fn deletion_observed(&mut self, key: &str, pod_key: &str) -> bool {
         match self.get_mut(key) {
             Some(r) => {
                 let expected = r.deleting.remove(&pod_key.to_string());

@@ -147,8 +147,9 @@ pub enum Event {
     Requeued { keys: Vec<String> },
     /// A worker took a key off the queue; `queued_by` is what added it (an `ADDED` of ConfigMap `beta-voice-x`).
     ReconcileStarted { worker: u32, key: String, n: u64, double_enqueued: bool, queued_by: Option<QueuedBy> },
-    /// The reconcile read or decided something.
-    Reconcile { worker: u32, key: String, n: u64, note: Note, step: Step },
+    /// The reconcile read or decided something (a trace names it `reconcile`).
+    #[serde(rename = "reconcile")]
+    ReconcileNote { worker: u32, key: String, n: u64, note: Note, step: Step },
     /// The reconcile returned.
     ReconcileFinished { worker: u32, key: String, n: u64, error: Option<ReconcileError>, requeue: Requeue },
     /// The one-shot program ended with this exit code.
@@ -190,7 +191,7 @@ fn is_zero(n: &u64) -> bool {
 impl Event {
     /// A frame of the controller process's own work (its informers, queue,
     /// workers and requests), which a replica's letter names when there are two.
-    pub fn is_the_controllers(&self) -> bool {
+    pub(crate) fn is_the_controllers(&self) -> bool {
         match self {
             Event::ApiRequest { entry, .. } => {
                 matches!(entry.actor, super::apiserver::Actor::Controller(_) | super::apiserver::Actor::Informer(_))
@@ -210,7 +211,7 @@ impl Event {
             | Event::WorkersStarted { .. }
             | Event::Requeued { .. }
             | Event::ReconcileStarted { .. }
-            | Event::Reconcile { .. }
+            | Event::ReconcileNote { .. }
             | Event::ReconcileFinished { .. }
             | Event::ControllerExited { .. } => true,
             Event::OrphansRemain { .. }
@@ -241,7 +242,7 @@ impl Event {
             Event::WorkersStarted { .. } => "workers_started",
             Event::Requeued { .. } => "requeued",
             Event::ReconcileStarted { .. } => "reconcile_started",
-            Event::Reconcile { .. } => "reconcile",
+            Event::ReconcileNote { .. } => "reconcile",
             Event::ReconcileFinished { .. } => "reconcile_finished",
             Event::ControllerExited { .. } => "controller_exited",
             Event::OrphansRemain { .. } => "orphans_remain",
@@ -270,7 +271,7 @@ impl Event {
                     ObjectRef { kind: *kind, namespace: key.namespace, name: key.name }
                 })
                 .collect(),
-            Event::Reconcile { note: Note::CacheMiss { name, kind, .. } | Note::CacheHit { name, kind }, key, .. } => {
+            Event::ReconcileNote { note: Note::CacheMiss { name, kind, .. } | Note::CacheHit { name, kind }, key, .. } => {
                 let namespace = key.split('/').next().unwrap_or_default().to_string();
                 vec![ObjectRef { kind: *kind, namespace, name: name.clone() }]
             }

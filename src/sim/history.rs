@@ -31,10 +31,10 @@ pub trait Model: Clone {
 }
 
 /// The distance between checkpoints at the start of a run.
-pub const DEFAULT_INTERVAL: usize = 512;
+pub(crate) const DEFAULT_INTERVAL: usize = 512;
 
 /// The most regular checkpoints kept (the first and the forks besides).
-pub const MAX_CHECKPOINTS: usize = 512;
+pub(crate) const MAX_CHECKPOINTS: usize = 512;
 
 /// The most the checkpoints may weigh in all, by [`Model::weight`]. Sized so
 /// a thousand-pod world (about 355 KB a checkpoint) keeps them 2,048 frames
@@ -72,13 +72,13 @@ impl<M: Model> History<M> {
         Self::with_interval(model, DEFAULT_INTERVAL)
     }
 
-    pub fn with_interval(model: M, interval: usize) -> Self {
+    pub(crate) fn with_interval(model: M, interval: usize) -> Self {
         Self::with_bounds(model, interval, MAX_CHECKPOINTS, CHECKPOINT_BYTES)
     }
 
     /// A history whose checkpoints start `interval` frames apart and are at
     /// most `max_checkpoints` (besides the first and the forks) and `max_weight` bytes.
-    pub fn with_bounds(model: M, interval: usize, max_checkpoints: usize, max_weight: usize) -> Self {
+    pub(crate) fn with_bounds(model: M, interval: usize, max_checkpoints: usize, max_weight: usize) -> Self {
         let interval = interval.max(1);
         History {
             interval,

@@ -165,7 +165,7 @@ impl Informer {
     }
 
     /// `HasSynced`: the first LIST is in the store and its handlers have run.
-    pub fn has_synced(&self) -> bool {
+    pub(crate) fn has_synced(&self) -> bool {
         self.has_synced
     }
 
@@ -222,7 +222,7 @@ impl Informer {
     }
 
     /// A committed change, on the timing a schedule chose for it.
-    pub fn offer_timed(&mut self, event: &WatchEvent, now_ms: u64, jitter_ms: u64, timing: Timing) {
+    pub(crate) fn offer_timed(&mut self, event: &WatchEvent, now_ms: u64, jitter_ms: u64, timing: Timing) {
         let list_rv = match &self.state {
             ListState::Listed { list_rv, .. } | ListState::Popping { list_rv, .. } | ListState::Watching { list_rv } => *list_rv,
             ListState::Idle | ListState::Requested { .. } | ListState::Closed => return,
@@ -254,7 +254,7 @@ impl Informer {
     }
 
     /// The apiserver's BOOKMARK at `rv` joins the wire of an established watch.
-    pub fn offer_bookmark(&mut self, rv: u64, now_ms: u64) {
+    pub(crate) fn offer_bookmark(&mut self, rv: u64, now_ms: u64) {
         if !self.is_watching() {
             return;
         }
@@ -295,16 +295,12 @@ impl Informer {
     }
 
     /// Arm a fault: the next event (of `event_type`, if given) is dropped on the wire.
-    pub fn drop_next(&mut self, event_type: Option<EventType>) {
+    pub(crate) fn drop_next(&mut self, event_type: Option<EventType>) {
         self.drop_next = Some(event_type);
     }
 
-    pub fn drop_armed(&self) -> bool {
-        self.drop_next.is_some()
-    }
-
     /// When the next thing happens to this informer, under a watch lag of `lag_ms`.
-    pub fn next_due(&self, lag_ms: u64) -> Option<u64> {
+    pub(crate) fn next_due(&self, lag_ms: u64) -> Option<u64> {
         match &self.state {
             ListState::Listed { fill_at_ms, .. } => Some(*fill_at_ms),
             ListState::Popping { queue, .. } => queue.front().map(|(_, at)| *at),
@@ -319,7 +315,7 @@ impl Informer {
     }
 
     /// How many events are on the wire.
-    pub fn in_flight_len(&self) -> usize {
+    pub(crate) fn in_flight_len(&self) -> usize {
         self.in_flight.len()
     }
 
@@ -355,7 +351,7 @@ impl Informer {
     /// A DeltaFIFO's `Replace`: the listed items, then a tombstone for each
     /// stored key the list lacks, queued to pop one at a time, evenly from
     /// `now_ms` to the list's fill time (`HasSynced` at the last).
-    pub fn queue_population(&mut self, now_ms: u64) {
+    pub(crate) fn queue_population(&mut self, now_ms: u64) {
         let ListState::Listed { items, list_rv, fill_at_ms, .. } = std::mem::replace(&mut self.state, ListState::Idle) else {
             panic!("queue_population called when no list is waiting");
         };
@@ -375,7 +371,7 @@ impl Informer {
     }
 
     /// Is a DeltaFIFO population being popped?
-    pub fn is_popping(&self) -> bool {
+    pub(crate) fn is_popping(&self) -> bool {
         matches!(self.state, ListState::Popping { .. })
     }
 
@@ -452,12 +448,12 @@ impl Informer {
     }
 
     /// The watch ended: what was on its wire is lost (the next LIST has it).
-    pub fn close_watch(&mut self) {
+    pub(crate) fn close_watch(&mut self) {
         self.state = ListState::Closed;
         self.in_flight.clear();
     }
 
-    pub fn is_watching(&self) -> bool {
+    pub(crate) fn is_watching(&self) -> bool {
         matches!(self.state, ListState::Watching { .. })
     }
 

@@ -33,6 +33,15 @@ pub struct SentWith {
     pub uncached: bool,
 }
 
+impl SentWith {
+    /// Sent with the sender's caches synced, its target in them: what every
+    /// sender but a controller's worker is taken to be (kubectl, the garbage
+    /// collector, the kubelet, a relist), and nothing an invariant flags.
+    pub(crate) const SYNCED: SentWith = SentWith { synced: true, uncached: false };
+    /// Sent before the sender's caches had synced: an informer's first LIST.
+    pub(crate) const UNSYNCED: SentWith = SentWith { synced: false, uncached: false };
+}
+
 /// The invariants' names, in report order.
 pub const CHILDREN_WITHIN_DESIRED: &str = "children_within_desired";
 pub const ALL_PODS_WITHIN_REPLICAS: &str = "all_pods_within_replicas";
@@ -78,7 +87,7 @@ impl Invariants {
     }
 
     /// Check a request the apiserver just handled: the violation it makes, if any.
-    pub fn check_request(&self, sent: SentWith, audit: &AuditEntry, api: &ApiServer) -> Vec<Violation> {
+    pub(crate) fn check_request(&self, sent: SentWith, audit: &AuditEntry, api: &ApiServer) -> Vec<Violation> {
         if !matches!(audit.actor, Actor::Controller(_)) {
             return Vec::new();
         }
@@ -151,7 +160,7 @@ impl Invariants {
     }
 
     /// Check an event once it is a frame: the violation it shows, if any.
-    pub fn check_event(&self, event: &Event) -> Option<Violation> {
+    pub(crate) fn check_event(&self, event: &Event) -> Option<Violation> {
         match event {
             Event::OrphansRemain { owner, children, .. } => {
                 Some(Violation::new(NO_ORPHANS, ViolationFacts::Orphans { owner: owner.clone(), children: *children }))

@@ -48,15 +48,6 @@ impl Kind {
         }
     }
 
-    /// The `apiVersion` an ownerReference to this kind carries.
-    pub fn api_version(self) -> &'static str {
-        match self {
-            Kind::Ensemble => "academy.k3ii.dev/v1alpha1",
-            Kind::ConfigMap | Kind::Pod => "v1",
-            Kind::ReplicaSet => "apps/v1",
-        }
-    }
-
     pub fn as_str(self) -> &'static str {
         match self {
             Kind::Ensemble => "Ensemble",
@@ -190,9 +181,9 @@ pub struct ReplicaSetStatus {
 }
 
 /// The finalizer foreground deletion puts on an owner (`metav1.FinalizerDeleteDependents`).
-pub const FINALIZER_FOREGROUND: &str = "foregroundDeletion";
+pub(crate) const FINALIZER_FOREGROUND: &str = "foregroundDeletion";
 /// The finalizer orphan deletion puts on an owner (`metav1.FinalizerOrphanDependents`).
-pub const FINALIZER_ORPHAN: &str = "orphan";
+pub(crate) const FINALIZER_ORPHAN: &str = "orphan";
 
 /// A committed object version, shared between the apiserver, informers,
 /// events in flight and checkpoints. A version never changes once committed,
@@ -260,7 +251,7 @@ impl Object {
         ObjectKey::new(self.namespace.clone(), self.name.clone())
     }
 
-    pub fn object_ref(&self) -> ObjectRef {
+    pub(crate) fn object_ref(&self) -> ObjectRef {
         ObjectRef { kind: self.kind(), namespace: self.namespace.clone(), name: self.name.clone() }
     }
 
@@ -293,7 +284,7 @@ impl ObjectTemplate {
     }
 
     /// The name, or `prefix*` while the server has not picked one yet.
-    pub fn display_name(&self) -> String {
+    pub(crate) fn display_name(&self) -> String {
         match (&self.name, &self.generate_name) {
             (Some(n), _) => n.clone(),
             (None, Some(p)) => format!("{p}*"),

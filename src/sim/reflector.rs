@@ -15,8 +15,7 @@ pub struct ExponentialBackoff {
     cap_ms: u64,
     reset_ms: u64,
     factor: u64,
-    /// `Jitter(d, 1.0)`: `d` plus up to `d` more, drawn from the run's RNG.
-    jitter: bool,
+    jitter: Jitter,
     /// `Backoff.Duration`: the next step before jitter.
     duration_ms: u64,
     /// `Backoff.Steps == 0`: the cap was reached; every step is the cap.
@@ -24,21 +23,30 @@ pub struct ExponentialBackoff {
     last_start_ms: u64,
 }
 
+/// A backoff's jitter factor, as `wait.Jitter` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Jitter {
+    /// 0.0: every step is its duration.
+    None,
+    /// `Jitter(d, 1.0)`: `d` plus up to `d` more, drawn from the run's RNG.
+    Full,
+}
+
 /// The reflector's: `NewExponentialBackoffManager(800ms, 30s, 2m, 2.0, 1.0)`.
-pub const REFLECTOR_INITIAL_BACKOFF_MS: u64 = 800;
-pub const REFLECTOR_MAX_BACKOFF_MS: u64 = 30_000;
-pub const REFLECTOR_BACKOFF_RESET_MS: u64 = 120_000;
+pub(crate) const REFLECTOR_INITIAL_BACKOFF_MS: u64 = 800;
+pub(crate) const REFLECTOR_MAX_BACKOFF_MS: u64 = 30_000;
+pub(crate) const REFLECTOR_BACKOFF_RESET_MS: u64 = 120_000;
 
 impl ExponentialBackoff {
     /// `NewExponentialBackoffManager(initial, max, reset, factor, jitter)`,
     /// created at `now_ms` (its clock's `Now()`).
-    pub fn new(initial_ms: u64, cap_ms: u64, reset_ms: u64, factor: u64, jitter: bool, now_ms: u64) -> Self {
+    pub fn new(initial_ms: u64, cap_ms: u64, reset_ms: u64, factor: u64, jitter: Jitter, now_ms: u64) -> Self {
         ExponentialBackoff { initial_ms, cap_ms, reset_ms, factor, jitter, duration_ms: initial_ms, capped: false, last_start_ms: now_ms }
     }
 
     /// The reflector's manager, as `NewReflectorWithOptions` builds it.
     pub fn reflector(now_ms: u64) -> Self {
-        Self::new(REFLECTOR_INITIAL_BACKOFF_MS, REFLECTOR_MAX_BACKOFF_MS, REFLECTOR_BACKOFF_RESET_MS, 2, true, now_ms)
+        Self::new(REFLECTOR_INITIAL_BACKOFF_MS, REFLECTOR_MAX_BACKOFF_MS, REFLECTOR_BACKOFF_RESET_MS, 2, Jitter::Full, now_ms)
     }
 
     /// `getNextBackoff`: reset if the last backoff began more than the reset
@@ -57,7 +65,7 @@ impl ExponentialBackoff {
                 self.capped = true;
             }
         }
-        if self.jitter {
+        if self.jitter == Jitter::Full {
             duration + rng.below(duration)
         } else {
             duration
@@ -77,7 +85,7 @@ mod tests {
     fn TestExponentialBackoffManagerGetNextBackoff() {
         let mut rng = Rng::new(1);
         let mut now = 0;
-        let mut backoff = ExponentialBackoff::new(1, 10, 10, 2, false, now);
+        let mut backoff = ExponentialBackoff::new(1, 10, 10, 2, Jitter::None, now);
         let durations: Vec<u64> = (0..7).map(|_| backoff.next(now, &mut rng)).collect();
         assert_eq!(durations, [1, 2, 4, 8, 10, 10, 10]);
         now += 11;

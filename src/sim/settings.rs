@@ -242,7 +242,7 @@ impl Default for ClusterSettings {
 
 impl ClusterSettings {
     /// From a LIST of `kind` to its items in the store.
-    pub fn initial_list_for(&self, kind: Kind) -> u64 {
+    pub(crate) fn initial_list_for(&self, kind: Kind) -> u64 {
         self.initial_list_ms_by_kind.by_index()[kind.index()].unwrap_or(self.initial_list_ms)
     }
 
@@ -271,7 +271,7 @@ pub struct ListTimes {
 
 impl ListTimes {
     /// By `Kind::index`.
-    pub fn by_index(&self) -> [Option<u64>; 4] {
+    pub(crate) fn by_index(&self) -> [Option<u64>; 4] {
         [self.ensemble, self.config_map, self.replica_set, self.pod]
     }
 }

@@ -57,7 +57,7 @@ impl<T: Ord + Clone> WorkQueue<T> {
     }
 
     /// The item is dirty: an `Add` now would change nothing.
-    pub fn is_dirty(&self, item: &T) -> bool {
+    pub(crate) fn is_dirty(&self, item: &T) -> bool {
         self.dirty.contains(item)
     }
 
@@ -88,7 +88,7 @@ impl<T: Ord + Clone> WorkQueue<T> {
 
     /// `AddAfter(item, delay)` at simulated time `now_ms`: a delay of 0 is an
     /// immediate `add`; otherwise the item waits, keeping the earliest ready time.
-    pub fn add_after(&mut self, item: T, delay_ms: u64, now_ms: u64) {
+    pub(crate) fn add_after(&mut self, item: T, delay_ms: u64, now_ms: u64) {
         if delay_ms == 0 {
             self.add(item);
             return;
@@ -107,7 +107,7 @@ impl<T: Ord + Clone> WorkQueue<T> {
     }
 
     /// `AddRateLimited`: `add_after(item, limiter.when(item))`. Returns the delay.
-    pub fn add_rate_limited(&mut self, item: T, now_ms: u64) -> u64 {
+    pub(crate) fn add_rate_limited(&mut self, item: T, now_ms: u64) -> u64 {
         let delay_ms = self.limiter.when(&item, now_ms);
         self.add_after(item, delay_ms, now_ms);
         delay_ms
@@ -124,12 +124,12 @@ impl<T: Ord + Clone> WorkQueue<T> {
     }
 
     /// When the earliest waiting item becomes ready, if any.
-    pub fn next_ready_at(&self) -> Option<u64> {
+    pub(crate) fn next_ready_at(&self) -> Option<u64> {
         self.waiting_by_time.first().map(|(at, _, _)| *at)
     }
 
     /// Move every waiting item whose time has come into the queue. Returns them.
-    pub fn promote_ready(&mut self, now_ms: u64) -> Vec<T> {
+    pub(crate) fn promote_ready(&mut self, now_ms: u64) -> Vec<T> {
         let mut ready = Vec::new();
         while let Some((at, _, _)) = self.waiting_by_time.first() {
             if *at > now_ms {

@@ -1285,7 +1285,7 @@ fn Help() -> impl IntoView {
                 </p>
                 <h2>"How this differs from a real cluster"</h2>
                 <ul class="simplifications">
-                    {crate::sim::SIMPLIFICATIONS.iter().map(|s| view! { <li>{s.text}</li> }).collect_view()}
+                    {crate::narrate::simplifications::SIMPLIFICATIONS.iter().map(|s| view! { <li>{s.text}</li> }).collect_view()}
                     <li>"The garbage collector's own cache deliveries are hidden when stepping unless an owner is deleted (GC steps shows them)."</li>
                 </ul>
                 <button node_ref=close on:click=move |_| ui.help_open.set(false)>"Close"</button>

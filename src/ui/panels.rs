@@ -2,10 +2,10 @@
 //! [`crate::view::panels`]; none computes anything the views do not.
 
 use super::use_ui;
+use crate::narrate::simplifications::Panel;
 use crate::narrate::units::{fmt_ms, plural, secs};
 use crate::sim::apiserver::{Actor, ControllerKind};
 use crate::sim::object::Kind;
-use crate::sim::Panel;
 use crate::view::panels::{self as pv, Row, RowState, TimelineEntry};
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -234,7 +234,7 @@ pub fn CachePanel() -> impl IntoView {
 
 /// The one line a panel carries on how the simulation simplifies what it shows.
 fn simplified(panel: Panel) -> impl IntoView {
-    crate::sim::panel_note(panel).map(|note| view! { <p class="simplified">{note}</p> })
+    crate::narrate::simplifications::panel_note(panel).map(|note| view! { <p class="simplified">{note}</p> })
 }
 
 #[component]

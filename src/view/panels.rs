@@ -10,7 +10,7 @@ use crate::sim::expectations::Satisfied;
 use crate::sim::frame::{Event, Frame, Watcher};
 use crate::sim::informer::ListState;
 use crate::sim::object::{child_label, Kind, ObjectRc, ObjectRef};
-use crate::sim::world::World;
+use crate::sim::world::{SentBy, World};
 
 /// How an object's row stands between the cluster and the cache.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -397,7 +397,7 @@ pub struct ReconcileView {
 pub fn frame_step(kind: ControllerKind, frame: &Frame) -> Option<(Step, Option<(u32, u64)>)> {
     match &frame.event {
         Event::ReconcileStarted { worker, n, .. } => Some((controllers::first_step(kind), Some((*worker, *n)))),
-        Event::Reconcile { worker, n, step, .. } => Some((*step, Some((*worker, *n)))),
+        Event::ReconcileNote { worker, n, step, .. } => Some((*step, Some((*worker, *n)))),
         Event::ApiRequest { step: Some(step), .. } => Some((*step, None)),
         Event::ReconcileFinished { worker, n, .. } => Some((controllers::last_step(kind), Some((*worker, *n)))),
         Event::ControllerExited { .. } => Some((Step::Exit, None)),
@@ -454,7 +454,7 @@ pub fn timeline(frames: &[Frame], limit: usize) -> (Vec<TimelineEntry>, Vec<Time
         }
         match &f.event {
             Event::ApiRequest { entry, .. } if audit.len() < limit => audit.push(TimelineEntry::Audit { frame: f.n, entry: entry.clone() }),
-            Event::Reconcile { note, .. } if logs.len() < limit => {
+            Event::ReconcileNote { note, .. } if logs.len() < limit => {
                 if let Some(text) = crate::narrate::frame::log_line(note) {
                     logs.push(TimelineEntry::Log { frame: f.n, at_ms: f.at_ms, text });
                 }
@@ -505,8 +505,8 @@ impl Observations {
 pub fn observations(world: &World) -> Observations {
     let kind = crate::sim::controllers::tracked_kind(world.controller.kind);
     // Deletes count whoever sent them (the pruner, kubectl's pressure, the GC); creates, the controller's.
-    let mut deletes = world.kind_counts(kind, Verb::Delete, true);
-    for (code, n) in world.kind_counts(kind, Verb::Delete, false) {
+    let mut deletes = world.kind_counts(kind, Verb::Delete, SentBy::Controller);
+    for (code, n) in world.kind_counts(kind, Verb::Delete, SentBy::Others) {
         match deletes.iter_mut().find(|(c, _)| *c == code) {
             Some((_, m)) => *m += n,
             None => deletes.push((code, n)),
@@ -518,7 +518,7 @@ pub fn observations(world: &World) -> Observations {
         in_cluster: world.api.live_count(kind),
         in_cache: world.controller_informer(kind).map_or(0, |i| i.len() as u64),
         peak_in_cluster: world.api.peak_count(kind),
-        creates: world.kind_counts(kind, Verb::Create, true),
+        creates: world.kind_counts(kind, Verb::Create, SentBy::Controller),
         deletes,
     }
 }
@@ -656,8 +656,8 @@ pub fn deleted_by_kind(frames: &[Frame]) -> Vec<(Kind, u64)> {
 
 /// Is this frame's note one of the stale reads the learner should notice?
 pub fn is_stale_read(frame: &Frame) -> bool {
-    matches!(&frame.event, Event::Reconcile { note: Note::Counted { unseen, .. }, .. } if *unseen > 0)
-        || matches!(&frame.event, Event::Reconcile { note: Note::CacheMiss { .. }, .. })
+    matches!(&frame.event, Event::ReconcileNote { note: Note::Counted { unseen, .. }, .. } if *unseen > 0)
+        || matches!(&frame.event, Event::ReconcileNote { note: Note::CacheMiss { .. }, .. })
 }
 
 #[cfg(test)]
@@ -687,7 +687,7 @@ mod tests {
         let mut session = Session::new(s);
         let mut starts = 0;
         while session.step_forward() {
-            if let Some(Frame { event: Event::Reconcile { note: Note::Counted { .. }, .. }, .. }) = session.last_frame() {
+            if let Some(Frame { event: Event::ReconcileNote { note: Note::Counted { .. }, .. }, .. }) = session.last_frame() {
                 starts += 1;
                 if starts == 2 {
                     break;

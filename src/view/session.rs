@@ -2,7 +2,7 @@
 //! way, and the children-count series for the plot. The page keeps one
 //! `Session` in one signal; everything it draws is computed from it.
 
-use crate::scenario::{expect, settings, Outcome, Scenario, ScenarioError};
+use crate::scenario::{expect, settings, Scenario, ScenarioError, Verdict};
 use crate::sim::apiserver::{ControllerKind, FailMode, Propagation, Verb};
 use crate::sim::frame::Frame;
 use crate::sim::history::History;
@@ -160,7 +160,7 @@ pub struct Session {
     /// `samples[n]` is the state after frame n (0 = the initial state).
     samples: Vec<Sample>,
     /// The scenario's checks against the whole run, once its end is known.
-    outcomes: Option<Vec<Outcome>>,
+    outcomes: Option<Vec<Verdict>>,
     /// Stepping skips the garbage collector's own cache deliveries.
     hide_gc: bool,
     /// Edits from a URL asked for a frame past the run's end: each, and the
@@ -425,7 +425,7 @@ impl Session {
     }
 
     /// The scenario's checks against the whole run; `None` until its end is known.
-    pub fn outcomes(&self) -> Option<&[Outcome]> {
+    pub fn outcomes(&self) -> Option<&[Verdict]> {
         self.outcomes.as_deref()
     }
 

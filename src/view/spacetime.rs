@@ -170,7 +170,7 @@ pub fn spacetime(frames: &[Frame], now_ms: u64, kinds: &[Kind], workers: usize, 
                     st.bars.push(Bar { lane: worker_lane(*worker), from_ms, to_ms: f.at_ms, label, frame });
                 }
             }
-            Event::Reconcile { worker, note, .. } => {
+            Event::ReconcileNote { worker, note, .. } => {
                 let read = match note {
                     Note::Counted { child_kind, in_cache, in_cluster, .. } => {
                         Some((*child_kind, format!("read {in_cache} {child_kind}s, the cluster held {in_cluster}"), in_cache != in_cluster))

@@ -18,7 +18,7 @@ use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReferen
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
-pub const PSEUDO_CODE: &[(Step, &str)] = &[
+pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
     (Step::Dequeue, "key := queue.Get()"),
     (Step::EnsureReady, "if err := consistencyStore.EnsureReady(key); err != nil { return err }   // v1.36, when on"),
     (Step::GetOwner, "ensemble, err := lister.Get(key)   // NotFound: forget expectations; DeletionTimestamp set: return"),
@@ -33,7 +33,7 @@ const ACTOR: Actor = Actor::Controller(ControllerKind::Ensemble);
 
 /// One Ensemble reconcile in progress.
 #[derive(Debug, Clone, Hash)]
-pub struct Reconcile {
+pub struct SyncEnsemble {
     key: String,
     owner: ObjectKey,
     /// The owner's UID as this reconcile read it: its writes are recorded under it.
@@ -57,10 +57,10 @@ enum Stage {
     Deleting { todo: VecDeque<ObjectKey> },
 }
 
-impl Reconcile {
-    pub fn start(key: &str, cx: &mut Cx) -> (Reconcile, Beat) {
+impl SyncEnsemble {
+    pub fn start(key: &str, cx: &mut Cx) -> (SyncEnsemble, Beat) {
         let owner = split_key(key);
-        let mut r = Reconcile { key: key.to_string(), owner, owner_uid: 0, stage: Stage::Returning };
+        let mut r = SyncEnsemble { key: key.to_string(), owner, owner_uid: 0, stage: Stage::Returning };
         // v1.36: before anything else, the caches must have read this key's own writes.
         if let Err(error) = cx.ensure_ready(key) {
             r.stage = Stage::Failing(ReconcileError::Stale(error));

@@ -74,7 +74,7 @@ impl Caches {
         self.informers.iter().find(|i| i.kind == kind)
     }
 
-    pub fn informer_mut(&mut self, kind: Kind) -> Option<&mut Informer> {
+    pub(crate) fn informer_mut(&mut self, kind: Kind) -> Option<&mut Informer> {
         self.informers.iter_mut().find(|i| i.kind == kind)
     }
 
@@ -84,7 +84,7 @@ impl Caches {
     }
 
     /// `HasSynced` of every informer.
-    pub fn all_synced(&self) -> bool {
+    pub(crate) fn all_synced(&self) -> bool {
         self.informers.iter().all(|i| i.has_synced())
     }
 }
@@ -109,7 +109,7 @@ pub struct Cx<'a> {
 impl Cx<'_> {
     /// `EnsureReady(key)`, when the consistency store is on: the error that
     /// skips this sync, if a cache has not read the controller's own writes.
-    pub fn ensure_ready(&mut self, key: &str) -> Result<(), ConsistencyError> {
+    pub(crate) fn ensure_ready(&mut self, key: &str) -> Result<(), ConsistencyError> {
         if !self.settings.consistency_store {
             return Ok(());
         }
@@ -118,14 +118,14 @@ impl Cx<'_> {
     }
 
     /// `WroteAt(key, ownerUID, resource, rv)` for a write this reconcile made.
-    pub fn wrote_at(&mut self, key: &str, owner_uid: u64, resource: Kind, rv: Option<u64>) {
+    pub(crate) fn wrote_at(&mut self, key: &str, owner_uid: u64, resource: Kind, rv: Option<u64>) {
         if let (true, Some(rv)) = (self.settings.consistency_store, rv) {
             self.consistency.wrote_at(key, owner_uid, resource, rv);
         }
     }
 
     /// The owner is gone: `Clear(key, "")` and `DeleteExpectations(key)`.
-    pub fn forget_owner(&mut self, key: &str) {
+    pub(crate) fn forget_owner(&mut self, key: &str) {
         self.consistency.clear(key, None);
         self.expectations.delete(key);
     }
@@ -316,7 +316,7 @@ pub enum Step {
 }
 
 /// The step a note belongs to.
-pub fn note_step(note: &Note) -> Step {
+pub(crate) fn note_step(note: &Note) -> Step {
     match note {
         Note::OwnerNotInCache { .. } | Note::OwnerTerminating { .. } => Step::GetOwner,
         Note::StaleSkip { .. } => Step::EnsureReady,
@@ -372,36 +372,36 @@ pub fn watched_kinds(kind: ControllerKind) -> &'static [Kind] {
 
 /// A reconcile in progress, per controller.
 #[derive(Debug, Clone, Hash)]
-pub enum Reconcile {
-    Ensemble(ensemble::Reconcile),
-    ReplicaSet(replicaset::Reconcile),
-    Pruner(pruner::Reconcile),
+pub enum ReconcileState {
+    Ensemble(ensemble::SyncEnsemble),
+    ReplicaSet(replicaset::SyncReplicaSet),
+    Pruner(pruner::Prune),
 }
 
-impl Reconcile {
+impl ReconcileState {
     /// Begin reconciling `key`.
-    pub fn start(key: &str, cx: &mut Cx) -> (Reconcile, Beat) {
+    pub fn start(key: &str, cx: &mut Cx) -> (ReconcileState, Beat) {
         match cx.settings.kind {
             ControllerKind::Ensemble => {
-                let (r, b) = ensemble::Reconcile::start(key, cx);
-                (Reconcile::Ensemble(r), b)
+                let (r, b) = ensemble::SyncEnsemble::start(key, cx);
+                (ReconcileState::Ensemble(r), b)
             }
             ControllerKind::ReplicaSet => {
-                let (r, b) = replicaset::Reconcile::start(key, cx);
-                (Reconcile::ReplicaSet(r), b)
+                let (r, b) = replicaset::SyncReplicaSet::start(key, cx);
+                (ReconcileState::ReplicaSet(r), b)
             }
             ControllerKind::Pruner => {
-                let (r, b) = pruner::Reconcile::start(key, cx);
-                (Reconcile::Pruner(r), b)
+                let (r, b) = pruner::Prune::start(key, cx);
+                (ReconcileState::Pruner(r), b)
             }
         }
     }
 
     pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
         match self {
-            Reconcile::Ensemble(r) => r.resume(input, cx),
-            Reconcile::ReplicaSet(r) => r.resume(input, cx),
-            Reconcile::Pruner(r) => r.resume(input, cx),
+            ReconcileState::Ensemble(r) => r.resume(input, cx),
+            ReconcileState::ReplicaSet(r) => r.resume(input, cx),
+            ReconcileState::Pruner(r) => r.resume(input, cx),
         }
     }
 }
@@ -423,7 +423,7 @@ pub fn handle(
 }
 
 /// `ns/name`, the workqueue key.
-pub fn queue_key(namespace: &str, name: &str) -> String {
+pub(crate) fn queue_key(namespace: &str, name: &str) -> String {
     format!("{namespace}/{name}")
 }
 
@@ -437,7 +437,7 @@ pub fn split_key(key: &str) -> ObjectKey {
 
 /// Shuffle `items` as a Go map's iteration would, with the world's RNG
 /// (Fisher-Yates), when the lister's order is [`ListOrder::Random`].
-pub fn lister_order<T>(items: &mut [T], order: ListOrder, rng: &mut Rng) {
+pub(crate) fn lister_order<T>(items: &mut [T], order: ListOrder, rng: &mut Rng) {
     if order == ListOrder::Random {
         for i in (1..items.len()).rev() {
             let j = rng.below(i as u64 + 1) as usize;
@@ -448,7 +448,7 @@ pub fn lister_order<T>(items: &mut [T], order: ListOrder, rng: &mut Rng) {
 
 /// Children of `owner` (by its child label) in a cache, and how many of their
 /// events are still on the wire to it.
-pub fn count_children(informer: &Informer, label: &str, owner: &ObjectKey, lag_ms: u64) -> (Vec<ObjectRc>, u32) {
+pub(crate) fn count_children(informer: &Informer, label: &str, owner: &ObjectKey, lag_ms: u64) -> (Vec<ObjectRc>, u32) {
     let children: Vec<ObjectRc> = informer
         .list()
         .filter(|o| o.namespace == owner.namespace && o.labels.get(label).map(String::as_str) == Some(owner.name.as_str()))

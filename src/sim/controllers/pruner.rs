@@ -12,7 +12,7 @@ use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, Spec};
 use std::collections::VecDeque;
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
-pub const PSEUDO_CODE: &[(Step, &str)] = &[
+pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
     (Step::LiveList, "live, _ := cs.CoreV1().ConfigMaps(ns).List(ctx, opts)   // the apiserver"),
     (Step::LookUp, "for _, cm := range live.Items { if _, err := lister.Get(cm.Name); IsNotFound(err) {"),
     (Step::Delete, "    cs.CoreV1().ConfigMaps(ns).Delete(ctx, cm.Name)   // DELETE (not in cache) } }"),
@@ -23,13 +23,13 @@ pub const PSEUDO_CODE: &[(Step, &str)] = &[
 ];
 
 /// The name the read-your-write step creates.
-pub const REREAD_NAME: &str = "seed-99";
+pub(crate) const REREAD_NAME: &str = "seed-99";
 
 const ACTOR: Actor = Actor::Controller(ControllerKind::Pruner);
 
 /// The run in progress.
 #[derive(Debug, Clone, Hash)]
-pub struct Reconcile {
+pub struct Prune {
     namespace: String,
     stage: Stage,
     deleted: u32,
@@ -56,11 +56,11 @@ enum Stage {
     Exited,
 }
 
-impl Reconcile {
+impl Prune {
     /// The run begins with a live LIST: it reads nothing from its cache yet.
-    pub fn start(key: &str, _cx: &mut Cx) -> (Reconcile, Beat) {
+    pub fn start(key: &str, _cx: &mut Cx) -> (Prune, Beat) {
         let namespace = key.split('/').next().unwrap_or(key).to_string();
-        let r = Reconcile { namespace: namespace.clone(), stage: Stage::Listing, deleted: 0 };
+        let r = Prune { namespace: namespace.clone(), stage: Stage::Listing, deleted: 0 };
         (r, Beat::Call { requests: vec![Request::list(ACTOR, Kind::ConfigMap, &namespace)], step: Step::LiveList })
     }
 

@@ -28,7 +28,7 @@ use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReferen
 use std::collections::BTreeMap;
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
-pub const PSEUDO_CODE: &[(Step, &str)] = &[
+pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
     (Step::Dequeue, "key := queue.Get()"),
     (Step::EnsureReady, "if err := consistencyStore.EnsureReady(key); err != nil { return err }   // v1.36, when on"),
     (Step::GetOwner, "rs, err := rsLister.Get(key)   // NotFound: Clear, DeleteExpectations, return"),
@@ -41,12 +41,12 @@ pub const PSEUDO_CODE: &[(Step, &str)] = &[
 ];
 
 /// `controller.SlowStartInitialBatchSize`.
-pub const SLOW_START_INITIAL_BATCH: u32 = 1;
+pub(crate) const SLOW_START_INITIAL_BATCH: u32 = 1;
 
 const ACTOR: Actor = Actor::Controller(ControllerKind::ReplicaSet);
 
 /// The size of the next slow-start batch: `min(2 * previous, remaining)`.
-pub fn next_batch(previous: u32, remaining: u32) -> u32 {
+pub(crate) fn next_batch(previous: u32, remaining: u32) -> u32 {
     if previous == 0 {
         SLOW_START_INITIAL_BATCH.min(remaining)
     } else {
@@ -83,7 +83,7 @@ pub fn slow_start_batch(count: u32, initial: u32, mut f: impl FnMut() -> Result<
 
 /// One `syncReplicaSet` in progress.
 #[derive(Debug, Clone, Hash)]
-pub struct Reconcile {
+pub struct SyncReplicaSet {
     key: String,
     owner: ObjectKey,
     /// The ReplicaSet's UID as this sync read it: its writes are recorded under it.
@@ -95,7 +95,7 @@ pub struct Reconcile {
 }
 
 /// `statusUpdateRetries`: one GET and one more try after a failed UpdateStatus.
-pub const STATUS_UPDATE_RETRIES: u32 = 1;
+pub(crate) const STATUS_UPDATE_RETRIES: u32 = 1;
 
 #[derive(Debug, Clone, Hash)]
 enum Stage {
@@ -137,10 +137,10 @@ enum Stage {
     },
 }
 
-impl Reconcile {
-    pub fn start(key: &str, cx: &mut Cx) -> (Reconcile, Beat) {
+impl SyncReplicaSet {
+    pub fn start(key: &str, cx: &mut Cx) -> (SyncReplicaSet, Beat) {
         let owner = split_key(key);
-        let mut r = Reconcile { key: key.to_string(), owner, owner_uid: 0, counted: None, stage: Stage::Returning };
+        let mut r = SyncReplicaSet { key: key.to_string(), owner, owner_uid: 0, counted: None, stage: Stage::Returning };
         // v1.36 (KEP-5647, PR #137212): the check runs first, before the lister
         // Get and before SatisfiedExpectations; its error requeues the key.
         if let Err(error) = cx.ensure_ready(key) {

@@ -2,40 +2,15 @@
 //! faults, restarts, relists) and the page's buttons, which inject actions at
 //! the current millisecond.
 
-use super::{Origin, Timer, World};
-use crate::sim::apiserver::{Actor, EventType, FailMode, Options, Propagation, Request, Verb};
+use super::in_flight::Origin;
+use super::input::{Action, ActionKind};
+use super::state::World;
+use super::timer::{Start, Timer};
+use crate::sim::apiserver::{Actor, Options, Request};
 use crate::sim::frame::Event;
+use crate::sim::invariants::SentWith;
 use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, Spec};
 use std::rc::Rc;
-
-/// A scenario action, resolved to what the world does.
-#[derive(Debug, Clone, PartialEq, Hash)]
-pub enum ActionKind {
-    /// `kubectl apply`: create, or update if it exists.
-    Apply(ObjectTemplate),
-    /// `kubectl delete`, with `--cascade` as `propagation` (absent: background).
-    Delete { kind: Kind, key: ObjectKey, propagation: Option<Propagation> },
-    /// `kubectl scale`.
-    Scale { kind: Kind, key: ObjectKey, to: u32 },
-    /// Delete `count` pods of a ReplicaSet, one every `interval_ms`, chosen by the seeded RNG.
-    DeletePods { owner: ObjectKey, count: u32, interval_ms: u64 },
-    /// Drop the next event (of `event_type`, if given) on the controller's watch of `kind`.
-    DropNextEvent { kind: Kind, event_type: Option<EventType> },
-    /// Kill the controller: its cache, queue and expectations are lost; it starts again.
-    RestartController,
-    /// The controller's watch of `kind` expires (410): the informer re-lists.
-    Relist { kind: Kind },
-    /// The controller's next request with `verb` on `kind` fails as `mode` says.
-    FailNext { verb: Verb, kind: Kind, mode: FailMode },
-    /// The controller's leader freezes for `for_ms`.
-    PauseController { for_ms: u64 },
-}
-
-#[derive(Debug, Clone, PartialEq, Hash)]
-pub struct Action {
-    pub at_ms: u64,
-    pub kind: ActionKind,
-}
 
 impl World {
     pub(super) fn act(&mut self, i: usize) -> Option<Event> {
@@ -45,12 +20,12 @@ impl World {
                 let exists =
                     t.name.as_ref().is_some_and(|n| self.api.get(t.kind(), &ObjectKey::new(t.namespace.clone(), n.clone())).is_some());
                 let req = if exists { Request::update(Actor::Kubectl, t) } else { Request::create(Actor::Kubectl, t) };
-                self.send(req, Origin::Kubectl, true);
+                self.send(req, Origin::Kubectl, SentWith::SYNCED);
                 None
             }
             ActionKind::Delete { kind, key, propagation } => {
                 let req = Request::delete(Actor::Kubectl, kind, &key).with(Options { propagation, ..Options::default() });
-                self.send(req, Origin::Kubectl, true);
+                self.send(req, Origin::Kubectl, SentWith::SYNCED);
                 None
             }
             ActionKind::Scale { kind, key, to } => {
@@ -85,7 +60,7 @@ impl World {
                 };
                 let mut req = Request::update(Actor::Kubectl, body);
                 req.kind = kind;
-                self.send(req, Origin::Kubectl, true);
+                self.send(req, Origin::Kubectl, SentWith::SYNCED);
                 None
             }
             ActionKind::DeletePods { count, .. } => {
@@ -97,13 +72,13 @@ impl World {
                 inf.drop_next(event_type);
                 Some(Event::FaultArmed { kind, event_type })
             }
-            ActionKind::RestartController => Some(self.start_controller(true)),
+            ActionKind::RestartController => Some(self.start_controller(Start::Again)),
             ActionKind::Relist { kind } => {
                 let epoch = self.ctl.epoch;
                 let inf = self.ctl.caches.informer_mut(kind)?;
                 inf.start_list(self.now_ms);
                 let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
-                self.send(req, Origin::Informer { kind, epoch }, true);
+                self.send(req, Origin::Informer { kind, epoch }, SentWith::SYNCED);
                 Some(Event::RelistStarted { kind })
             }
             ActionKind::FailNext { verb, kind, mode } => {
@@ -140,7 +115,7 @@ impl World {
             pods.filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid)).nth(nth).map(|p| p.key())
         });
         if let Some(key) = victim {
-            self.send(Request::delete(Actor::Kubectl, Kind::Pod, &key), Origin::Kubectl, true);
+            self.send(Request::delete(Actor::Kubectl, Kind::Pod, &key), Origin::Kubectl, SentWith::SYNCED);
         }
         if left > 1 {
             self.set_timer(self.now_ms + interval_ms.max(1), Timer::DeletePod { action, left: left - 1 });

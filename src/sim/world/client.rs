@@ -26,7 +26,7 @@ impl TokenBucket {
 
     /// Take a token at `now_ms`: how long the request must wait for it (0 when
     /// the bucket has one, always 0 with no limit).
-    pub fn reserve(&mut self, now_ms: u64) -> u64 {
+    pub(crate) fn reserve(&mut self, now_ms: u64) -> u64 {
         if self.qps == 0 {
             return 0;
         }

@@ -17,18 +17,17 @@
 //! writes are not requests); the renew deadline is not modelled apart from
 //! the lease (a leader that is not frozen always renews).
 
-use super::{Timer, World};
+use super::lease::{Lease, RETRY_PERIOD_MS};
+use super::state::World;
+use super::timer::{Start, Timer};
 use crate::sim::frame::Event;
-
-/// `RetryPeriod` of kube-controller-manager's leader election.
-pub const RETRY_PERIOD_MS: u64 = 2_000;
 
 impl World {
     /// A replica's process starts as a candidate: it tries for the lease now.
-    pub(super) fn start_candidate(&mut self, restart: bool) -> Event {
+    pub(super) fn start_candidate(&mut self, start: Start) -> Event {
         let epoch = self.ctl.epoch;
         self.set_timer(self.now_ms, Timer::TryAcquire { epoch });
-        Event::CandidateStarted { replica: self.ctl.replica_name(), restart }
+        Event::CandidateStarted { replica: self.ctl.replica_name(), restart: start == Start::Again }
     }
 
     /// `tryAcquireOrRenew` of a candidate: free if nobody holds the lease or
@@ -44,11 +43,11 @@ impl World {
             return None;
         }
         let held_since = self.lease.map(|l| l.renewed_at_ms);
-        self.lease = Some(super::Lease { holder_epoch: epoch, renewed_at_ms: now });
+        self.lease = Some(Lease { holder_epoch: epoch, renewed_at_ms: now });
         self.set_timer(now + RETRY_PERIOD_MS, Timer::Renew { epoch });
         // The leader is `ctl` from now on.
         self.promote = true;
-        self.begin(false);
+        self.begin(Start::First);
         Some(Event::LeaderElected { replica: self.ctl.replica_name(), expired_after_ms: held_since.map(|at| now - at) })
     }
 
@@ -70,7 +69,7 @@ impl World {
     pub(super) fn lease_lost(&mut self, _epoch: u32) -> Option<Event> {
         let replica = self.ctl.replica_name();
         self.reset_process();
-        self.start_candidate(true);
+        self.start_candidate(Start::Again);
         Some(Event::LeadershipLost { replica })
     }
 

@@ -19,53 +19,17 @@
 //! patch; every controllerRef blocks its owner's deletion (`NewControllerRef`
 //! sets `blockOwnerDeletion`), no other reference does; jobs are not retried.
 
-use super::{Origin, Timer, World};
-use crate::sim::apiserver::{Actor, EventType, Options, Outcome, Propagation, Request};
-use crate::sim::controllers::{Caches, HandlerEffects, HandlerEvent};
+use super::collector::Attempt;
+use super::in_flight::Origin;
+use super::state::World;
+use super::timer::Timer;
+use crate::sim::apiserver::{Actor, EventType, Handled, Options, Propagation, Request};
+use crate::sim::controllers::{HandlerEffects, HandlerEvent};
 use crate::sim::frame::Event;
+use crate::sim::invariants::SentWith;
 use crate::sim::object::{
     child_kind, child_label, Object, ObjectKey, ObjectRc, ObjectRef, ObjectTemplate, OwnerReference, FINALIZER_FOREGROUND, FINALIZER_ORPHAN,
 };
-use crate::sim::sorted::SortedSet;
-
-/// The garbage collector: its informers over every kind and what it remembers.
-#[derive(Debug, Clone, Hash)]
-pub struct GarbageCollector {
-    pub caches: Caches,
-    /// `absentOwnerCache`: owners (by UID) a GET found gone.
-    pub absent_owners: SortedSet<u64>,
-    /// Owners whose dependents it orphaned on request: their survivors are no leak.
-    pub orphaned_on_purpose: SortedSet<u64>,
-}
-
-impl GarbageCollector {
-    pub fn new(caches: Caches) -> Self {
-        GarbageCollector { caches, absent_owners: SortedSet::new(), orphaned_on_purpose: SortedSet::new() }
-    }
-
-    /// The dependents of the owner with `uid`, as the graph knows them.
-    fn dependents(&self, uid: u64) -> Vec<ObjectRc> {
-        let mut out = Vec::new();
-        for inf in &self.caches.informers {
-            out.extend(inf.list().filter(|o| o.owner_references.iter().any(|r| r.uid == uid)).cloned());
-        }
-        out
-    }
-}
-
-/// One `attemptToDeleteItem` in progress, carried by the GETs it sends.
-#[derive(Debug, Clone, Hash)]
-pub struct Attempt {
-    /// The dependent as the graph had it.
-    pub item: ObjectRc,
-    /// The dependent as the live GET returned it (once read).
-    pub latest: Option<ObjectRc>,
-    /// The reference being checked next.
-    pub next: usize,
-    pub solid: u32,
-    pub dangling: Vec<u64>,
-    pub waiting: u32,
-}
 
 fn owner_key(dep: &Object, r: &OwnerReference) -> ObjectKey {
     ObjectKey::new(dep.namespace.clone(), r.name.clone())
@@ -127,7 +91,7 @@ impl World {
             fx.attempt_to_delete.push(item.key().to_string());
             let req = Request::get(Actor::GarbageCollector, item.kind(), &item.key());
             let attempt = Attempt { item, latest: None, next: 0, solid: 0, dangling: Vec::new(), waiting: 0 };
-            self.send(req, Origin::Gc(Box::new(attempt)), true);
+            self.send(req, Origin::Gc(Box::new(attempt)), SentWith::SYNCED);
         }
         fx
     }
@@ -144,7 +108,7 @@ impl World {
         }
         let finalizers = owner.finalizers.iter().filter(|f| *f != FINALIZER_FOREGROUND).cloned().collect();
         let req = Request::update(Actor::GarbageCollector, rewrite(owner, owner.owner_references.clone(), finalizers));
-        self.send(req, Origin::GcWrite, true);
+        self.send(req, Origin::GcWrite, SentWith::SYNCED);
     }
 
     /// `orphanDependents`, then `removeFinalizer(orphan)`: the dependents
@@ -154,16 +118,16 @@ impl World {
         for dep in self.gc.dependents(owner.uid) {
             let refs = dep.owner_references.iter().filter(|r| r.uid != owner.uid).cloned().collect();
             let req = Request::update(Actor::GarbageCollector, rewrite(&dep, refs, dep.finalizers.clone()));
-            self.send(req, Origin::GcWrite, true);
+            self.send(req, Origin::GcWrite, SentWith::SYNCED);
         }
         let finalizers = owner.finalizers.iter().filter(|f| *f != FINALIZER_ORPHAN).cloned().collect();
         let req = Request::update(Actor::GarbageCollector, rewrite(owner, owner.owner_references.clone(), finalizers));
-        self.send(req, Origin::GcWrite, true);
+        self.send(req, Origin::GcWrite, SentWith::SYNCED);
     }
 
     /// One GET of `attemptToDeleteItem` was answered: the dependent's own, or
     /// an owner's. Carry on with the next owner, or decide.
-    pub(super) fn gc_answered(&mut self, mut a: Attempt, outcome: &Outcome) {
+    pub(super) fn gc_answered(&mut self, mut a: Attempt, outcome: &Handled) {
         let Some(latest) = a.latest.clone() else {
             // The dependent's own GET: gone, or re-created under its name, ends the job.
             match &outcome.response.object {
@@ -201,7 +165,7 @@ impl World {
         while let Some(r) = latest.owner_references.get(a.next) {
             if !self.gc.absent_owners.contains(&r.uid) {
                 let req = Request::get(Actor::GarbageCollector, r.kind, &owner_key(&latest, r));
-                self.send(req, Origin::Gc(Box::new(a)), true);
+                self.send(req, Origin::Gc(Box::new(a)), SentWith::SYNCED);
                 return;
             }
             a.dangling.push(r.uid);
@@ -212,7 +176,7 @@ impl World {
             if !a.dangling.is_empty() {
                 let refs = latest.owner_references.iter().filter(|r| !a.dangling.contains(&r.uid)).cloned().collect();
                 let req = Request::update(Actor::GarbageCollector, rewrite(&latest, refs, latest.finalizers.clone()));
-                self.send(req, Origin::GcWrite, true);
+                self.send(req, Origin::GcWrite, SentWith::SYNCED);
             }
             return;
         }
@@ -225,7 +189,7 @@ impl World {
         };
         let options = Options { uid: Some(latest.uid), propagation: Some(propagation), ..Options::default() };
         let req = Request::delete(Actor::GarbageCollector, latest.kind(), &latest.key()).with(options);
-        self.send(req, Origin::GcWrite, true);
+        self.send(req, Origin::GcWrite, SentWith::SYNCED);
     }
 
     /// An owner has been gone for the grace period: the frame, if children naming it remain.

@@ -4,16 +4,21 @@
 //! (`cluster.resync_ms`), which hands every cached object to the update
 //! handlers again, unchanged.
 
-use super::{merge, Origin, Timer, Watcher, World};
+use super::in_flight::Origin;
+use super::state::World;
+use super::timer::Timer;
+use super::wire::merge;
 use crate::sim::apiserver::{Actor, EventType, Request};
 use crate::sim::controllers::{HandlerEffects, HandlerEvent};
-use crate::sim::frame::{Event, QueuedBy};
+use crate::sim::frame::{Event, QueuedBy, Watcher};
+use crate::sim::invariants::SentWith;
 use crate::sim::object::{Kind, ObjectRc};
 
 impl World {
     /// A controller informer's store was just filled by a LIST: its watch
-    /// begins, and with it the watch's timeout; the first fill starts the resync clock.
-    pub(super) fn watch_started(&mut self, kind: Kind, first_sync: bool) {
+    /// begins, and with it the watch's timeout ([`Self::start_resync`]
+    /// follows the first fill).
+    pub(super) fn watch_started(&mut self, kind: Kind) {
         let epoch = self.ctl.epoch;
         let gen = {
             let g = &mut self.ctl.watch_gen[kind.index()];
@@ -23,7 +28,12 @@ impl World {
         if self.cluster.watch_timeout_ms > 0 {
             self.set_timer(self.now_ms + self.cluster.watch_timeout_ms, Timer::WatchExpires { kind, epoch, gen });
         }
-        if first_sync && self.cluster.resync_ms > 0 {
+    }
+
+    /// A controller informer's first fill starts its resync clock.
+    pub(super) fn start_resync(&mut self, kind: Kind) {
+        if self.cluster.resync_ms > 0 {
+            let epoch = self.ctl.epoch;
             self.set_timer(self.now_ms + self.cluster.resync_ms, Timer::Resync { kind, epoch });
         }
     }
@@ -51,7 +61,7 @@ impl World {
         }
         self.ctl.caches.informer_mut(kind)?.start_list(self.now_ms);
         let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
-        self.send(req, Origin::Informer { kind, epoch }, true);
+        self.send(req, Origin::Informer { kind, epoch }, SentWith::SYNCED);
         Some(Event::Relisting { kind, backoff_ms })
     }
 

@@ -3,12 +3,13 @@
 //! answer handed back to whoever waits), and a watch event, a LIST or a
 //! DeltaFIFO pop reaching an informer (the store first, then the handlers).
 
-use super::{InFlightRequest, Origin, Timer, World};
-use crate::sim::apiserver::{Actor, EventType, Outcome, Verb};
+use super::in_flight::{InFlightRequest, Origin, SentBy};
+use super::state::World;
+use super::timer::Timer;
+use crate::sim::apiserver::{Actor, EventType, Handled, Verb};
 use crate::sim::controllers::{self, HandlerEffects, HandlerEvent, Step};
 use crate::sim::frame::{Event, QueuedBy, Watcher};
 use crate::sim::informer::{Fifo, Pop};
-use crate::sim::invariants::SentWith;
 use crate::sim::object::{child_kind, Kind};
 
 impl World {
@@ -29,7 +30,8 @@ impl World {
             }
             None => self.api.handle(req, self.now_ms, &mut self.rng),
         };
-        let key = (inflight.request.kind, inflight.request.verb, outcome.audit.status.code, by_controller);
+        let sent_by = if by_controller { SentBy::Controller } else { SentBy::Others };
+        let key = (inflight.request.kind, inflight.request.verb, outcome.audit.status.code, sent_by);
         match self.counts.iter_mut().find(|(k, _)| *k == key) {
             Some((_, n)) => *n += 1,
             None => self.counts.push((key, 1)),
@@ -85,17 +87,13 @@ impl World {
             }
             Origin::Gc(attempt) => self.gc_answered(*attempt, &outcome),
         }
-        self.violations.extend(self.invariants.check_request(
-            SentWith { synced: inflight.synced_at_send, uncached: inflight.uncached_at_send },
-            &outcome.audit,
-            &self.api,
-        ));
+        self.violations.extend(self.invariants.check_request(inflight.sent_with, &outcome.audit, &self.api));
         Some(Event::ApiRequest { entry: outcome.audit, step, throttled_ms: inflight.throttled_ms })
     }
 
     /// The controller's request was answered: hand the answer to the worker
     /// that waits for it, or the LIST to its informer. The step that sent it.
-    fn answered(&mut self, origin: &Origin, outcome: &Outcome) -> Option<Step> {
+    fn answered(&mut self, origin: &Origin, outcome: &Handled) -> Option<Step> {
         match *origin {
             Origin::Worker { worker, epoch, slot } => {
                 let busy = self.ctl.workers[worker].busy.as_mut()?;
@@ -119,12 +117,13 @@ impl World {
                         synced_empty = !inf.is_popping();
                         if synced_empty && was_synced {
                             synced_empty = false;
-                            self.watch_started(kind, false);
+                            self.watch_started(kind);
                         }
                     }
                 }
                 if synced_empty {
-                    self.watch_started(kind, true);
+                    self.watch_started(kind);
+                    self.start_resync(kind);
                 }
                 None
             }
@@ -167,7 +166,10 @@ impl World {
                 merge(&mut effects, self.handle(watcher, kind, &ev, &tombstone));
             }
             if watcher == Watcher::Controller {
-                self.watch_started(kind, replaced.first_sync);
+                self.watch_started(kind);
+                if replaced.first_sync {
+                    self.start_resync(kind);
+                }
             }
             let tombstones = replaced.tombstones.iter().map(|o| o.key().to_string()).collect();
             return Event::CacheFilled { watcher, kind, n_objects, first_sync: replaced.first_sync, tombstones, effects };
@@ -190,7 +192,10 @@ impl World {
             let cause = QueuedBy::ListPop { kind, name: object.name.clone() };
             let effects = self.handle(watcher, kind, &ev, &cause);
             if p.first_sync || p.n == p.of {
-                self.watch_started(kind, p.first_sync);
+                self.watch_started(kind);
+                if p.first_sync {
+                    self.start_resync(kind);
+                }
             }
             return Event::ListItemPopped {
                 kind,

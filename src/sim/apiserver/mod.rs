@@ -7,462 +7,28 @@
 //! once, as it does for ConfigMaps and for pods with a zero grace period), and
 //! no watch-cache compaction, so a watch never sees `410 Expired` unless a
 //! scenario asks for a relist.
+//!
+//! The vocabulary beside the server, one file a job: `request.rs` (what a
+//! client sends), `status.rs` (what it is answered), `audit.rs` (the audit
+//! log's line), `watch.rs` (the event a write produces), `names.rs`
+//! (`generateName`).
 
-use super::object::{Kind, Object, ObjectKey, ObjectRc, ObjectTemplate, ReplicaSetStatus};
-use super::rng::Rng;
-use super::sorted::SortedMap;
-use serde::Serialize;
+mod audit;
+mod names;
+mod request;
+mod status;
+mod watch;
+
+pub use audit::AuditEntry;
+pub use names::{generate_name, GENERATED_SUFFIX_LEN, GENERATE_NAME_ALPHABET, GENERATE_NAME_ATTEMPTS, MAX_GENERATED_PREFIX};
+pub use request::{Actor, ControllerKind, Options, Propagation, Request, Verb};
+pub use status::{status_message, FailMode, Reason, Response, Status};
+pub use watch::{EventType, WatchEvent};
+
+use crate::sim::object::{Kind, Object, ObjectKey, ObjectRc, ReplicaSetStatus};
+use crate::sim::rng::Rng;
+use crate::sim::sorted::SortedMap;
 use std::collections::BTreeMap;
-use std::fmt;
-
-/// The HTTP verbs an audit log shows, in the CLI report's spelling.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Verb {
-    Create,
-    Get,
-    List,
-    Update,
-    Delete,
-}
-
-impl Verb {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verb::Create => "create",
-            Verb::Get => "get",
-            Verb::List => "list",
-            Verb::Update => "update",
-            Verb::Delete => "delete",
-        }
-    }
-}
-
-/// Which controller a request or an informer belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-#[serde(rename_all = "lowercase")]
-pub enum ControllerKind {
-    /// The lab's Ensemble operator (lab 1).
-    Ensemble,
-    /// The upstream ReplicaSet controller (lab 1, step 4).
-    ReplicaSet,
-    /// Lab 2's one-shot pruner.
-    Pruner,
-}
-
-impl super::settings::Choice for ControllerKind {
-    const ALL: &'static [Self] = &[ControllerKind::Ensemble, ControllerKind::ReplicaSet, ControllerKind::Pruner];
-    const WORDS: &'static [&'static str] = &["ensemble", "replicaset", "pruner"];
-}
-
-impl ControllerKind {
-    /// The name the controller goes by in logs and the audit log's user field.
-    pub fn actor_name(self) -> &'static str {
-        match self {
-            ControllerKind::Ensemble => "ensemble-controller",
-            ControllerKind::ReplicaSet => "replicaset-controller",
-            ControllerKind::Pruner => "pruner",
-        }
-    }
-}
-
-/// Who sent a request: the audit log's `user` column.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case", tag = "actor", content = "of")]
-pub enum Actor {
-    /// The scenario's own actions, as a person with kubectl.
-    Kubectl,
-    /// A controller's reconcile.
-    Controller(ControllerKind),
-    /// A controller's informer (its LIST).
-    Informer(ControllerKind),
-    /// The garbage collector, and its informer's LIST.
-    GarbageCollector,
-    /// The kubelet: the final delete of a pod whose grace period is over.
-    Kubelet,
-}
-
-impl fmt::Display for Actor {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Actor::Kubectl => f.write_str("kubectl"),
-            Actor::Controller(c) => f.write_str(c.actor_name()),
-            Actor::Informer(c) => write!(f, "{} (informer)", c.actor_name()),
-            Actor::GarbageCollector => f.write_str("garbage-collector"),
-            Actor::Kubelet => f.write_str("kubelet"),
-        }
-    }
-}
-
-/// A request to the apiserver, as data: controllers return these, the world sends them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
-pub struct Request {
-    pub verb: Verb,
-    pub kind: Kind,
-    pub namespace: String,
-    /// The object's name; `None` for a list, or for a create that uses `generateName`.
-    pub name: Option<String>,
-    /// The body of a create or an update.
-    pub body: Option<ObjectTemplate>,
-    pub actor: Actor,
-    /// Preconditions, the status subresource, a delete's options.
-    #[serde(skip_serializing_if = "Options::is_default")]
-    pub options: Options,
-}
-
-/// What a request asks beyond its verb and body: `metav1.UpdateOptions`'s
-/// and `DeleteOptions`'s fields the simulation honours, and the status
-/// subresource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Hash)]
-pub struct Options {
-    /// An update's `metadata.resourceVersion`: the version the client read.
-    /// If the object has moved on, the update is `409 Conflict`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub resource_version: Option<u64>,
-    /// A delete's `Preconditions.UID`: delete only this very object.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub uid: Option<u64>,
-    /// A delete's `GracePeriodSeconds`, in ms; `None`: the object's default.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub grace_period_ms: Option<u64>,
-    /// A delete's `PropagationPolicy`; `None`: the resource's default (background).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub propagation: Option<Propagation>,
-    /// `UpdateStatus`: write only the status, this one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<ReplicaSetStatus>,
-}
-
-impl Options {
-    fn is_default(&self) -> bool {
-        *self == Options::default()
-    }
-}
-
-/// `metav1.DeletionPropagation`: what becomes of an owner's dependents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, Hash)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-pub enum Propagation {
-    /// The owner goes at once; the garbage collector deletes the dependents after.
-    Background,
-    /// The owner stays (finalizer `foregroundDeletion`) until the collector
-    /// has deleted its dependents.
-    Foreground,
-    /// The owner stays (finalizer `orphan`) until the collector has removed
-    /// the ownerReferences from its dependents, which live on.
-    Orphan,
-}
-
-impl Propagation {
-    /// As kubectl's `--cascade` and a scenario write it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Propagation::Background => "Background",
-            Propagation::Foreground => "Foreground",
-            Propagation::Orphan => "Orphan",
-        }
-    }
-}
-
-impl Request {
-    pub fn create(actor: Actor, body: ObjectTemplate) -> Self {
-        Request {
-            verb: Verb::Create,
-            kind: body.kind(),
-            namespace: body.namespace.clone(),
-            name: body.name.clone(),
-            body: Some(body),
-            actor,
-            options: Options::default(),
-        }
-    }
-
-    pub fn update(actor: Actor, body: ObjectTemplate) -> Self {
-        Request {
-            verb: Verb::Update,
-            kind: body.kind(),
-            namespace: body.namespace.clone(),
-            name: body.name.clone(),
-            body: Some(body),
-            actor,
-            options: Options::default(),
-        }
-    }
-
-    pub fn get(actor: Actor, kind: Kind, key: &ObjectKey) -> Self {
-        Request {
-            verb: Verb::Get,
-            kind,
-            namespace: key.namespace.clone(),
-            name: Some(key.name.clone()),
-            body: None,
-            actor,
-            options: Options::default(),
-        }
-    }
-
-    pub fn delete(actor: Actor, kind: Kind, key: &ObjectKey) -> Self {
-        Request {
-            verb: Verb::Delete,
-            kind,
-            namespace: key.namespace.clone(),
-            name: Some(key.name.clone()),
-            body: None,
-            actor,
-            options: Options::default(),
-        }
-    }
-
-    pub fn list(actor: Actor, kind: Kind, namespace: &str) -> Self {
-        Request { verb: Verb::List, kind, namespace: namespace.to_string(), name: None, body: None, actor, options: Options::default() }
-    }
-
-    /// `UpdateStatus`: `object`'s status becomes `status`, if the object is
-    /// still at the resourceVersion the client read it at.
-    pub fn update_status(actor: Actor, object: &Object, status: ReplicaSetStatus) -> Self {
-        let mut req = Request::get(actor, object.kind(), &object.key());
-        req.verb = Verb::Update;
-        req.options = Options { resource_version: Some(object.resource_version), status: Some(status), ..Options::default() };
-        req
-    }
-
-    /// The same request with these options.
-    pub fn with(mut self, options: Options) -> Self {
-        self.options = options;
-        self
-    }
-
-    /// The name as a person would read it in a log: `prefix*` for generateName.
-    pub fn display_name(&self) -> String {
-        match (&self.name, &self.body) {
-            (Some(n), _) => n.clone(),
-            (None, Some(b)) => b.display_name(),
-            (None, None) => String::new(),
-        }
-    }
-}
-
-/// The `metav1.StatusReason` of a failed request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
-pub enum Reason {
-    AlreadyExists,
-    NotFound,
-    /// 409: the object moved on since the client read it (a stale
-    /// resourceVersion), or is not the one a UID precondition names.
-    Conflict,
-    /// 500: a failure on the server, nothing written.
-    InternalError,
-    /// 504: no answer in time; the write may or may not have happened.
-    Timeout,
-}
-
-/// How an injected request failure goes (the `fail_next` action).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, Hash)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-pub enum FailMode {
-    /// `500 InternalError`: nothing is written.
-    #[serde(rename = "500")]
-    InternalError,
-    /// `504 Timeout`: nothing is written.
-    #[serde(rename = "timeout")]
-    Timeout,
-    /// `504 Timeout`, but the write *was* committed: the ambiguous failure.
-    #[serde(rename = "timeout_committed")]
-    TimeoutCommitted,
-}
-
-impl FailMode {
-    /// As a scenario writes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailMode::InternalError => "500",
-            FailMode::Timeout => "timeout",
-            FailMode::TimeoutCommitted => "timeout_committed",
-        }
-    }
-}
-
-/// An HTTP status with its reason: what `apierrors.IsAlreadyExists` and friends test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
-pub struct Status {
-    pub code: u16,
-    pub reason: Option<Reason>,
-}
-
-impl Status {
-    pub const OK: Status = Status { code: 200, reason: None };
-    pub const CREATED: Status = Status { code: 201, reason: None };
-    pub const NOT_FOUND: Status = Status { code: 404, reason: Some(Reason::NotFound) };
-    pub const ALREADY_EXISTS: Status = Status { code: 409, reason: Some(Reason::AlreadyExists) };
-    pub const CONFLICT: Status = Status { code: 409, reason: Some(Reason::Conflict) };
-    pub const INTERNAL_ERROR: Status = Status { code: 500, reason: Some(Reason::InternalError) };
-    pub const TIMEOUT: Status = Status { code: 504, reason: Some(Reason::Timeout) };
-
-    pub fn is_success(self) -> bool {
-        self.code < 300
-    }
-
-    /// `201 Created`, `409 AlreadyExists`: as the Timeline panel shows a status.
-    pub fn label(self) -> &'static str {
-        match (self.code, self.reason) {
-            (200, _) => "200 OK",
-            (201, _) => "201 Created",
-            (404, _) => "404 NotFound",
-            (409, Some(Reason::Conflict)) => "409 Conflict",
-            (409, _) => "409 AlreadyExists",
-            (500, _) => "500 InternalError",
-            (504, _) => "504 Timeout",
-            _ => "error",
-        }
-    }
-}
-
-/// The apiserver's answer.
-#[derive(Debug, Clone, Hash)]
-pub struct Response {
-    pub status: Status,
-    /// The object created, read, updated or deleted.
-    pub object: Option<ObjectRc>,
-    /// A list's items, in key order.
-    pub items: Vec<ObjectRc>,
-    /// A list's collection resourceVersion: a watch from here misses nothing.
-    pub list_rv: u64,
-}
-
-/// One line of the audit log: every request, whatever its outcome.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
-pub struct AuditEntry {
-    pub at_ms: u64,
-    pub actor: Actor,
-    pub verb: Verb,
-    pub kind: Kind,
-    pub namespace: String,
-    /// The resolved name (the generated one, for generateName); empty for a list.
-    pub name: String,
-    pub status: Status,
-    /// The name was generated by the server from this prefix.
-    pub generate_name: Option<String>,
-    /// The resourceVersion the write committed at, or the list's.
-    pub resource_version: Option<u64>,
-    /// How many items a list returned.
-    pub items: Option<u32>,
-    /// What the client was told, when it is not what happened: a committed
-    /// write whose answer was lost (`504 Timeout`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub client_status: Option<Status>,
-    /// A UID precondition that failed: (the UID asked for, the object's).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub uid_mismatch: Option<(u64, u64)>,
-    /// `UpdateStatus`: the status the client sent.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status_write: Option<ReplicaSetStatus>,
-}
-
-impl AuditEntry {
-    /// The message the apiserver returns (`apimachinery/pkg/api/errors/errors.go`).
-    pub fn message(&self) -> String {
-        self.message_for(self.status)
-    }
-
-    fn message_for(&self, status: Status) -> String {
-        status_message(status, self.kind, &self.name, self.uid_mismatch)
-    }
-
-    /// The status the client saw: what it acts on.
-    pub fn seen_status(&self) -> Status {
-        self.client_status.unwrap_or(self.status)
-    }
-
-    /// The message the client saw: a lost answer's timeout, or the apiserver's own.
-    pub fn seen_message(&self) -> String {
-        self.message_for(self.seen_status())
-    }
-}
-
-/// The message the apiserver returns with `status` for a request on `kind`
-/// `name` (with the UIDs of a failed precondition, if one failed): upstream's
-/// words verbatim, data the real API returns, not the simulation's prose.
-pub fn status_message(status: Status, kind: Kind, name: &str, uid_mismatch: Option<(u64, u64)>) -> String {
-    match (status.reason, uid_mismatch) {
-        // `storage.NewInvalidObjError` from `checkPreconditions`, as `NewConflict` wraps it.
-        (Some(Reason::Conflict), Some((asked, found))) => format!(
-            "Operation cannot be fulfilled on {} \"{}\": Precondition failed: UID in precondition: {asked}, UID in object meta: {found}",
-            kind.resource(),
-            name
-        ),
-        _ => message(status, kind, name),
-    }
-}
-
-/// A status's message, in apimachinery's words (`errors.go`: `NewAlreadyExists`,
-/// `NewNotFound`, `NewInternalError`, `NewTimeoutError`).
-fn message(status: Status, kind: Kind, name: &str) -> String {
-    let resource = kind.resource();
-    match status.reason {
-        Some(Reason::AlreadyExists) => format!("{resource} \"{name}\" already exists"),
-        Some(Reason::NotFound) => format!("{resource} \"{name}\" not found"),
-        // `OptimisticLockErrorMsg` in `NewConflict`'s words.
-        Some(Reason::Conflict) => format!(
-            "Operation cannot be fulfilled on {resource} \"{name}\": the object has been modified; please apply your changes to the latest version and try again"
-        ),
-        Some(Reason::InternalError) => "Internal error occurred: an injected fault".to_string(),
-        Some(Reason::Timeout) => "Timeout: request did not complete within requested timeout - context deadline exceeded".to_string(),
-        None => String::new(),
-    }
-}
-
-/// ADDED / MODIFIED / DELETED, as a watch stream spells them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize, Hash)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-pub enum EventType {
-    #[serde(rename = "ADDED")]
-    Added,
-    #[serde(rename = "MODIFIED")]
-    Modified,
-    #[serde(rename = "DELETED")]
-    Deleted,
-}
-
-impl EventType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EventType::Added => "ADDED",
-            EventType::Modified => "MODIFIED",
-            EventType::Deleted => "DELETED",
-        }
-    }
-}
-
-/// A change committed to the store, to be fanned out to every watch.
-#[derive(Debug, Clone, Hash)]
-pub struct WatchEvent {
-    pub event_type: EventType,
-    /// The new version; for DELETED, the last state at the deletion's resourceVersion.
-    pub object: ObjectRc,
-}
-
-/// The alphabet of `utilrand.String` (apimachinery `util/rand/rand.go:83`): no vowels,
-/// no confusable characters.
-pub const GENERATE_NAME_ALPHABET: &[u8; 27] = b"bcdfghjklmnpqrstvwxz2456789";
-/// `maxGeneratedNameLength` = 63 - 5 (`storage/names/generate.go`).
-pub const MAX_GENERATED_PREFIX: usize = 58;
-/// The random suffix length.
-pub const GENERATED_SUFFIX_LEN: usize = 5;
-/// Since 1.32 the server tries up to this many names before a 409.
-pub const GENERATE_NAME_ATTEMPTS: usize = 8;
-
-/// `names.SimpleNameGenerator.GenerateName`: the prefix cut to 58, plus 5 random characters.
-pub fn generate_name(prefix: &str, rng: &mut Rng) -> String {
-    let cut: String = prefix.chars().take(MAX_GENERATED_PREFIX).collect();
-    let mut name = cut;
-    for _ in 0..GENERATED_SUFFIX_LEN {
-        let i = rng.below(GENERATE_NAME_ALPHABET.len() as u64) as usize;
-        name.push(GENERATE_NAME_ALPHABET[i] as char);
-    }
-    name
-}
 
 /// The store, its resourceVersion counter, and the counts the report needs.
 ///
@@ -494,7 +60,7 @@ fn label_key(kind: Kind, namespace: &str, label: &str, value: &str) -> String {
 
 /// What one request did.
 #[derive(Debug, Clone, Hash)]
-pub struct Outcome {
+pub struct Handled {
     pub response: Response,
     pub audit: AuditEntry,
     pub event: Option<WatchEvent>,
@@ -539,7 +105,7 @@ impl ApiServer {
     }
 
     /// Live objects of one kind in every namespace.
-    pub fn list_all(&self, kind: Kind) -> Vec<ObjectRc> {
+    pub(crate) fn list_all(&self, kind: Kind) -> Vec<ObjectRc> {
         self.objects_of(kind).cloned().collect()
     }
 
@@ -579,7 +145,7 @@ impl ApiServer {
     }
 
     /// Handle one request at `now_ms`.
-    pub fn handle(&mut self, req: &Request, now_ms: u64, rng: &mut Rng) -> Outcome {
+    pub fn handle(&mut self, req: &Request, now_ms: u64, rng: &mut Rng) -> Handled {
         match req.verb {
             Verb::Create => self.create(req, now_ms, rng),
             Verb::Get => self.read(req, now_ms),
@@ -609,7 +175,7 @@ impl ApiServer {
 
     /// An injected failure of `req` (`fail_next`): a 500 or a timeout writes
     /// nothing; a committed timeout writes, and the client sees 504 Timeout.
-    pub fn handle_failing(&mut self, req: &Request, now_ms: u64, rng: &mut Rng, mode: FailMode) -> Outcome {
+    pub(crate) fn handle_failing(&mut self, req: &Request, now_ms: u64, rng: &mut Rng, mode: FailMode) -> Handled {
         match mode {
             FailMode::InternalError | FailMode::Timeout => {
                 let status = if mode == FailMode::Timeout { Status::TIMEOUT } else { Status::INTERNAL_ERROR };
@@ -626,15 +192,15 @@ impl ApiServer {
         }
     }
 
-    fn failed(&self, req: &Request, now_ms: u64, name: String, status: Status) -> Outcome {
-        Outcome {
+    fn failed(&self, req: &Request, now_ms: u64, name: String, status: Status) -> Handled {
+        Handled {
             response: Response { status, object: None, items: Vec::new(), list_rv: 0 },
             audit: self.audit(req, now_ms, name, status),
             event: None,
         }
     }
 
-    fn create(&mut self, req: &Request, now_ms: u64, rng: &mut Rng) -> Outcome {
+    fn create(&mut self, req: &Request, now_ms: u64, rng: &mut Rng) -> Handled {
         let body = req.body.as_ref().expect("a create carries a body");
         let (name, generated) = match (&body.name, &body.generate_name) {
             (Some(n), _) => (n.clone(), None),
@@ -683,24 +249,24 @@ impl ApiServer {
 
     /// The outcome of a write that committed at the current resourceVersion:
     /// the answer, the audit line, and the event every watch will carry.
-    fn committed(&self, req: &Request, now_ms: u64, status: Status, object: ObjectRc, event_type: EventType) -> Outcome {
+    fn committed(&self, req: &Request, now_ms: u64, status: Status, object: ObjectRc, event_type: EventType) -> Handled {
         let mut audit = self.audit(req, now_ms, object.name.clone(), status);
         audit.resource_version = Some(self.resource_version);
-        Outcome {
+        Handled {
             response: Response { status, object: Some(object.clone()), items: Vec::new(), list_rv: 0 },
             audit,
             event: Some(WatchEvent { event_type, object }),
         }
     }
 
-    fn read(&self, req: &Request, now_ms: u64) -> Outcome {
+    fn read(&self, req: &Request, now_ms: u64) -> Handled {
         let name = req.name.clone().unwrap_or_default();
         match self.get(req.kind, &ObjectKey::new(req.namespace.clone(), name.clone())) {
             None => self.failed(req, now_ms, name, Status::NOT_FOUND),
             Some(o) => {
                 let mut audit = self.audit(req, now_ms, name, Status::OK);
                 audit.resource_version = Some(o.resource_version);
-                Outcome {
+                Handled {
                     response: Response { status: Status::OK, object: Some(o.clone()), items: Vec::new(), list_rv: 0 },
                     audit,
                     event: None,
@@ -709,18 +275,18 @@ impl ApiServer {
         }
     }
 
-    fn list_request(&self, req: &Request, now_ms: u64) -> Outcome {
+    fn list_request(&self, req: &Request, now_ms: u64) -> Handled {
         // An empty namespace lists every namespace, as an informer's LIST does.
         let items = if req.namespace.is_empty() { self.list_all(req.kind) } else { self.list(req.kind, &req.namespace) };
         let mut audit = self.audit(req, now_ms, String::new(), Status::OK);
         audit.resource_version = Some(self.resource_version);
         audit.items = Some(items.len() as u32);
-        Outcome { response: Response { status: Status::OK, object: None, items, list_rv: self.resource_version }, audit, event: None }
+        Handled { response: Response { status: Status::OK, object: None, items, list_rv: self.resource_version }, audit, event: None }
     }
 
     /// The named object, if the request's preconditions hold: else the 404
     /// or 409 outcome.
-    fn current(&self, req: &Request, now_ms: u64) -> Result<ObjectRc, Box<Outcome>> {
+    fn current(&self, req: &Request, now_ms: u64) -> Result<ObjectRc, Box<Handled>> {
         let name = req.name.clone().unwrap_or_default();
         let Some(old) = self.get(req.kind, &ObjectKey::new(req.namespace.clone(), name.clone())).cloned() else {
             return Err(Box::new(self.failed(req, now_ms, name, Status::NOT_FOUND)));
@@ -737,7 +303,7 @@ impl ApiServer {
     }
 
     /// Commit `object` as the new version of `old` at the next resourceVersion.
-    fn replace(&mut self, req: &Request, now_ms: u64, old: &Object, object: Object) -> Outcome {
+    fn replace(&mut self, req: &Request, now_ms: u64, old: &Object, object: Object) -> Handled {
         self.remove(old);
         self.resource_version += 1;
         let object = ObjectRc::new(Object { resource_version: self.resource_version, ..object });
@@ -746,7 +312,7 @@ impl ApiServer {
     }
 
     /// Take `old` out of the store for good, at the next resourceVersion.
-    fn erase(&mut self, req: &Request, now_ms: u64, old: &Object) -> Outcome {
+    fn erase(&mut self, req: &Request, now_ms: u64, old: &Object) -> Handled {
         self.remove(old);
         self.resource_version += 1;
         let last = ObjectRc::new(Object { resource_version: self.resource_version, ..old.clone() });
@@ -756,7 +322,7 @@ impl ApiServer {
     /// An update, or `UpdateStatus` (`options.status`): the spec, labels,
     /// ownerReferences and finalizers of the body, or the status alone. A
     /// Terminating object whose last finalizer goes, with no grace left, is gone.
-    fn update(&mut self, req: &Request, now_ms: u64) -> Outcome {
+    fn update(&mut self, req: &Request, now_ms: u64) -> Handled {
         let old = match self.current(req, now_ms) {
             Ok(old) => old,
             Err(out) => return *out,
@@ -787,7 +353,7 @@ impl ApiServer {
     /// finalizers' removal. Foreground and orphan propagation add their
     /// finalizer first. Deleting a Terminating object again changes nothing,
     /// unless it shortens the grace to 0.
-    fn delete(&mut self, req: &Request, now_ms: u64) -> Outcome {
+    fn delete(&mut self, req: &Request, now_ms: u64) -> Handled {
         let old = match self.current(req, now_ms) {
             Ok(old) => old,
             Err(out) => return *out,
@@ -804,7 +370,7 @@ impl ApiServer {
             }
             let mut audit = self.audit(req, now_ms, old.name.clone(), Status::OK);
             audit.resource_version = Some(old.resource_version);
-            return Outcome {
+            return Handled {
                 response: Response { status: Status::OK, object: Some(old.clone()), items: Vec::new(), list_rv: 0 },
                 audit,
                 event: None,
@@ -886,7 +452,7 @@ impl ApiServer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::object::Spec;
+    use crate::sim::object::{ObjectTemplate, Spec};
 
     fn cm(name: Option<&str>, generate: Option<&str>) -> ObjectTemplate {
         ObjectTemplate {

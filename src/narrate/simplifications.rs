@@ -1,0 +1,90 @@
+//! How the simulation differs from a real cluster, in words: the page's help
+//! lists them, `docs/scenarios.md` carries them word for word (a test
+//! checks), and each panel notes, in one line, those that affect it. Prose,
+//! so it lives on the narration floor, not in `sim`.
+
+/// Where a simplification shows: the panel that carries its one-line note.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Panel {
+    Cluster,
+    Watch,
+    Cache,
+    Workqueue,
+    Expectations,
+    Reconcile,
+}
+
+/// One way the simulation differs from a real cluster.
+#[derive(Debug, Clone, Copy, Hash)]
+pub struct Simplification {
+    /// The whole of it, for the help and the docs.
+    pub text: &'static str,
+    /// The panel it affects, and the few words that panel shows.
+    pub note: Option<(Panel, &'static str)>,
+}
+
+const fn s(text: &'static str, note: Option<(Panel, &'static str)>) -> Simplification {
+    Simplification { text, note }
+}
+
+/// How this simulation differs from a real cluster, one sentence each: the
+/// page's help lists them, `docs/scenarios.md` carries them word for word (a
+/// test checks), and each panel notes, in one line, those that affect it.
+pub const SIMPLIFICATIONS: &[Simplification] = &[
+    s(
+        "A pod's grace period (cluster.pod_grace_period_ms) is the kubelet's only work: it removes the pod when the period is over; pods are always Running and ready. Other kinds are deleted at once unless a finalizer holds them.",
+        Some((Panel::Cluster, "pods are always Running and ready")),
+    ),
+    s(
+        "The garbage collector removes references and finalizers with updates, not patches; every controllerRef, and no other reference, blocks a foreground deletion; a job that fails is not retried.",
+        None,
+    ),
+    s(
+        "An informer's LIST reaches its store in one step, as v1.36's AtomicFIFO replaces it (HasSynced at that frame); controller.fifo=delta pops it one item at a time as v1.28's DeltaFIFO, spread evenly over initial_list_ms. The garbage collector's informers are always atomic.",
+        None,
+    ),
+    s(
+        "Watch events reach an informer one by one and in order, as v1.36's RealFIFO delivers them, and the handlers run as the store takes each one (client-go runs them a little later).",
+        Some((Panel::Cache, "handlers run as the store takes each event")),
+    ),
+    s(
+        "A watch ends only when cluster.watch_timeout_ms or the relist action says, and always with 410 Expired and a LIST (a real reflector re-watches after an ordinary timeout without one); it carries bookmarks only when cluster.bookmark_ms is set, on a fixed beat. A dropped event is a fault you inject; a cache behind it reads on only with the next event of its kind.",
+        Some((Panel::Watch, "a dropped event is a fault you inject")),
+    ),
+    s(
+        "A change of the watch lag moves the events already on the wire, as if the network had changed under them.",
+        Some((Panel::Watch, "a lag change moves events already on the wire")),
+    ),
+    s(
+        "--double-enqueue adds a key again once after each successful reconcile, not after the reconcile that re-add causes.",
+        Some((Panel::Workqueue, "--double-enqueue re-adds once per chain")),
+    ),
+    s(
+        "A lister returns children in a Go map's order, shuffled with the run's seed, drawn only when a surplus delete depends on it.",
+        Some((Panel::Reconcile, "a lister's Go-map order is drawn only for a surplus delete")),
+    ),
+    s("Only the controller's client waits for a client-side rate limit; kubectl and the garbage collector are not limited.", None),
+    s(
+        "Requests fail with 409 AlreadyExists, 409 Conflict, 404 NotFound, and the 500s and timeouts a scenario injects (fail_next); nothing is rejected by admission or validation.",
+        None,
+    ),
+    s(
+        "The ReplicaSet controller adopts no orphans, and its status (controller.update_status) has replicas and observedGeneration only; every pod is Running and ready, so surplus victims are the newest.",
+        None,
+    ),
+    s(
+        "v1.36's consistency store records the controller's pod, ConfigMap and status writes, and resourceVersions are always comparable.",
+        Some((Panel::Expectations, "resourceVersions always compare")),
+    ),
+    s(
+        "Two replicas (controller.instances) elect a leader as kube-controller-manager does (a 2 s retry period), but the Lease is not an object in the cluster, and a leader that is not frozen always renews in time.",
+        None,
+    ),
+    s("While playing, quiet stretches with nothing in flight are skipped.", None),
+];
+
+/// The one-line note of `panel`: the simplifications that affect it.
+pub fn panel_note(panel: Panel) -> Option<String> {
+    let notes: Vec<&str> = SIMPLIFICATIONS.iter().filter_map(|s| s.note.filter(|(p, _)| *p == panel).map(|(_, n)| n)).collect();
+    (!notes.is_empty()).then(|| format!("Simplified: {}.", notes.join("; ")))
+}

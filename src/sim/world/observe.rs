@@ -1,0 +1,127 @@
+//! What the world says of itself, for the report, the page and the tests:
+//! time and frame counts, where a run stopped and why, the audit log's
+//! tallies, the requests in flight, the controller's informers. Reads only.
+
+use super::in_flight::SentBy;
+use super::input::Deviation;
+use super::state::World;
+use super::timer::Source;
+use crate::sim::apiserver::Verb;
+use crate::sim::informer::{Informer, ListState};
+use crate::sim::object::Kind;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Where a run stopped because the cluster held more objects than its limit:
+/// the facts a report and the page put in words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
+pub struct ObjectLimitStop {
+    /// The last frame: the one that passed the limit.
+    pub frame: u64,
+    pub at_ms: u64,
+    /// Objects the cluster held then, and the limit.
+    pub live: u64,
+    pub limit: u64,
+    /// Of them, by kind (`Kind::index`).
+    #[serde(skip)]
+    pub by_kind: [u64; 4],
+}
+
+impl World {
+    /// Simulated time now.
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    /// Frames produced so far.
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+
+    /// The key the controller's next pick-up takes, and the worker that will
+    /// take it (the schedule's choice if it is idle, else the lowest idle one),
+    /// when its workers run, a key is ready and a worker is idle.
+    pub fn next_take(&self) -> Option<(String, u32)> {
+        let key = self.ctl.queue.queued().next()?.clone();
+        let chosen = self.chosen_worker();
+        let worker = self.ctl.work_due(self.now_ms, chosen).into_iter().find_map(|(_, s)| match s {
+            Source::Worker(w) => Some(w as u32),
+            _ => None,
+        })?;
+        Some((key, worker))
+    }
+
+    /// The run stopped at its frame limit, with more still to happen before `until_ms`.
+    pub fn stopped_at_frame_limit(&self) -> bool {
+        self.frames >= self.frame_limit && self.next_due().is_some_and(|(at, _)| at <= self.until_ms)
+    }
+
+    /// Objects the cluster holds now, of every kind (Terminating ones too).
+    pub(crate) fn live_objects(&self) -> u64 {
+        Kind::ALL.iter().map(|k| self.api.live_count(*k)).sum()
+    }
+
+    /// The run stopped at its object limit: the last frame left the cluster
+    /// holding more objects than [`World::object_limit`]. What it held, by kind.
+    pub fn stopped_at_object_limit(&self) -> Option<ObjectLimitStop> {
+        let live = self.live_objects();
+        (live > self.object_limit).then(|| ObjectLimitStop {
+            frame: self.frames,
+            at_ms: self.now_ms,
+            live,
+            limit: self.object_limit,
+            by_kind: Kind::ALL.map(|k| self.api.live_count(k)),
+        })
+    }
+
+    /// Audit log counts: verb -> HTTP status -> requests.
+    pub fn api_counts(&self) -> BTreeMap<Verb, BTreeMap<u16, u64>> {
+        let mut out: BTreeMap<Verb, BTreeMap<u16, u64>> = BTreeMap::new();
+        for ((_, verb, code, _), n) in &self.counts {
+            *out.entry(*verb).or_default().entry(*code).or_insert(0) += n;
+        }
+        out
+    }
+
+    /// Requests for `kind` with `verb`, by status; `sent_by` picks the
+    /// controller's own requests or everyone else's.
+    pub fn kind_counts(&self, kind: Kind, verb: Verb, sent_by: SentBy) -> Vec<(u16, u64)> {
+        let mut out: Vec<(u16, u64)> = self
+            .counts
+            .iter()
+            .filter(|((k, v, _, c), _)| *k == kind && *v == verb && *c == sent_by)
+            .map(|((_, _, code, _), n)| (*code, *n))
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// Nothing is moving: no event on any watch or LIST waiting, no request in
+    /// flight, no reconcile running. (The page skips such quiet stretches.)
+    pub fn is_quiet(&self) -> bool {
+        let idle = |inf: &Informer| {
+            matches!(inf.state(), ListState::Watching { .. } | ListState::Idle | ListState::Closed) && inf.in_flight_len() == 0
+        };
+        self.requests_in_flight == 0 && self.ctl.workers.iter().all(|w| w.busy.is_none()) && self.ctl.caches.informers.iter().all(idle)
+    }
+
+    /// When the next change is due, if anything is left before `until_ms`.
+    pub fn next_at_ms(&self) -> Option<u64> {
+        self.next_due().map(|(at, _)| at).filter(|at| *at <= self.until_ms)
+    }
+
+    /// Whether every informer of the controller has synced.
+    pub fn controller_synced(&self) -> bool {
+        self.ctl.caches.all_synced()
+    }
+
+    /// The controller's informer for `kind`.
+    pub fn controller_informer(&self, kind: Kind) -> Option<&Informer> {
+        self.ctl.caches.informer(kind)
+    }
+
+    /// The run's schedule: the watch events it takes off their default timing.
+    pub fn schedule(&self) -> &[Deviation] {
+        &self.schedule
+    }
+}

@@ -1,0 +1,147 @@
+//! The world's state: every field of [`World`], and what is computed from
+//! all of it (the explorer's fingerprint, a clone's weight). A leaf: it
+//! imports only the world's other leaves, and every file that adds to
+//! `World` imports it.
+
+use super::collector::GarbageCollector;
+use super::in_flight::SentBy;
+use super::input::{Action, Deviation};
+use super::lease::Lease;
+use super::runtime::Runtime;
+use super::timer::Scheduled;
+use crate::sim::apiserver::{ApiServer, FailMode, Verb};
+use crate::sim::frame::Violation;
+use crate::sim::invariants::Invariants;
+use crate::sim::object::Kind;
+use crate::sim::rng::Rng;
+use crate::sim::settings::{ClusterSettings, ControllerSettings};
+use std::collections::BinaryHeap;
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+/// The simulated cluster and controller.
+#[derive(Debug, Clone)]
+pub struct World {
+    pub cluster: ClusterSettings,
+    pub controller: ControllerSettings,
+    pub seed: u64,
+    pub until_ms: u64,
+    pub frame_limit: u64,
+    pub object_limit: u64,
+    pub(super) now_ms: u64,
+    pub(super) frames: u64,
+    pub(super) rng: Rng,
+    pub api: ApiServer,
+    pub ctl: Runtime,
+    pub gc: GarbageCollector,
+    /// What is due, earliest first, ties in the order they were set.
+    pub(super) timers: BinaryHeap<Scheduled>,
+    pub(super) timer_seq: u64,
+    /// Requests on their way (they ride in the timers).
+    pub(super) requests_in_flight: usize,
+    pub(super) actions: Rc<Vec<Action>>,
+    /// Requests by (kind, verb, status, sent by the controller): a short list, searched linearly.
+    pub(super) counts: Vec<((Kind, Verb, u16, SentBy), u64)>,
+    pub invariants: Invariants,
+    /// Violations found since the last frame: the next frame carries them.
+    pub(super) violations: Vec<Violation>,
+    /// Failures armed for the controller's next requests (`fail_next`), each used once.
+    pub(super) faults: Vec<(Verb, Kind, FailMode)>,
+    /// The schedule's deviations, and the watch events sent so far by kind (`Kind::index`).
+    pub(super) schedule: Rc<Vec<Deviation>>,
+    pub events_sent: [u32; 4],
+    /// The schedule's worker choices, and the keys taken from the workqueue so far.
+    pub(super) takes: Rc<Vec<(u32, u32)>>,
+    pub keys_taken: u32,
+    /// The second replica of the controller (`controller.instances: 2`): a
+    /// standby, or a former leader that has not noticed yet. `ctl` is the
+    /// replica that last acquired the lease.
+    pub peer: Option<Runtime>,
+    /// The leader-election lease, when there are two replicas.
+    pub lease: Option<Lease>,
+    /// Epochs are unique across replicas and restarts: a timer or a response
+    /// names its process by epoch.
+    pub(super) next_epoch: u32,
+    /// The replica whose code made the frame being stepped, if not `ctl`.
+    pub(super) frame_replica: Option<u8>,
+    /// The replica running as `ctl` just took the lease: it stays `ctl`.
+    pub(super) promote: bool,
+}
+
+impl World {
+    /// A fingerprint of the world's state, for the schedule explorer's
+    /// pruning: the hash of every field of its state ([`Hash for World`](#impl-Hash-for-World)
+    /// names the few it skips, and why). Two runs of one scenario at the same
+    /// fingerprint, with the same deviations still ahead, have the same future.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = rustc_hash::FxHasher::default();
+        self.hash(&mut h);
+        h.finish()
+    }
+
+    /// About how many bytes a clone of the world holds: what a checkpoint of
+    /// it costs ([`super::history::Model::weight`]). Objects are shared, so an
+    /// entry costs its map node and its key's two strings, wherever it is kept
+    /// (the apiserver, each informer's store, each event in flight); the rest
+    /// is a few kilobytes. `tests/memory.rs` holds it to what a clone allocates.
+    pub fn weight(&self) -> usize {
+        const BASE: usize = 2 << 10;
+        const PER_ENTRY: usize = 120;
+        let api: usize = Kind::ALL.iter().map(|k| self.api.count(*k)).sum();
+        let caches = |c: &crate::sim::controllers::Caches| c.informers.iter().map(|i| i.len() + i.in_flight_len()).sum::<usize>();
+        let informers = caches(&self.ctl.caches) + self.peer.as_ref().map_or(0, |p| caches(&p.caches)) + caches(&self.gc.caches);
+        BASE + PER_ENTRY * (api + informers)
+    }
+}
+
+/// The world's state, as the explorer's fingerprint sees it. Every field is
+/// named (no `..`), so a new one does not compile until it is hashed or
+/// skipped here with its reason; the types below derive `Hash` whole.
+impl Hash for World {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        let World {
+            cluster,
+            controller,
+            seed,
+            until_ms,
+            frame_limit,
+            object_limit,
+            now_ms,
+            frames,
+            rng,
+            api,
+            ctl,
+            gc,
+            timers,
+            timer_seq: _, // How many timers were ever set: the pending ones' order, hashed below, is what it decides.
+            requests_in_flight,
+            actions: _, // The scenario's, the same in every run the explorer compares.
+            counts: _,  // The audit log's tallies, for the report: what was sent, not what will be.
+            invariants,
+            violations,
+            faults,
+            schedule: _, // The explorer varies it: `explore` hashes the deviations still ahead beside this.
+            events_sent,
+            takes,
+            keys_taken,
+            peer,
+            lease,
+            next_epoch,
+            frame_replica,
+            promote,
+        } = self;
+        (cluster, controller, seed, until_ms, frame_limit, object_limit, now_ms).hash(h);
+        // With the frame count: two states a frame apart are never one.
+        (frames, rng, api, ctl, gc).hash(h);
+        // A heap's layout depends on the order of its pushes: hash the pending
+        // timers in the order they will fire.
+        let mut pending: Vec<&Scheduled> = timers.iter().collect();
+        pending.sort_unstable_by(|a, b| b.cmp(a));
+        h.write_usize(pending.len());
+        for t in pending {
+            (t.at_ms, &t.timer).hash(h);
+        }
+        (requests_in_flight, invariants, violations, faults, events_sent, takes, keys_taken).hash(h);
+        (peer, lease, next_epoch, frame_replica, promote).hash(h);
+    }
+}

@@ -1,0 +1,201 @@
+//! What the controller process does: it starts (or restarts: a new epoch,
+//! an empty cache, queue and expectations), its informers LIST, and a worker
+//! takes a key, runs a reconcile beat by beat and returns.
+
+use super::client::TokenBucket;
+use super::in_flight::Origin;
+use super::runtime::Busy;
+use super::state::World;
+use super::timer::{Start, Timer};
+use crate::sim::apiserver::{Actor, ControllerKind, Request, Verb};
+use crate::sim::controllers::{self, Beat, Cx, Input, Note, ReconcileError, ReconcileState};
+use crate::sim::frame::{Event, QueuedBy, Requeue};
+use crate::sim::invariants::SentWith;
+use crate::sim::object::{Kind, ObjectKey};
+use crate::sim::reflector::ExponentialBackoff;
+
+/// The run key of the one-shot pruner: its namespace.
+fn pruner_key(namespace: &str) -> String {
+    namespace.to_string()
+}
+
+impl World {
+    /// The controller process starts (or restarts): with one replica it
+    /// runs at once; with two, it is a candidate for the lease first.
+    pub(super) fn start_controller(&mut self, start: Start) -> Event {
+        self.reset_process();
+        if self.peer.is_some() {
+            return self.start_candidate(start);
+        }
+        self.begin(start)
+    }
+
+    /// A new process: a new epoch (timers and answers of the old one are
+    /// ignored), an empty cache, queue, expectations and consistency store.
+    pub(super) fn reset_process(&mut self) {
+        self.next_epoch += 1;
+        let ctl = &mut self.ctl;
+        ctl.epoch = self.next_epoch;
+        ctl.paused_until = None;
+        ctl.leading = false;
+        for inf in &mut ctl.caches.informers {
+            inf.reset();
+        }
+        ctl.queue.clear();
+        ctl.expectations.clear();
+        for w in &mut ctl.workers {
+            w.busy = None;
+        }
+        ctl.running = false;
+        ctl.exited = None;
+        ctl.double_enqueued.clear();
+        ctl.queued_by.clear();
+        ctl.consistency.reset();
+        ctl.limiter = TokenBucket::new(self.cluster.client_qps, self.cluster.client_burst, self.now_ms);
+        ctl.backoff = vec![ExponentialBackoff::reflector(self.now_ms); 4];
+    }
+
+    /// Run the controller: its informers LIST, and its workers start (after
+    /// `WaitForCacheSync`, if it waits).
+    pub(super) fn begin(&mut self, start: Start) -> Event {
+        self.ctl.leading = true;
+        let epoch = self.ctl.epoch;
+        let ctl = &mut self.ctl;
+        let kinds: Vec<Kind> = ctl.caches.informers.iter().map(|i| i.kind).collect();
+        for kind in kinds {
+            self.ctl.caches.informer_mut(kind).expect("watched kind").start_list(self.now_ms);
+            let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
+            self.send(req, Origin::Informer { kind, epoch }, SentWith::UNSYNCED);
+        }
+        if self.ctl.kind == ControllerKind::Pruner {
+            self.ctl.enqueue(pruner_key(&self.controller.namespace), || QueuedBy::ProgramStart);
+        }
+        let wait = self.controller.wait_for_cache_sync;
+        if wait {
+            // PollImmediateUntil: check now, then every 100 ms.
+            self.set_timer(self.now_ms, Timer::SyncPoll { epoch, since_ms: self.now_ms });
+        } else {
+            self.ctl.running = true;
+        }
+        Event::ControllerStarted { restart: start == Start::Again, wait_for_cache_sync: wait }
+    }
+
+    pub(super) fn pick_up(&mut self, w: usize) -> Event {
+        let key = self.ctl.queue.get().expect("a queued key");
+        self.keys_taken += 1;
+        self.ctl.reconciles += 1;
+        let n = self.ctl.reconciles;
+        let double_enqueued = self.ctl.double_enqueued.remove(&key);
+        let queued_by = self.ctl.queued_by.remove(&key);
+        let step = controllers::first_step(self.ctl.kind);
+        self.ctl.workers[w].busy =
+            Some(Busy { key: key.clone(), n, step, double_enqueued, reconcile: None, responses: Vec::new(), awaiting: 0 });
+        self.set_timer(self.now_ms, Timer::Resume { worker: w, epoch: self.ctl.epoch });
+        Event::ReconcileStarted { worker: w as u32, key, n, double_enqueued, queued_by }
+    }
+
+    /// Run a worker's reconcile up to its next beat.
+    pub(super) fn resume(&mut self, w: usize) -> Option<Event> {
+        let now = self.now_ms;
+        let lag_ms = self.cluster.watch_lag_ms;
+        let synced = self.ctl.caches.all_synced();
+        let ctl = &mut self.ctl;
+        let busy = ctl.workers[w].busy.as_mut()?;
+        let mut cx = Cx {
+            now_ms: now,
+            settings: &self.controller,
+            caches: &ctl.caches,
+            expectations: &mut ctl.expectations,
+            lag_ms,
+            truth: &self.api,
+            rng: &mut self.rng,
+            consistency: &mut ctl.consistency,
+        };
+        let beat = match busy.reconcile.as_mut() {
+            None => {
+                let (r, beat) = ReconcileState::start(&busy.key, &mut cx);
+                busy.reconcile = Some(r);
+                beat
+            }
+            Some(r) => {
+                let input = if busy.responses.is_empty() {
+                    Input::Resume
+                } else {
+                    Input::Responses(std::mem::take(&mut busy.responses).into_iter().map(|r| r.expect("every response in")).collect())
+                };
+                r.resume(input, &mut cx)
+            }
+        };
+        let (key, n) = (busy.key.clone(), busy.n);
+        match beat {
+            Beat::Note { note, then_ms } => {
+                if matches!(note, Note::StaleSkip { .. }) {
+                    ctl.stale_sync_skips += 1;
+                }
+                let step = controllers::note_step(&note);
+                busy.step = step;
+                let epoch = ctl.epoch;
+                self.set_timer(now + then_ms, Timer::Resume { worker: w, epoch });
+                Some(Event::ReconcileNote { worker: w as u32, key, n, note, step })
+            }
+            Beat::Call { requests, step } => {
+                busy.step = step;
+                busy.awaiting = requests.len();
+                busy.responses = vec![None; requests.len()];
+                let epoch = ctl.epoch;
+                if requests.is_empty() {
+                    self.set_timer(now, Timer::Resume { worker: w, epoch });
+                }
+                for (slot, req) in requests.into_iter().enumerate() {
+                    let uncached = req.verb == Verb::Delete
+                        && req.name.as_ref().is_some_and(|name| {
+                            let key = ObjectKey::new(req.namespace.clone(), name.clone());
+                            self.ctl.caches.get(req.kind, &key).is_none()
+                        });
+                    self.send(req, Origin::Worker { worker: w, epoch, slot }, SentWith { synced, uncached });
+                }
+                None
+            }
+            Beat::Return(result) => Some(self.finish(w, result)),
+        }
+    }
+
+    pub(super) fn finish(&mut self, w: usize, result: Result<(), ReconcileError>) -> Event {
+        let busy = self.ctl.workers[w].busy.take().expect("a busy worker");
+        let key = busy.key;
+        if self.ctl.kind == ControllerKind::Pruner {
+            // A one-shot program: it exits, nothing requeues.
+            self.ctl.queue.done(&key);
+            self.ctl.running = false;
+            let code = if result.is_ok() { 0 } else { 1 };
+            self.ctl.exited = Some(code);
+            let deleted = match busy.reconcile {
+                Some(ReconcileState::Pruner(r)) => r.deleted(),
+                _ => 0,
+            };
+            return Event::ControllerExited { code, error: result.err(), deleted };
+        }
+        let requeue = match &result {
+            Ok(()) => {
+                self.ctl.queue.forget(&key);
+                if self.controller.double_enqueue && !busy.double_enqueued {
+                    self.ctl.enqueue(key.clone(), || QueuedBy::DoubleEnqueue);
+                    self.ctl.double_enqueued.insert(key.clone());
+                    Requeue::DoubleEnqueue
+                } else {
+                    Requeue::No
+                }
+            }
+            Err(_) => {
+                if !self.ctl.queue.is_dirty(&key) {
+                    self.ctl.queued_by.insert(key.clone(), QueuedBy::RateLimitedRetry);
+                }
+                let delay_ms = self.ctl.queue.add_rate_limited(key.clone(), self.now_ms);
+                self.ctl.requeues += 1;
+                Requeue::RateLimited { delay_ms }
+            }
+        };
+        self.ctl.queue.done(&key);
+        Event::ReconcileFinished { worker: w as u32, key, n: busy.n, error: result.err(), requeue }
+    }
+}
