@@ -3,10 +3,11 @@
 //! produces.
 //!
 //! A simplification of the real apiserver: no admission, no validation beyond
-//! what the labs touch, no graceful deletion (a delete removes the object at
-//! once, as it does for ConfigMaps and for pods with a zero grace period), and
-//! no watch-cache compaction, so a watch never sees `410 Expired` unless a
-//! scenario asks for a relist.
+//! what the labs touch, and no watch-cache compaction, so a watch sees `410
+//! Expired` only when `cluster.watch_timeout_ms` or a scenario's relist says.
+//! Graceful deletion is modelled for what the labs need: a pod's grace period
+//! (`cluster.pod_grace_period_ms`) and finalizers; every other delete removes
+//! the object at once.
 //!
 //! The vocabulary beside the server, one file a job: `request.rs` (what a
 //! client sends), `status.rs` (what it is answered), `audit.rs` (the audit
