@@ -2,7 +2,7 @@
 //! label, when an event in flight arrives, what a pseudo-code line read, an
 //! empty panel's note, the caption before anything happened.
 
-use super::run::kind_noun;
+use super::units::kind_noun;
 use super::units::secs;
 use crate::scenario::Scenario;
 use crate::sim::apiserver::{ControllerKind, Status, Verb};

@@ -5,7 +5,7 @@
 
 use super::frame::error_words;
 use super::panels::status_label;
-use super::units::{and_list, plural, secs, thousands};
+use super::units::{and_list, kind_noun, kind_plural, plural, secs, thousands};
 use crate::scenario::{expect, owner_of, Check, Measure, Scenario};
 use crate::sim::apiserver::{Actor, ControllerKind, Verb};
 use crate::sim::controllers::tracked_kind;
@@ -27,21 +27,6 @@ fn verb_noun(verb: Verb) -> (&'static str, &'static str) {
         Verb::List => ("list", "lists"),
         Verb::Update => ("update", "updates"),
         Verb::Delete => ("delete", "deletes"),
-    }
-}
-
-/// `1 pod`, `3 pods`, `1 ConfigMap`, `50 ConfigMaps`.
-pub fn kind_noun(kind: Kind, n: u64) -> String {
-    match kind {
-        Kind::Pod => plural(n, "pod", "pods"),
-        k => plural(n, &k.to_string(), &kind_plural(k)),
-    }
-}
-
-fn kind_plural(kind: Kind) -> String {
-    match kind {
-        Kind::Pod => "pods".to_string(),
-        k => format!("{k}s"),
     }
 }
 

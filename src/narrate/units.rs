@@ -3,6 +3,8 @@
 //! [`thousands`]), an ordinal and a list. Integer arithmetic only: float
 //! formatting is a sizeable share of the wasm.
 
+use crate::sim::object::Kind;
+
 /// `ms` milliseconds as seconds with `decimals` digits (0 to 3), rounded.
 pub fn fmt_ms(ms: u64, decimals: u32) -> String {
     let decimals = decimals.min(3);
@@ -72,6 +74,22 @@ pub fn and_list(parts: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// `1 pod`, `3 pods`, `1 ConfigMap`, `50 ConfigMaps`.
+pub fn kind_noun(kind: Kind, n: u64) -> String {
+    match kind {
+        Kind::Pod => plural(n, "pod", "pods"),
+        k => plural(n, &k.to_string(), &kind_plural(k)),
+    }
+}
+
+/// `pods`, `ConfigMaps`: a kind counted.
+pub fn kind_plural(kind: Kind) -> String {
+    match kind {
+        Kind::Pod => "pods".to_string(),
+        k => format!("{k}s"),
     }
 }
 

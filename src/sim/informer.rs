@@ -31,11 +31,6 @@ pub enum Fifo {
     Delta,
 }
 
-impl super::settings::Choice for Fifo {
-    const ALL: &'static [Self] = &[Fifo::Atomic, Fifo::Delta];
-    const WORDS: &'static [&'static str] = &["atomic", "delta"];
-}
-
 /// One entry of a DeltaFIFO's initial population.
 #[derive(Debug, Clone, Hash)]
 pub enum Pop {

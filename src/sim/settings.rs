@@ -13,10 +13,8 @@
 //! default beside it, as the fields below do.)
 
 use super::apiserver::ControllerKind;
-use super::controllers::{ListOrder, Naming};
 use super::informer::Fifo;
 use super::object::Kind;
-use super::world::{DEFAULT_CLIENT_BURST, DEFAULT_CLIENT_QPS};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -410,6 +408,60 @@ impl ControllerSettings {
         self.workers.unwrap_or(if self.kind == ControllerKind::ReplicaSet { 5 } else { 1 })
     }
 }
+
+/// How a controller names the children it creates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Naming {
+    /// `beta-voice-0 .. beta-voice-N-1`: a second create is a harmless 409.
+    Deterministic,
+    /// `generateName: beta-voice-`: the server picks a name, so a second create is a second child.
+    Generate,
+}
+
+impl Choice for Naming {
+    const ALL: &'static [Self] = &[Naming::Deterministic, Naming::Generate];
+    const WORDS: &'static [&'static str] = &["deterministic", "generate"];
+}
+
+/// The order a lister returns objects in.
+///
+/// client-go's `cache.Store` is a Go map (`threadSafeMap.items`), and Go
+/// randomises map iteration, so `lister.List()` hands back the same objects in
+/// a different order each call. An operator that deletes `children[desired:]`
+/// therefore picks different victims from one reconcile to the next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Hash)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ListOrder {
+    /// As a Go map: a fresh, seeded shuffle each time the order matters (the default).
+    #[default]
+    Random,
+    /// Sorted by namespace/name, as some operators sort before acting: repeated
+    /// deletes then pick the same victims.
+    Key,
+}
+
+impl Choice for ListOrder {
+    const ALL: &'static [Self] = &[ListOrder::Random, ListOrder::Key];
+    const WORDS: &'static [&'static str] = &["random", "key"];
+}
+
+impl Choice for Fifo {
+    const ALL: &'static [Self] = &[Fifo::Atomic, Fifo::Delta];
+    const WORDS: &'static [&'static str] = &["atomic", "delta"];
+}
+
+impl Choice for ControllerKind {
+    const ALL: &'static [Self] = &[ControllerKind::Ensemble, ControllerKind::ReplicaSet, ControllerKind::Pruner];
+    const WORDS: &'static [&'static str] = &["ensemble", "replicaset", "pruner"];
+}
+
+/// client-go's `DefaultQPS` and `DefaultBurst` (`rest/config.go`), what a
+/// hand-written operator gets when it leaves `rest.Config.QPS` at zero.
+pub const DEFAULT_CLIENT_QPS: u32 = 5;
+pub const DEFAULT_CLIENT_BURST: u32 = 10;
 
 #[cfg(test)]
 mod tests {

@@ -37,7 +37,8 @@ mod wire;
 mod workers;
 
 pub use super::settings::{ClusterSettings, Knob};
-pub use client::{TokenBucket, DEFAULT_CLIENT_BURST, DEFAULT_CLIENT_QPS, LONG_THROTTLE_LATENCY_MS};
+pub use crate::sim::settings::{DEFAULT_CLIENT_BURST, DEFAULT_CLIENT_QPS};
+pub use client::{TokenBucket, LONG_THROTTLE_LATENCY_MS};
 pub use collector::GarbageCollector;
 pub use in_flight::SentBy;
 pub use input::{Action, ActionKind, Deviation, WorldInit, FRAME_LIMIT};

@@ -44,11 +44,6 @@ pub enum ControllerKind {
     Pruner,
 }
 
-impl crate::sim::settings::Choice for ControllerKind {
-    const ALL: &'static [Self] = &[ControllerKind::Ensemble, ControllerKind::ReplicaSet, ControllerKind::Pruner];
-    const WORDS: &'static [&'static str] = &["ensemble", "replicaset", "pruner"];
-}
-
 impl ControllerKind {
     /// The name the controller goes by in logs and the audit log's user field.
     pub fn actor_name(self) -> &'static str {

@@ -16,48 +16,9 @@ use super::expectations::Expectations;
 use super::informer::Informer;
 use super::object::{Kind, ObjectKey, ObjectRc};
 use super::rng::Rng;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// How a controller names the children it creates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Naming {
-    /// `beta-voice-0 .. beta-voice-N-1`: a second create is a harmless 409.
-    Deterministic,
-    /// `generateName: beta-voice-`: the server picks a name, so a second create is a second child.
-    Generate,
-}
-
-impl super::settings::Choice for Naming {
-    const ALL: &'static [Self] = &[Naming::Deterministic, Naming::Generate];
-    const WORDS: &'static [&'static str] = &["deterministic", "generate"];
-}
-
-/// The order a lister returns objects in.
-///
-/// client-go's `cache.Store` is a Go map (`threadSafeMap.items`), and Go
-/// randomises map iteration, so `lister.List()` hands back the same objects in
-/// a different order each call. An operator that deletes `children[desired:]`
-/// therefore picks different victims from one reconcile to the next.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Hash)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum ListOrder {
-    /// As a Go map: a fresh, seeded shuffle each time the order matters (the default).
-    #[default]
-    Random,
-    /// Sorted by namespace/name, as some operators sort before acting: repeated
-    /// deletes then pick the same victims.
-    Key,
-}
-
-impl super::settings::Choice for ListOrder {
-    const ALL: &'static [Self] = &[ListOrder::Random, ListOrder::Key];
-    const WORDS: &'static [&'static str] = &["random", "key"];
-}
-
-pub use super::settings::ControllerSettings;
+pub use super::settings::{ControllerSettings, ListOrder, Naming};
 
 /// The caches a controller reads: one informer per watched kind.
 #[derive(Debug, Clone, Hash)]

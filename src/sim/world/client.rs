@@ -1,11 +1,6 @@
 //! The controller's API client: client-go's client-side rate limiter, which
 //! every request the controller sends (its informers' LISTs too) waits on.
 
-/// client-go's `DefaultQPS` and `DefaultBurst` (`rest/config.go`), what a
-/// hand-written operator gets when it leaves `rest.Config.QPS` at zero.
-pub const DEFAULT_CLIENT_QPS: u32 = 5;
-pub const DEFAULT_CLIENT_BURST: u32 = 10;
-
 /// client-go's client-side rate limiter: `flowcontrol.NewTokenBucketRateLimiter(qps, burst)`,
 /// which every request of a rest client waits on (`Wait`, a reservation of
 /// golang.org/x/time/rate). The bucket starts full; tokens are counted in
