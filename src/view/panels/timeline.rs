@@ -53,10 +53,10 @@ pub fn timeline(frames: &[Frame], limit: usize) -> (Vec<TimelineEntry>, Vec<Time
 
 #[cfg(test)]
 mod tests {
+    use super::super::observations::observations;
     use super::*;
     use crate::scenario::preset;
     use crate::sim::apiserver::Verb;
-    use crate::view::panels::observations;
     use crate::view::session::Session;
 
     #[test]
