@@ -15,8 +15,8 @@ use cachescope::sim::apiserver::ControllerKind;
 use cachescope::sim::controllers::Naming;
 use cachescope::sim::object::Kind;
 use cachescope::ui::{
-    App, CachePanel, ClusterPanel, Controls, ExpectationsPanel, Explorer, InvariantsPanel, Observations, ReconcilePanel, ScenarioPicker,
-    ShareBar, TimelinePanel, Transport, Ui, WatchPanel, WorkqueuePanel,
+    App, Controls, ExpectationsPanel, Explorer, InvariantsPanel, Observations, ReconcilePanel, ScenarioPicker, ShareBar, Side, StorePanel,
+    TimelinePanel, Transport, Ui, WatchPanel, WorkqueuePanel,
 };
 use cachescope::view::panels::{self as pv, RowState, TimelineEntry};
 use cachescope::view::session::Session;
@@ -247,7 +247,7 @@ fn assert_rows_drawn(m: &Mounted, panel: &str, s: &Session, cache_side: bool) {
 #[wasm_bindgen_test]
 async fn cluster_panel_lists_what_the_apiserver_holds_frame_by_frame() {
     let q = "s=over-create";
-    let m = mount_panel(q, || view! { <ClusterPanel /> }).await;
+    let m = mount_panel(q, || view! { <StorePanel side=Side::Cluster /> }).await;
     let ui = m.ui();
     let mut s = reference(q);
     let end = {
@@ -277,7 +277,7 @@ async fn cluster_panel_keeps_a_slot_for_what_is_deleted_but_still_cached() {
     let q = "s=replicaset-pressure";
     let n = first_frame_where(q, |s| pv::object_rows(s.world()).iter().any(|r| r.state() == RowState::GoneFromCluster));
     let q = format!("{q}&frame={n}");
-    let m = mount_panel(&q, || view! { <ClusterPanel /> <CachePanel /> }).await;
+    let m = mount_panel(&q, || view! { <StorePanel side=Side::Cluster /> <StorePanel side=Side::Cache /> }).await;
     let s = reference(&q);
     assert_rows_drawn(&m, "Cluster", &s, false);
     assert_rows_drawn(&m, "Cache", &s, true);
@@ -292,7 +292,7 @@ async fn an_empty_cache_names_nothing() {
     let q = "s=empty-cache";
     let n = first_frame_where(q, |s| s.world().api.resource_version() > 55);
     let q = format!("{q}&frame={n}");
-    let m = mount_panel(&q, || view! { <CachePanel /> }).await;
+    let m = mount_panel(&q, || view! { <StorePanel side=Side::Cache /> }).await;
     let s = reference(&q);
     assert_eq!(s.world().controller_informer(Kind::ConfigMap).unwrap().len(), 0, "the store is empty at frame {n}");
     assert_rows_drawn(&m, "Cache", &s, true);
@@ -313,7 +313,7 @@ async fn cluster_and_cache_light_the_object_the_frame_acts_on_and_keep_it_in_vie
     let style = document().create_element("style").unwrap();
     style.set_text_content(Some(".rows { display: block; max-height: 120px; overflow-y: auto; margin: 0; padding: 0 }"));
     document().head().unwrap().append_child(&style).unwrap();
-    let m = mount_panel(q, || view! { <ClusterPanel /> <CachePanel /> }).await;
+    let m = mount_panel(q, || view! { <StorePanel side=Side::Cluster /> <StorePanel side=Side::Cache /> }).await;
     let ui = m.ui();
     for (frame, lit) in [(n, Some("seed-99")), (0, None), (n, Some("seed-99"))] {
         ui.seek(frame);
@@ -351,7 +351,7 @@ async fn cache_panel_keeps_slots_for_what_it_has_not_seen_yet() {
     let n =
         first_frame_where(q, |s| pv::object_rows(s.world()).iter().any(|r| r.kind == Kind::ConfigMap && r.state() == RowState::NotInCache));
     let q = format!("{q}&frame={}", n + 3);
-    let m = mount_panel(&q, || view! { <ClusterPanel /> <CachePanel /> }).await;
+    let m = mount_panel(&q, || view! { <StorePanel side=Side::Cluster /> <StorePanel side=Side::Cache /> }).await;
     let s = reference(&q);
     assert_rows_drawn(&m, "Cache", &s, true);
     assert_rows_drawn(&m, "Cluster", &s, false);
@@ -381,7 +381,7 @@ async fn cache_panel_keeps_slots_for_what_it_has_not_seen_yet() {
 #[wasm_bindgen_test]
 async fn cache_panel_says_has_synced_only_once_listed() {
     let q = "s=empty-cache";
-    let m = mount_panel(q, || view! { <CachePanel /> }).await;
+    let m = mount_panel(q, || view! { <StorePanel side=Side::Cache /> }).await;
     let ui = m.ui();
     assert!(!reference(q).world().controller_synced());
     assert_eq!(m.text(".badge.synced"), "HasSynced ✗");
@@ -891,7 +891,7 @@ async fn controls_show_the_scenario_settings_and_change_them() {
 #[wasm_bindgen_test]
 async fn wait_for_cache_sync_rebuilds_the_run_from_frame_0() {
     let q = "s=empty-cache&frame=20";
-    let m = mount_panel(q, || view! { <Controls /> <ClusterPanel /> }).await;
+    let m = mount_panel(q, || view! { <Controls /> <StorePanel side=Side::Cluster /> }).await;
     let ui = m.ui();
     let l = m.all("label").into_iter().find(|l| text(l).trim() == "Wait for cache sync").unwrap();
     let input: HtmlInputElement = one(&l, "input").unchecked_into();
@@ -1101,7 +1101,7 @@ async fn cluster_and_cache_draw_hundreds_of_children_as_chips() {
     let q0 = "s=replicaset-pressure&actions.0.apply.replicas=100";
     let n = first_frame_where(q0, |s| pv::object_rows(s.world()).len() > 80);
     let q = format!("{q0}&frame={n}");
-    let m = mount_panel(&q, || view! { <ClusterPanel /> <CachePanel /> }).await;
+    let m = mount_panel(&q, || view! { <StorePanel side=Side::Cluster /> <StorePanel side=Side::Cache /> }).await;
     let s = reference(&q);
     let rows = pv::object_rows(s.world());
     for (panel, cache_side) in [("Cluster", false), ("Cache", true)] {
@@ -1264,7 +1264,7 @@ async fn the_share_bar_names_every_action() {
 async fn each_panel_notes_its_simplifications_in_one_line() {
     use cachescope::narrate::simplifications::{panel_note, Panel};
     let m = mount_panel("s=over-create", || {
-        view! { <ClusterPanel /> <CachePanel /> <WatchPanel /> <WorkqueuePanel /> <ExpectationsPanel /> <ReconcilePanel /> }
+        view! { <StorePanel side=Side::Cluster /> <StorePanel side=Side::Cache /> <WatchPanel /> <WorkqueuePanel /> <ExpectationsPanel /> <ReconcilePanel /> }
     })
     .await;
     for (class, panel) in [

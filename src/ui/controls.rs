@@ -2,7 +2,7 @@
 //! transport (play, step, scrubber, speed). Every control has the accessible
 //! name the end-to-end tests and screen readers use.
 
-use super::{use_ui, Ui};
+use super::state::{use_ui, Ui};
 use crate::narrate::units::fmt_ms;
 use crate::scenario::preset_names;
 use crate::scenario::settings::{self, Domain, Setting, SETTINGS};
@@ -250,7 +250,7 @@ fn set_setting(ui: Ui, setting: &'static Setting, raw: &str) {
     match setting.live {
         true => match setting.parse(raw) {
             Ok(v) => ui.apply(Change::Knob(setting.knob(v).expect("a live setting")), &format!("{} set to {raw}", setting.path)),
-            Err(why) => ui.notice.set(super::Notice::say(format!("{}: {raw:?}: {why}", setting.path))),
+            Err(why) => ui.notice.set(super::notice::Notice::say(format!("{}: {raw:?}: {why}", setting.path))),
         },
         false => {
             let optional = matches!(setting.domain, Domain::Int { optional: true, .. } | Domain::Flag { optional: true });

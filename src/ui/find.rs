@@ -1,7 +1,7 @@
 //! "Can it go wrong?": the schedule search in a Web Worker, and what the
 //! worker runs. The messages and the words are [`crate::view::find`]'s.
 
-use super::{use_ui, Ui};
+use super::state::{use_ui, Ui};
 use crate::sim::invariants::Invariants;
 use crate::view::find::{self, Job, Reply, DEFAULT_BUDGET, DEFAULT_MAX_DEVIATIONS};
 use leptos::prelude::*;
@@ -126,7 +126,7 @@ impl Search {
                             if let Some(p) = panel.get_untracked() {
                                 p.set_open(false);
                             }
-                            ui.notice.set(super::Notice::say(landing.words));
+                            ui.notice.set(super::notice::Notice::say(landing.words));
                         }
                     });
                 }

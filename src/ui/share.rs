@@ -5,7 +5,8 @@
 //! clipboard is missing or refuses, the popover holds the text, selected, to
 //! copy by hand.
 
-use super::{use_ui, Ui};
+use super::notice::Note;
+use super::state::{use_ui, Ui};
 use crate::report::trace_text;
 use crate::scenario::Scenario;
 use crate::view::svg::frame_svg;
@@ -18,20 +19,6 @@ use wasm_bindgen_futures::JsFuture;
 fn page_base() -> String {
     let l = window().location();
     format!("{}{}", l.origin().unwrap_or_default(), l.pathname().unwrap_or_default())
-}
-
-/// What the share bar says beside its buttons.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Note {
-    pub text: String,
-    /// Text to copy by hand, shown selected in a field: the clipboard was missing or refused.
-    pub copy_by_hand: Option<String>,
-}
-
-impl Note {
-    fn say(text: impl Into<String>) -> Option<Note> {
-        Some(Note { text: text.into(), copy_by_hand: None })
-    }
 }
 
 /// Copy `text`; say `done` when it worked, and offer the text to copy by hand

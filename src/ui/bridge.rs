@@ -1,0 +1,102 @@
+//! The host-page API (docs/embedding.md) across `postMessage`: commands in
+//! from the page embedding this one ([`Ui::obey`]), `ready` and each frame out.
+//! The messages themselves are [`crate::view::host`]'s.
+
+use super::notice::Notice;
+use super::state::Ui;
+use crate::view::host;
+use leptos::ev;
+use leptos::prelude::*;
+
+impl Ui {
+    /// Obey a host page's command ([`crate::view::host`]).
+    pub(super) fn obey(&self, command: host::Command) {
+        match command {
+            host::Command::Play => {
+                if !self.playing.get_untracked() {
+                    self.toggle_play();
+                }
+            }
+            host::Command::Pause => {
+                self.pause();
+                self.settle();
+            }
+            host::Command::Step => self.step_forward(),
+            host::Command::Back => self.step_back(),
+            host::Command::Reset => self.reset(),
+            host::Command::Seek(n) => self.seek(n),
+            host::Command::Load(scenario) => {
+                let json = scenario.to_value().to_string();
+                self.load(*scenario, None, Some(json));
+            }
+        }
+    }
+}
+
+/// Listen to the host page's commands, and post it `ready` and then every frame.
+pub(super) fn connect(ui: Ui) {
+    const IGNORED_MESSAGE: &str = "Ignored a message from";
+    let messages = window_event_listener(ev::message, move |e| {
+        let origin = e.origin();
+        if let Some(only) = ui.layout.with_value(|l| l.origin.clone()) {
+            if origin != only {
+                ui.notice.set(Notice::say(format!("{IGNORED_MESSAGE} {origin}: this page obeys only {only} (the origin parameter).")));
+                return;
+            }
+        }
+        let data = e.data();
+        let text = data.as_string().or_else(|| js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string())).unwrap_or_default();
+        match host::parse(&text) {
+            Ok(Some(command)) => {
+                // A good message after an ignored one: the notice about it is stale.
+                if ui.notice.with_untracked(|n| n.as_ref().is_some_and(|n| n.text.starts_with(IGNORED_MESSAGE))) {
+                    ui.notice.set(None);
+                }
+                ui.obey(command)
+            }
+            Ok(None) => {}
+            Err(problem) => ui.notice.set(Notice::say(format!("{IGNORED_MESSAGE} {origin}: {problem}."))),
+        }
+    });
+    on_cleanup(move || messages.remove());
+    // Ready before the first frame message (effects run after this).
+    post_to_parent(ui, &host::ready());
+    // A page on its own has no one to tell: then the effect tracks nothing and never runs again.
+    if embedded() {
+        Effect::new(move |_| {
+            let text = ui.snap.with(|s| host::frame(s.position, s.now_ms, &s.invariants));
+            post_to_parent(ui, &text);
+        });
+    }
+}
+
+/// The page this one is embedded in, if it is in an iframe.
+fn parent_page() -> Option<web_sys::Window> {
+    window().parent().ok().flatten().filter(|p| *p != window())
+}
+
+fn embedded() -> bool {
+    parent_page().is_some()
+}
+
+/// Post a message to the page embedding this one, if any: to the `origin`
+/// parameter's origin when given, else to whichever page it is.
+fn post_to_parent(ui: Ui, text: &str) {
+    let Some(parent) = parent_page() else { return };
+    let target = match ui.layout.with_value(|l| l.origin.clone()) {
+        Some(only) => {
+            // Post only to the origin the URL names; when the embedding page
+            // (as its referrer says) is another, say nothing at all.
+            let referrer = document().referrer();
+            let parent_origin = referrer.splitn(4, '/').take(3).collect::<Vec<_>>().join("/");
+            if !referrer.is_empty() && parent_origin != only {
+                return;
+            }
+            only
+        }
+        None => "*".to_string(),
+    };
+    if let Ok(message) = js_sys::JSON::parse(text) {
+        let _ = parent.post_message(&message, &target);
+    }
+}

@@ -1,0 +1,48 @@
+//! The Reconcile panel: the controller's code, the current step lit.
+
+use super::layout::{keep_in_view, simplified};
+use crate::narrate::simplifications::Panel;
+use crate::ui::state::use_ui;
+use leptos::prelude::*;
+
+#[component]
+pub fn ReconcilePanel() -> impl IntoView {
+    let snap = use_ui().snap;
+    let code = NodeRef::<leptos::html::Ol>::new();
+    // The lit line stays in view when the panel is too short for all of the code.
+    Effect::new(move |_| {
+        snap.track();
+        if let Some(list) = code.get() {
+            keep_in_view(&list, "li.lit");
+        }
+    });
+    view! {
+        <section class="panel reconcile" aria-label="Reconcile">
+            <header>
+                <h2>"Reconcile"</h2>
+                <span class="sub">"the controller's code, current step lit"</span>
+            </header>
+            <ol class="code mono" tabindex="0" aria-label="The reconcile's code" node_ref=code>
+                {move || {
+                    let r = snap.with(|s| s.reconcile.clone());
+                    r.lines.into_iter().map(|line| {
+                        let lit = line.lit;
+                        let waiting = (!line.waiting.is_empty() && !lit).then(|| {
+                            let who = line.waiting.iter().map(|w| format!("worker {w}")).collect::<Vec<_>>().join(", ");
+                            view! { <span class="waiting">{format!("{who} waits here")}</span> }
+                        });
+                        view! {
+                            <li class:lit=lit aria-current=lit.then_some("step")>
+                                {lit.then(|| view! { <span class="now">"now"</span> })}
+                                <span class="text">{line.text}</span>
+                                {line.value.map(|v| view! { <span class="value">{v}</span> })}
+                                {waiting}
+                            </li>
+                        }
+                    }).collect_view()
+                }}
+            </ol>
+            {simplified(Panel::Reconcile)}
+        </section>
+    }
+}

@@ -1,0 +1,53 @@
+//! The Timeline panel: the audit log and the controller log, side by side.
+
+use super::layout::kind_abbr;
+use crate::narrate::units::fmt_ms;
+use crate::sim::apiserver::Actor;
+use crate::ui::state::use_ui;
+use crate::view::panels::TimelineEntry;
+use leptos::prelude::*;
+
+#[component]
+pub fn TimelinePanel() -> impl IntoView {
+    let ui = use_ui();
+    let snap = ui.snap;
+    let pointed = ui.pointed;
+    view! {
+        <section class="panel timeline" id="timeline" tabindex="-1" aria-label="Timeline">
+            <div class="column">
+                <h2>"Audit log"</h2>
+                <ol class="audit mono">
+                    {move || snap.with(|s| s.audit.clone()).into_iter().filter_map(|e| match e {
+                        TimelineEntry::Audit { frame, entry } => Some((frame as usize, entry)),
+                        TimelineEntry::Log { .. } => None,
+                    }).map(|(frame, entry)| {
+                        let class = if entry.status.code >= 400 { "bad" } else { "ok" };
+                        let who = match entry.actor { Actor::Kubectl => "kubectl".to_string(), a => a.to_string() };
+                        view! {
+                            <li
+                                class:pointed=move || pointed.get() == Some(frame)
+                                on:mouseenter=move |_| pointed.set(Some(frame))
+                                on:mouseleave=move |_| pointed.set(None)
+                            >
+                                <span class="t">{fmt_ms(entry.at_ms, 3)}</span>
+                                <span class="who">{who}</span>
+                                <span class="verb">{entry.verb.as_str()}</span>
+                                <span class="obj">{if entry.name.is_empty() { format!("{}s", entry.kind) } else { format!("{} {}", kind_abbr(entry.kind), entry.name) }}</span>
+                                <span class=format!("status {class}")>{entry.status.label()}</span>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ol>
+            </div>
+            <div class="column">
+                <h2>"Controller log"</h2>
+                <ol class="log mono">
+                    {move || snap.with(|s| s.logs.clone()).into_iter().filter_map(|e| match e {
+                        TimelineEntry::Log { at_ms, text, .. } => Some(view! { <li><span class="t">{fmt_ms(at_ms, 3)}</span>" "{text}</li> }),
+                        TimelineEntry::Audit { .. } => None,
+                    }).collect_view()}
+                </ol>
+            </div>
+        </section>
+    }
+}

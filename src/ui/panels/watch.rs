@@ -1,0 +1,133 @@
+//! The Watch panel: the events in flight along one lane, and the learner's
+//! hands on each (deliver now, hold or release, drop).
+
+use super::layout::{kind_abbr, percent, simplified};
+use crate::narrate::simplifications::Panel;
+use crate::narrate::units::secs;
+use crate::sim::object::Kind;
+use crate::ui::state::use_ui;
+use crate::view::hands::WireChoice;
+use crate::view::panels as pv;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Wires shown at once on the Watch lane; the rest are counted.
+const MAX_WIRES: usize = 40;
+
+#[component]
+pub fn WatchPanel() -> impl IntoView {
+    let ui = use_ui();
+    let wires = ui.wires;
+    let snap = ui.snap;
+    let more = move || wires.with(|w| w.len().saturating_sub(MAX_WIRES));
+    view! {
+        <section class="panel watch" aria-label="Watch">
+            <header>
+                <h2>"Watch"</h2>
+                <span class="sub">{move || format!("events in flight · lag {} ms", snap.with(|s| s.controls.lag_ms))}</span>
+            </header>
+            <div class="lane-ends" aria-hidden="true">
+                <span>"apiserver"</span>
+                <span>"cache"</span>
+            </div>
+            <ul class="wires" role="list" tabindex="0" aria-label="Events in flight">
+                <For
+                    each=move || wires.with(|w| w.iter().take(MAX_WIRES).map(|w| (w.id.clone(), w.label.clone(), w.kind, w.name.clone(), w.dropped, w.held_ms, w.nth)).collect::<Vec<_>>())
+                    key=|w| (w.0.clone(), w.4)
+                    children=move |(id, label, kind, name, dropped, held_ms, nth)| {
+                        let hold_id = id.clone();
+                        let on_hold = Signal::derive(move || wires.with(|ws| ws.iter().take(MAX_WIRES).any(|w| w.id == hold_id && w.on_hold)));
+                        let what = format!("{label} {kind} {name}");
+                        let pos_id = id.clone();
+                        let progress = move || wires.with(|ws| ws.iter().take(MAX_WIRES).find(|w| w.id == pos_id).map_or(1.0, |w| w.progress));
+                        let eta_id = id.clone();
+                        let eta = move || {
+                            let at = ui.display_ms.get();
+                            wires.with(|ws| ws.iter().take(MAX_WIRES).find(|w| w.id == eta_id).map(|w| w.deliver_at_ms.saturating_sub(at)))
+                        };
+                        view! {
+                            <li class=format!("wire {}", label.to_lowercase()) class:dropped=dropped class:held={held_ms > 0}>
+                                <span class="what">
+                                    <span class="event">{label.clone()}</span>
+                                    " "
+                                    <span class="obj mono"><span class="k">{format!("{} ", kind_abbr(kind))}</span>{name.clone()}</span>
+                                    {(held_ms > 0).then(|| view! { <span class="held-tag">{format!(" held back {}", secs(held_ms))}</span> })}
+                                    <span class="eta mono">
+                                        {move || if dropped { "dropped".to_string() } else { eta().map(pv::arrival_words).unwrap_or_default() }}
+                                    </span>
+                                </span>
+                                <span class="track" aria-hidden="true">
+                                    <span class="dot" style:left=move || percent(progress())></span>
+                                </span>
+                                {(nth > 0 && !dropped).then(|| view! { <WireHands kind nth what=what.clone() on_hold /> })}
+                            </li>
+                        }
+                    }
+                />
+            </ul>
+            {move || wires.with(|w| w.is_empty()).then(|| view! { <p class="empty">"Nothing on the wire: the cache has every change."</p> })}
+            {move || (more() > 0).then(|| view! { <p class="more-wires">{format!("+{} more in flight", more())}</p> })}
+            {move || wires.with(|w| w.iter().any(|w| w.nth > 0 && !w.dropped)).then(|| view! {
+                <p class="hands-legend">"Your hands on each event: "<b>"⇥"</b>" deliver now · "<b>"‖"</b>" hold · "<b>"✕"</b>" drop"</p>
+            })}
+            {simplified(Panel::Watch)}
+        </section>
+    }
+}
+
+/// Deliver now, Hold (or Release) and Drop for one event in flight: each
+/// names the event, and joins the run's schedule.
+#[component]
+fn WireHands(kind: Kind, nth: u32, what: String, on_hold: Signal<bool>) -> impl IntoView {
+    let ui = use_ui();
+    let button = move |choice: WireChoice, glyph: &'static str, what: String| {
+        let name = format!("{}: {what}", choice.label());
+        view! {
+            <button
+                class="hand"
+                aria-label=name.clone()
+                title=name
+                on:click=move |e: leptos::ev::MouseEvent| {
+                    // The wire may go (Drop, Deliver now): the focus goes to its neighbour, never to the page.
+                    let at = wire_index(&e);
+                    ui.choose_wire(kind, nth, choice, &what);
+                    request_animation_frame(move || focus_wire_near(at));
+                }
+            >
+                {glyph}
+            </button>
+        }
+    };
+    let (w1, w2, w3, w4) = (what.clone(), what.clone(), what.clone(), what);
+    view! {
+        <span class="hands">
+            {button(WireChoice::DeliverNow, "⇥", w1)}
+            {move || if on_hold.get() { button(WireChoice::Release, "▶", w2.clone()) } else { button(WireChoice::Hold, "‖", w3.clone()) }}
+            {button(WireChoice::Drop, "✕", w4)}
+        </span>
+    }
+}
+
+/// Where the wire of a pressed hands-on button stands in the Watch list.
+fn wire_index(e: &leptos::ev::MouseEvent) -> Option<usize> {
+    let li = e.target()?.dyn_into::<web_sys::Element>().ok()?.closest("li.wire").ok()??;
+    let list = li.parent_element()?;
+    let items = list.children();
+    (0..items.length()).find(|i| items.item(*i).is_some_and(|x| x == li)).map(|i| i as usize)
+}
+
+/// Focus the same button on the wire now at `at` (or the last one), else the list itself.
+fn focus_wire_near(at: Option<usize>) {
+    let Some(at) = at else { return };
+    let Some(list) = document().query_selector(".watch .wires").ok().flatten() else { return };
+    let active = document().active_element();
+    if active.as_ref().is_some_and(|a| list.contains(Some(a))) {
+        return;
+    }
+    let items = list.children();
+    let wire = items.item((at as u32).min(items.length().saturating_sub(1)));
+    let target = wire.and_then(|w| w.query_selector(".hand").ok().flatten()).unwrap_or(list);
+    if let Ok(el) = target.dyn_into::<web_sys::HtmlElement>() {
+        let _ = el.focus();
+    }
+}

@@ -1,0 +1,209 @@
+//! The page's reactive state, [`Ui`]: a handful of `Copy` signals around one
+//! `RwSignal<Session>`, and the memos every panel reads. What a move does to
+//! it lives beside: `moves` (the learner's), `playback` (the animation loop),
+//! `slices` (long work in slices), `bridge` (the host page's), `mirror` (the
+//! URL's).
+
+use super::notice::{Note, Notice};
+use crate::scenario::{preset, Scenario};
+use crate::view::panels as pv;
+use crate::view::session::Session;
+use crate::view::snapshot::{snapshot, Snapshot};
+use crate::view::url::{self, Layout, PageState};
+use leptos::prelude::*;
+
+/// The most main-thread time one slice of long work takes (computing frames,
+/// hashing the trace), in ms: then it yields, so the page never blocks for
+/// long whatever the scenario asks, and a seek far ahead shows its progress
+/// and can be stopped.
+pub(super) const SLICE_MS: f64 = 30.0;
+
+/// The page's clock, for timing slices (the simulation never reads it).
+pub(super) fn clock_ms() -> f64 {
+    window().performance().map_or(0.0, |p| p.now())
+}
+
+/// A seek to a frame not computed yet: computed in slices, with its progress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Computing {
+    /// The frame the seek goes to, and the frames known so far.
+    pub(super) target: usize,
+    pub(super) done: usize,
+    /// The URL's `frame=`: past the end, the banner says so.
+    pub(super) from_url: bool,
+}
+
+/// The page's reactive state: a few signals over plain values. `Copy`, so
+/// every handler and component can hold it.
+#[derive(Clone, Copy)]
+pub struct Ui {
+    /// The model. Local storage: it shares objects behind `Rc`, which is not `Send`.
+    pub session: RwSignal<Session, LocalStorage>,
+    /// The preset's name, or `None` for a scenario given whole.
+    pub(super) preset: RwSignal<Option<String>>,
+    /// `scenario=` JSON, for a custom scenario.
+    pub(super) custom: StoredValue<Option<String>>,
+    /// Settings from frame 0, as the URL carries them.
+    pub(super) settings: RwSignal<Vec<(String, String)>>,
+    pub(super) playing: RwSignal<bool>,
+    /// The speed slider's step: the speed is 10^(step/20) simulated seconds per second.
+    pub(super) speed_step: RwSignal<i32>,
+    /// The animation clock: never behind the current frame's time.
+    pub display_ms: RwSignal<u64>,
+    /// Frames known (the scrubber's range).
+    pub known: RwSignal<usize>,
+    /// The run has no more frames after `known`.
+    pub(super) ended: RwSignal<bool>,
+    /// What the last change did: the notice in the caption bar.
+    pub(super) notice: RwSignal<Option<Notice>>,
+    /// The live region's text: the caption of each manual step.
+    pub(super) narration: RwSignal<String>,
+    pub(super) help_open: RwSignal<bool>,
+    /// The learner asked to see the lab's figures before the run's end.
+    pub expected_shown: RwSignal<bool>,
+    pub(super) embed: RwSignal<bool>,
+    /// What the URL asked for that could not be honoured: the banner.
+    pub(super) problems: RwSignal<Vec<String>>,
+    /// The URL's layout options, kept so the URL keeps them.
+    pub(super) layout: StoredValue<Layout>,
+    pub(super) reduced_motion: StoredValue<bool>,
+    pub(super) last_tick: StoredValue<Option<f64>>,
+    /// Invariants broken so far in playback, so each break is announced once.
+    pub(super) announced_breaks: StoredValue<usize>,
+    /// Feedback from Share, Embed, import and export, shown beside those buttons.
+    pub(super) share_note: RwSignal<Option<Note>>,
+    /// The frame the pointer rests on in the audit log or the Space-time view:
+    /// each lights what the other draws for it.
+    pub(super) pointed: RwSignal<Option<usize>>,
+    /// A seek being computed in slices (the transport shows it, with Stop).
+    pub(super) computing: RwSignal<Option<Computing>>,
+    /// The run's trace hash, once its end is known and every frame hashed.
+    pub(super) trace_hash: RwSignal<Option<String>>,
+    /// The look-ahead is running (one chain of slices at a time).
+    pub(super) looking: StoredValue<bool>,
+    /// The URL's `frame=`, when it is past the frames computed at start.
+    pub(super) pending_frame: StoredValue<Option<usize>>,
+    /// Counts moves of the page: a seek's slices go on only while it is theirs.
+    pub(super) seek_generation: StoredValue<u64>,
+    /// Everything the panels draw for the current frame: one memo for all of them.
+    pub(super) snap: Memo<Snapshot>,
+    /// The wires at the animation clock.
+    pub(super) wires: Memo<Vec<pv::Wire>>,
+}
+
+/// The `Ui` provided by the explorer.
+pub(super) fn use_ui() -> Ui {
+    expect_context::<Ui>()
+}
+
+impl Ui {
+    pub fn new(state: PageState) -> Ui {
+        // The scenario as written, before the URL's settings: what "the lab's settings" are.
+        let base = match (&state.preset, &state.custom) {
+            (Some(name), _) => preset(name).ok(),
+            (None, Some(json)) => Scenario::from_json(json).ok(),
+            (None, None) => None,
+        }
+        .unwrap_or_else(|| state.scenario.clone());
+        let mut session = Session::with_edits(state.scenario.clone(), &state.edits).with_base(base);
+        if let Some(show) = state.gc_steps {
+            session.set_hide_gc(!show);
+        }
+        // The URL's frame, as far as a slice of work reaches; the rest is computed in slices.
+        let started = clock_ms();
+        let known = session.frames().len();
+        if state.frame > known {
+            // Half a slice: this runs in the page's first task, with its start-up.
+            session.look_ahead(&mut |n| known + n < state.frame && (n % 16 != 0 || clock_ms() - started < SLICE_MS / 2.0));
+        }
+        let pending_frame = (state.frame > session.frames().len() && !session.end_known()).then_some(state.frame);
+        session.seek(state.frame.min(session.frames().len()));
+        session.probe_end();
+        let mut problems = Vec::new();
+        if pending_frame.is_none() && session.position() < state.frame {
+            problems.push(format!(
+                "URL parameter frame: {} is past the end of the run, which has {} frames; showing the last",
+                state.frame,
+                session.position()
+            ));
+        }
+        for (edit, at) in session.moved_edits() {
+            problems
+                .push(format!("URL parameter edit: {edit} is past the end of the run, which has {at} frames; it was made at frame {at}"));
+        }
+        let display = session.world().now_ms();
+        let known = session.frames().len();
+        let session = RwSignal::new_local(session);
+        let display_ms = RwSignal::new(display);
+        let snap = Memo::new(move |_| session.with(snapshot));
+        let wires = Memo::new(move |_| {
+            let at = display_ms.get();
+            session.with(|s| pv::wires(s.world(), false, at))
+        });
+        let reduced = window().match_media("(prefers-reduced-motion: reduce)").ok().flatten().is_some_and(|m| m.matches());
+        Ui {
+            session,
+            preset: RwSignal::new(state.preset),
+            custom: StoredValue::new(state.custom),
+            settings: RwSignal::new(state.settings),
+            playing: RwSignal::new(false),
+            speed_step: RwSignal::new(url::step_of_speed(state.speed)),
+            display_ms,
+            known: RwSignal::new(known),
+            ended: RwSignal::new(false),
+            notice: RwSignal::new(None),
+            narration: RwSignal::new(String::new()),
+            help_open: RwSignal::new(false),
+            expected_shown: RwSignal::new(false),
+            embed: RwSignal::new(state.embed),
+            problems: RwSignal::new(problems),
+            layout: StoredValue::new(state.layout),
+            reduced_motion: StoredValue::new(reduced),
+            last_tick: StoredValue::new(None),
+            announced_breaks: StoredValue::new(0),
+            share_note: RwSignal::new(None),
+            pointed: RwSignal::new(None),
+            computing: RwSignal::new(None),
+            trace_hash: RwSignal::new(None),
+            looking: StoredValue::new(false),
+            pending_frame: StoredValue::new(pending_frame),
+            seek_generation: StoredValue::new(0),
+            snap,
+            wires,
+        }
+    }
+
+    /// The page shows the run's last frame, and knows it is the last
+    /// (however it got there: played, stepped, or sought past the end).
+    pub(super) fn at_run_end(&self) -> bool {
+        self.session.with(|s| s.at_end()) || self.ended.get() && self.snap.with(|s| s.position) >= self.known.get()
+    }
+
+    pub(super) fn speed(&self) -> f64 {
+        url::speed_of_step(self.speed_step.get_untracked())
+    }
+
+    /// The speed is at the top of the slider: draw the latest frame, no animation.
+    pub(super) fn at_top_speed(&self) -> bool {
+        self.speed_step.get_untracked() >= url::MAX_SPEED_STEP
+    }
+
+    /// `known` grows to `n`, notifying its readers only when it does: playback
+    /// calls this every painted frame, and most frames are already known.
+    pub(super) fn raise_known(&self, n: usize) {
+        self.known.maybe_update(|k| {
+            let grew = n > *k;
+            *k = (*k).max(n);
+            grew
+        });
+    }
+
+    /// Stop playing, and any seek still being computed.
+    pub(super) fn pause(&self) {
+        self.playing.set(false);
+        self.seek_generation.update_value(|g| *g += 1);
+        if self.computing.get_untracked().is_some() {
+            self.computing.set(None);
+        }
+    }
+}

@@ -1,0 +1,128 @@
+//! The Expectations panel: ControllerExpectations' records, and below them
+//! v1.36's consistency store against the caches.
+
+use crate::sim::expectations::Satisfied;
+use crate::sim::object::Kind;
+use crate::sim::world::World;
+
+/// One expectations record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpectationView {
+    pub key: String,
+    pub add: i64,
+    pub del: i64,
+    pub age_ms: u64,
+    pub timeout_ms: u64,
+    /// 1 when just set, 0 at the timeout.
+    pub fraction_left: f64,
+    pub satisfied: bool,
+    pub why: Satisfied,
+}
+
+/// The Expectations panel: records, or why there are none.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExpectationsView {
+    pub enabled: bool,
+    pub records: Vec<ExpectationView>,
+}
+
+pub fn expectations(world: &World) -> ExpectationsView {
+    let now = world.now_ms();
+    let e = &world.ctl.expectations;
+    ExpectationsView {
+        enabled: world.controller.expectations(),
+        records: e
+            .records()
+            .map(|(key, r)| {
+                let age_ms = now.saturating_sub(r.timestamp_ms);
+                let why = e.satisfied(key, now);
+                ExpectationView {
+                    key: key.clone(),
+                    add: r.add,
+                    del: r.del,
+                    age_ms,
+                    timeout_ms: e.timeout_ms,
+                    fraction_left: 1.0 - (age_ms as f64 / e.timeout_ms.max(1) as f64).min(1.0),
+                    satisfied: why.is_satisfied(),
+                    why,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// One owner's record in v1.36's consistency store, against its caches.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConsistencyRecord {
+    pub key: String,
+    /// Per resource: (kind, the resourceVersion the controller wrote, how far its cache has read).
+    pub resources: Vec<(Kind, u64, u64)>,
+    /// Some cache has not read what was written: the next sync of this key is skipped.
+    pub behind: bool,
+    /// The key waits out its rate-limited backoff: ready in this many ms.
+    pub retry_in_ms: Option<u64>,
+    /// Its failures so far (the per-item backoff's exponent).
+    pub failures: u32,
+}
+
+/// The consistency store, as the Expectations panel shows it below the expectations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConsistencyView {
+    pub enabled: bool,
+    pub records: Vec<ConsistencyRecord>,
+    /// `stale_sync_skips` so far.
+    pub skips: u64,
+}
+
+pub fn consistency(world: &World) -> ConsistencyView {
+    let now = world.now_ms();
+    let q = &world.ctl.queue;
+    let records = world
+        .ctl
+        .consistency
+        .records()
+        .map(|(key, r)| {
+            let resources: Vec<(Kind, u64, u64)> = r
+                .versions
+                .iter()
+                .map(|(kind, wrote)| (*kind, *wrote, world.controller_informer(*kind).map_or(0, |i| i.last_sync_rv())))
+                .collect();
+            ConsistencyRecord {
+                key: key.clone(),
+                behind: resources.iter().any(|(_, wrote, read)| wrote > read),
+                resources,
+                retry_in_ms: q.waiting().find(|(k, _)| *k == key).map(|(_, at)| at.saturating_sub(now)),
+                failures: q.num_requeues(key),
+            }
+        })
+        .collect();
+    ConsistencyView { enabled: world.controller.consistency_store, records, skips: world.ctl.stale_sync_skips }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::preset;
+    use crate::view::session::Session;
+
+    #[test]
+    fn expectations_view_counts_and_shrinks() {
+        let mut s = Session::new(preset("replicaset-pressure").unwrap());
+        let mut seen_pending = false;
+        while s.step_forward() {
+            let e = expectations(s.world());
+            assert!(e.enabled);
+            if let Some(r) = e.records.first() {
+                if r.add > 0 {
+                    seen_pending = true;
+                    assert!(!r.satisfied);
+                    assert!(r.fraction_left > 0.99);
+                    break;
+                }
+            }
+        }
+        assert!(seen_pending);
+        let off = Session::new(preset("over-create").unwrap());
+        assert!(!expectations(off.world()).enabled);
+    }
+}

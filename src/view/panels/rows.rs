@@ -1,0 +1,195 @@
+//! The Cluster and Cache panels' one row list: a merge of the two
+//! key-ordered stores, grouped by owner, so the two panels line up row for
+//! row and the eye compares them.
+
+use crate::sim::apiserver::EventType;
+use crate::sim::object::{child_label, Kind, ObjectRc, ObjectRef};
+use crate::sim::world::World;
+
+/// How an object's row stands between the cluster and the cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowState {
+    /// The cache has the version the cluster has.
+    Synced,
+    /// In the cluster, not yet in the cache: a dashed ghost in the Cache panel.
+    NotInCache,
+    /// Gone from the cluster, still in the cache: struck through in the Cluster panel.
+    GoneFromCluster,
+    /// Both have it, at different resourceVersions.
+    Stale,
+}
+
+/// One object, as both panels show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// Stable across frames: `Kind/namespace/name`.
+    pub id: String,
+    pub kind: Kind,
+    pub namespace: String,
+    pub name: String,
+    /// The server picked the name (`generateName`).
+    pub generated: bool,
+    pub cluster_rv: Option<u64>,
+    pub cache_rv: Option<u64>,
+    /// The event on its way to the cache for this object, and how far away it is.
+    pub pending: Option<(EventType, u64)>,
+    /// 0 for owners and loose objects, 1 for children listed under their owner.
+    pub depth: u8,
+    /// The current frame acted on this object (see [`mark_touched`]).
+    pub touched: bool,
+    /// (cluster, cache): the version each side holds is Terminating (deletionTimestamp set).
+    pub terminating: (bool, bool),
+    /// (cluster, cache): a ReplicaSet's `status.replicas`, once its controller has written it.
+    pub status_replicas: (Option<u32>, Option<u32>),
+}
+
+impl Row {
+    pub fn state(&self) -> RowState {
+        match (self.cluster_rv, self.cache_rv) {
+            (Some(a), Some(b)) if a == b => RowState::Synced,
+            (Some(_), Some(_)) => RowState::Stale,
+            (Some(_), None) => RowState::NotInCache,
+            (None, _) => RowState::GoneFromCluster,
+        }
+    }
+}
+
+/// The union of what the cluster and the controller's cache hold, grouped by owner.
+pub fn object_rows(world: &World) -> Vec<Row> {
+    let lag = world.cluster.watch_lag_ms;
+    let now = world.now_ms();
+    // (cluster version, cache version) per object: both sides iterate in key
+    // order per kind, so a merge pairs them in linear time.
+    let mut all: Vec<(Option<ObjectRc>, Option<ObjectRc>)> = Vec::new();
+    for kind in Kind::ALL {
+        let mut cluster = world.api.objects_of(kind).peekable();
+        let mut cache = world.controller_informer(kind).into_iter().flat_map(|i| i.list()).peekable();
+        loop {
+            let order = match (cluster.peek(), cache.peek()) {
+                (None, None) => break,
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (Some(a), Some(b)) => (&a.namespace, &a.name).cmp(&(&b.namespace, &b.name)),
+            };
+            all.push(match order {
+                std::cmp::Ordering::Less => (cluster.next().cloned(), None),
+                std::cmp::Ordering::Greater => (None, cache.next().cloned()),
+                std::cmp::Ordering::Equal => (cluster.next().cloned(), cache.next().cloned()),
+            });
+        }
+    }
+    let any = |v: &(Option<ObjectRc>, Option<ObjectRc>)| v.0.clone().or_else(|| v.1.clone()).expect("one side has it");
+    all.sort_by(|a, b| {
+        let (x, y) = (any(a), any(b));
+        (x.creation_rv, x.kind(), &x.namespace, &x.name).cmp(&(y.creation_rv, y.kind(), &y.namespace, &y.name))
+    });
+    let written = |o: &Option<ObjectRc>| o.as_ref().and_then(|o| o.status).filter(|s| s.observed_generation > 0).map(|s| s.replicas);
+    let make = |v: &(Option<ObjectRc>, Option<ObjectRc>), depth: u8| {
+        let o = any(v);
+        let pending =
+            world.controller_informer(o.kind()).and_then(|i| i.pending_for(&o.key(), lag)).map(|(t, at)| (t, at.saturating_sub(now)));
+        Row {
+            id: format!("{}/{}/{}", o.kind(), o.namespace, o.name),
+            kind: o.kind(),
+            namespace: o.namespace.clone(),
+            name: o.name.clone(),
+            generated: o.generate_name.is_some(),
+            cluster_rv: v.0.as_ref().map(|o| o.resource_version),
+            cache_rv: v.1.as_ref().map(|o| o.resource_version),
+            pending,
+            depth,
+            touched: false,
+            terminating: (v.0.as_ref().is_some_and(|o| o.is_terminating()), v.1.as_ref().is_some_and(|o| o.is_terminating())),
+            status_replicas: (written(&v.0), written(&v.1)),
+        }
+    };
+    // Children: objects whose child label names an owner of the right kind.
+    let owner_of = |o: &ObjectRc| -> Option<(Kind, String)> {
+        [Kind::Ensemble, Kind::ReplicaSet].into_iter().find_map(|owner_kind| {
+            if crate::sim::object::child_kind(owner_kind) != Some(o.kind()) {
+                return None;
+            }
+            child_label(owner_kind).and_then(|l| o.labels.get(l)).map(|n| (owner_kind, n.clone()))
+        })
+    };
+    let mut rows = Vec::with_capacity(all.len());
+    let mut children: Vec<((Kind, String), Row)> = Vec::new();
+    let mut top: Vec<(Kind, String, Row)> = Vec::new();
+    for v in &all {
+        let o = any(v);
+        match owner_of(&o) {
+            Some(owner) => children.push((owner, make(v, 1))),
+            None => top.push((o.kind(), o.name.clone(), make(v, 0))),
+        }
+    }
+    for (kind, name, row) in top {
+        rows.push(row);
+        // An owner's children follow it, oldest first (their order in `children`).
+        let (own, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut children).into_iter().partition(|((k, n), _)| *k == kind && *n == name);
+        children = rest;
+        rows.extend(own.into_iter().map(|(_, r)| r));
+    }
+    // Children whose owner is gone from both sides: still shown, at the end.
+    rows.extend(children.into_iter().map(|(_, r)| r));
+    rows
+}
+
+/// Marks the rows of the objects a frame acted on ([`Event::touched`]), so
+/// the panels can light them and keep them in view.
+pub(crate) fn mark_touched(rows: &mut [Row], touched: &[ObjectRef]) {
+    for t in touched {
+        if let Some(r) = rows.iter_mut().find(|r| r.kind == t.kind && r.namespace == t.namespace && r.name == t.name) {
+            r.touched = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::at_reconcile_2;
+    use super::*;
+    use crate::scenario::preset;
+    use crate::sim::frame::{Event, Frame};
+    use crate::view::session::Session;
+
+    #[test]
+    fn the_row_a_frame_acts_on_is_marked_touched() {
+        let mut session = Session::new(preset("read-your-write").unwrap());
+        while session.step_forward() {
+            if let Some(Frame { event: Event::ApiRequest { entry, .. }, .. }) = session.last_frame() {
+                if entry.status.code == 409 {
+                    break;
+                }
+            }
+        }
+        let mut rows = object_rows(session.world());
+        mark_touched(&mut rows, &session.last_frame().unwrap().event.touched());
+        let touched: Vec<&str> = rows.iter().filter(|r| r.touched).map(|r| r.name.as_str()).collect();
+        assert_eq!(touched, ["seed-99"]);
+        // Another object marks its own row; a name that is only a prefix, or
+        // another kind of the same name, marks none.
+        let object = |kind, name: &str| ObjectRef { kind, namespace: "academy-lab".into(), name: name.into() };
+        mark_touched(&mut rows, &[object(Kind::ConfigMap, "seed-9")]);
+        assert_eq!(rows.iter().filter(|r| r.touched).count(), 2);
+        let mut fresh = object_rows(session.world());
+        mark_touched(&mut fresh, &[object(Kind::ConfigMap, "seed"), object(Kind::Pod, "seed-1")]);
+        assert!(fresh.iter().all(|r| !r.touched));
+    }
+
+    #[test]
+    fn cluster_and_cache_rows_line_up_and_show_the_gap() {
+        let s = at_reconcile_2("generate");
+        let rows = object_rows(s.world());
+        assert_eq!(rows[0].kind, Kind::Ensemble);
+        assert_eq!(rows[0].state(), RowState::Synced);
+        let children: Vec<&Row> = rows.iter().filter(|r| r.depth == 1).collect();
+        assert_eq!(children.len(), 4, "four in the cluster, under their owner");
+        for c in &children {
+            assert_eq!(c.state(), RowState::NotInCache);
+            assert!(c.generated);
+            let (t, eta) = c.pending.expect("its ADDED is on the wire");
+            assert_eq!(t, EventType::Added);
+            assert!(eta > 0 && eta <= 2000);
+        }
+    }
+}
