@@ -11,7 +11,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchBrowser, openExplorer, openPage, serveDist, waitForFrame } from '../tests/e2e/support.mjs';
+import { launchBrowser, openStage, openPage, serveDist, waitForFrame } from '../tests/e2e/support.mjs';
 import { TELLING, pickFrame, tellingQuery, trace } from '../tests/e2e/telling.mjs';
 
 const OUT = 'docs/screenshots';
@@ -50,7 +50,7 @@ try {
     if (ON_PHONES.has(shot.file)) sizes.push(...PHONES.map(([w, h]) => [w, h, 'light']), [1440, 900, 'dark']);
     for (const [width, height, colorScheme] of sizes) {
       const { page, context, problems } = await openPage(browser, server.origin, { width, height, colorScheme });
-      await openExplorer(page, server.url, query);
+      await openStage(page, server.url, query);
       await waitForFrame(page, frame);
       await page.waitForLoadState('networkidle');
       const file = join(OUT, `${shot.file}-${width}${colorScheme === 'dark' ? '-dark' : ''}.png`);
@@ -96,7 +96,7 @@ try {
   // breaking frame, and its Space-time view.
   {
     const { page, context, problems } = await openPage(browser, server.origin, { width: 1440, height: 900 });
-    await openExplorer(page, server.url, '?s=over-create&controller.naming=generate&cluster.watch_lag_ms=0');
+    await openStage(page, server.url, '?s=over-create&controller.naming=generate&cluster.watch_lag_ms=0');
     await page.getByText('Can it go wrong?', { exact: true }).click();
     await page.getByRole('combobox', { name: 'Invariant' }).selectOption('children_within_desired');
     await page.getByRole('button', { name: 'Find a bug', exact: true }).click();

@@ -3,7 +3,7 @@
 //! `cargo test --target wasm32-unknown-unknown --test web`).
 //!
 //! Each test mounts one panel (inside the [`Ui`] context it needs) or the whole
-//! [`Explorer`] into a fresh element, and checks what is drawn against what an
+//! [`Stage`] into a fresh element, and checks what is drawn against what an
 //! independent [`Session`] of the same scenario says at the same frame (the
 //! plain views in `cachescope::view::panels`), so the tests stay true when the
 //! presets change and fail when a panel draws something the simulation did
@@ -15,7 +15,7 @@ use cachescope::sim::apiserver::ControllerKind;
 use cachescope::sim::controllers::Naming;
 use cachescope::sim::object::Kind;
 use cachescope::ui::{
-    App, Controls, ExpectationsPanel, Explorer, InvariantsPanel, Observations, ReconcilePanel, ScenarioPicker, ShareBar, Side, StorePanel,
+    App, Controls, ExpectationsPanel, Stage, InvariantsPanel, Observations, ReconcilePanel, ScenarioPicker, ShareBar, Side, StorePanel,
     TimelinePanel, Transport, Ui, WatchPanel, WorkqueuePanel,
 };
 use cachescope::view::panels::{self as pv, RowState, TimelineEntry};
@@ -984,7 +984,7 @@ async fn transport_steps_back_and_forth_and_scrubs() {
 #[wasm_bindgen_test]
 async fn explorer_opens_the_urls_frame_with_every_region_and_answers_keys() {
     let st = state("s=over-create&frame=40");
-    let m = mount_bare(move || view! { <Explorer state=st /> }).await;
+    let m = mount_bare(move || view! { <Stage state=st /> }).await;
     for region in [
         "Controls",
         "Cluster",
@@ -1132,7 +1132,7 @@ async fn cluster_and_cache_draw_hundreds_of_children_as_chips() {
 #[wasm_bindgen_test]
 async fn the_embedded_explorer_shows_the_four_panels_caption_and_transport() {
     let st = state("s=over-create&frame=40&embed=1");
-    let m = mount_bare(move || view! { <Explorer state=st /> }).await;
+    let m = mount_bare(move || view! { <Stage state=st /> }).await;
     for region in ["Cluster", "Watch", "Cache", "Expectations", "Caption", "Transport"] {
         assert_eq!(m.all(&format!(r#"section[aria-label="{region}"]"#)).len(), 1, "{region} is embedded");
     }
@@ -1147,7 +1147,7 @@ async fn the_embedded_explorer_shows_the_four_panels_caption_and_transport() {
 async fn panels_and_controls_choose_what_an_embed_shows() {
     let q = "s=replicaset-pressure&frame=20&embed=1&panels=expectations,cluster&controls=none";
     let st = state(q);
-    let m = mount_bare(move || view! { <Explorer state=st /> }).await;
+    let m = mount_bare(move || view! { <Stage state=st /> }).await;
     for region in ["Cluster", "Expectations", "Caption"] {
         assert_eq!(m.all(&format!(r#"section[aria-label="{region}"]"#)).len(), 1, "{region} is shown");
     }
@@ -1163,7 +1163,7 @@ async fn panels_and_controls_choose_what_an_embed_shows() {
     m.finish().await;
 
     let st = state("s=over-create&frame=4&controls=transport");
-    let m = mount_bare(move || view! { <Explorer state=st /> }).await;
+    let m = mount_bare(move || view! { <Stage state=st /> }).await;
     assert!(m.all(r#"section[aria-label="Controls"]"#).is_empty(), "controls=transport: no settings");
     assert_eq!(m.all(r#"section[aria-label="Transport"]"#).len(), 1);
     assert_eq!(m.all(r#"section[aria-label="Timeline"]"#).len(), 1, "not an embed: every panel");
@@ -1194,7 +1194,7 @@ async fn about_this_run_shows_the_trace_hash_the_runner_computes() {
     let q = "s=over-create&controller.naming=generate&seed=5";
     let st = state(q);
     let expected = cachescope::report::Report::run(&st.scenario).trace_hash;
-    let m = mount_bare(move || view! { <Explorer state=st /> }).await;
+    let m = mount_bare(move || view! { <Stage state=st /> }).await;
     // The look-ahead computes the run in slices; the hash appears once it has ended.
     let mut hash = None;
     for _ in 0..100 {
@@ -1222,7 +1222,7 @@ fn host_message(data: &str) {
 #[wasm_bindgen_test]
 async fn host_messages_drive_the_explorer_and_bad_ones_are_named() {
     let st = state("s=replicaset-pressure");
-    let m = mount_bare(move || view! { <Explorer state=st /> }).await;
+    let m = mount_bare(move || view! { <Stage state=st /> }).await;
     host_message(r#"{"cachescope":"seek","frame":12}"#);
     tick().await;
     assert_eq!(m.text(".frame"), "Frame 12");

@@ -158,7 +158,7 @@ impl Search {
 
 /// "Can it go wrong?": choose an invariant and a bound, press Find a bug.
 #[component]
-pub fn FindBug() -> impl IntoView {
+pub fn CanItGoWrong() -> impl IntoView {
     let ui = use_ui();
     let search = Search {
         running: StoredValue::new_local(None),

@@ -11,7 +11,7 @@
 //! `moves`, `playback` and `slices` (what changes it), `keyboard`, `bridge`
 //! (the host page), `mirror` (the URL and its banner), `caption`, `help`,
 //! and the components: `controls`, `panels`, `share`, `find`, `popover`.
-//! This file is the root: [`App`] and the [`Explorer`] that wires them.
+//! This file is the root: [`App`] and the [`Stage`] that wires them.
 
 mod bridge;
 mod caption;
@@ -38,7 +38,7 @@ use leptos::prelude::*;
 use mirror::Banner;
 
 pub use controls::{Controls, ScenarioPicker, Transport};
-pub use find::{serve_in_worker, FindBug};
+pub use find::{serve_in_worker, CanItGoWrong};
 pub use panels::{
     AboutRun, AboutScenario, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, Side, SpaceTimePanel, StorePanel,
     TimelinePanel, WatchPanel, WorkqueuePanel,
@@ -55,12 +55,12 @@ pub fn App() -> impl IntoView {
     let query = window().location().search().unwrap_or_default();
     let url::Parsed { state, problems } = url::parse_query_lenient(&query, DEFAULT_PRESET);
     let problems = problems.iter().map(ToString::to_string).collect::<Vec<_>>();
-    view! { <Explorer state problems /> }
+    view! { <Stage state problems /> }
 }
 
 /// The explorer: controls, panels, caption, transport and timeline.
 #[component]
-pub fn Explorer(
+pub fn Stage(
     state: PageState,
     /// Problems found while reading the URL, for the banner.
     #[prop(optional)]
@@ -149,7 +149,7 @@ pub fn Explorer(
                         <p class="lede">"See what a Kubernetes controller sees: its cache lags the cluster."</p>
                         <ScenarioPicker />
                         <ShareBar />
-                        <FindBug />
+                        <CanItGoWrong />
                         <button class="help-button" aria-label="Help" aria-keyshortcuts="?" on:click=move |_| ui.help_open.set(true)>
                             "?"
                         </button>

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
-import { NO_PROBLEMS, openExplorer, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, openStage, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -66,7 +66,7 @@ test('one held Pod event: seek to the end, no long task over 500 ms, and the pag
   try {
     await watchLongTasksFromStart(page);
     const t = Date.now();
-    await openExplorer(page, env.server.url, `?z=${pack(HELD)}`);
+    await openStage(page, env.server.url, `?z=${pack(HELD)}`);
     // Seek to the end with the scrubber's End key, as far as the run is computed, until the end is reached.
     const transport = region(page, 'Transport');
     const scrubber = page.getByRole('slider', { name: 'Timeline scrubber' });
@@ -110,7 +110,7 @@ test('a seek past the look-ahead computes in slices and knows the end where it r
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
     await watchLongTasksFromStart(page);
-    await openExplorer(page, env.server.url, `${query}&frame=${long.frames}`);
+    await openStage(page, env.server.url, `${query}&frame=${long.frames}`);
     // The seek lands on the last frame, having shown its progress while it computed.
     await page.getByText(new RegExp(`^Frame ${long.frames}$`)).waitFor({ timeout: 120_000 });
     const progress = await page.evaluate(() => window.__progress);

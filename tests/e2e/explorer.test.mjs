@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import {
   NO_PROBLEMS,
   focusPage,
-  openExplorer,
+  openStage,
   openPage,
   playToEnd,
   presentObjects,
@@ -66,7 +66,7 @@ async function setLagWithKeys(page, ms) {
 
 test('over-create: deterministic names settle at exactly four ConfigMaps', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, env.server.url);
+    await openStage(page, env.server.url);
     await byName(page, 'combobox', 'Scenario').selectOption('over-create');
     await byName(page, 'radio', 'Deterministic names').check();
     assert.ok(await byName(page, 'radio', 'Deterministic names').isChecked());
@@ -82,7 +82,7 @@ test('over-create: deterministic names settle at exactly four ConfigMaps', async
 
 test('over-create: GenerateName at a 2,000 ms lag makes more than four', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, env.server.url, '?s=over-create');
+    await openStage(page, env.server.url, '?s=over-create');
     await byName(page, 'radio', 'GenerateName').check();
     assert.ok(!(await byName(page, 'radio', 'Deterministic names').isChecked()));
     await setLagWithKeys(page, 2000);
@@ -97,7 +97,7 @@ test('over-create: GenerateName at a 2,000 ms lag makes more than four', async (
 test('over-create: GenerateName without lag creates exactly four', async () => {
   // The lag is the cause: with the cache up to date, generated names do no harm.
   await withPage(async (page) => {
-    await openExplorer(page, env.server.url, '?s=over-create');
+    await openStage(page, env.server.url, '?s=over-create');
     await byName(page, 'radio', 'GenerateName').check();
     await setLagWithKeys(page, 0);
     await playToEnd(page);
@@ -108,7 +108,7 @@ test('over-create: GenerateName without lag creates exactly four', async () => {
 test('"Step back" returns the Frame counter and the panels to the previous frame exactly', async () => {
   await withPage(async (page) => {
     // gc=1: every frame, the garbage collector's own deliveries too, so each step is one frame.
-    await openExplorer(page, env.server.url, '?s=over-create&gc=1');
+    await openStage(page, env.server.url, '?s=over-create&gc=1');
     const forward = byName(page, 'button', 'Step forward');
     const back = byName(page, 'button', 'Step back');
     let changed = 0;
@@ -139,7 +139,7 @@ test('"Step back" returns the Frame counter and the panels to the previous frame
 
 test('empty-cache: without "Wait for cache sync" every seed is deleted; with it all fifty remain', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, env.server.url, '?s=empty-cache');
+    await openStage(page, env.server.url, '?s=empty-cache');
     const seeds = async () => (await presentObjects(page, 'Cluster', 'ConfigMap')).filter((o) => o.name.startsWith('seed-'));
     assert.equal((await seeds()).length, 50, 'fifty seeds at the start');
     const wait = byName(page, 'checkbox', 'Wait for cache sync');
@@ -162,7 +162,7 @@ test('empty-cache: without "Wait for cache sync" every seed is deleted; with it 
 
 test('replicaset-pressure: add is non-zero while creates are in flight, and Pods never exceed 10', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, env.server.url, '?s=replicaset-pressure&gc=1');
+    await openStage(page, env.server.url, '?s=replicaset-pressure&gc=1');
     assert.equal(await byName(page, 'spinbutton', 'Replicas').inputValue(), '10');
     let frames = 0;
     let maxPods = 0;
@@ -193,7 +193,7 @@ test('replicaset-pressure: add is non-zero while creates are in flight, and Pods
 
 test('keyboard: Space plays and pauses, arrows step, Shift+→ goes to the next reconcile, R resets, ? opens the help', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, env.server.url, '?s=replicaset-pressure&gc=1');
+    await openStage(page, env.server.url, '?s=replicaset-pressure&gc=1');
     await focusPage(page);
 
     await page.keyboard.press('Space');
@@ -243,7 +243,7 @@ test('keyboard: Space plays and pauses, arrows step, Shift+→ goes to the next 
 
 test('the URL carries the state: reloading it shows the same frame and the same Cluster panel', async () => {
   await withPage(async (page) => {
-    await openExplorer(page, env.server.url, '?s=over-create&gc=1');
+    await openStage(page, env.server.url, '?s=over-create&gc=1');
     await focusPage(page);
     for (let n = 1; n <= 10; n++) await page.keyboard.press('ArrowRight');
     await waitForFrame(page, 10);
@@ -261,7 +261,7 @@ test('the URL carries the state: reloading it shows the same frame and the same 
     assert.match(url, /[?&]frame=45(&|$)/, `the URL names the frame: ${url}`);
 
     await page.goto('about:blank');
-    await openExplorer(page, url);
+    await openStage(page, url);
     const after = await readState(page, 45);
     assert.equal(after.clock, before.clock);
     assert.equal(after.text.Cluster, before.text.Cluster, 'the same Cluster panel');

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NO_PROBLEMS, axeProblems, openExplorer, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, axeProblems, openStage, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 
@@ -27,7 +27,7 @@ async function watchLongTasks(page) {
 test('Find a bug finds the over-create at watch lag 0 and loads it; its URL reloads to the same frame', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
   try {
-    await openExplorer(page, env.server.url, '?s=over-create&controller.naming=generate&cluster.watch_lag_ms=0');
+    await openStage(page, env.server.url, '?s=over-create&controller.naming=generate&cluster.watch_lag_ms=0');
     const invariants = region(page, 'Invariants');
     assert.equal(await invariants.locator('li.invariant.broken').count(), 0, 'at lag 0 the default timing is clean');
     await openSearch(page, 'children_within_desired');
@@ -56,7 +56,7 @@ test('Find a bug finds the over-create at watch lag 0 and loads it; its URL relo
     await page.waitForFunction(() => new URL(location.href).searchParams.has('z'));
     const link = page.url().replace(/([?&])frame=\d+/, `$1frame=${frame}`);
     const friend = await context.newPage();
-    await openExplorer(friend, link);
+    await openStage(friend, link);
     assert.equal(await readFrame(friend), frame);
     await region(friend, 'Invariants').locator('li.invariant.broken', { hasText: 'children_within_desired' }).waitFor();
     // The panel, open over the found bug, passes axe-core like the rest of the page.
@@ -73,7 +73,7 @@ test('a long search keeps the main thread free, shows its count, and Stop stops 
   try {
     // A hundred replicas under a hundred deletions: 1.7 M states with up to 3
     // held-back events (7 s natively), longer than the 5 s this test watches.
-    await openExplorer(page, env.server.url, '?s=replicaset-pressure&actions.0.apply.replicas=100&actions.1.delete_pods.count=100');
+    await openStage(page, env.server.url, '?s=replicaset-pressure&actions.0.apply.replicas=100&actions.1.delete_pods.count=100');
     await openSearch(page, 'children_within_desired');
     await page.getByRole('combobox', { name: 'Held-back events, at most' }).selectOption('3');
     await watchLongTasks(page);
@@ -109,7 +109,7 @@ test('a long search keeps the main thread free, shows its count, and Stop stops 
 test('with the consistency store on, nothing late breaks it; a lost event does', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
-    await openExplorer(page, env.server.url, '?s=staleness-mitigation&cluster.watch_lag_ms=0');
+    await openStage(page, env.server.url, '?s=staleness-mitigation&cluster.watch_lag_ms=0');
     await openSearch(page, 'children_within_desired');
     await page.getByRole('button', { name: 'Find a bug', exact: true }).click();
     await page.getByRole('status').filter({ hasText: /^No violation among [\d,]+ timings/ }).waitFor({ timeout: 10_000 });

@@ -6,7 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NO_PROBLEMS, axeProblems, openExplorer, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, axeProblems, openStage, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 
@@ -22,7 +22,7 @@ async function stepForward(page, times) {
 
 /** Frame 23 of over-create: the first reconcile's four creates are on the wire, 2 s from the cache. */
 async function atFrame23(page) {
-  await openExplorer(page, env.server.url, '?s=over-create&frame=23');
+  await openStage(page, env.server.url, '?s=over-create&frame=23');
   assert.deepEqual(await cached(page), []);
 }
 
@@ -45,7 +45,7 @@ test('Deliver now brings the event (and those ahead of it) to the cache at the n
     // The link carries the choice: a reload replays it.
     await page.waitForFunction(() => new URL(location.href).searchParams.has('z'));
     const friend = await context.newPage();
-    await openExplorer(friend, page.url().replace(/([?&])frame=\d+/, '$1frame=25'));
+    await openStage(friend, page.url().replace(/([?&])frame=\d+/, '$1frame=25'));
     assert.deepEqual(await cached(friend), ['beta-voice-0', 'beta-voice-1']);
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
@@ -79,7 +79,7 @@ test('with several workers idle, the learner chooses which one takes the next ke
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
   try {
     // A ReplicaSet has five workers; step until its key is about to be taken.
-    await openExplorer(page, env.server.url, '?s=replicaset-pressure');
+    await openStage(page, env.server.url, '?s=replicaset-pressure');
     const workqueue = region(page, 'Workqueue');
     const take = workqueue.getByRole('button', { name: /^Take with worker 3: / });
     for (let i = 0; i < 100 && (await take.count()) === 0; i += 1) {

@@ -9,7 +9,7 @@ import {
   atEndOfRun,
   axeProblems,
   focusPage,
-  openExplorer,
+  openStage,
   openPage,
   readFrame,
   region,
@@ -43,7 +43,7 @@ async function playedToEnd(page, timeout = 60_000) {
 test("lab 1, literally: played to its end, then GenerateName: the next run makes 11, Reset keeps it, Back to the preset undoes it", async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
   try {
-    await openExplorer(page, env.server.url, '?s=over-create&speed=1000');
+    await openStage(page, env.server.url, '?s=over-create&speed=1000');
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await playedToEnd(page);
     assert.equal(await clusterConfigMaps(page), 4, 'deterministic names: four');
@@ -75,7 +75,7 @@ test("lab 1, literally: played to its end, then GenerateName: the next run makes
 test('a setting changed mid-run forks there, says so, and offers to apply it from the start', async () => {
   const { page, context } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
-    await openExplorer(page, env.server.url, '?s=over-create&frame=10&speed=1000');
+    await openStage(page, env.server.url, '?s=over-create&frame=10&speed=1000');
     await page.getByRole('radio', { name: 'GenerateName', exact: true }).check();
     const notice = page.locator('.notice');
     await notice.getByText('GenerateName chosen from frame 10 on').waitFor();
@@ -132,7 +132,7 @@ test("on a phone, either way up: Settings shows the lesson's own controls, label
     const { page, context } = await openPage(env.browser, env.server.origin, viewport);
     try {
       for (const p of all) {
-        await openExplorer(page, env.server.url, `?s=${p.name}`);
+        await openStage(page, env.server.url, `?s=${p.name}`);
         const summary = page.locator('details.settings > summary');
         await summary.click();
         const controls = region(page, 'Controls');
@@ -179,14 +179,14 @@ test('every preset starts with a line that fits, keeps the lab’s figures until
   const { page, context } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
     for (const p of await presets()) {
-      await openExplorer(page, env.server.url, `?s=${p.name}`);
+      await openStage(page, env.server.url, `?s=${p.name}`);
       const caption = region(page, 'Caption').locator('p.caption');
       if (p.start) assert.ok((await caption.innerText()).startsWith(p.start), `${p.name}: frame 0 says its start line`);
       const fits = await caption.evaluate((el) => el.scrollHeight <= el.clientHeight);
       assert.ok(fits, `${p.name}: the start line is clipped`);
       const obs = await region(page, 'Observations').innerText();
       assert.doesNotMatch(obs, /measured/, `${p.name}: a measured figure before the learner asked`);
-      await openExplorer(page, env.server.url, `?s=${p.name}&frame=1000000`);
+      await openStage(page, env.server.url, `?s=${p.name}&frame=1000000`);
       await atEndOfRun(page);
       const checks = region(page, 'Observations').locator('li.check');
       const said = await caption.innerText();
@@ -212,7 +212,7 @@ test('every preset starts with a line that fits, keeps the lab’s figures until
 test("at 1280×720 on over-create's frame 18 the Cache's gap shows whole, and Play is a skip link away", async () => {
   const { page, context } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
-    await openExplorer(page, env.server.url, '?s=over-create&frame=18');
+    await openStage(page, env.server.url, '?s=over-create&frame=18');
     const lacks = region(page, 'Cache').locator('header .lacks');
     assert.match(await lacks.innerText(), /^lacks \d+$/);
     const clipped = await lacks.evaluate((el) => {
@@ -237,16 +237,16 @@ test('axe-core: no serious or critical violation on any preset at its first, mid
     const { page, context } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720, colorScheme });
     try {
       for (const p of await presets()) {
-        await openExplorer(page, env.server.url, `?s=${p.name}&frame=1000000`);
+        await openStage(page, env.server.url, `?s=${p.name}&frame=1000000`);
         await atEndOfRun(page);
         const last = await readFrame(page);
         for (const frame of [0, Math.floor(last / 2), last]) {
-          await openExplorer(page, env.server.url, `?s=${p.name}&frame=${frame}`);
+          await openStage(page, env.server.url, `?s=${p.name}&frame=${frame}`);
           assert.deepEqual(await axeProblems(page), [], `${p.name} at frame ${frame}, ${colorScheme}`);
         }
       }
       // Quick steps: text mid-transition keeps its contrast.
-      await openExplorer(page, env.server.url, '?s=replicaset-pressure');
+      await openStage(page, env.server.url, '?s=replicaset-pressure');
       await focusPage(page);
       for (let i = 1; i <= 60; i++) {
         await page.getByRole('button', { name: 'Step forward', exact: true }).click();
@@ -261,7 +261,7 @@ test('axe-core: no serious or critical violation on any preset at its first, mid
 test('the hands on an event are named, and Drop hands the focus to a neighbour, never to the page', async () => {
   const { page, context } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
-    await openExplorer(page, env.server.url, '?s=over-create');
+    await openStage(page, env.server.url, '?s=over-create');
     const watch = region(page, 'Watch');
     // Step to the first event on its way.
     await focusPage(page);
@@ -290,7 +290,7 @@ test('the hands on an event are named, and Drop hands the focus to a neighbour, 
 test('Voices takes what is typed on Enter, and says so', async () => {
   const { page, context } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
-    await openExplorer(page, env.server.url, '?s=over-create&frame=30');
+    await openStage(page, env.server.url, '?s=over-create&frame=30');
     await page.locator('details.more-settings > summary').click();
     const voices = page.getByRole('spinbutton', { name: 'Voices', exact: true });
     await voices.fill('6');

@@ -2,7 +2,7 @@
 // makes every move instant.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NO_PROBLEMS, openExplorer, openPage, quiet, readFrame, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, openStage, openPage, quiet, readFrame, withServerAndBrowser } from './support.mjs';
 
 
 const env = withServerAndBrowser();
@@ -10,7 +10,7 @@ const env = withServerAndBrowser();
 test('playback pauses itself when the tab is hidden', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, env.server.url, '?s=replicaset-pressure');
+    await openStage(page, env.server.url, '?s=replicaset-pressure');
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     const pause = page.getByRole('button', { name: 'Pause', exact: true });
     await pause.waitFor();
@@ -34,7 +34,7 @@ for (const reducedMotion of ['reduce', 'no-preference']) {
   test(`rows appear ${reducedMotion === 'reduce' ? 'instantly with' : 'with a short fade without'} prefers-reduced-motion`, async () => {
     const { page, context, problems } = await openPage(env.browser, env.server.origin, { reducedMotion });
     try {
-      await openExplorer(page, env.server.url, '?s=over-create&frame=12');
+      await openStage(page, env.server.url, '?s=over-create&frame=12');
       const row = page.getByRole('region', { name: 'Cluster', exact: true }).locator('li[data-kind=ConfigMap]').first();
       await row.waitFor();
       const seconds = Number((await row.evaluate((el) => getComputedStyle(el).animationDuration)).replace(/s$/, ''));

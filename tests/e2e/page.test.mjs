@@ -13,7 +13,7 @@ import {
   DIST,
   NO_PROBLEMS,
   SUB_PATH,
-  openExplorer,
+  openStage,
   openPage,
   quiet,
   readFrame,
@@ -48,7 +48,7 @@ test('dist/index.html refers to its assets by relative URLs only', async () => {
 test('the page loads from a deep sub-path, quietly, and draws every panel as a named region', async () => {
   const { page, context, problems, requests } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, env.server.url);
+    await openStage(page, env.server.url);
     await page.getByRole('heading', { level: 1, name: 'cachescope' }).waitFor();
 
     for (const name of [...REGIONS, ...MORE_REGIONS]) {
@@ -84,7 +84,7 @@ test('the page loads from a deep sub-path, quietly, and draws every panel as a n
 test('choosing another preset redraws the panels for it', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, env.server.url);
+    await openStage(page, env.server.url);
     const scenario = page.getByRole('combobox', { name: 'Scenario', exact: true });
     await scenario.selectOption('empty-cache');
     // empty-cache starts with fifty seed ConfigMaps in the cluster.

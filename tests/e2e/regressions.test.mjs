@@ -2,15 +2,15 @@
 // how you got there, and every change made at one frame reaches the URL.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { focusPage, openExplorer, openPage, readState, waitForFrame, withServerAndBrowser } from './support.mjs';
+import { focusPage, openStage, openPage, readState, waitForFrame, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 
 test('the Cache panel at a frame does not depend on how you got there', async () => {
   const { page, context } = await openPage(env.browser, env.server.origin);
-  await openExplorer(page, env.server.url, '?s=over-create&frame=40');
+  await openStage(page, env.server.url, '?s=over-create&frame=40');
   const fresh = await readState(page, 40);
-  await openExplorer(page, env.server.url, '?s=over-create&frame=38');
+  await openStage(page, env.server.url, '?s=over-create&frame=38');
   await focusPage(page);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
@@ -21,7 +21,7 @@ test('the Cache panel at a frame does not depend on how you got there', async ()
 
 test('two changes at one frame both survive a reload', async () => {
   const { page, context } = await openPage(env.browser, env.server.origin);
-  await openExplorer(page, env.server.url, '?s=over-create');
+  await openStage(page, env.server.url, '?s=over-create');
   await page.getByRole('radio', { name: 'GenerateName', exact: true }).check();
   await page.getByRole('slider', { name: 'Watch lag', exact: true }).focus();
   await page.keyboard.press('ArrowRight');
@@ -29,7 +29,7 @@ test('two changes at one frame both survive a reload', async () => {
   await page.waitForLoadState('networkidle');
   const url = page.url();
   await page.goto('about:blank');
-  await openExplorer(page, url);
+  await openStage(page, url);
   const generate = await page.getByRole('radio', { name: 'GenerateName', exact: true }).isChecked();
   await context.close();
   assert.ok(generate, `GenerateName is lost from ${decodeURIComponent(url)}`);
@@ -37,7 +37,7 @@ test('two changes at one frame both survive a reload', async () => {
 
 test('the keys still work after clicking a transport button', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin);
-  await openExplorer(page, env.server.url, '?s=over-create&frame=5');
+  await openStage(page, env.server.url, '?s=over-create&frame=5');
   // Clicking leaves the focus on the button: arrows and R are still the page's.
   await page.getByRole('button', { name: 'Step forward', exact: true }).click();
   await waitForFrame(page, 6);

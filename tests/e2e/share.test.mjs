@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   NO_PROBLEMS,
-  openExplorer,
+  openStage,
   openPage,
   playToEnd,
   presentObjects,
@@ -54,7 +54,7 @@ const clipboard = (page) => page.evaluate(() => navigator.clipboard.readText());
 test('a link with settings and a frame opens that exact frame; a change survives a reload', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, env.server.url, '?s=over-create&controller.naming=generate&cluster.watch_lag_ms=2000&frame=23');
+    await openStage(page, env.server.url, '?s=over-create&controller.naming=generate&cluster.watch_lag_ms=2000&frame=23');
     assert.equal(await readFrame(page), 23);
     assert.equal(await page.getByRole('radio', { name: 'GenerateName', exact: true }).isChecked(), true);
     // Frame 23 of this run: eight ConfigMaps created, none in the cache yet.
@@ -87,7 +87,7 @@ test('a link with settings and a frame opens that exact frame; a change survives
 test('"Share" copies a link that reopens the same moment; "Embed" copies an iframe snippet of it', async () => {
   const { page, context, problems } = await openWithClipboard();
   try {
-    await openExplorer(page, env.server.url, '?s=empty-cache&frame=30');
+    await openStage(page, env.server.url, '?s=empty-cache&frame=30');
     await page.getByRole('button', { name: 'Share', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Link copied' }).waitFor();
     const link = await clipboard(page);
@@ -137,7 +137,7 @@ test('an imported scenario runs, and its exported trace is byte for byte what `c
   writeFileSync(file, JSON.stringify(CUSTOM, null, 2));
   const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, env.server.url);
+    await openStage(page, env.server.url);
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Import scenario', exact: true }).click();
     await (await chooser).setFiles(file);
@@ -182,7 +182,7 @@ test('an imported scenario runs, and its exported trace is byte for byte what `c
 test('a scenario file dropped on the page is imported; a bad one is refused with the runner\'s error', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, env.server.url);
+    await openStage(page, env.server.url);
     const drop = async (name, text) => {
       const dataTransfer = await page.evaluateHandle(
         ([n, t]) => {
@@ -226,7 +226,7 @@ test('a scenario file dropped on the page is imported; a bad one is refused with
 test('"Export SVG" saves the current frame as an SVG image', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin);
   try {
-    await openExplorer(page, env.server.url, '?s=over-create&controller.naming=generate&frame=23');
+    await openStage(page, env.server.url, '?s=over-create&controller.naming=generate&frame=23');
     const download = page.waitForEvent('download');
     await openExportMenu(page);
     await page.getByRole('button', { name: 'Export SVG', exact: true }).click();
@@ -262,7 +262,7 @@ for (const [query, preset, sets] of [
   test(`"About this run" shows the trace_hash \`cachescope run\` prints (${query})`, async () => {
     const { page, context, problems } = await openPage(env.browser, env.server.origin);
     try {
-      await openExplorer(page, env.server.url, query);
+      await openStage(page, env.server.url, query);
       await page.getByText('About this run', { exact: true }).click();
       const hash = page.locator('code.trace-hash');
       await hash.waitFor({ timeout: 20_000 });

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NO_PROBLEMS, openExplorer, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, openStage, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 
@@ -14,7 +14,7 @@ const inFlight = (page) => region(page, 'Space-time').locator('line.st-arrow.in-
 test('Space-time draws one arrow per watch event delivered so far, and a click on one seeks to its frame', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
   try {
-    await openExplorer(page, env.server.url, '?s=over-create');
+    await openStage(page, env.server.url, '?s=over-create');
     const caption = page.locator('.caption').first();
     const forward = page.getByRole('button', { name: 'Step forward' });
     // Step through the run (stepping skips the garbage collector's own deliveries,
@@ -47,7 +47,7 @@ test('dragging the lag slider tilts the arrows in flight', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
     // Frame 23 of over-create: the first reconcile's creates are on the wire.
-    await openExplorer(page, env.server.url, '?s=over-create&frame=23');
+    await openStage(page, env.server.url, '?s=over-create&frame=23');
     const drop = async () => {
       const a = inFlight(page).first();
       return Number(await a.getAttribute('y2')) - Number(await a.getAttribute('y1'));
@@ -76,7 +76,7 @@ test('dragging the lag slider tilts the arrows in flight', async () => {
 test('the audit log and the Space-time view point to each other', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
   try {
-    await openExplorer(page, env.server.url, '?s=over-create&frame=40');
+    await openStage(page, env.server.url, '?s=over-create&frame=40');
     const spacetime = region(page, 'Space-time');
     const line = region(page, 'Timeline').locator('ol.audit li', { hasText: 'beta-voice-0' }).first();
     await line.hover();

@@ -15,7 +15,7 @@ import {
   NO_PROBLEMS,
   atEndOfRun,
   focusPage,
-  openExplorer,
+  openStage,
   openPage,
   quiet,
   readFrame,
@@ -74,7 +74,7 @@ test('every preset, at 1280×720, 1440×900 and a phone either way up: the story
     try {
       for (const preset of PRESETS) {
         const what = `${preset} at ${width}×${height}`;
-        await openExplorer(page, env.server.url, `?s=${preset}`);
+        await openStage(page, env.server.url, `?s=${preset}`);
         await assertInside(page, width, height, `${what}, on load`);
         // Forty presses of Step forward, each followed by a task (the app's
         // effects have redrawn by then; reading a box lays the page out),
@@ -107,7 +107,7 @@ test('the 800×500 embed shows its panels, caption and transport with no page sc
   for (const extra of ['', '&controls=all']) {
     const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 800, height: 500 });
     try {
-      await openExplorer(page, env.server.url, `?s=over-create&embed=1&frame=30${extra}`);
+      await openStage(page, env.server.url, `?s=over-create&embed=1&frame=30${extra}`);
       const overflow = await page.evaluate(() => document.scrollingElement.scrollHeight - window.innerHeight);
       assert.ok(overflow <= 0, `embed${extra}: no vertical scroll (${overflow} px over)`);
       await assertInside(page, 800, 500, `embed${extra}`);
@@ -134,7 +134,7 @@ test('empty-cache: while the store is empty, the Cache region names no object', 
   assert.ok(filled.n > frame, `the store fills at frame ${filled.n}, after frame ${frame}`);
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
-    await openExplorer(page, env.server.url, query);
+    await openStage(page, env.server.url, query);
     await waitForFrame(page, frame);
     const live = await region(page, 'Cluster').locator('li[data-kind="ConfigMap"] .name').allInnerTexts();
     assert.ok(live.length > 0, `the cluster still holds seeds at frame ${frame}`);
@@ -151,7 +151,7 @@ test('empty-cache: while the store is empty, the Cache region names no object', 
 test('over-create: the stale read is lit: the cmLister.List line, aria-current, with what the cache and the cluster hold', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
   try {
-    await openExplorer(page, env.server.url, '?s=over-create&controller.naming=generate');
+    await openStage(page, env.server.url, '?s=over-create&controller.naming=generate');
     await focusPage(page);
     const current = region(page, 'Reconcile').locator('li[aria-current="step"]');
     let seen = null;
@@ -173,7 +173,7 @@ test('the breaking frame says so: caption and live region name the invariant', a
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
     const { frame, query } = tellingQuery({ preset: 'over-create', settings: { 'controller.naming': 'generate' }, pick: { at: /⚠ This breaks/ } });
-    await openExplorer(page, env.server.url, query.replace(`frame=${frame}`, `frame=${frame - 1}`));
+    await openStage(page, env.server.url, query.replace(`frame=${frame}`, `frame=${frame - 1}`));
     await focusPage(page);
     await page.keyboard.press('ArrowRight');
     await waitForFrame(page, frame);
@@ -185,7 +185,7 @@ test('the breaking frame says so: caption and live region name the invariant', a
       1,
     );
     // Played rather than stepped, the break is announced too.
-    await openExplorer(page, env.server.url, '?s=over-create&controller.naming=generate');
+    await openStage(page, env.server.url, '?s=over-create&controller.naming=generate');
     await focusPage(page);
     await page.keyboard.press('Space');
     await page.waitForFunction(() => /⚠ children_within_desired broken at frame \d+/.test(document.querySelector('[aria-live="polite"]').textContent), null, { timeout: 15_000 });
@@ -198,7 +198,7 @@ test('the breaking frame says so: caption and live region name the invariant', a
 test('keys keep the learner\'s choice: a clicked setting leaves Space and the arrows to the transport; a tabbed-to one keeps its keys', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
   try {
-    await openExplorer(page, env.server.url, '?s=over-create&frame=5');
+    await openStage(page, env.server.url, '?s=over-create&frame=5');
     const generate = byName(page, 'radio', 'GenerateName');
     await generate.click();
     await region(page, 'Caption').getByRole('status').waitFor();
@@ -222,7 +222,7 @@ test('keys keep the learner\'s choice: a clicked setting leaves Space and the ar
     assert.ok(!(await doubleEnqueue.isChecked()), 'Space played and paused; Double enqueue is still unticked');
 
     // A keyboard user who reaches the radio group keeps its native arrows.
-    await openExplorer(page, env.server.url, '?s=over-create&frame=5');
+    await openStage(page, env.server.url, '?s=over-create&frame=5');
     await byName(page, 'radio', 'Deterministic names').focus();
     await page.keyboard.press('ArrowRight');
     await byName(page, 'radio', 'GenerateName').waitFor();
@@ -237,7 +237,7 @@ test('keys keep the learner\'s choice: a clicked setting leaves Space and the ar
 test('the help dialog keeps Tab inside it and gives the focus back to "?" when it closes', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
-    await openExplorer(page, env.server.url, '?s=over-create');
+    await openStage(page, env.server.url, '?s=over-create');
     const help = byName(page, 'button', 'Help');
     await help.click();
     const dialog = page.getByRole('dialog');
@@ -259,7 +259,7 @@ test('garbage collector steps are hidden where they are not the point, and shown
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
     const captions = async (query) => {
-      await openExplorer(page, env.server.url, query);
+      await openStage(page, env.server.url, query);
       await focusPage(page);
       const seen = [];
       while (!(await atEndOfRun(page)) && seen.length < 400) {
@@ -282,7 +282,7 @@ test('garbage collector steps are hidden where they are not the point, and shown
     await openMoreSettings(page);
     assert.ok(await byName(page, 'checkbox', 'GC steps').isChecked());
     // Teardown is about the collector: shown by default.
-    await openExplorer(page, env.server.url, '?s=teardown');
+    await openStage(page, env.server.url, '?s=teardown');
     await openMoreSettings(page);
     assert.ok(await byName(page, 'checkbox', 'GC steps').isChecked());
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
@@ -297,11 +297,11 @@ test('axe-core finds no serious or critical violation at each telling frame, lig
     try {
       for (const shot of TELLING) {
         const { frame, query } = tellingQuery(shot);
-        await openExplorer(page, env.server.url, query);
+        await openStage(page, env.server.url, query);
         await waitForFrame(page, frame);
         assert.deepEqual(await axeProblems(page), [], `${shot.file} at frame ${frame}, ${colorScheme}`);
       }
-      await openExplorer(page, env.server.url, '?s=over-create&embed=1&frame=30&controls=all');
+      await openStage(page, env.server.url, '?s=over-create&embed=1&frame=30&controls=all');
       assert.deepEqual(await axeProblems(page), [], `the embed, ${colorScheme}`);
     } finally {
       await context.close();
@@ -315,7 +315,7 @@ test('without a clipboard, Share shows the link to copy, selected, beside the bu
     await page.addInitScript(() => {
       delete Navigator.prototype.clipboard;
     });
-    await openExplorer(page, env.server.url, '?s=over-create&frame=12');
+    await openStage(page, env.server.url, '?s=over-create&frame=12');
     assert.equal(await page.evaluate(() => 'clipboard' in navigator), false);
     const share = byName(page, 'button', 'Share');
     await share.click();

@@ -180,9 +180,9 @@ export async function openPage(browser, origin, { width = 1280, height = 800, co
 
 /**
  * Opens `query` (e.g. `?s=over-create&frame=40`) on `url` and waits for the
- * explorer to be drawn (its Cluster region and its Frame counter).
+ * stage to be drawn (its Cluster region and its Frame counter).
  */
-export async function openExplorer(page, url, query = '') {
+export async function openStage(page, url, query = '') {
   await page.goto(url + query, { waitUntil: 'load' });
   await page.getByRole('region', { name: 'Cluster', exact: true }).waitFor({ timeout: 20_000 });
   await frameCounter(page).waitFor({ timeout: 5_000 });
