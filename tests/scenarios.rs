@@ -515,6 +515,24 @@ fn the_consistency_store_stops_the_generate_name_over_create_at_every_lag() {
     );
 }
 
+/// The consistency store reads AtomicFIFO's progress mark: on v1.28's
+/// DeltaFIFO, `LastStoreSyncResourceVersion()` is "" and `EnsureReady` fails
+/// open, so the store never skips a sync, and the over-create is back.
+#[test]
+fn on_delta_fifo_the_consistency_store_never_skips_a_sync() {
+    for (preset, controller) in
+        [("staleness-mitigation", "ensemble-controller"), ("staleness-mitigation-replicaset", "replicaset-controller")]
+    {
+        let atomic = check(preset, &[]);
+        assert!(atomic.report.metrics[controller].stale_sync_skips > 0, "{preset}: the store skips on AtomicFIFO");
+        let delta = check(preset, &[("controller.fifo", "delta")]);
+        assert_eq!(delta.report.metrics[controller].stale_sync_skips, 0, "{preset}: {:?}", delta.report);
+    }
+    let delta = check("staleness-mitigation", &[("controller.fifo", "delta")]);
+    assert!(delta.report.live("ConfigMap") > 4, "the GenerateName over-create, unprotected: {:?}", delta.report);
+    assert!(!delta.report.invariants[CHILDREN_WITHIN_DESIRED].held);
+}
+
 /// kubernetes #129795: a watch that lags 310 s, longer than the five-minute
 /// ExpectationsTimeout. Expectations alone over-create once they expire; the
 /// consistency store never expires, so the ReplicaSet stays at its replicas.

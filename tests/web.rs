@@ -15,7 +15,7 @@ use cachescope::sim::apiserver::ControllerKind;
 use cachescope::sim::controllers::Naming;
 use cachescope::sim::object::Kind;
 use cachescope::ui::{
-    App, Controls, ExpectationsPanel, Stage, InvariantsPanel, Observations, ReconcilePanel, ScenarioPicker, ShareBar, Side, StorePanel,
+    App, Controls, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, ScenarioPicker, ShareBar, Side, Stage, StorePanel,
     TimelinePanel, Transport, Ui, WatchPanel, WorkqueuePanel,
 };
 use cachescope::view::panels::{self as pv, RowState, TimelineEntry};

@@ -276,7 +276,7 @@ pub const SETTINGS: &[Setting] = &[
         domain: Domain::Choice(Fifo::WORDS),
         unit: "",
         default_note: None,
-        help: "how its informers take a LIST: atomic (v1.36's AtomicFIFO: the store is replaced at once, HasSynced then) or delta (v1.28's DeltaFIFO: one item popped at a time over initial_list_ms, then the tombstones, HasSynced at the last)",
+        help: "how its informers take a LIST: atomic (v1.36's AtomicFIFO: the store is replaced at once, HasSynced then) or delta (v1.28's DeltaFIFO: one item popped at a time over initial_list_ms, then the tombstones, HasSynced at the last; its store keeps no progress mark, so the consistency store never skips a sync)",
         slider: None,
         live: false,
     },

@@ -13,7 +13,7 @@ pub mod replicaset;
 use super::apiserver::{ApiServer, AuditEntry, ControllerKind, EventType, Request, Response, Status, Verb};
 use super::consistency::{ConsistencyError, ConsistencyStore};
 use super::expectations::Expectations;
-use super::informer::Informer;
+use super::informer::{Fifo, Informer};
 use super::object::{Kind, ObjectKey, ObjectRc};
 use super::rng::Rng;
 use serde::Serialize;
@@ -75,7 +75,11 @@ impl Cx<'_> {
             return Ok(());
         }
         let caches = self.caches;
-        self.consistency.ensure_ready(key, |kind| caches.informer(kind).map(|i| i.last_sync_rv()))
+        // Only AtomicFIFO's store keeps a progress mark: on DeltaFIFO,
+        // `LastStoreSyncResourceVersion()` is "" and `EnsureReady` fails open
+        // (client-go v0.36 `tools/cache/thread_safe_store.go`; kubernetes v1.36
+        // `pkg/controller/util/consistency/consistency.go`, `EnsureReady`).
+        self.consistency.ensure_ready(key, |kind| caches.informer(kind).filter(|i| i.fifo == Fifo::Atomic).map(|i| i.last_sync_rv()))
     }
 
     /// `WroteAt(key, ownerUID, resource, rv)` for a write this reconcile made.
