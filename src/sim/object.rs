@@ -210,18 +210,6 @@ impl std::ops::Deref for ObjectRc {
     }
 }
 
-impl AsRef<Object> for ObjectRc {
-    fn as_ref(&self) -> &Object {
-        self
-    }
-}
-
-impl From<Object> for ObjectRc {
-    fn from(object: Object) -> ObjectRc {
-        ObjectRc::new(object)
-    }
-}
-
 impl Hash for ObjectRc {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
         h.write_u64(self.0 .1);
