@@ -32,7 +32,17 @@
 //   (the app's tick, re-rendering, style, layout and paint), from the frame's
 //   start to the first task after its rendering update; the interval above
 //   cannot go below one vsync (16.7 ms at 60 Hz), this can.
+// - seek_startup_task_ms, seek_slice_task_ms, seek_slices, seek_ms: a URL
+//   whose frame (57,656 of over-create played for two hours) lies past the
+//   frames the page computes ahead of itself (SEEK_SETTINGS), so the seek
+//   computes in slices: the longest main-thread task up to the first-frame
+//   mark (start-up: instantiating the wasm, the first slice, the first
+//   render), the longest task after it (a slice, or the landing's render),
+//   how many progress updates the transport drew, and the time from
+//   navigation to the frame shown. The e2e tests check that the seek is
+//   sliced; how long a task takes is this figure's business.
 
+import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +81,16 @@ const PLAY_QUERY = new URLSearchParams({
   until_ms: '120000',
   speed: '10',
 }).toString();
+
+/** The sought run: over-create played for two hours, resyncing every second (57,656 frames). */
+const SEEK_SETTINGS = { until_ms: '7200000', 'cluster.resync_ms': '1000' };
+
+/** Its last frame, as the native runner counts it. */
+function seekFrame() {
+  const sets = Object.entries(SEEK_SETTINGS).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
+  const out = execFileSync('cargo', ['run', '-q', '--bin', 'cachescope', '--', 'run', 'over-create', ...sets], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+  return JSON.parse(out).frames;
+}
 
 class Unmeasurable extends Error {}
 
@@ -289,6 +309,46 @@ async function measureFrames(browser, server) {
   }
 }
 
+/** A seek past the look-ahead from the URL: its long tasks, before the first frame and after. */
+async function measureSeek(browser, server) {
+  const frame = seekFrame();
+  const { page, context, problems } = await openPage(browser, server.origin);
+  try {
+    await page.addInitScript(() => {
+      const rec = { tasks: [], progress: 0, last: '' };
+      window.__cachescopeSeek = rec;
+      new PerformanceObserver((list) => rec.tasks.push(...list.getEntries().map((e) => [e.startTime, e.duration]))).observe({ type: 'longtask', buffered: true });
+      new MutationObserver(() => {
+        const said = document.querySelector('.transport .computing')?.textContent;
+        if (said && said !== rec.last) {
+          rec.last = said;
+          rec.progress++;
+        }
+      }).observe(document, { subtree: true, childList: true, characterData: true });
+    });
+    const query = new URLSearchParams({ s: 'over-create', ...SEEK_SETTINGS, frame: String(frame) });
+    await page.goto(`${server.url}?${query}`, { waitUntil: 'commit' });
+    const first = await firstFrameMark(page, problems);
+    try {
+      await page.getByText(new RegExp(`^Frame ${frame}$`)).waitFor({ timeout: 120_000 });
+    } catch {
+      throw new Unmeasurable(`the seek to frame ${frame} did not land in 120 s${problemsOf(problems)}`);
+    }
+    const landed = await page.evaluate(() => performance.now());
+    await page.waitForTimeout(200);
+    const { tasks, progress } = await page.evaluate(() => window.__cachescopeSeek);
+    const longest = (ts) => Math.max(0, ...ts.map(([, d]) => d));
+    return {
+      startup: longest(tasks.filter(([t]) => t < first)),
+      slice: longest(tasks.filter(([t]) => t >= first)),
+      progress,
+      ms: landed,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
 
@@ -317,6 +377,11 @@ async function main() {
     say('frame_work_p95_ms', frames.workP95.toFixed(1), 'ms');
     say('frame_samples', frames.frames, 'frames');
     say('play_sim_frames', frames.advanced, 'frames');
+    const seek = await measureSeek(browser, server);
+    say('seek_startup_task_ms', seek.startup.toFixed(0), 'ms');
+    say('seek_slice_task_ms', seek.slice.toFixed(0), 'ms');
+    say('seek_slices', seek.progress, 'updates');
+    say('seek_ms', seek.ms.toFixed(0), 'ms');
   } finally {
     await browser?.close();
     await server.close();

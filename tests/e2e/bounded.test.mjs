@@ -2,7 +2,9 @@
 // controller creates past it as it runs stops at the object limit and says
 // why, and no accepted input blocks the main thread: seeking to the end of a
 // run computes its frames in slices (with their progress), and the end is
-// known where the seek reaches it, trace hash and all.
+// known where the seek reaches it, trace hash and all. How long the longest
+// main-thread task is stays a figure (printed here, and measured by
+// `make bench` as seek_*_task_ms), never a timing assertion.
 // Run: `make build && node --test --test-reporter=spec tests/e2e/bounded.test.mjs`
 
 import { test } from 'node:test';
@@ -59,7 +61,7 @@ const HELD = {
   schedule: [{ kind: 'Pod', nth: 1, hold: true }],
 };
 
-test('one held Pod event: seek to the end, no long task over 500 ms, and the page says why the run stopped', async () => {
+test('one held Pod event: seek to the end, and the page says why the run stopped', async () => {
   const native = runNatively(HELD);
   assert.equal(native.stopped_at_object_limit.objects, 2001, 'natively it stops at the object limit');
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
@@ -95,7 +97,6 @@ test('one held Pod event: seek to the end, no long task over 500 ms, and the pag
     assert.equal(await about.locator('code.trace-hash').innerText(), native.trace_hash);
     const max = await longest(page);
     console.log(`# the held scenario: longest main-thread task ${max} ms (${await page.evaluate(() => window.__longTasks.length)} over 50 ms)`);
-    assert.ok(max <= 500, `a task of ${max} ms`);
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();
@@ -115,7 +116,12 @@ test('a seek past the look-ahead computes in slices and knows the end where it r
     await page.getByText(new RegExp(`^Frame ${long.frames}$`)).waitFor({ timeout: 120_000 });
     const progress = await page.evaluate(() => window.__progress);
     console.log(`# progress shown: ${progress.length} updates, the last ${JSON.stringify(progress.at(-1))}`);
-    assert.ok(progress.length > 0 && progress.every((p) => /^Computing frame [\d,]+ of [\d,]+…$/.test(p)), JSON.stringify(progress));
+    assert.ok(progress.every((p) => /^Computing frame [\d,]+ of [\d,]+…$/.test(p)), JSON.stringify(progress));
+    // In slices: the page drew the progress at least twice, each further on, the first well short of the target.
+    const reached = progress.map((p) => Number(p.match(/^Computing frame ([\d,]+)/)[1].replaceAll(',', '')));
+    assert.ok(reached.length >= 2, `${reached.length} progress updates drawn: ${JSON.stringify(progress)}`);
+    assert.ok(reached.every((n, i) => i === 0 || n > reached[i - 1]), JSON.stringify(reached));
+    assert.ok(reached[0] < long.frames / 2, `the first slice reached frame ${reached[0]} of ${long.frames}`);
     await region(page, 'Transport').getByText('End of run').waitFor({ timeout: 10_000 });
     await page.locator('details.about-run summary').click();
     const about = page.locator('details.about-run');
@@ -123,8 +129,7 @@ test('a seek past the look-ahead computes in slices and knows the end where it r
     assert.equal(await about.locator('code.trace-hash').innerText(), long.trace_hash, 'the hash at the end, no step needed');
     assert.doesNotMatch(await about.innerText(), /so far/);
     const max = await longest(page);
-    console.log(`# ${long.frames} frames sought to the end: longest main-thread task ${max} ms`);
-    assert.ok(max <= 500, `a task of ${max} ms`);
+    console.log(`# ${long.frames} frames sought to the end in ${reached.length}+ slices: longest main-thread task ${max} ms`);
     assert.equal(await page.locator('.banner[role="alert"]').count(), 0, 'the frame is within the run');
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
