@@ -1,6 +1,6 @@
 //! A run's summary: what the runner prints and the tests assert on.
 
-use crate::scenario::{expect, Scenario, Verdict};
+use crate::scenario::{expect, lesson, Scenario, StepOutcome, Verdict};
 use crate::sim::frame::Frame;
 use crate::sim::hash::Fnv64;
 use crate::sim::world::{ObjectLimitStop, World};
@@ -89,6 +89,14 @@ pub struct Report {
     /// objects than the work budget (absent when it did not).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped_at_object_limit: Option<ObjectLimitReport>,
+    /// The scenario's lesson, as the learner will meet it: each step's
+    /// frame, answer and filled-in reveal ([`Report::with_lesson`]; absent
+    /// without a lesson).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lesson: Vec<StepOutcome>,
+    /// Why the run contradicts the lesson, naming the step (`lesson[2]: …`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lesson_error: Option<String>,
 }
 
 /// Where and why a run stopped at its object limit.
@@ -173,7 +181,19 @@ impl Report {
             .into(),
             stopped_at_frame_limit: world.stopped_at_frame_limit().then_some(world.frame_limit),
             stopped_at_object_limit: world.stopped_at_object_limit().map(|stop| ObjectLimitReport::of(world, &stop)),
+            lesson: Vec::new(),
+            lesson_error: None,
         }
+    }
+
+    /// With the scenario's lesson played ([`lesson::play`]): its runs are
+    /// made apart from this one, from the scenario's start.
+    pub fn with_lesson(mut self, scenario: &Scenario) -> Report {
+        match lesson::play(scenario) {
+            Ok(steps) => self.lesson = steps,
+            Err(e) => self.lesson_error = Some(e.to_string()),
+        }
+        self
     }
 
     /// Requests of `verb` answered with `status`.

@@ -40,7 +40,20 @@ fn run_prints_one_json_object_with_every_field() {
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(
         keys,
-        ["api", "expectations", "frames", "invariants", "live", "metrics", "peak_live", "scenario", "seed", "sim_time_ms", "trace_hash"]
+        [
+            "api",
+            "expectations",
+            "frames",
+            "invariants",
+            "lesson",
+            "live",
+            "metrics",
+            "peak_live",
+            "scenario",
+            "seed",
+            "sim_time_ms",
+            "trace_hash"
+        ]
     );
     let m = &v["metrics"]["ensemble-controller"];
     assert!(m["reconciles"].as_u64().unwrap() >= 3, "{m}");
@@ -95,6 +108,64 @@ fn check_passes_every_preset_and_fails_a_check_the_run_breaks() {
     );
     let e = bad(&["check", unknown.to_str().unwrap()]);
     assert!(e.contains("expect[0].when") && e.contains("controller.nameing"), "{e}");
+}
+
+/// A lesson on three voices: the first reconcile's cache read, then the end.
+fn lesson_file(name: &str, reveal: &str, at: &str) -> std::path::PathBuf {
+    let doc = serde_json::json!({
+        "name": "mine", "controller": {"kind": "ensemble", "double_enqueue": true}, "until_ms": 20000,
+        "cluster": {"watch_lag_ms": 2000},
+        "actions": [{"at_ms": 0, "apply": {"kind": "Ensemble", "name": "a", "voices": 3}}],
+        "lesson": [
+            {"at": {"reconcile": {"n": 2, "step": "list_children"}}, "ask": "How many does reconcile 2 see?",
+             "answer": {"measure": "cached", "kind": "ConfigMap"}, "figures": {"live": {"measure": "live", "kind": "ConfigMap"}},
+             "reveal": reveal, "write": "reconcile 2's count"},
+            {"at": serde_json::from_str::<serde_json::Value>(at).unwrap(), "ask": "How many at the end?",
+             "answer": {"measure": "live", "kind": "ConfigMap"}, "reveal": "{answer}."},
+        ],
+    });
+    temp_file(name, &doc.to_string())
+}
+
+#[test]
+fn lessons_are_checked_against_the_run_and_reported() {
+    // Every preset's lesson holds.
+    let mut args = vec!["check"];
+    args.extend(cachescope::scenario::preset_names());
+    let out = String::from_utf8(cachescope(&args).stdout).unwrap();
+    assert!(out.contains("✓ over-create: lesson step 3 of 4, frame 66: 11"), "{out}");
+    // A lesson whose figures are the run's: each step's frame, answer and filled-in reveal.
+    let good = lesson_file("lesson.json", "It sees {answer} of the {live} there are; 3 voices.", r#""end""#);
+    let o = cachescope(&["check", good.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("✓ mine: lesson step 1 of 2, frame ") && out.contains("✓ mine: lesson step 2 of 2, frame "), "{out}");
+    let run: serde_json::Value = serde_json::from_slice(&cachescope(&["run", good.to_str().unwrap()]).stdout).unwrap();
+    assert_eq!(run["lesson"][0]["answer"], 0, "{run}");
+    assert_eq!(run["lesson"][0]["figures"]["live"], 3, "{run}");
+    assert_eq!(run["lesson"][0]["reveal"], "It sees 0 of the 3 there are; 3 voices.");
+    assert_eq!(run["lesson"][1]["answer"], 3);
+    assert_eq!(run["lesson"][1]["frame"], run["frames"], "the end is the last frame");
+    assert!(run["lesson"][0]["frame"].as_u64().unwrap() < run["frames"].as_u64().unwrap());
+    // A reveal stating a figure the run contradicts: exit 1, naming the step.
+    let wrong = lesson_file("wrong.json", "It sees 13 of them.", r#""end""#);
+    let o = cachescope(&["check", wrong.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("✗ mine: lesson[0]: the reveal states 13, which the run does not give: the answer is 0, live is 3"), "{out}");
+    let run: serde_json::Value = serde_json::from_slice(&cachescope(&["run", wrong.to_str().unwrap()]).stdout).unwrap();
+    assert!(run["lesson_error"].as_str().unwrap().starts_with("lesson[0]: the reveal states 13"), "{run}");
+    // A step the run never reaches: exit 1, naming it.
+    let never = lesson_file("never.json", "{answer}", r#"{"broken": "no_orphans"}"#);
+    let out = String::from_utf8(cachescope(&["check", never.to_str().unwrap()]).stdout).unwrap();
+    assert!(out.contains("✗ mine: lesson[1]: the run ("), "{out}");
+    // Malformed: exit 2, naming the field.
+    let e = bad(&["check", lesson_file("bad-at.json", "{answer}", r#""soon""#).to_str().unwrap()]);
+    assert!(e.contains("lesson[1].at"), "{e}");
+    let e = bad(&["check", lesson_file("bad-invariant.json", "{answer}", r#"{"broken": "nope"}"#).to_str().unwrap()]);
+    assert!(e.contains("lesson[1].at.broken") && e.contains("\"nope\""), "{e}");
+    let e = bad(&["check", lesson_file("bad-placeholder.json", "{creates}", r#""end""#).to_str().unwrap()]);
+    assert!(e.contains("lesson[0].reveal") && e.contains("{creates}"), "{e}");
 }
 
 #[test]

@@ -140,7 +140,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Run(t) => load(&t).map(|s| {
-            let report = Report::run(&s);
+            let report = Report::run(&s).with_lesson(&s);
             say!("{}", serde_json::to_string(&report).expect("reports serialize"));
         }),
         Command::Check(t) => {
@@ -212,7 +212,7 @@ fn check(scenarios: &[Scenario]) -> bool {
     for s in scenarios {
         let report = Report::run(s);
         let skipped = s.expect.len() - report.expectations.len();
-        if report.expectations.is_empty() {
+        if report.expectations.is_empty() && s.lesson.is_empty() {
             let why = if s.expect.is_empty() { "it has no checks" } else { "none of its checks applies to these settings" };
             say!("- {}: nothing checked, {why}", s.name);
         }
@@ -229,6 +229,26 @@ fn check(scenarios: &[Scenario]) -> bool {
         }
         if skipped > 0 && !report.expectations.is_empty() {
             say!("  {}: {skipped} more check(s) for other settings", s.name);
+        }
+        // The lesson: every step's answer from the run, every figure its reveal states checked.
+        if !s.lesson.is_empty() {
+            match cachescope::scenario::lesson::play(s) {
+                Ok(steps) => {
+                    for (i, o) in steps.iter().enumerate() {
+                        let answer = match o.choice {
+                            Some(c) => format!("choice {} ({})", c + 1, s.lesson[i].choices[c].text),
+                            None => o.answer.to_string(),
+                        };
+                        say!("✓ {}: lesson step {} of {}, frame {}: {answer}", s.name, i + 1, steps.len(), o.frame);
+                        held += 1;
+                    }
+                }
+                Err(e) => {
+                    say!("✗ {}: {e}", s.name);
+                    failed += 1;
+                    all_held = false;
+                }
+            }
         }
     }
     say!("{held} held, {failed} failed");

@@ -6,7 +6,7 @@
 use super::frame::error_words;
 use super::panels::status_label;
 use super::units::{and_list, kind_noun, kind_plural, plural, secs, thousands};
-use crate::scenario::{expect, owner_of, Check, Measure, Scenario};
+use crate::scenario::{expect, owner_of, Check, Gauge, Measure, Scenario};
 use crate::sim::apiserver::{Actor, ControllerKind, Verb};
 use crate::sim::controllers::tracked_kind;
 use crate::sim::frame::{Event, Frame, Requeue};
@@ -160,7 +160,7 @@ pub fn end_summary(scenario: &Scenario, world: &World, frames: &[Frame]) -> Stri
             }
             _ => {}
         }
-        let Some(phrase) = figure_words(c, v) else { continue };
+        let Some(phrase) = figure_words(&c.gauge(), v) else { continue };
         if !figures.contains(&phrase) {
             figures.push(phrase);
         }
@@ -185,7 +185,7 @@ pub fn end_summary(scenario: &Scenario, world: &World, frames: &[Frame]) -> Stri
 /// "10 of its creates answered 409 AlreadyExists". `None` for a measure
 /// that is no figure (`broken`, said as Held/Broken) or a check that names
 /// too little to say it.
-pub fn figure_words(check: &Check, value: u64) -> Option<String> {
+pub fn figure_words(check: &Gauge, value: u64) -> Option<String> {
     let v = value;
     Some(match check.measure {
         Measure::Live => format!("{} in the cluster", kind_noun(check.kind.unwrap_or(Kind::ConfigMap), v)),
@@ -205,13 +205,17 @@ pub fn figure_words(check: &Check, value: u64) -> Option<String> {
         Measure::Broken => return None,
         Measure::CreatesAfterDelete => format!("{v} of its creates after its first delete"),
         Measure::StaleSyncSkips => format!("{} skipped by the consistency store", plural(v, "sync", "syncs")),
+        Measure::Cached => format!("{} in the cache", kind_noun(check.kind.unwrap_or(Kind::ConfigMap), v)),
+        Measure::Reconciles => plural(v, "reconcile", "reconciles"),
+        Measure::ExpectedAdds => format!("{} expected and not yet seen", plural(v, "creation", "creations")),
+        Measure::ExpectedDeletes => format!("{} expected and not yet seen", plural(v, "deletion", "deletions")),
     })
 }
 
-/// What a check measures at a frame, and how it is said: the value over
+/// What a gauge measures at a frame, and how it is said: the value over
 /// `frames` (the run up to that frame, `world` the world after them) and
 /// its [`figure_words`]. What a lesson asks of a run at any frame.
-pub fn figure(check: &Check, world: &World, frames: &[Frame]) -> Option<(u64, String)> {
+pub fn figure(check: &Gauge, world: &World, frames: &[Frame]) -> Option<(u64, String)> {
     let value = check.measure(world, frames)?;
     Some((value, figure_words(check, value)?))
 }

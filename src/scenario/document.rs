@@ -3,6 +3,7 @@
 //! `controller` sections are the simulation's own settings types.
 
 use super::expect::Check;
+use super::lesson::LessonStep;
 use crate::sim::apiserver::{EventType, FailMode, Verb};
 use crate::sim::object::Kind;
 use crate::sim::settings::{ClusterSettings, ControllerSettings};
@@ -44,6 +45,11 @@ pub struct Scenario {
     /// check` enforces.
     #[serde(default)]
     pub expect: Vec<Check>,
+    /// Steps that ask before they show: where the run pauses, the question,
+    /// the answer measured there, what the learner reads after answering
+    /// (`crate::scenario::lesson`). Empty: no lesson.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lesson: Vec<LessonStep>,
     /// Seeds the one RNG: generated names, jitter, which pod gets deleted.
     #[serde(default = "default_seed")]
     pub seed: u64,

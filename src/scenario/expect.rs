@@ -41,16 +41,30 @@ pub enum Measure {
     CreatesAfterDelete,
     /// Syncs v1.36's consistency store skipped (`*_controller_stale_sync_skips_total`).
     StaleSyncSkips,
+    /// Objects of `kind` in the controller's cache (its informer's store).
+    Cached,
+    /// Reconciles started (syncs).
+    Reconciles,
+    /// ControllerExpectations: creations expected and not yet observed, over every key.
+    ExpectedAdds,
+    /// ControllerExpectations: deletions expected and not yet observed, over every key.
+    ExpectedDeletes,
 }
 
 impl Measure {
     /// The fields this measure takes (besides `text`, the expected value and `when`).
     fn takes(self) -> &'static [&'static str] {
         match self {
-            Measure::Live | Measure::Peak => &["kind"],
+            Measure::Live | Measure::Peak | Measure::Cached => &["kind"],
             Measure::Requests => &["verb", "status", "from_ms", "to_ms"],
             Measure::Broken => &["invariant"],
-            Measure::Errors | Measure::ExitCode | Measure::CreatesAfterDelete | Measure::StaleSyncSkips => &[],
+            Measure::Errors
+            | Measure::ExitCode
+            | Measure::CreatesAfterDelete
+            | Measure::StaleSyncSkips
+            | Measure::Reconciles
+            | Measure::ExpectedAdds
+            | Measure::ExpectedDeletes => &[],
         }
     }
 
@@ -64,8 +78,176 @@ impl Measure {
             Measure::Broken => "broken",
             Measure::CreatesAfterDelete => "creates_after_delete",
             Measure::StaleSyncSkips => "stale_sync_skips",
+            Measure::Cached => "cached",
+            Measure::Reconciles => "reconciles",
+            Measure::ExpectedAdds => "expected_adds",
+            Measure::ExpectedDeletes => "expected_deletes",
         }
     }
+}
+
+/// What is measured, without what is expected of it: a [`Check`]'s measure
+/// and the fields it takes, and what a lesson asks for (`answer`,
+/// `figures`). Measured on a world and the frames that led to it, so at any
+/// frame of a run as well as at its end.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Gauge {
+    pub measure: Measure,
+    /// `live`, `peak`, `cached`: the kind of object counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Kind>,
+    /// `requests`: the verb.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verb: Option<Verb>,
+    /// `requests`: the HTTP status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// `requests`: count only those handled at or after this time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_ms: Option<u64>,
+    /// `requests`: count only those handled before this time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_ms: Option<u64>,
+    /// `broken`: the invariant's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invariant: Option<String>,
+}
+
+impl Gauge {
+    /// Check the fields against the measure; `at` is the gauge's path (`expect[2]`, `lesson[0].answer`).
+    pub fn validate(&self, at: &str) -> Result<(), ScenarioError> {
+        let given: [(&str, bool); 6] = [
+            ("kind", self.kind.is_some()),
+            ("verb", self.verb.is_some()),
+            ("status", self.status.is_some()),
+            ("from_ms", self.from_ms.is_some()),
+            ("to_ms", self.to_ms.is_some()),
+            ("invariant", self.invariant.is_some()),
+        ];
+        let takes = self.measure.takes();
+        for (field, present) in given {
+            if present && !takes.contains(&field) {
+                return Err(ScenarioError::new(format!("{at}.{field}"), None, format!("measure {} takes no {field}", self.measure.name())));
+            }
+        }
+        let need = |field: &str, present: bool| {
+            if present {
+                Ok(())
+            } else {
+                Err(ScenarioError::new(format!("{at}.{field}"), None, format!("measure {} needs {field}", self.measure.name())))
+            }
+        };
+        match self.measure {
+            Measure::Live | Measure::Peak | Measure::Cached => need("kind", self.kind.is_some())?,
+            Measure::Requests => {
+                need("verb", self.verb.is_some())?;
+                need("status", self.status.is_some())?;
+                if let Some(s) = self.status {
+                    super::range(&format!("{at}.status"), u64::from(s), 100, 599)?;
+                }
+                if let (Some(from), Some(to)) = (self.from_ms, self.to_ms) {
+                    if from >= to {
+                        return Err(ScenarioError::new(
+                            format!("{at}.to_ms"),
+                            Some(to.to_string()),
+                            format!("{to} is not after from_ms {from}"),
+                        ));
+                    }
+                }
+            }
+            Measure::Broken => known_invariant(&format!("{at}.invariant"), self.invariant.as_deref())?,
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Measure it on a world that has run through `frames` (the whole run,
+    /// or the run up to a frame); `None` when there is nothing to measure
+    /// (a program that has not exited).
+    pub fn measure(&self, world: &World, frames: &[Frame]) -> Option<u64> {
+        let own = |actor: Actor| matches!(actor, Actor::Controller(_));
+        let replicas = || std::iter::once(&world.ctl).chain(world.peer.as_ref());
+        Some(match self.measure {
+            Measure::Live => world.api.live_count(self.kind?),
+            Measure::Peak => world.api.peak_count(self.kind?),
+            Measure::Cached => world.controller_informer(self.kind?).map_or(0, |i| i.len() as u64),
+            Measure::Requests => {
+                let (verb, status) = (self.verb?, self.status?);
+                let from = self.from_ms.unwrap_or(0);
+                let to = self.to_ms.unwrap_or(u64::MAX);
+                frames
+                    .iter()
+                    .filter(|f| {
+                        matches!(&f.event, Event::ApiRequest { entry, .. }
+                            if own(entry.actor) && entry.verb == verb && entry.status.code == status && (from..to).contains(&entry.at_ms))
+                    })
+                    .count() as u64
+            }
+            Measure::Errors => {
+                frames.iter().filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.status.code >= 400)).count() as u64
+            }
+            Measure::ExitCode => {
+                let code = frames.iter().rev().find_map(|f| match &f.event {
+                    Event::ControllerExited { code, .. } => Some(*code),
+                    _ => None,
+                })?;
+                u64::try_from(code).ok()?
+            }
+            Measure::Broken => u64::from(world.invariants.get(self.invariant.as_deref()?)?.first_broken_frame.is_some()),
+            Measure::StaleSyncSkips => replicas().map(|r| r.stale_sync_skips).sum(),
+            Measure::Reconciles => replicas().map(|r| r.reconciles).sum(),
+            Measure::ExpectedAdds => world.ctl.expectations.records().map(|(_, r)| r.add.max(0) as u64).sum(),
+            Measure::ExpectedDeletes => world.ctl.expectations.records().map(|(_, r)| r.del.max(0) as u64).sum(),
+            Measure::CreatesAfterDelete => {
+                let mut deleted = false;
+                let mut n = 0;
+                for f in frames {
+                    if let Event::ApiRequest { entry, .. } = &f.event {
+                        if !own(entry.actor) {
+                            continue;
+                        }
+                        match (entry.verb, entry.status.code) {
+                            (Verb::Delete, 200) => deleted = true,
+                            (Verb::Create, 201) if deleted => n += 1,
+                            _ => {}
+                        }
+                    }
+                }
+                n
+            }
+        })
+    }
+}
+
+/// `name` is one of the invariants the world checks; `at` names the field.
+pub(super) fn known_invariant(at: &str, name: Option<&str>) -> Result<(), ScenarioError> {
+    let name = name.unwrap_or_default();
+    let known: Vec<&str> = Invariants::new().list.iter().map(|i| i.name).collect();
+    if known.contains(&name) {
+        return Ok(());
+    }
+    Err(ScenarioError::new(at, Some(format!("{name:?}")), format!("unknown invariant {name:?}; known: {}", known.join(", "))))
+}
+
+/// An expected value or range: `equals`, or `min` and/or `max`.
+pub(super) fn validate_range(at: &str, equals: Option<u64>, min: Option<u64>, max: Option<u64>) -> Result<(), ScenarioError> {
+    match (equals, min, max) {
+        (None, None, None) => Err(ScenarioError::new(at, None, "needs the expected value: equals, or min and/or max")),
+        (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
+            Err(ScenarioError::new(format!("{at}.equals"), None, "give equals, or min and/or max, not both"))
+        }
+        (None, Some(lo), Some(hi)) if lo > hi => {
+            Err(ScenarioError::new(format!("{at}.min"), Some(lo.to_string()), format!("{lo} is above max {hi}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Does `v` satisfy `equals`, `min` and `max`?
+pub(super) fn in_range(v: u64, equals: Option<u64>, min: Option<u64>, max: Option<u64>) -> bool {
+    equals.is_none_or(|e| v == e) && min.is_none_or(|lo| v >= lo) && max.is_none_or(|hi| v <= hi)
 }
 
 /// One figure a scenario promises: `{"text": "exactly 4 ConfigMaps", "measure":
@@ -135,7 +317,20 @@ impl Check {
 
     /// Does `v` satisfy the expectation?
     pub fn accepts(&self, v: u64) -> bool {
-        self.equals.is_none_or(|e| v == e) && self.min.is_none_or(|lo| v >= lo) && self.max.is_none_or(|hi| v <= hi)
+        in_range(v, self.equals, self.min, self.max)
+    }
+
+    /// What it measures.
+    pub fn gauge(&self) -> Gauge {
+        Gauge {
+            measure: self.measure,
+            kind: self.kind,
+            verb: self.verb,
+            status: self.status,
+            from_ms: self.from_ms,
+            to_ms: self.to_ms,
+            invariant: self.invariant.clone(),
+        }
     }
 
     /// The figures this check names: its expected values (for the test that
@@ -155,71 +350,8 @@ impl Check {
         if self.text.trim().is_empty() {
             return Err(ScenarioError::new(format!("{at}.text"), Some("\"\"".into()), "must not be empty: it is what the learner reads"));
         }
-        let given: [(&str, bool); 6] = [
-            ("kind", self.kind.is_some()),
-            ("verb", self.verb.is_some()),
-            ("status", self.status.is_some()),
-            ("from_ms", self.from_ms.is_some()),
-            ("to_ms", self.to_ms.is_some()),
-            ("invariant", self.invariant.is_some()),
-        ];
-        let takes = self.measure.takes();
-        for (field, present) in given {
-            if present && !takes.contains(&field) {
-                return Err(ScenarioError::new(format!("{at}.{field}"), None, format!("measure {} takes no {field}", self.measure.name())));
-            }
-        }
-        let need = |field: &str, present: bool| {
-            if present {
-                Ok(())
-            } else {
-                Err(ScenarioError::new(format!("{at}.{field}"), None, format!("measure {} needs {field}", self.measure.name())))
-            }
-        };
-        match self.measure {
-            Measure::Live | Measure::Peak => need("kind", self.kind.is_some())?,
-            Measure::Requests => {
-                need("verb", self.verb.is_some())?;
-                need("status", self.status.is_some())?;
-                if let Some(s) = self.status {
-                    super::range(&format!("{at}.status"), u64::from(s), 100, 599)?;
-                }
-                if let (Some(from), Some(to)) = (self.from_ms, self.to_ms) {
-                    if from >= to {
-                        return Err(ScenarioError::new(
-                            format!("{at}.to_ms"),
-                            Some(to.to_string()),
-                            format!("{to} is not after from_ms {from}"),
-                        ));
-                    }
-                }
-            }
-            Measure::Broken => {
-                need("invariant", self.invariant.is_some())?;
-                let name = self.invariant.as_deref().unwrap_or_default();
-                let known: Vec<&str> = Invariants::new().list.iter().map(|i| i.name).collect();
-                if !known.contains(&name) {
-                    return Err(ScenarioError::new(
-                        format!("{at}.invariant"),
-                        Some(format!("{name:?}")),
-                        format!("unknown invariant {name:?}; known: {}", known.join(", ")),
-                    ));
-                }
-            }
-            Measure::Errors | Measure::ExitCode | Measure::CreatesAfterDelete | Measure::StaleSyncSkips => {}
-        }
-        match (self.equals, self.min, self.max) {
-            (None, None, None) => {
-                return Err(ScenarioError::new(at, None, "needs the expected value: equals, or min and/or max"));
-            }
-            (Some(_), Some(_), _) | (Some(_), _, Some(_)) => {
-                return Err(ScenarioError::new(format!("{at}.equals"), None, "give equals, or min and/or max, not both"));
-            }
-            (None, Some(lo), Some(hi)) if lo > hi => {
-                return Err(ScenarioError::new(format!("{at}.min"), Some(lo.to_string()), format!("{lo} is above max {hi}")));
-            }
-            _ => {}
-        }
+        self.gauge().validate(at)?;
+        validate_range(at, self.equals, self.min, self.max)?;
         for path in self.when.keys() {
             if super::get_path(doc, path).is_none_or(|v| v.is_object()) || path.starts_with("expect") {
                 return Err(ScenarioError::new(
@@ -234,52 +366,7 @@ impl Check {
 
     /// Measure this check on a finished run.
     pub fn measure(&self, world: &World, frames: &[Frame]) -> Option<u64> {
-        let own = |actor: Actor| matches!(actor, Actor::Controller(_));
-        Some(match self.measure {
-            Measure::Live => world.api.live_count(self.kind?),
-            Measure::Peak => world.api.peak_count(self.kind?),
-            Measure::Requests => {
-                let (verb, status) = (self.verb?, self.status?);
-                let from = self.from_ms.unwrap_or(0);
-                let to = self.to_ms.unwrap_or(u64::MAX);
-                frames
-                    .iter()
-                    .filter(|f| {
-                        matches!(&f.event, Event::ApiRequest { entry, .. }
-                            if own(entry.actor) && entry.verb == verb && entry.status.code == status && (from..to).contains(&entry.at_ms))
-                    })
-                    .count() as u64
-            }
-            Measure::Errors => {
-                frames.iter().filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.status.code >= 400)).count() as u64
-            }
-            Measure::ExitCode => {
-                let code = frames.iter().rev().find_map(|f| match &f.event {
-                    Event::ControllerExited { code, .. } => Some(*code),
-                    _ => None,
-                })?;
-                u64::try_from(code).ok()?
-            }
-            Measure::Broken => u64::from(world.invariants.get(self.invariant.as_deref()?)?.first_broken_frame.is_some()),
-            Measure::StaleSyncSkips => world.ctl.stale_sync_skips + world.peer.as_ref().map_or(0, |p| p.stale_sync_skips),
-            Measure::CreatesAfterDelete => {
-                let mut deleted = false;
-                let mut n = 0;
-                for f in frames {
-                    if let Event::ApiRequest { entry, .. } = &f.event {
-                        if !own(entry.actor) {
-                            continue;
-                        }
-                        match (entry.verb, entry.status.code) {
-                            (Verb::Delete, 200) => deleted = true,
-                            (Verb::Create, 201) if deleted => n += 1,
-                            _ => {}
-                        }
-                    }
-                }
-                n
-            }
-        })
+        self.gauge().measure(world, frames)
     }
 
     /// This check against a finished run.

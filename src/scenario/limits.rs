@@ -139,6 +139,10 @@ pub const LIMITS: &[Limit] = &[
     limit("schedule[].at_ms", Of::Value, 0, 2_592_000_000, "ms into the run it arrives at (no earlier than the events ahead of it)"),
     limit("expect", Of::Items, 0, 100, "checks"),
     limit("expect[].text", Of::Chars, 1, 300, "the sentence a check shows"),
+    limit("lesson", Of::Items, 0, 40, "steps"),
+    limit("lesson[].ask", Of::Chars, 1, 400, "a question, or one of its choices"),
+    limit("lesson[].reveal", Of::Chars, 1, 1_200, "what the learner reads after answering"),
+    limit("lesson[].write", Of::Chars, 1, 120, "a row's label in the learner's notes"),
     // The schedule search's own arguments (`cachescope explore`, the page's Find a bug):
     // its memory is bounded by the budget (`explore::BYTES_PER_STATE`), the budget here.
     limit("--max-deviations", Of::Value, 0, 8, "`explore`: events held back in one schedule"),

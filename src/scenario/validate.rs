@@ -44,6 +44,7 @@ impl Scenario {
         limits::get("objects").check("objects", self.objects.len() as u64)?;
         limits::get("actions").check("actions", self.actions.len() as u64)?;
         limits::get("expect").check("expect", self.expect.len() as u64)?;
+        super::lesson::validate(&self.lesson, &doc)?;
         // The page links it: only web links, never `javascript:` or `data:`.
         if let Some(i) = &self.incident {
             if !(i.url.starts_with("https://") || i.url.starts_with("http://")) {

@@ -245,7 +245,8 @@ pub struct HandlerEffects {
 /// A named line of a controller's pseudo-code: the line a frame lights in the
 /// Reconcile panel. Each controller's `PSEUDO_CODE` pairs the steps it has
 /// with their text, so no line is ever numbered by hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, Hash)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Step {
     /// `key := queue.Get()`: a worker takes a key off the workqueue.

@@ -1,0 +1,485 @@
+//! Lessons: a scenario's steps that ask before they show. Each step pauses
+//! the run at a frame ([`At`]), asks a question whose answer is a [`Gauge`]
+//! measured at that frame (a number, or the one of its `choices` whose range
+//! holds it), then reveals why; a step may first ask the learner to change a
+//! setting (`set`: the lab's "change one line and run it again"), and may
+//! write a row of the learner's notes (`write`). Nothing a learner is told
+//! is typed by hand: [`play`] computes every answer from the run, and refuses
+//! a lesson whose reveal states a figure the run contradicts.
+
+use super::expect::{in_range, known_invariant, validate_range, Gauge};
+use super::{limits, Scenario, ScenarioError};
+use crate::sim::apiserver::{EventType, Verb};
+use crate::sim::controllers::Step;
+use crate::sim::frame::{Event, Frame, Watcher};
+use crate::sim::object::Kind;
+use crate::sim::world::World;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+#[cfg(not(target_arch = "wasm32"))]
+use schemars::JsonSchema;
+
+/// One step of a lesson.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct LessonStep {
+    /// Where the run pauses for the question.
+    pub at: At,
+    /// The question.
+    pub ask: String,
+    /// The answer: a measure at the step's frame (`{"measure": "cached", "kind": "ConfigMap"}`).
+    pub answer: Gauge,
+    /// Answered by choosing: the one whose range holds the answer is right
+    /// (exactly one must); empty, the learner predicts the number.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<LessonChoice>,
+    /// What the learner reads once they have answered. `{answer}` is the
+    /// answer, `{NAME}` a figure of `figures`; any other figure it states
+    /// must be one of those, or one of the scenario's settings.
+    pub reveal: String,
+    /// More measures at the step's frame, for the reveal (`{"creates": {…}}`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub figures: BTreeMap<String, Gauge>,
+    /// Settings the learner changes with the page's own controls before
+    /// the step (`{"controller.naming": "generate"}`); the run is made
+    /// again from its start with them.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub set: BTreeMap<String, Value>,
+    /// A row of the learner's notes: its label; the value is the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<String>,
+}
+
+/// A choice: what the learner reads, and the answers it stands for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct LessonChoice {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equals: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<u64>,
+}
+
+impl LessonChoice {
+    pub fn accepts(&self, v: u64) -> bool {
+        in_range(v, self.equals, self.min, self.max)
+    }
+}
+
+/// Where a step pauses: the first frame that matches, after the previous
+/// step's (in the run made again, after a `set`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum At {
+    /// Frame 0: before anything happens.
+    Start,
+    /// The run's last frame.
+    End,
+    /// The first frame at or after this simulated time.
+    TimeMs(u64),
+    /// The frame that first breaks this invariant.
+    Broken(String),
+    /// The `nth` request of the controller's with `verb` (answered `status`, if given).
+    Request(RequestAt),
+    /// The `n`th reconcile: its note at `step`, or its start.
+    Reconcile(ReconcileAt),
+    /// The `nth` watch event to reach the controller's cache (of `kind` and `type`, if given).
+    Delivered(DeliveredAt),
+    /// `WaitForCacheSync` returned, or was skipped: the workers start.
+    WorkersStarted,
+    /// The one-shot program exits.
+    Exited,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct RequestAt {
+    pub verb: Verb,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    #[serde(default = "first")]
+    pub nth: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ReconcileAt {
+    pub n: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<Step>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct DeliveredAt {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Kind>,
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub event_type: Option<EventType>,
+    #[serde(default = "first")]
+    pub nth: u32,
+}
+
+fn first() -> u32 {
+    1
+}
+
+/// Counts what a selector counts, frame by frame.
+#[derive(Default)]
+struct Seen {
+    requests: u32,
+    delivered: u32,
+}
+
+impl At {
+    /// Does `frame` match, given what came before it (`seen`, updated here)?
+    fn matches(&self, frame: &Frame, seen: &mut Seen) -> bool {
+        match (self, &frame.event) {
+            (At::TimeMs(t), _) => frame.at_ms >= *t,
+            (At::Broken(name), _) => frame.broke.iter().any(|v| v.first && v.invariant == name),
+            (At::Request(r), Event::ApiRequest { entry, .. })
+                if matches!(entry.actor, crate::sim::apiserver::Actor::Controller(_))
+                    && entry.verb == r.verb
+                    && r.status.is_none_or(|s| s == entry.status.code) =>
+            {
+                seen.requests += 1;
+                seen.requests == r.nth
+            }
+            (At::Reconcile(r), Event::ReconcileStarted { n, .. }) => r.step.is_none() && *n == r.n,
+            (At::Reconcile(r), Event::ReconcileNote { n, step, .. }) => r.step == Some(*step) && *n == r.n,
+            (At::Delivered(d), Event::WatchDelivered { watcher: Watcher::Controller, event_type, object, .. })
+                if d.kind.is_none_or(|k| k == object.kind) && d.event_type.is_none_or(|t| t == *event_type) =>
+            {
+                seen.delivered += 1;
+                seen.delivered == d.nth
+            }
+            (At::WorkersStarted, Event::WorkersStarted { .. }) => true,
+            (At::Exited, Event::ControllerExited { .. }) => true,
+            _ => false,
+        }
+    }
+}
+
+/// What a step gives a learner, computed from the run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StepOutcome {
+    /// The frame the run pauses at, and its time.
+    pub frame: u64,
+    pub at_ms: u64,
+    /// The settings the step's run is made with, the lesson's `set`s so far
+    /// (`controller.naming=generate`).
+    pub settings: BTreeMap<String, String>,
+    /// The measured answer; for choices, also the right one (0-based).
+    pub answer: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choice: Option<usize>,
+    /// The `figures`, measured.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub figures: BTreeMap<String, u64>,
+    /// The reveal with its `{…}` filled in.
+    pub reveal: String,
+}
+
+/// A lesson the run contradicts (`cachescope check` exits 1 on it), naming
+/// the step (`lesson[2]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LessonFailure {
+    pub step: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for LessonFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.step, self.message)
+    }
+}
+
+/// A `set` value as `--set` writes it.
+pub fn raw(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Check a lesson's fields; `doc` is the scenario's JSON with every field present.
+pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), ScenarioError> {
+    limits::get("lesson").check("lesson", lesson.len() as u64)?;
+    for (i, step) in lesson.iter().enumerate() {
+        let at = format!("lesson[{i}]");
+        limits::get("lesson[].ask").check_text(&format!("{at}.ask"), &step.ask, false)?;
+        limits::get("lesson[].reveal").check_text(&format!("{at}.reveal"), &step.reveal, false)?;
+        for (field, text) in [("ask", &step.ask), ("reveal", &step.reveal)] {
+            if text.trim().is_empty() {
+                return Err(ScenarioError::new(
+                    format!("{at}.{field}"),
+                    Some("\"\"".into()),
+                    "must not be empty: it is what the learner reads",
+                ));
+            }
+        }
+        match &step.at {
+            At::Broken(name) => known_invariant(&format!("{at}.at.broken"), Some(name))?,
+            At::Request(r) => {
+                if let Some(s) = r.status {
+                    super::range(&format!("{at}.at.request.status"), u64::from(s), 100, 599)?;
+                }
+                super::range(&format!("{at}.at.request.nth"), u64::from(r.nth), 1, u64::from(u32::MAX))?;
+            }
+            At::Reconcile(r) => super::range(&format!("{at}.at.reconcile.n"), r.n, 1, u64::MAX)?,
+            At::Delivered(d) => super::range(&format!("{at}.at.delivered.nth"), u64::from(d.nth), 1, u64::from(u32::MAX))?,
+            At::Start | At::End | At::TimeMs(_) | At::WorkersStarted | At::Exited => {}
+        }
+        step.answer.validate(&format!("{at}.answer"))?;
+        for (name, g) in &step.figures {
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_lowercase() || c == '_') || name == "answer" {
+                return Err(ScenarioError::new(
+                    format!("{at}.figures"),
+                    Some(format!("{name:?}")),
+                    "a figure's name is lower-case letters and _, and not \"answer\"",
+                ));
+            }
+            g.validate(&format!("{at}.figures.{name}"))?;
+        }
+        if step.choices.len() == 1 {
+            return Err(ScenarioError::new(
+                format!("{at}.choices"),
+                None,
+                "give at least two choices, or none (the learner predicts the number)",
+            ));
+        }
+        for (j, c) in step.choices.iter().enumerate() {
+            let at = format!("{at}.choices[{j}]");
+            if c.text.trim().is_empty() {
+                return Err(ScenarioError::new(format!("{at}.text"), Some("\"\"".into()), "must not be empty"));
+            }
+            limits::get("lesson[].ask").check_text(&format!("{at}.text"), &c.text, false)?;
+            validate_range(&at, c.equals, c.min, c.max)?;
+        }
+        for name in placeholders(&step.reveal) {
+            if name != "answer" && !step.figures.contains_key(name) {
+                return Err(ScenarioError::new(
+                    format!("{at}.reveal"),
+                    Some(format!("{{{name}}}")),
+                    format!("{{{name}}} is neither {{answer}} nor one of this step's figures"),
+                ));
+            }
+        }
+        for (path, value) in &step.set {
+            if super::get_path(doc, path).is_none_or(|v| v.is_object() || v.is_array()) || super::settings::setting(path).is_none() {
+                return Err(ScenarioError::new(
+                    format!("{at}.set"),
+                    Some(format!("{path:?}")),
+                    format!("{path:?} is not a scenario setting (for example controller.naming or cluster.watch_lag_ms)"),
+                ));
+            }
+            if value.is_object() || value.is_array() || value.is_null() {
+                return Err(ScenarioError::new(
+                    format!("{at}.set.{path}"),
+                    Some(value.to_string()),
+                    "must be a string, a number or a boolean",
+                ));
+            }
+        }
+        if let Some(w) = &step.write {
+            limits::get("lesson[].write").check_text(&format!("{at}.write"), w, false)?;
+        }
+    }
+    Ok(())
+}
+
+/// The `{name}`s in a reveal.
+fn placeholders(text: &str) -> impl Iterator<Item = &str> {
+    text.split('{').skip(1).filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
+}
+
+/// Play the lesson against its scenario: each step's frame, answer and
+/// reveal, from the runs it makes (the scenario as given, then made again
+/// from its start after each step's `set`). Fails naming the step when the
+/// run never reaches a step's frame, no choice or two choices hold the
+/// answer, or the reveal states a figure the run does not give.
+pub fn play(scenario: &Scenario) -> Result<Vec<StepOutcome>, LessonFailure> {
+    let mut out = Vec::new();
+    let mut settings: BTreeMap<String, String> = BTreeMap::new();
+    let mut i = 0;
+    while i < scenario.lesson.len() {
+        // One run per stretch of steps between two `set`s.
+        for (path, v) in &scenario.lesson[i].set {
+            settings.insert(path.clone(), raw(v));
+        }
+        let fail = |step: usize, message: String| LessonFailure { step: format!("lesson[{step}]"), message };
+        let run = scenario.with_settings(settings.iter().map(|(p, v)| (p.as_str(), v.as_str()))).map_err(|e| fail(i, e.to_string()))?;
+        let end = (i + 1..scenario.lesson.len()).find(|&j| !scenario.lesson[j].set.is_empty()).unwrap_or(scenario.lesson.len());
+        let mut world = World::new(run.world_init());
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut finished = false;
+        for j in i..end {
+            let step = &scenario.lesson[j];
+            match &step.at {
+                At::Start if !frames.is_empty() => {
+                    return Err(fail(j, format!("at start: the step before pauses at frame {}, past frame 0", frames.len())));
+                }
+                At::Start => {}
+                At::End => {
+                    while let Some(frame) = world.step() {
+                        frames.push(frame);
+                    }
+                    finished = true;
+                }
+                at => {
+                    // Counted from the run's start; the frame reached so
+                    // far may be this step's too, an earlier one may not.
+                    let mut seen = Seen::default();
+                    let reached = frames.len() as u64;
+                    match frames.iter().find(|f| at.matches(f, &mut seen)).map(|f| f.n) {
+                        Some(n) if n < reached => {
+                            return Err(fail(j, format!("its frame is {n}, before the previous step's, {reached}")));
+                        }
+                        Some(_) => {}
+                        None => loop {
+                            let Some(frame) = (!finished).then(|| world.step()).flatten() else {
+                                return Err(fail(j, format!("the run ({} frames) never reaches the frame at says", frames.len())));
+                            };
+                            let hit = at.matches(&frame, &mut seen);
+                            frames.push(frame);
+                            if hit {
+                                break;
+                            }
+                        },
+                    }
+                }
+            }
+            let answer = step.answer.measure(&world, &frames).ok_or_else(|| fail(j, "nothing to measure at this frame".into()))?;
+            let choice = if step.choices.is_empty() {
+                None
+            } else {
+                let holding: Vec<usize> = (0..step.choices.len()).filter(|&c| step.choices[c].accepts(answer)).collect();
+                match holding[..] {
+                    [one] => Some(one),
+                    [] => return Err(fail(j, format!("the run's answer is {answer}, which no choice stands for"))),
+                    _ => return Err(fail(j, format!("the run's answer is {answer}, which choices {holding:?} all stand for"))),
+                }
+            };
+            let mut figures = BTreeMap::new();
+            for (name, g) in &step.figures {
+                let v = g.measure(&world, &frames).ok_or_else(|| fail(j, format!("figure {name}: nothing to measure at this frame")))?;
+                figures.insert(name.clone(), v);
+            }
+            let reveal = fill(&step.reveal, answer, &figures);
+            let mut allowed: Vec<u64> = figures.values().copied().chain([answer]).collect();
+            numbers_in(&settings_of(&run), &mut allowed);
+            for n in stated_figures(&step.reveal) {
+                if !allowed.contains(&n) {
+                    return Err(fail(
+                        j,
+                        format!("the reveal states {n}, which the run does not give: the answer is {answer}{}", figure_list(&figures)),
+                    ));
+                }
+            }
+            let (frame, at_ms) = frames.last().map_or((0, 0), |f| (f.n, f.at_ms));
+            out.push(StepOutcome { frame, at_ms, settings: settings.clone(), answer, choice, figures, reveal });
+        }
+        i = end;
+    }
+    Ok(out)
+}
+
+/// The scenario without its words: the settings and objects a reveal may state.
+fn settings_of(scenario: &Scenario) -> Value {
+    let mut v = scenario.to_value();
+    if let Some(m) = v.as_object_mut() {
+        m.retain(|k, _| !matches!(k.as_str(), "description" | "start" | "controls" | "expect" | "name" | "incident" | "lesson"));
+    }
+    v
+}
+
+fn figure_list(figures: &BTreeMap<String, u64>) -> String {
+    figures.iter().map(|(k, v)| format!(", {k} is {v}")).collect()
+}
+
+/// A reveal with `{answer}` and each `{figure}` written in.
+pub fn fill(text: &str, answer: u64, figures: &BTreeMap<String, u64>) -> String {
+    let mut s = text.replace("{answer}", &answer.to_string());
+    for (name, v) in figures {
+        s = s.replace(&format!("{{{name}}}"), &v.to_string());
+    }
+    s
+}
+
+/// Numbers in a JSON value, milliseconds also as seconds.
+fn numbers_in(v: &Value, out: &mut Vec<u64>) {
+    match v {
+        Value::Number(n) => {
+            if let Some(n) = n.as_u64() {
+                out.extend([n, n / 1000]);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| numbers_in(x, out)),
+        Value::Object(m) => m.values().for_each(|x| numbers_in(x, out)),
+        _ => {}
+    }
+}
+
+/// The figures a sentence states in digits: standalone numbers, not the
+/// ones in names (`seed-99`), versions (`v1.36`), placeholders, citations
+/// (`Lab 2`, `step 4`, `reconcile 3`, `frame 12`, `#1936`) or HTTP status
+/// labels (`409 AlreadyExists`).
+pub fn stated_figures(text: &str) -> Vec<u64> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !bytes[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_digit() || (bytes[i] == b',' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit))) {
+            i += 1;
+        }
+        let glued = start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || matches!(bytes[start - 1], b'-' | b'#' | b'_' | b'.' | b'{'));
+        let glued_after =
+            bytes.get(i).is_some_and(|b| b.is_ascii_alphabetic() || *b == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit));
+        let before = text[..start].trim_end();
+        let word = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("").to_lowercase();
+        let citation = matches!(word.as_str(), "lab" | "step" | "steps" | "reconcile" | "frame" | "line");
+        let after = &text[i..];
+        let status = ["NotFound", "AlreadyExists", "Created", "OK", "Conflict"].iter().any(|l| after.starts_with(&format!(" {l}")));
+        if !glued && !glued_after && !citation && !status {
+            if let Ok(n) = text[start..i].replace(',', "").parse() {
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stated_figures_skip_names_versions_citations_and_statuses() {
+        let said = stated_figures(
+            "It counted 1 of 4 at frame 12 (reconcile 3): 409 AlreadyExists for beta-voice-2 on v1.36, and 1,000 ms; {answer}",
+        );
+        assert_eq!(said, vec![1, 4, 1000]);
+    }
+
+    #[test]
+    fn fill_writes_the_answer_and_the_figures() {
+        let figures = BTreeMap::from([("creates".to_string(), 3)]);
+        assert_eq!(fill("{answer} then {creates}", 11, &figures), "11 then 3");
+    }
+}
