@@ -15,6 +15,7 @@
 //!   end summary), and [`run::figure`]: a measure at a frame and how it is said.
 //! - [`invariants`]: what each invariant promises and what broke it.
 //! - [`explore`]: schedules in words, and what a counterexample found.
+//! - [`lesson`]: a lesson's step, verdict and score in words.
 //! - [`panels`]: the short values the panels show beside their rows.
 //! - [`simplifications`]: how the simulation differs from a cluster, and
 //!   each panel's one-line note of it.
@@ -22,6 +23,7 @@
 pub mod explore;
 pub mod frame;
 pub mod invariants;
+pub mod lesson;
 pub mod panels;
 pub mod run;
 pub mod simplifications;

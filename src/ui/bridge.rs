@@ -64,7 +64,8 @@ pub(super) fn connect(ui: Ui) {
     // A page on its own has no one to tell: then the effect tracks nothing and never runs again.
     if embedded() {
         Effect::new(move |_| {
-            let text = ui.snap.with(|s| host::frame(s.position, s.now_ms, &s.invariants));
+            let last = ui.ended.get().then(|| ui.known.get());
+            let text = ui.snap.with(|s| host::frame(s.position, s.now_ms, last, &s.invariants));
             post_to_parent(ui, &text);
         });
     }
@@ -81,7 +82,7 @@ fn embedded() -> bool {
 
 /// Post a message to the page embedding this one, if any: to the `origin`
 /// parameter's origin when given, else to whichever page it is.
-fn post_to_parent(ui: Ui, text: &str) {
+pub(super) fn post_to_parent(ui: Ui, text: &str) {
     let Some(parent) = parent_page() else { return };
     let target = match ui.layout.with_value(|l| l.origin.clone()) {
         Some(only) => {

@@ -19,7 +19,7 @@ impl Ui {
             frame,
             speed: self.speed(),
             embed: self.embed.get_untracked(),
-            layout: self.layout.get_value(),
+            layout: Layout { lesson: self.lesson.with_untracked(|l| l.as_ref().map(|l| l.step)), ..self.layout.get_value() },
             gc_steps: self.session.with_untracked(|s| (s.hide_gc() != s.hides_gc_by_default()).then_some(!s.hide_gc())),
         }
     }
@@ -31,7 +31,8 @@ impl Ui {
 
     /// The same moment in the full page: no embed layout, no autoplay, no host.
     pub(super) fn full_view_query(&self) -> String {
-        url::encode(&PageState { embed: false, layout: Layout::default(), ..self.page_state() })
+        let lesson = self.lesson.with_untracked(|l| l.as_ref().map(|l| l.step));
+        url::encode(&PageState { embed: false, layout: Layout { lesson, ..Layout::default() }, ..self.page_state() })
     }
 }
 
@@ -42,6 +43,7 @@ pub(super) fn mirror_into_url(ui: Ui) {
         ui.session.track();
         ui.speed_step.track();
         ui.preset.track();
+        ui.lesson.track();
         if playing {
             return;
         }

@@ -19,6 +19,7 @@ mod controls;
 mod find;
 mod help;
 mod keyboard;
+mod lesson;
 mod mirror;
 mod moves;
 mod notice;
@@ -83,6 +84,10 @@ pub fn Stage(
     mirror::mirror_into_url(ui);
     bridge::connect(ui);
 
+    // `lesson=1`: the lesson, at the URL's step.
+    if let Some(step) = ui.layout.with_value(|l| l.lesson) {
+        ui.start_lesson(step);
+    }
     // Mark the first drawn frame for the page benchmark, then compute ahead (or play).
     request_animation_frame(move || {
         if let Some(p) = window().performance() {
@@ -117,6 +122,7 @@ pub fn Stage(
             class="app"
             class:embed=move || embed.get()
             class:dropping=move || dropping.get()
+            data-lit=move || ui.lesson_lit.get()
             on:dragover=move |e| {
                 e.prevent_default();
                 dropping.set(true);
@@ -180,6 +186,7 @@ pub fn Stage(
                     {(!embed.get_untracked()).then(|| view! { <AboutScenario /> <AboutRun /> })}
                 </div>
             </div>
+            <lesson::LessonRegion />
             <CaptionBar invariants=has(PanelId::Invariants) />
             {(controls != ControlsMode::None).then(|| view! { <Transport /> })}
             <div class="sr-only" aria-live="polite" aria-atomic="true">

@@ -107,7 +107,8 @@ impl Ui {
                 self.ended.set(false);
                 self.notice.set(Notice::say(said));
                 self.settle();
-                if play {
+                // In a lesson the run waits at frame 0 for the step's question.
+                if play && self.lesson.with_untracked(Option::is_none) {
                     self.toggle_play();
                 } else {
                     self.look_ahead();

@@ -53,7 +53,8 @@ impl Ui {
             // leaving the rest of 16 ms to draw. In a burst the simulation
             // falls behind the requested speed rather than the page stuttering.
             let mut steps = 0u32;
-            while s.world().next_at_ms().is_some_and(|at| at <= target_ms) {
+            let stop = self.stop_at.get_value();
+            while s.world().next_at_ms().is_some_and(|at| at <= target_ms) && stop.is_none_or(|f| s.position() < f) {
                 if !s.step_forward() {
                     break;
                 }
@@ -90,6 +91,14 @@ impl Ui {
         let shown = if self.at_top_speed() || self.reduced_motion.get_value() { frame_now } else { target_ms.max(frame_now) };
         self.display_ms.set(shown);
         self.raise_known(self.session.with_untracked(|s| s.frames().len()));
+        // A lesson's Check plays to its step's frame, and pauses there.
+        if self.stop_at.get_value().is_some_and(|f| self.session.with_untracked(|s| s.position()) >= f) {
+            self.stop_at.set_value(None);
+            self.pause();
+            self.settle();
+            self.arrived();
+            return;
+        }
         if ended {
             // One more step finds nothing and tells the session its end is here (and its checks measured).
             self.session.update(|s| {
@@ -98,6 +107,10 @@ impl Ui {
             self.ended.set(true);
             self.pause();
             self.settle();
+            if self.stop_at.get_value().is_some() {
+                self.stop_at.set_value(None);
+                self.arrived();
+            }
             return;
         }
         self.schedule_tick();

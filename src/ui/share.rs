@@ -25,23 +25,27 @@ fn page_base() -> String {
 /// when there is no clipboard (a page over plain http, but for localhost) or
 /// it refuses (an iframe without `allow="clipboard-write"`).
 fn copy(ui: Ui, text: String, done: String) {
-    let by_hand = move |text: String| {
-        ui.share_note
-            .set(Some(Note { text: "The clipboard is not available here: copy this by hand.".to_string(), copy_by_hand: Some(text) }))
-    };
+    let kept = text.clone();
+    write_clipboard(text, move |copied| {
+        ui.share_note.set(if copied {
+            Note::say(done)
+        } else {
+            Some(Note { text: "The clipboard is not available here: copy this by hand.".to_string(), copy_by_hand: Some(kept) })
+        })
+    });
+}
+
+/// Write `text` to the clipboard; `then(true)` once it is there, `then(false)`
+/// when there is no clipboard or it refuses.
+pub(super) fn write_clipboard(text: String, then: impl FnOnce(bool) + 'static) {
     let navigator = window().navigator();
     let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard")).is_ok_and(|c| !c.is_undefined() && !c.is_null());
     if !has_clipboard {
-        by_hand(text);
+        then(false);
         return;
     }
     let promise = navigator.clipboard().write_text(&text);
-    leptos::task::spawn_local(async move {
-        match JsFuture::from(promise).await {
-            Ok(_) => ui.share_note.set(Note::say(done)),
-            Err(_) => by_hand(text),
-        }
-    });
+    leptos::task::spawn_local(async move { then(JsFuture::from(promise).await.is_ok()) });
 }
 
 /// Offer `text` as a file download named `name`.

@@ -85,6 +85,17 @@ pub struct Ui {
     pub(super) pending_frame: StoredValue<Option<usize>>,
     /// Counts moves of the page: a seek's slices go on only while it is theirs.
     pub(super) seek_generation: StoredValue<u64>,
+    /// The lesson in progress (`None`: off).
+    pub(super) lesson: RwSignal<Option<crate::view::lesson::LessonRun>>,
+    /// The lesson's answers, for the scenario they were computed for.
+    #[allow(clippy::type_complexity)]
+    pub(super) lesson_cache: StoredValue<Option<(Scenario, Result<Vec<crate::scenario::StepOutcome>, String>)>, LocalStorage>,
+    /// What the lesson last said: its own live region.
+    pub(super) lesson_said: RwSignal<String>,
+    /// The panel a lesson's reveal lights (its class: `cache`).
+    pub(super) lesson_lit: RwSignal<Option<&'static str>>,
+    /// Playback pauses at this frame (a lesson's Check plays to its step's frame).
+    pub(super) stop_at: StoredValue<Option<usize>>,
     /// Everything the panels draw for the current frame: one memo for all of them.
     pub(super) snap: Memo<Snapshot>,
     /// The wires at the animation clock.
@@ -168,6 +179,11 @@ impl Ui {
             looking: StoredValue::new(false),
             pending_frame: StoredValue::new(pending_frame),
             seek_generation: StoredValue::new(0),
+            lesson: RwSignal::new(None),
+            lesson_cache: StoredValue::new_local(None),
+            lesson_said: RwSignal::new(String::new()),
+            lesson_lit: RwSignal::new(None),
+            stop_at: StoredValue::new(None),
             snap,
             wires,
         }

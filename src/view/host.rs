@@ -6,8 +6,15 @@
 //! In: `{"cachescope": "play" | "pause" | "step" | "back" | "reset"}`,
 //! `{"cachescope": "seek", "frame": 40}`, `{"cachescope": "load", "scenario": {…}}`.
 //! Out: `{"cachescope": "ready"}` once loaded, and after each frame change
-//! `{"cachescope": "frame", "frame": 3, "time_ms": 2520, "invariants": {…}}`,
-//! where each invariant is `{"held": true}` or `{"held": false, "broken_at_frame": 7}`.
+//! `{"cachescope": "frame", "frame": 3, "time_ms": 2520, "last_frame": 85,
+//! "at_end": false, "invariants": {…}}`, where each invariant is `{"held":
+//! true}` or `{"held": false, "broken_at_frame": 7}` and `last_frame` is
+//! `null` until the run's end is known. A lesson posts `{"cachescope":
+//! "lesson", "event": "answered", "step": 2, "response": 8, "expected": 11,
+//! "correct": false}` for each answer and `{"cachescope": "lesson", "event":
+//! "completed", "score": {"raw": 3, "max": 4, "scaled": 0.75}}` at its end
+//! (an xAPI result's shape); `{"cachescope": "resize", "height": 640}` when
+//! the content's height changes.
 
 use crate::scenario::Scenario;
 use crate::sim::invariants::Invariant;
@@ -87,8 +94,8 @@ pub fn ready() -> String {
     json!({ "cachescope": "ready" }).to_string()
 }
 
-/// Posted after each frame change.
-pub fn frame(frame: usize, time_ms: u64, invariants: &[Invariant]) -> String {
+/// Posted after each frame change: `last_frame` once the end is known.
+pub fn frame(frame: usize, time_ms: u64, last_frame: Option<usize>, invariants: &[Invariant]) -> String {
     let mut inv = Map::new();
     for i in invariants {
         let v = match i.first_broken_frame {
@@ -97,7 +104,43 @@ pub fn frame(frame: usize, time_ms: u64, invariants: &[Invariant]) -> String {
         };
         inv.insert(i.name.to_string(), v);
     }
-    json!({ "cachescope": "frame", "frame": frame, "time_ms": time_ms, "invariants": inv }).to_string()
+    let at_end = last_frame == Some(frame);
+    json!({ "cachescope": "frame", "frame": frame, "time_ms": time_ms, "last_frame": last_frame, "at_end": at_end, "invariants": inv })
+        .to_string()
+}
+
+/// A lesson's answer or choice, as a message carries it: a number stays one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Said {
+    Number(u64),
+    Text(String),
+}
+
+impl Said {
+    fn value(&self) -> Value {
+        match self {
+            Said::Number(n) => json!(n),
+            Said::Text(t) => json!(t),
+        }
+    }
+}
+
+/// Posted when the learner answers lesson step `step` (1-based).
+pub fn lesson_answered(step: usize, response: &Said, expected: &Said, correct: bool) -> String {
+    json!({ "cachescope": "lesson", "event": "answered", "step": step, "response": response.value(), "expected": expected.value(), "correct": correct })
+        .to_string()
+}
+
+/// Posted when the last step is answered: the score as an xAPI result has it.
+pub fn lesson_completed(raw: usize, max: usize) -> String {
+    let scaled = if max == 0 { 0.0 } else { raw as f64 / max as f64 };
+    json!({ "cachescope": "lesson", "event": "completed", "score": { "raw": raw, "max": max, "scaled": (scaled * 1000.0).round() / 1000.0 } })
+        .to_string()
+}
+
+/// Posted when the page's content height changes, so a host can size its iframe.
+pub fn resize(height: u32) -> String {
+    json!({ "cachescope": "resize", "height": height }).to_string()
 }
 
 #[cfg(test)]
@@ -136,6 +179,19 @@ mod tests {
     }
 
     #[test]
+    fn lesson_messages_carry_the_answer_and_the_score() {
+        let v: Value = serde_json::from_str(&lesson_answered(2, &Said::Number(8), &Said::Number(11), false)).unwrap();
+        assert_eq!(v, json!({"cachescope": "lesson", "event": "answered", "step": 2, "response": 8, "expected": 11, "correct": false}));
+        let v: Value = serde_json::from_str(&lesson_answered(4, &Said::Text("a".into()), &Said::Text("a".into()), true)).unwrap();
+        assert_eq!((&v["response"], &v["correct"]), (&json!("a"), &json!(true)));
+        let v: Value = serde_json::from_str(&lesson_completed(3, 4)).unwrap();
+        assert_eq!(v, json!({"cachescope": "lesson", "event": "completed", "score": {"raw": 3, "max": 4, "scaled": 0.75}}));
+        let v: Value = serde_json::from_str(&lesson_completed(1, 3)).unwrap();
+        assert_eq!(v["score"]["scaled"], json!(0.333));
+        assert_eq!(serde_json::from_str::<Value>(&resize(640)).unwrap(), json!({"cachescope": "resize", "height": 640}));
+    }
+
+    #[test]
     fn messages_for_someone_else_are_left_alone() {
         for text in ["", "42", r#""step""#, r#"{"type":"webpackOk"}"#, r#"[1,2]"#, "not json"] {
             assert_eq!(parse(text), Ok(None), "{text}");
@@ -166,9 +222,14 @@ mod tests {
         let mut inv = crate::sim::invariants::Invariants::default().list;
         assert!(inv.len() >= 2);
         inv[1].first_broken_frame = Some(7);
-        let v: Value = serde_json::from_str(&frame(3, 2520, &inv)).unwrap();
+        let v: Value = serde_json::from_str(&frame(3, 2520, None, &inv)).unwrap();
         assert_eq!(v["cachescope"], "frame");
         assert_eq!((v["frame"].as_u64(), v["time_ms"].as_u64()), (Some(3), Some(2520)));
+        assert_eq!((&v["last_frame"], &v["at_end"]), (&Value::Null, &json!(false)));
+        let end: Value = serde_json::from_str(&frame(85, 5935, Some(85), &inv)).unwrap();
+        assert_eq!((&end["last_frame"], &end["at_end"]), (&json!(85), &json!(true)));
+        let before: Value = serde_json::from_str(&frame(84, 5935, Some(85), &inv)).unwrap();
+        assert_eq!(before["at_end"], json!(false));
         assert_eq!(v["invariants"][inv[0].name], json!({ "held": true }));
         assert_eq!(v["invariants"][inv[1].name], json!({ "held": false, "broken_at_frame": 7 }));
         assert_eq!(serde_json::from_str::<Value>(&ready()).unwrap(), json!({ "cachescope": "ready" }));

@@ -5,6 +5,7 @@
 pub mod find;
 pub mod hands;
 pub mod host;
+pub mod lesson;
 pub mod panels;
 pub mod session;
 pub mod snapshot;

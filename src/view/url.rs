@@ -229,6 +229,9 @@ pub struct Layout {
     pub autoplay: bool,
     /// `origin=`: the only parent origin whose messages are obeyed.
     pub origin: Option<String>,
+    /// `lesson=1`: the scenario's lesson is on, at `step=N` (0-based here,
+    /// 1-based in the URL); `None`: off.
+    pub lesson: Option<usize>,
 }
 
 impl PageState {
@@ -286,7 +289,7 @@ fn flag(name: &str, value: &str, problems: &mut Vec<ScenarioError>) -> bool {
 /// bad preset or scenario falls back to the default preset) and reported.
 /// A frame past the end of the run is for the page to find, as it plays it.
 pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
-    const KNOWN: &str = "known: s, scenario, z, a dotted setting like cluster.watch_lag_ms, seed, until_ms, edit, frame, speed, gc, embed, panels, controls, autoplay, origin";
+    const KNOWN: &str = "known: s, scenario, z, a dotted setting like cluster.watch_lag_ms, seed, until_ms, edit, frame, speed, gc, embed, panels, controls, autoplay, origin, lesson, step";
     let query = query.strip_prefix('?').unwrap_or(query);
     let mut problems = Vec::new();
     let mut preset_name: Option<String> = None;
@@ -295,6 +298,7 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
     let mut edits = Vec::new();
     let (mut frame, mut speed, mut embed, mut layout) = (0, DEFAULT_SPEED, false, Layout::default());
     let mut gc_steps = None;
+    let (mut lesson, mut step) = (false, None::<(usize, String)>);
     // Which parameter gave the scenario document (`z` or `scenario`), to name it in errors.
     let mut custom_from = "scenario";
     let mut seen: Vec<String> = Vec::new();
@@ -303,7 +307,7 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
         // A parameter that picks one thing, given twice: the last wins, and the page says so.
         let single = matches!(
             key.as_str(),
-            "s" | "preset" | "scenario" | "z" | "frame" | "speed" | "panels" | "controls" | "origin" | "embed" | "gc"
+            "s" | "preset" | "scenario" | "z" | "frame" | "speed" | "panels" | "controls" | "origin" | "embed" | "gc" | "lesson" | "step"
         );
         if single {
             let name = if key == "preset" { "s".to_string() } else { key.clone() };
@@ -350,6 +354,11 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
                 }
             }
             "autoplay" => layout.autoplay = flag("autoplay", &value, &mut problems),
+            "lesson" => lesson = flag("lesson", &value, &mut problems),
+            "step" => match value.parse::<usize>() {
+                Ok(n) if n >= 1 => step = Some((n, value)),
+                _ => problems.push(param_error("step", &value, "expected a lesson step, counted from 1, like step=3")),
+            },
             "panels" => {
                 let mut shown = Vec::new();
                 for name in value.split(',').map(str::trim).filter(|n| !n.is_empty()) {
@@ -461,6 +470,26 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
         }
         _ => true,
     });
+    // The lesson, at its step: only where the scenario has one.
+    let steps = scenario.lesson.len();
+    if lesson && steps == 0 {
+        problems.push(param_error("lesson", "1", format!("{} has no lesson", scenario.name)));
+    }
+    if let (Some((_, raw)), false) = (&step, lesson && steps > 0) {
+        if lesson || steps > 0 {
+            problems.push(param_error("step", raw, "a step needs lesson=1 and a scenario with a lesson"));
+        } else {
+            problems.push(param_error("step", raw, format!("{} has no lesson", scenario.name)));
+        }
+    }
+    layout.lesson = (lesson && steps > 0).then(|| match step {
+        Some((n, raw)) if n > steps => {
+            problems.push(param_error("step", &raw, format!("the lesson has {steps} steps; it starts at the first")));
+            0
+        }
+        Some((n, _)) => n - 1,
+        None => 0,
+    });
     let state = PageState {
         preset: if custom.is_some() { None } else { Some(preset_name.unwrap_or_else(|| default_preset.to_string())) },
         scenario,
@@ -518,6 +547,12 @@ pub fn encode(state: &PageState) -> String {
     }
     if let Some(o) = &layout.origin {
         q.append_pair("origin", o);
+    }
+    if let Some(step) = layout.lesson {
+        q.append_pair("lesson", "1");
+        if step > 0 {
+            q.append_pair("step", &(step + 1).to_string());
+        }
     }
     let s = q.finish();
     if s.is_empty() {
@@ -721,6 +756,30 @@ mod tests {
             s,
             r#"<iframe src="https://x.org/c/?s=over-create&amp;embed=1" width="800" height="500" title="cachescope: &quot;mine&quot; &lt;b&gt;" loading="lazy" allow="clipboard-write"></iframe>"#
         );
+    }
+
+    #[test]
+    fn the_lesson_and_its_step_round_trip_and_bad_ones_are_named() {
+        let s = parse_query("s=over-create&lesson=1&step=3", "over-create").unwrap();
+        assert_eq!(s.layout.lesson, Some(2));
+        assert_eq!(encode(&s), "?s=over-create&lesson=1&step=3");
+        assert_eq!(parse_query("s=over-create&lesson=1", "over-create").unwrap().layout.lesson, Some(0));
+        assert_eq!(parse_query("s=over-create", "over-create").unwrap().layout.lesson, None);
+        let steps = preset("over-create").unwrap().lesson.len();
+        for (q, field, says) in [
+            ("s=over-create&lesson=1&step=0", "URL parameter step", "counted from 1"),
+            (&format!("s=over-create&lesson=1&step={}", steps + 1) as &str, "URL parameter step", "it starts at the first"),
+            ("s=over-create&step=2", "URL parameter step", "needs lesson=1"),
+            ("s=over-create&lesson=maybe", "URL parameter lesson", "maybe"),
+        ] {
+            let Parsed { problems, .. } = parse_query_lenient(q, "over-create");
+            assert!(problems.iter().any(|p| p.field == field && p.to_string().contains(says)), "{q}: {problems:?}");
+        }
+        let bare = r#"{"name":"bare","controller":{"kind":"ensemble"}}"#;
+        let q = format!("scenario={}&lesson=1", bare.replace('{', "%7B").replace('}', "%7D").replace('"', "%22"));
+        let Parsed { state, problems } = parse_query_lenient(&q, "over-create");
+        assert_eq!(state.layout.lesson, None);
+        assert!(problems.iter().any(|p| p.field == "URL parameter lesson" && p.to_string().contains("bare has no lesson")), "{problems:?}");
     }
 
     #[test]

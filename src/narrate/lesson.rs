@@ -1,0 +1,42 @@
+//! A lesson's own sentences: where the learner is, what they said against
+//! what the run says, what a step waits for, and how it went.
+
+use super::units::plural;
+
+/// "Step 2 of 4".
+pub fn step_label(step: usize, steps: usize) -> String {
+    format!("Step {} of {steps}", step + 1)
+}
+
+/// The learner's answer against the run's, plainly: "You said 8; the run
+/// says 11." For a choice, the choice's words.
+pub fn verdict(said: &str, says: &str, choice: bool, correct: bool) -> String {
+    let compared = if choice { format!("You chose: {said}. The run: {says}.") } else { format!("You said {said}; the run says {says}.") };
+    let judged = if correct { "Right." } else { "Not this time; here is why." };
+    format!("{compared} {judged}")
+}
+
+/// What a step that asks for a change waits for: each `(path, value)`.
+pub fn waiting(missing: &[(String, String)]) -> String {
+    let list: Vec<String> = missing.iter().map(|(p, v)| format!("{p} = {v}")).collect();
+    format!("Waiting for your change ({}) with the page's own control; the run then starts again from frame 0.", list.join(", "))
+}
+
+/// The end of a lesson: "Lesson complete: 3 of your 4 answers matched the run."
+pub fn completed(raw: usize, max: usize) -> String {
+    format!("Lesson complete: {raw} of your {} matched the run.", plural(max as u64, "answer", "answers"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_verdict_says_both_figures_and_judges_plainly() {
+        assert_eq!(verdict("8", "11", false, false), "You said 8; the run says 11. Not this time; here is why.");
+        assert_eq!(verdict("11", "11", false, true), "You said 11; the run says 11. Right.");
+        assert_eq!(completed(3, 4), "Lesson complete: 3 of your 4 answers matched the run.");
+        assert_eq!(step_label(0, 4), "Step 1 of 4");
+        assert!(waiting(&[("controller.naming".into(), "generate".into())]).contains("controller.naming = generate"));
+    }
+}

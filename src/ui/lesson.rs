@@ -1,0 +1,414 @@
+//! The Lesson region: a scenario's lesson, step by step. Each step asks
+//! where the learner stands, before the run shows it; Check plays the run to
+//! the step's frame and pauses there; the reveal says "You said 8; the run
+//! says 11", why, and lights the panel concerned; Next goes on. A step that
+//! asks for a change waits until the learner makes it with the page's own
+//! control. The learner's notes collect the steps' `write` rows. The answers
+//! are [`crate::scenario::lesson::play`]'s, for the run on the page.
+
+use super::bridge::post_to_parent;
+use super::state::{use_ui, Ui};
+use crate::narrate::lesson as words;
+use crate::scenario::{lesson, Gauge, LessonStep, Measure, Scenario, StepOutcome};
+use crate::view::host;
+use crate::view::lesson::{self as vl, LessonRun, Phase, Response};
+use leptos::either::Either;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// What a step's answer is about, lit on the reveal: a panel's class.
+fn panel_of(g: &Gauge) -> &'static str {
+    match g.measure {
+        Measure::Live | Measure::Peak => "cluster",
+        Measure::Cached => "cache",
+        Measure::ExpectedAdds | Measure::ExpectedDeletes => "expectations",
+        Measure::Reconciles => "workqueue",
+        Measure::Broken => "invariants",
+        Measure::Requests | Measure::Errors | Measure::ExitCode | Measure::CreatesAfterDelete | Measure::StaleSyncSkips => "reconcile",
+    }
+}
+
+impl Ui {
+    /// The lesson's answers for the scenario on the page, computed once per scenario.
+    fn lesson_outcomes(&self) -> Result<Vec<StepOutcome>, String> {
+        let scenario = self.session.with_untracked(|s| s.scenario().clone());
+        if let Some((for_scenario, outcomes)) = self.lesson_cache.with_value(|c| c.clone()) {
+            if for_scenario == scenario {
+                return outcomes;
+            }
+        }
+        let outcomes = lesson::play(&scenario).map_err(|e| e.to_string());
+        self.lesson_cache.set_value(Some((scenario, outcomes.clone())));
+        outcomes
+    }
+
+    /// Start (or resume) the lesson at `step`, asking.
+    pub(super) fn start_lesson(&self, step: usize) {
+        let steps = self.session.with_untracked(|s| s.scenario().lesson.len());
+        if steps == 0 {
+            return;
+        }
+        self.lesson.set(Some(LessonRun::at(step, steps)));
+        self.ask();
+    }
+
+    /// Leave the lesson: the page as it is, the region offering to start again.
+    pub(super) fn leave_lesson(&self) {
+        self.lesson.set(None);
+        self.lesson_lit.set(None);
+        self.stop_at.set_value(None);
+    }
+
+    /// Ask the current step where it is asked: at the previous step's frame
+    /// (frame 0 for the first, and for a step that asks for a change, whose
+    /// run starts again), before the run shows the answer.
+    fn ask(&self) {
+        let Some(run) = self.lesson.get_untracked() else { return };
+        self.lesson_lit.set(None);
+        let scenario = self.session.with_untracked(|s| s.scenario().clone());
+        let Some(step) = scenario.lesson.get(run.step) else { return };
+        let missing = self.session.with_untracked(|s| vl::settings_missing(step, s));
+        if missing.is_empty() {
+            let from = match (step.set.is_empty(), run.step.checked_sub(1)) {
+                (true, Some(prev)) => self.lesson_outcomes().ok().and_then(|o| o.get(prev).map(|o| o.frame as usize)).unwrap_or(0),
+                _ => 0,
+            };
+            self.pause();
+            self.seek(from);
+        }
+        let label = words::step_label(run.step, scenario.lesson.len());
+        let said = if missing.is_empty() { step.ask.clone() } else { format!("{} {}", step.ask, words::waiting(&missing)) };
+        self.lesson_said.set(format!("{label}. {said}"));
+        focus_soon(".lesson-answer input, .lesson-answer button");
+    }
+
+    /// The learner answers: recorded against the run, posted to the host,
+    /// and the run plays to the step's frame.
+    fn check(&self, response: Response) {
+        let Some(mut run) = self.lesson.get_untracked() else { return };
+        let scenario = self.session.with_untracked(|s| s.scenario().clone());
+        let outcomes = match self.lesson_outcomes() {
+            Ok(o) => o,
+            Err(e) => {
+                self.lesson_said.set(e);
+                return;
+            }
+        };
+        let (Some(step), Some(outcome)) = (scenario.lesson.get(run.step), outcomes.get(run.step)) else { return };
+        let answered = run.answer(step, outcome, response);
+        let said = |r: Response| match r {
+            Response::Number(n) => host::Said::Number(n),
+            Response::Choice(_) => host::Said::Text(vl::response_text(step, r)),
+        };
+        let expected = match outcome.choice {
+            Some(_) => host::Said::Text(vl::expected_text(step, outcome)),
+            None => host::Said::Number(outcome.answer),
+        };
+        post_to_parent(*self, &host::lesson_answered(run.step + 1, &said(response), &expected, answered.correct));
+        if run.step + 1 == run.answers.len() {
+            let (raw, max) = run.score();
+            post_to_parent(*self, &host::lesson_completed(raw, max));
+        }
+        self.lesson.set(Some(run));
+        self.play_to(outcome.frame as usize);
+    }
+
+    /// Play to `frame` and reveal there; at once when motion is reduced, or
+    /// when the page is already there or past it.
+    fn play_to(&self, frame: usize) {
+        let position = self.session.with_untracked(|s| s.position());
+        if self.reduced_motion.get_value() || position >= frame {
+            self.pause();
+            self.seek(frame);
+            self.reveal();
+            return;
+        }
+        self.stop_at.set_value(Some(frame));
+        self.lesson_said.set(format!("Playing to frame {frame}…"));
+        if !self.playing.get_untracked() {
+            self.toggle_play();
+        }
+        focus_soon(".lesson-skip");
+    }
+
+    /// Playback reached the frame a lesson step plays to.
+    pub(super) fn arrived(&self) {
+        if self.lesson.with_untracked(|l| l.as_ref().is_some_and(|l| l.phase == Phase::Play)) {
+            self.reveal();
+        }
+    }
+
+    /// The reveal: the verdict, why, the panel concerned lit.
+    fn reveal(&self) {
+        self.stop_at.set_value(None);
+        let Some(mut run) = self.lesson.get_untracked() else { return };
+        let scenario = self.session.with_untracked(|s| s.scenario().clone());
+        let (Some(step), Ok(outcomes)) = (scenario.lesson.get(run.step), self.lesson_outcomes()) else { return };
+        let Some(outcome) = outcomes.get(run.step) else { return };
+        run.phase = Phase::Reveal;
+        let verdict = verdict_of(step, outcome, &run);
+        self.lesson_lit.set(Some(panel_of(&step.answer)));
+        self.lesson.set(Some(run));
+        self.lesson_said.set(format!("{verdict} {}", outcome.reveal));
+        focus_soon(".lesson-next");
+    }
+
+    fn next_step(&self) {
+        let Some(mut run) = self.lesson.get_untracked() else { return };
+        run.next();
+        let done = run.phase == Phase::Done;
+        self.lesson.set(Some(run.clone()));
+        if done {
+            self.lesson_lit.set(None);
+            let (raw, max) = run.score();
+            self.lesson_said.set(words::completed(raw, max));
+            focus_soon(".lesson-again");
+        } else {
+            self.ask();
+        }
+    }
+}
+
+/// The verdict sentence for the current step's answer.
+fn verdict_of(step: &LessonStep, outcome: &StepOutcome, run: &LessonRun) -> String {
+    let Some(a) = run.answers.get(run.step).copied().flatten() else { return String::new() };
+    words::verdict(&vl::response_text(step, a.response), &vl::expected_text(step, outcome), outcome.choice.is_some(), a.correct)
+}
+
+/// Focus the first element matching `selector` once the view has drawn it.
+fn focus_soon(selector: &'static str) {
+    request_animation_frame(move || {
+        if let Some(el) = document().query_selector(selector).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+            let _ = el.focus();
+        }
+    });
+}
+
+/// The Lesson region: "Start the lesson" when the scenario has one, then each step.
+#[component]
+pub(super) fn LessonRegion() -> impl IntoView {
+    let ui = use_ui();
+    let steps = Memo::new(move |_| ui.session.with(|s| s.scenario().lesson.len()));
+    move || {
+        let n = steps.get();
+        (n > 0).then(|| match ui.lesson.get().is_some() {
+            false => Either::Left(view! {
+                <section class="lesson idle" aria-label="Lesson">
+                    <p>
+                        <strong>"Lesson"</strong>
+                        {format!(" · {n} steps; each asks you to predict before the run shows you.")}
+                    </p>
+                    <button class="lesson-start" on:click=move |_| ui.start_lesson(0)>"Start the lesson"</button>
+                </section>
+            }),
+            true => Either::Right(view! { <ActiveLesson /> }),
+        })
+    }
+}
+
+#[component]
+fn ActiveLesson() -> impl IntoView {
+    let ui = use_ui();
+    let scenario = Memo::new(move |_| ui.session.with(|s| s.scenario().clone()));
+    let run = move || ui.lesson.get().unwrap_or_else(|| LessonRun::at(0, 0));
+    let step = move || {
+        let r = run();
+        scenario.with(|s| s.lesson.get(r.step).cloned())
+    };
+    let label = move || {
+        let r = run();
+        let n = scenario.with(|s| s.lesson.len());
+        if r.phase == Phase::Done {
+            format!("{n} of {n} done")
+        } else {
+            words::step_label(r.step, n)
+        }
+    };
+    let body = move || {
+        let r = run();
+        let Some(step) = step() else { return view! { <p>"This lesson has no step here."</p> }.into_any() };
+        match r.phase {
+            Phase::Ask => view! { <Ask step /> }.into_any(),
+            Phase::Play => view! {
+                <p class="ask">{step.ask.clone()}</p>
+                <p class="lesson-playing">"The run plays to the step's frame…"</p>
+                <button class="lesson-skip" on:click=move |_| {
+                    let frame = ui.stop_at.get_value();
+                    ui.pause();
+                    if let Some(f) = frame {
+                        ui.seek(f);
+                    }
+                    ui.reveal();
+                }>"Show the answer now"</button>
+            }
+            .into_any(),
+            Phase::Reveal => {
+                let outcome = ui.lesson_outcomes().ok().and_then(|o| o.get(r.step).cloned());
+                let last = r.step + 1 == r.answers.len();
+                let correct = r.answers.get(r.step).copied().flatten().is_some_and(|a| a.correct);
+                view! {
+                    <p class="verdict" class:right=correct class:wrong=!correct>
+                        {outcome.as_ref().map(|o| verdict_of(&step, o, &r))}
+                    </p>
+                    <p class="reveal">{outcome.map(|o| o.reveal)}</p>
+                    <button class="lesson-next" on:click=move |_| ui.next_step()>{if last { "Finish" } else { "Next step" }}</button>
+                }
+                .into_any()
+            }
+            Phase::Done => {
+                let (raw, max) = r.score();
+                view! {
+                    <p class="verdict">{words::completed(raw, max)}</p>
+                    <button class="lesson-again" on:click=move |_| ui.start_lesson(0)>"Start again"</button>
+                }
+                .into_any()
+            }
+        }
+    };
+    view! {
+        <section class="lesson" aria-label="Lesson">
+            <div class="lesson-main">
+                <h2 class="lesson-tag">"Lesson · " <span class="lesson-step">{label}</span></h2>
+                <div class="lesson-body">{body}</div>
+            </div>
+            <div class="lesson-side">
+                <Notes scenario />
+                <button class="lesson-leave" aria-label="Leave the lesson" title="Leave the lesson" on:click=move |_| ui.leave_lesson()>"×"</button>
+            </div>
+            <div class="sr-only" aria-live="polite" aria-atomic="true">{move || ui.lesson_said.get()}</div>
+        </section>
+    }
+}
+
+/// The question, and the field or choices to answer it in; a step that asks
+/// for a change says what it waits for instead, until the run has it.
+#[component]
+fn Ask(step: LessonStep) -> impl IntoView {
+    let ui = use_ui();
+    let set_step = step.clone();
+    let missing = Memo::new(move |_| ui.session.with(|s| vl::settings_missing(&set_step, s)));
+    // The change made (with the page's control, at the run's end or with
+    // "Apply from the start"): the run starts again, and the step asks there.
+    Effect::new(move |was: Option<bool>| {
+        let waiting = !missing.with(Vec::is_empty);
+        if was == Some(true) && !waiting {
+            ui.ask();
+        }
+        waiting
+    });
+    let error = RwSignal::new(None::<String>);
+    let typed = RwSignal::new(String::new());
+    let chosen = RwSignal::new(None::<usize>);
+    let choices = step.choices.clone();
+    let is_choice = !choices.is_empty();
+    let submit = move |e: leptos::ev::SubmitEvent| {
+        e.prevent_default();
+        let response = if is_choice {
+            chosen.get_untracked().map(Response::Choice)
+        } else {
+            vl::parse_prediction(&typed.get_untracked()).map(Response::Number)
+        };
+        match response {
+            Some(r) => ui.check(r),
+            None => error.set(Some(if is_choice { "Choose one first.".into() } else { "Type a number, like 4.".into() })),
+        }
+    };
+    let controls_hidden = ui.layout.with_value(|l| l.controls) == Some(crate::view::url::ControlsMode::None)
+        || ui.embed.get_untracked() && ui.layout.with_value(|l| l.controls).is_none();
+    view! {
+        <p class="ask" id="lesson-ask">{step.ask.clone()}</p>
+        {move || {
+            let m = missing.get();
+            (!m.is_empty()).then(|| {
+                let todo = m.clone();
+                view! {
+                    <p class="waiting" role="status">{words::waiting(&m)}</p>
+                    {controls_hidden.then(|| view! {
+                        <button class="lesson-answer" on:click=move |_| {
+                            for (path, value) in &todo {
+                                ui.restart_with(path, value, &format!("{path} set to {value}"));
+                            }
+                        }>"Make the change"</button>
+                    })}
+                }
+            })
+        }}
+        <form class="lesson-answer" on:submit=submit hidden=move || !missing.with(Vec::is_empty)>
+            {if is_choice {
+                Either::Left(view! {
+                    <fieldset class="choices">
+                        <legend class="sr-only">{step.ask.clone()}</legend>
+                        {choices.into_iter().enumerate().map(|(i, c)| view! {
+                            <label>
+                                <input type="radio" name="lesson-choice" on:change=move |_| { chosen.set(Some(i)); error.set(None); } />
+                                {c.text}
+                            </label>
+                        }).collect_view()}
+                    </fieldset>
+                })
+            } else {
+                Either::Right(view! {
+                    <label for="prediction">"Your prediction"</label>
+                    <input
+                        id="prediction"
+                        type="text"
+                        inputmode="numeric"
+                        autocomplete="off"
+                        aria-describedby="lesson-ask"
+                        aria-invalid=move || error.with(Option::is_some).to_string()
+                        prop:value=move || typed.get()
+                        on:input=move |e| { typed.set(event_target_value(&e)); error.set(None); }
+                    />
+                })
+            }}
+            <button type="submit">"Check"</button>
+            {move || error.get().map(|e| view! { <span class="lesson-error" role="alert">{e}</span> })}
+        </form>
+    }
+}
+
+/// "Your notes": the `write` rows so far, the learner's prediction beside the
+/// run's figure, copied as Markdown for the lab's write-up.
+#[component]
+fn Notes(scenario: Memo<Scenario>) -> impl IntoView {
+    let ui = use_ui();
+    let rows = move || {
+        let run = ui.lesson.get()?;
+        let outcomes = ui.lesson_outcomes().ok()?;
+        Some(scenario.with(|s| vl::notes(s, &outcomes, &run)))
+    };
+    let copied = RwSignal::new(None::<Result<(), String>>);
+    move || {
+        let rows = rows().unwrap_or_default();
+        (!rows.is_empty()).then(|| {
+            let md = vl::notes_markdown(&scenario.with(|s| s.name.clone()), &rows);
+            let n = rows.len();
+            view! {
+                <details class="notes">
+                    <summary>{format!("Your notes ({n})")}</summary>
+                    <table>
+                        <thead><tr><th scope="col">""</th><th scope="col">"You predicted"</th><th scope="col">"The run"</th></tr></thead>
+                        <tbody>
+                            {rows.into_iter().map(|r| view! {
+                                <tr><th scope="row">{r.label}</th><td>{r.predicted.unwrap_or_else(|| "–".into())}</td><td>{r.measured}</td></tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                    <button on:click=move |_| {
+                        let text = md.clone();
+                        let kept = text.clone();
+                        super::share::write_clipboard(text, move |ok| copied.set(Some(if ok { Ok(()) } else { Err(kept) })));
+                    }>"Copy as Markdown"</button>
+                    {move || copied.get().map(|c| match c {
+                        Ok(()) => Either::Left(view! { <span role="status">"Copied."</span> }),
+                        Err(md) => Either::Right(view! {
+                            <label class="by-hand">"The clipboard is not available here: copy this by hand."
+                                <textarea readonly rows="4">{md}</textarea>
+                            </label>
+                        }),
+                    })}
+                </details>
+            }
+        })
+    }
+}

@@ -1,0 +1,216 @@
+//! A lesson as the page runs it, as plain values: which step, what the
+//! learner answered and whether the run agrees, the notes they collect and
+//! their score. The answers come from [`crate::scenario::lesson::play`];
+//! this only keeps the learner's side.
+//!
+//! A step goes Ask → Play → Reveal: the question is asked where the learner
+//! stands (the previous step's frame, or frame 0), before the run shows it;
+//! Check plays the run to the step's frame and pauses there; the reveal says
+//! what the learner said, what the run says and why.
+
+use crate::scenario::{LessonStep, Scenario, StepOutcome};
+use crate::view::session::Session;
+
+/// What the learner answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Response {
+    Number(u64),
+    /// A choice, 0-based.
+    Choice(usize),
+}
+
+/// One answered step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Answered {
+    pub response: Response,
+    pub correct: bool,
+}
+
+/// Where a step is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// The question, before the run shows its answer.
+    Ask,
+    /// Checked: the run plays to the step's frame.
+    Play,
+    /// At the frame: what the learner said, what the run says, why.
+    Reveal,
+    /// Every step answered.
+    Done,
+}
+
+/// The lesson in progress.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LessonRun {
+    /// The step, 0-based.
+    pub step: usize,
+    pub phase: Phase,
+    /// Each step's answer, once given.
+    pub answers: Vec<Option<Answered>>,
+}
+
+impl LessonRun {
+    /// The lesson at `step` (from `step=`), asking.
+    pub fn at(step: usize, steps: usize) -> LessonRun {
+        LessonRun { step: step.min(steps.saturating_sub(1)), phase: Phase::Ask, answers: vec![None; steps] }
+    }
+
+    /// Record the learner's answer to the current step against the run's.
+    pub fn answer(&mut self, step: &LessonStep, outcome: &StepOutcome, response: Response) -> Answered {
+        let answered = Answered { response, correct: is_right(step, outcome, response) };
+        if let Some(slot) = self.answers.get_mut(self.step) {
+            *slot = Some(answered);
+        }
+        self.phase = Phase::Play;
+        answered
+    }
+
+    /// On to the next step, or done after the last.
+    pub fn next(&mut self) {
+        if self.step + 1 < self.answers.len() {
+            self.step += 1;
+            self.phase = Phase::Ask;
+        } else {
+            self.phase = Phase::Done;
+        }
+    }
+
+    /// Right answers, and steps: the score a course platform records.
+    pub fn score(&self) -> (usize, usize) {
+        (self.answers.iter().flatten().filter(|a| a.correct).count(), self.answers.len())
+    }
+}
+
+/// Is `response` the run's answer?
+pub fn is_right(step: &LessonStep, outcome: &StepOutcome, response: Response) -> bool {
+    match (response, outcome.choice) {
+        (Response::Number(n), None) => n == outcome.answer,
+        (Response::Choice(c), Some(right)) => c == right && c < step.choices.len(),
+        _ => false,
+    }
+}
+
+/// The response as the learner gave it: the number, or the choice's text.
+pub fn response_text(step: &LessonStep, response: Response) -> String {
+    match response {
+        Response::Number(n) => n.to_string(),
+        Response::Choice(c) => step.choices.get(c).map_or_else(String::new, |c| c.text.clone()),
+    }
+}
+
+/// The run's answer as the learner reads it: the number, or the right choice's text.
+pub fn expected_text(step: &LessonStep, outcome: &StepOutcome) -> String {
+    match outcome.choice {
+        Some(c) => step.choices.get(c).map_or_else(String::new, |c| c.text.clone()),
+        None => outcome.answer.to_string(),
+    }
+}
+
+/// A typed prediction read as a number: digits, thousands separators and
+/// blanks allowed ("1,000"); anything else is no prediction.
+pub fn parse_prediction(text: &str) -> Option<u64> {
+    let digits: String = text.chars().filter(|c| !matches!(c, ',' | ' ' | '_' | '\u{a0}')).collect();
+    (!digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())).then(|| digits.parse().ok()).flatten()
+}
+
+/// A step's `set` the page's run does not have from frame 0 yet: each
+/// `(path, value)` still to make (empty: the step may ask).
+pub fn settings_missing(step: &LessonStep, session: &Session) -> Vec<(String, String)> {
+    let doc = session.scenario().to_value();
+    step.set
+        .iter()
+        .filter(|(path, want)| {
+            let changed_during = session.knob_edits().any(|(_, p, _)| p == path.as_str());
+            changed_during || crate::scenario::get_path(&doc, path) != Some(*want)
+        })
+        .map(|(p, v)| (p.clone(), crate::scenario::lesson::raw(v)))
+        .collect()
+}
+
+/// One row of the learner's notes: a step's `write` label, their prediction, the run's figure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoteRow {
+    pub label: String,
+    pub predicted: Option<String>,
+    pub measured: String,
+}
+
+/// The notes so far: a row for each step with a `write` the learner has reached the reveal of.
+pub fn notes(scenario: &Scenario, outcomes: &[StepOutcome], run: &LessonRun) -> Vec<NoteRow> {
+    let reached = |i: usize| i < run.step || (i == run.step && matches!(run.phase, Phase::Reveal | Phase::Done));
+    scenario
+        .lesson
+        .iter()
+        .zip(outcomes)
+        .enumerate()
+        .filter(|(i, (step, _))| step.write.is_some() && reached(*i))
+        .map(|(i, (step, outcome))| NoteRow {
+            label: step.write.clone().unwrap_or_default(),
+            predicted: run.answers.get(i).copied().flatten().map(|a| response_text(step, a.response)),
+            measured: expected_text(step, outcome),
+        })
+        .collect()
+}
+
+/// The notes as a Markdown table, for the learner's write-up.
+pub fn notes_markdown(title: &str, rows: &[NoteRow]) -> String {
+    let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
+    let mut md = format!("### {}\n\n| | You predicted | The run |\n|---|---|---|\n", cell(title));
+    for r in rows {
+        md.push_str(&format!("| {} | {} | {} |\n", cell(&r.label), cell(r.predicted.as_deref().unwrap_or("–")), cell(&r.measured)));
+    }
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::lesson::play;
+    use crate::scenario::preset;
+
+    #[test]
+    fn a_lesson_records_answers_against_the_run_and_scores_them() {
+        let s = preset("over-create").unwrap();
+        let outcomes = play(&s).unwrap();
+        let mut run = LessonRun::at(0, s.lesson.len());
+        let first = run.answer(&s.lesson[0], &outcomes[0], Response::Number(4));
+        assert!(!first.correct, "reconcile 2 counts 0, not 4");
+        assert_eq!(run.phase, Phase::Play);
+        run.phase = Phase::Reveal;
+        run.next();
+        assert!(run.answer(&s.lesson[1], &outcomes[1], Response::Number(outcomes[1].answer)).correct);
+        run.phase = Phase::Reveal;
+        assert_eq!(run.score(), (1, s.lesson.len()));
+        let rows = notes(&s, &outcomes, &run);
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        assert_eq!((rows[0].predicted.as_deref(), rows[0].measured.as_str()), (Some("4"), "0"));
+        let md = notes_markdown("over-create", &rows);
+        assert!(md.contains("| What reconcile 2 counts in its cache | 4 | 0 |"), "{md}");
+        assert!(md.contains("| ConfigMaps with deterministic names | 4 | 4 |"), "{md}");
+        // The last step's choice: right only for the one the run selects.
+        let last = s.lesson.len() - 1;
+        let right = outcomes[last].choice.unwrap();
+        assert!(is_right(&s.lesson[last], &outcomes[last], Response::Choice(right)));
+        assert!(!is_right(&s.lesson[last], &outcomes[last], Response::Choice((right + 1) % s.lesson[last].choices.len())));
+        assert!(!is_right(&s.lesson[last], &outcomes[last], Response::Number(outcomes[last].answer)), "a choice step takes a choice");
+    }
+
+    #[test]
+    fn predictions_read_as_numbers_or_not_at_all() {
+        assert_eq!(parse_prediction(" 11 "), Some(11));
+        assert_eq!(parse_prediction("1,000"), Some(1000));
+        for bad in ["", "eleven", "-3", "2.5", "1e3"] {
+            assert_eq!(parse_prediction(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn a_set_step_waits_for_the_setting_from_frame_0() {
+        let s = preset("over-create").unwrap();
+        let step = s.lesson.iter().find(|st| !st.set.is_empty()).unwrap();
+        let lab = Session::new(s.clone());
+        assert_eq!(settings_missing(step, &lab), vec![("controller.naming".to_string(), "generate".to_string())]);
+        let changed = Session::new(s.with_settings([("controller.naming", "generate")]).unwrap());
+        assert!(settings_missing(step, &changed).is_empty());
+    }
+}
