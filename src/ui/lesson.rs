@@ -31,7 +31,7 @@ fn panel_of(g: &Gauge) -> &'static str {
 impl Ui {
     /// The lesson's answers for the scenario on the page, computed once per scenario.
     fn lesson_outcomes(&self) -> Result<Vec<StepOutcome>, String> {
-        let scenario = self.session.with_untracked(|s| s.scenario().clone());
+        let scenario = self.session.with_untracked(vl::lesson_scenario);
         if let Some((for_scenario, outcomes)) = self.lesson_cache.with_value(|c| c.clone()) {
             if for_scenario == scenario {
                 return outcomes;
@@ -50,6 +50,22 @@ impl Ui {
         }
         self.lesson.set(Some(LessonRun::at(step, steps)));
         self.ask();
+    }
+
+    /// The lesson's current step asks for a change of `path` (its `set`).
+    pub(super) fn lesson_waits_for(&self, path: &str) -> bool {
+        let Some(step) = self.lesson.with_untracked(|l| l.as_ref().filter(|l| l.phase == Phase::Ask).map(|l| l.step)) else {
+            return false;
+        };
+        self.session.with_untracked(|s| s.scenario().lesson.get(step).is_some_and(|st| st.set.contains_key(path)))
+    }
+
+    /// The run was made again from frame 0 with a change: a step asking
+    /// asks again there (the change it waited for is made).
+    pub(super) fn lesson_after_change(&self) {
+        if self.lesson.with_untracked(|l| l.as_ref().is_some_and(|l| l.phase == Phase::Ask)) {
+            self.ask();
+        }
     }
 
     /// Leave the lesson: the page as it is, the region offering to start again.

@@ -68,10 +68,13 @@ impl Ui {
     /// offers to make it from the start instead.
     pub(super) fn apply(&self, change: Change, what: &str) {
         let (frame, at_end) = self.session.with_untracked(|s| (s.position(), s.at_end()));
-        if let (Change::Knob(knob), true) = (change, at_end && frame > 0) {
-            self.session.update_untracked(|s| s.apply(change));
-            self.move_to_start(Some(knob.path), &format!("{what} from the start: the run is replayed."), true);
-            return;
+        if let Change::Knob(knob) = change {
+            // A lesson's "change one line" starts the run again, wherever the learner stands.
+            if (at_end || self.lesson_waits_for(knob.path)) && frame > 0 {
+                self.session.update_untracked(|s| s.apply(change));
+                self.move_to_start(Some(knob.path), &format!("{what} from the start: the run is replayed."), true);
+                return;
+            }
         }
         let had_future = self.session.with_untracked(|s| s.frames().len() > s.position());
         self.session.update(|s| s.apply(change));
@@ -112,6 +115,7 @@ impl Ui {
                     self.toggle_play();
                 } else {
                     self.look_ahead();
+                    self.lesson_after_change();
                 }
             }
             Err(e) => self.notice.set(Notice::say(e.to_string())),
@@ -207,6 +211,7 @@ impl Ui {
         }
         self.settle();
         self.look_ahead();
+        self.lesson_after_change();
     }
 
     /// Open another scenario from the start: a preset by name, or a scenario

@@ -114,17 +114,40 @@ pub fn parse_prediction(text: &str) -> Option<u64> {
 }
 
 /// A step's `set` the page's run does not have from frame 0 yet: each
-/// `(path, value)` still to make (empty: the step may ask).
+/// `(path, value)` still to make (empty: the step may ask). A change made at
+/// frame 0 counts; one made later forks the run there, and does not.
 pub fn settings_missing(step: &LessonStep, session: &Session) -> Vec<(String, String)> {
     let doc = session.scenario().to_value();
     step.set
         .iter()
-        .filter(|(path, want)| {
-            let changed_during = session.knob_edits().any(|(_, p, _)| p == path.as_str());
-            changed_during || crate::scenario::get_path(&doc, path) != Some(*want)
-        })
         .map(|(p, v)| (p.clone(), crate::scenario::lesson::raw(v)))
+        .filter(|(path, want)| {
+            let mut from_start = crate::scenario::get_path(&doc, path).map(crate::scenario::lesson::raw);
+            for (frame, p, value) in session.knob_edits() {
+                if p == path.as_str() {
+                    from_start = if frame == 0 { Some(value) } else { None };
+                }
+            }
+            from_start.as_ref() != Some(want)
+        })
         .collect()
+}
+
+/// The scenario a lesson's answers are computed on: the run as the page
+/// makes it from the start (its scenario, and the changes made at frame 0),
+/// but with the lab's own value for each setting the lesson changes, which
+/// its steps make in turn ([`crate::scenario::lesson::play`]).
+pub fn lesson_scenario(session: &Session) -> Scenario {
+    let doc = session.base().to_value();
+    let lab = session
+        .scenario()
+        .lesson
+        .iter()
+        .flat_map(|st| st.set.keys())
+        .filter_map(|p| crate::scenario::get_path(&doc, p).map(|v| (p.as_str(), crate::scenario::lesson::raw(v))));
+    let mine = session.knob_edits().filter(|(f, _, _)| *f == 0).map(|(_, p, v)| (p, v));
+    let edits: Vec<(&str, String)> = mine.chain(lab).collect();
+    session.scenario().with_settings(edits.iter().map(|(p, v)| (*p, v.as_str()))).unwrap_or_else(|_| session.scenario().clone())
 }
 
 /// One row of the learner's notes: a step's `write` label, their prediction, the run's figure.
@@ -212,5 +235,20 @@ mod tests {
         assert_eq!(settings_missing(step, &lab), vec![("controller.naming".to_string(), "generate".to_string())]);
         let changed = Session::new(s.with_settings([("controller.naming", "generate")]).unwrap());
         assert!(settings_missing(step, &changed).is_empty());
+        // Chosen with the page's control at frame 0: from the start, so it counts.
+        let knob = crate::scenario::settings::knob("controller.naming", crate::sim::settings::Val::Word("generate"));
+        let mut at_start = Session::new(s.clone());
+        at_start.apply(crate::view::session::Change::Knob(knob));
+        assert!(settings_missing(step, &at_start).is_empty());
+        // Chosen mid-run: the run forks there, so the step still waits.
+        let mut mid = Session::new(s.clone());
+        mid.seek(10);
+        mid.apply(crate::view::session::Change::Knob(knob));
+        assert_eq!(settings_missing(step, &mid).len(), 1);
+        // The answers stay the lab's for the steps before the change, whatever the page runs now.
+        let generated = Session::new(s.with_settings([("controller.naming", "generate"), ("cluster.watch_lag_ms", "2000")]).unwrap())
+            .with_base(s.clone());
+        let outcomes = play(&lesson_scenario(&generated)).unwrap();
+        assert_eq!((outcomes[1].answer, outcomes[2].answer), (4, 11), "deterministic names, then GenerateName");
     }
 }

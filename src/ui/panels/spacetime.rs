@@ -46,7 +46,8 @@ pub fn SpaceTimePanel() -> impl IntoView {
                 <h2>"Space-time"</h2>
                 <span class="sub">"time runs down · an arrow per watch event, sloped by its lag · ◆ a cache read, red when stale"</span>
             </header>
-            <div class="st-wrap" on:click=seek on:mouseover=point on:mouseleave=move |_| pointed.set(None) inner_html=drawing></div>
+            // Focusable, so a keyboard can scroll it where it overflows.
+            <div class="st-wrap" tabindex="0" role="group" aria-label="Space-time drawing" on:click=seek on:mouseover=point on:mouseleave=move |_| pointed.set(None) inner_html=drawing></div>
             <p class="sr-only">{summary}</p>
         </section>
     }
