@@ -135,7 +135,7 @@ fn lessons_are_checked_against_the_run_and_reported() {
     let out = String::from_utf8(cachescope(&args).stdout).unwrap();
     assert!(out.contains("✓ over-create: lesson step 3 of 4, frame 66: 11"), "{out}");
     // A lesson whose figures are the run's: each step's frame, answer and filled-in reveal.
-    let good = lesson_file("lesson.json", "It sees {answer} of the {live} there are; 3 voices.", r#""end""#);
+    let good = lesson_file("lesson.json", "It sees {answer} of the {live} there are; 3 voices.", r#"{"end": true}"#);
     let o = cachescope(&["check", good.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
@@ -148,7 +148,7 @@ fn lessons_are_checked_against_the_run_and_reported() {
     assert_eq!(run["lesson"][1]["frame"], run["frames"], "the end is the last frame");
     assert!(run["lesson"][0]["frame"].as_u64().unwrap() < run["frames"].as_u64().unwrap());
     // A reveal stating a figure the run contradicts: exit 1, naming the step.
-    let wrong = lesson_file("wrong.json", "It sees 13 of them.", r#""end""#);
+    let wrong = lesson_file("wrong.json", "It sees 13 of them.", r#"{"end": true}"#);
     let o = cachescope(&["check", wrong.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(1), "{out}");
@@ -160,12 +160,36 @@ fn lessons_are_checked_against_the_run_and_reported() {
     let out = String::from_utf8(cachescope(&["check", never.to_str().unwrap()]).stdout).unwrap();
     assert!(out.contains("✗ mine: lesson[1]: the run ("), "{out}");
     // Malformed: exit 2, naming the field.
-    let e = bad(&["check", lesson_file("bad-at.json", "{answer}", r#""soon""#).to_str().unwrap()]);
-    assert!(e.contains("lesson[1].at"), "{e}");
+    let e = bad(&["check", lesson_file("bad-at.json", "{answer}", r#"{"soon": true}"#).to_str().unwrap()]);
+    assert!(e.contains("lesson[1].at") && e.contains("soon"), "{e}");
+    let e = bad(&["check", lesson_file("two-at.json", "{answer}", r#"{"end": true, "time_ms": 5}"#).to_str().unwrap()]);
+    assert!(e.contains("lesson[1].at: give exactly one of start, end,") && e.contains("2 given"), "{e}");
     let e = bad(&["check", lesson_file("bad-invariant.json", "{answer}", r#"{"broken": "nope"}"#).to_str().unwrap()]);
     assert!(e.contains("lesson[1].at.broken") && e.contains("\"nope\""), "{e}");
-    let e = bad(&["check", lesson_file("bad-placeholder.json", "{creates}", r#""end""#).to_str().unwrap()]);
+    let e = bad(&["check", lesson_file("bad-placeholder.json", "{creates}", r#"{"end": true}"#).to_str().unwrap()]);
     assert!(e.contains("lesson[0].reveal") && e.contains("{creates}"), "{e}");
+}
+
+#[test]
+fn compare_prints_both_runs_and_where_their_audit_logs_part() {
+    let o = cachescope(&["compare", "over-create", "--vs", "controller.naming=generate"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!((&v["a"]["live"]["ConfigMap"], &v["b"]["live"]["ConfigMap"]), (&serde_json::json!(4), &serde_json::json!(11)));
+    assert_eq!(v["vs"], serde_json::json!({"controller.naming": "generate"}));
+    let d = &v["first_divergence"];
+    assert_eq!((&d["a"]["status"]["code"], &d["b"]["status"]["code"]), (&serde_json::json!(409), &serde_json::json!(201)), "{d}");
+    assert_eq!(d["frame_a"], d["frame_b"]);
+    // The same run twice does not part.
+    let same: serde_json::Value =
+        serde_json::from_slice(&cachescope(&["compare", "over-create", "--vs", "controller.naming=deterministic"]).stdout).unwrap();
+    assert_eq!(same["first_divergence"], serde_json::Value::Null);
+    assert_eq!(same["a"]["trace_hash"], same["b"]["trace_hash"]);
+    // Bad input names the field.
+    let e = bad(&["compare", "over-create", "--vs", "controller.naming=sometimes"]);
+    assert!(e.contains("controller.naming") && e.contains("sometimes"), "{e}");
+    let e = bad(&["compare", "over-create", "--vs", "naming"]);
+    assert!(e.contains("--vs") && e.contains("PATH=VALUE"), "{e}");
 }
 
 #[test]

@@ -200,6 +200,7 @@ mod url_codec {
             origin in prop::option::of(prop::sample::select(vec!["https://courses.example.org", "http://127.0.0.1:8080"])),
             whole in any::<bool>(),
             gc_steps in prop::option::of(any::<bool>()),
+            lesson_step in prop::option::of(0usize..40),
         ) {
             // Later settings of the same path win, as in the page; keep the last of each.
             let mut unique: Vec<(String, String)> = Vec::new();
@@ -217,7 +218,10 @@ mod url_codec {
             let speed = cachescope::view::url::parse_query(
                 &format!("speed={}", cachescope::view::url::format_speed(speed_of_step(step))), "over-create"
             ).unwrap().speed;
-            let layout = cachescope::view::url::Layout { panels, controls, autoplay, origin: origin.map(str::to_string) };
+            // The lesson and its step, where the scenario has one.
+            let steps = scenario.lesson.len();
+            let lesson = lesson_step.filter(|_| steps > 0).map(|n| n % steps.max(1));
+            let layout = cachescope::view::url::Layout { panels, controls, autoplay, origin: origin.map(str::to_string), lesson };
             let state = cachescope::view::url::PageState { scenario, settings: unique, frame, speed, embed, layout, gc_steps, ..base };
             let q = encode(&state);
             prop_assert_eq!(q.contains("z="), whole);

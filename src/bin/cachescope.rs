@@ -73,10 +73,21 @@ enum Command {
     Settings,
     /// Print benchmark figures, one `name: value unit` per line.
     Bench,
+    /// Run a scenario twice, Run B with `--vs` settings changed, and print one JSON object: both summaries and where their audit logs first differ.
+    Compare(CompareArgs),
     /// Search the schedules (watch events held back) for one that breaks an invariant; exit 1 when one is found.
     Explore(ExploreArgs),
     /// Fuzz the parsers (scenario, path, url, z, edit, host) and explore's own arguments (explore) with mutated inputs from a seed corpus; exit 1 on a failure.
     Fuzz(FuzzArgs),
+}
+
+#[derive(clap::Args)]
+struct CompareArgs {
+    #[command(flatten)]
+    target: Target,
+    /// A setting Run B changes, by its dotted path, e.g. `--vs controller.naming=generate` (at least one).
+    #[arg(long = "vs", value_name = "PATH=VALUE", required = true)]
+    vs: Vec<String>,
 }
 
 #[derive(clap::Args)]
@@ -152,6 +163,15 @@ fn main() -> ExitCode {
             }
         }
         Command::Trace(t) => load(&t).map(|s| trace(&s)),
+        Command::Compare(c) => load(&c.target).and_then(|s| {
+            let vs = cachescope::view::compare::parse_vs(&c.vs.join(";")).map_err(|mut e| {
+                e.field = "--vs".into();
+                e
+            })?;
+            let report = cachescope::view::compare::compare(&s, &vs)?;
+            say!("{}", serde_json::to_string(&report).expect("reports serialize"));
+            Ok(())
+        }),
         Command::Presets => {
             for s in scenario::presets() {
                 let first = s.description.split(". ").nth(1).unwrap_or(&s.description);

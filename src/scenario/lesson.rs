@@ -73,30 +73,79 @@ impl LessonChoice {
     }
 }
 
-/// Where a step pauses: the first frame that matches, after the previous
-/// step's (in the run made again, after a `set`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// Where a step pauses, exactly one of these: the first frame that matches,
+/// after the previous step's (in the run made again, after a `set`).
+/// `{"end": true}`, `{"time_ms": 4000}`, `{"reconcile": {"n": 2, "step": "list_children"}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
-pub enum At {
+#[serde(deny_unknown_fields)]
+pub struct At {
     /// Frame 0: before anything happens.
-    Start,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<bool>,
     /// The run's last frame.
-    End,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<bool>,
     /// The first frame at or after this simulated time.
-    TimeMs(u64),
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
     /// The frame that first breaks this invariant.
-    Broken(String),
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub broken: Option<String>,
     /// The `nth` request of the controller's with `verb` (answered `status`, if given).
-    Request(RequestAt),
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<RequestAt>,
     /// The `n`th reconcile: its note at `step`, or its start.
-    Reconcile(ReconcileAt),
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reconcile: Option<ReconcileAt>,
     /// The `nth` watch event to reach the controller's cache (of `kind` and `type`, if given).
-    Delivered(DeliveredAt),
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivered: Option<DeliveredAt>,
     /// `WaitForCacheSync` returned, or was skipped: the workers start.
-    WorkersStarted,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workers_started: Option<bool>,
     /// The one-shot program exits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exited: Option<bool>,
+}
+
+/// What an [`At`] selects, read once ([`At::selector`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selector<'a> {
+    Start,
+    End,
+    TimeMs(u64),
+    Broken(&'a str),
+    Request(&'a RequestAt),
+    Reconcile(&'a ReconcileAt),
+    Delivered(&'a DeliveredAt),
+    WorkersStarted,
     Exited,
+}
+
+impl At {
+    /// The one selector given, or how many were given instead (validation
+    /// refuses any other count than one, naming the step). A flag given
+    /// `false` selects nothing.
+    pub fn selector(&self) -> Result<Selector<'_>, usize> {
+        let flag = |f: Option<bool>, s: Selector<'static>| f.filter(|v| *v).map(|_| s);
+        let given = [
+            flag(self.start, Selector::Start),
+            flag(self.end, Selector::End),
+            self.time_ms.map(Selector::TimeMs),
+            self.broken.as_deref().map(Selector::Broken),
+            self.request.as_ref().map(Selector::Request),
+            self.reconcile.as_ref().map(Selector::Reconcile),
+            self.delivered.as_ref().map(Selector::Delivered),
+            flag(self.workers_started, Selector::WorkersStarted),
+            flag(self.exited, Selector::Exited),
+        ];
+        let mut given = given.into_iter().flatten();
+        match (given.next(), given.count()) {
+            (Some(one), 0) => Ok(one),
+            (first, more) => Err(usize::from(first.is_some()) + more),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,13 +191,13 @@ struct Seen {
     delivered: u32,
 }
 
-impl At {
+impl Selector<'_> {
     /// Does `frame` match, given what came before it (`seen`, updated here)?
     fn matches(&self, frame: &Frame, seen: &mut Seen) -> bool {
-        match (self, &frame.event) {
-            (At::TimeMs(t), _) => frame.at_ms >= *t,
-            (At::Broken(name), _) => frame.broke.iter().any(|v| v.first && v.invariant == name),
-            (At::Request(r), Event::ApiRequest { entry, .. })
+        match (*self, &frame.event) {
+            (Selector::TimeMs(t), _) => frame.at_ms >= t,
+            (Selector::Broken(name), _) => frame.broke.iter().any(|v| v.first && v.invariant == name),
+            (Selector::Request(r), Event::ApiRequest { entry, .. })
                 if matches!(entry.actor, crate::sim::apiserver::Actor::Controller(_))
                     && entry.verb == r.verb
                     && r.status.is_none_or(|s| s == entry.status.code) =>
@@ -156,16 +205,16 @@ impl At {
                 seen.requests += 1;
                 seen.requests == r.nth
             }
-            (At::Reconcile(r), Event::ReconcileStarted { n, .. }) => r.step.is_none() && *n == r.n,
-            (At::Reconcile(r), Event::ReconcileNote { n, step, .. }) => r.step == Some(*step) && *n == r.n,
-            (At::Delivered(d), Event::WatchDelivered { watcher: Watcher::Controller, event_type, object, .. })
+            (Selector::Reconcile(r), Event::ReconcileStarted { n, .. }) => r.step.is_none() && *n == r.n,
+            (Selector::Reconcile(r), Event::ReconcileNote { n, step, .. }) => r.step == Some(*step) && *n == r.n,
+            (Selector::Delivered(d), Event::WatchDelivered { watcher: Watcher::Controller, event_type, object, .. })
                 if d.kind.is_none_or(|k| k == object.kind) && d.event_type.is_none_or(|t| t == *event_type) =>
             {
                 seen.delivered += 1;
                 seen.delivered == d.nth
             }
-            (At::WorkersStarted, Event::WorkersStarted { .. }) => true,
-            (At::Exited, Event::ControllerExited { .. }) => true,
+            (Selector::WorkersStarted, Event::WorkersStarted { .. }) => true,
+            (Selector::Exited, Event::ControllerExited { .. }) => true,
             _ => false,
         }
     }
@@ -229,17 +278,26 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), Scenari
                 ));
             }
         }
-        match &step.at {
-            At::Broken(name) => known_invariant(&format!("{at}.at.broken"), Some(name))?,
-            At::Request(r) => {
+        let selector = step.at.selector().map_err(|n| {
+            ScenarioError::new(
+                format!("{at}.at"),
+                None,
+                format!(
+                    "give exactly one of start, end, time_ms, broken, request, reconcile, delivered, workers_started, exited (a flag as true); {n} given"
+                ),
+            )
+        })?;
+        match selector {
+            Selector::Broken(name) => known_invariant(&format!("{at}.at.broken"), Some(name))?,
+            Selector::Request(r) => {
                 if let Some(s) = r.status {
                     super::range(&format!("{at}.at.request.status"), u64::from(s), 100, 599)?;
                 }
                 super::range(&format!("{at}.at.request.nth"), u64::from(r.nth), 1, u64::from(u32::MAX))?;
             }
-            At::Reconcile(r) => super::range(&format!("{at}.at.reconcile.n"), r.n, 1, u64::MAX)?,
-            At::Delivered(d) => super::range(&format!("{at}.at.delivered.nth"), u64::from(d.nth), 1, u64::from(u32::MAX))?,
-            At::Start | At::End | At::TimeMs(_) | At::WorkersStarted | At::Exited => {}
+            Selector::Reconcile(r) => super::range(&format!("{at}.at.reconcile.n"), r.n, 1, u64::MAX)?,
+            Selector::Delivered(d) => super::range(&format!("{at}.at.delivered.nth"), u64::from(d.nth), 1, u64::from(u32::MAX))?,
+            Selector::Start | Selector::End | Selector::TimeMs(_) | Selector::WorkersStarted | Selector::Exited => {}
         }
         step.answer.validate(&format!("{at}.answer"))?;
         for (name, g) in &step.figures {
@@ -326,12 +384,13 @@ pub fn play(scenario: &Scenario) -> Result<Vec<StepOutcome>, LessonFailure> {
         let mut finished = false;
         for j in i..end {
             let step = &scenario.lesson[j];
-            match &step.at {
-                At::Start if !frames.is_empty() => {
+            let Ok(selector) = step.at.selector() else { return Err(fail(j, "at: give exactly one selector".into())) };
+            match selector {
+                Selector::Start if !frames.is_empty() => {
                     return Err(fail(j, format!("at start: the step before pauses at frame {}, past frame 0", frames.len())));
                 }
-                At::Start => {}
-                At::End => {
+                Selector::Start => {}
+                Selector::End => {
                     while let Some(frame) = world.step() {
                         frames.push(frame);
                     }

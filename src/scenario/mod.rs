@@ -21,7 +21,7 @@ pub use controls::CONTROL_ACTIONS;
 pub use document::*;
 pub use error::ScenarioError;
 pub use expect::{Check, Gauge, Measure, Verdict};
-pub use lesson::{At, LessonStep, StepOutcome};
+pub use lesson::{At, LessonStep, Selector, StepOutcome};
 pub use path::{get_path, set_path, split_path};
 pub use presets::{preset, preset_names, presets, PRESETS};
 pub use resolve::owner_of;

@@ -63,11 +63,33 @@ pub(super) fn connect(ui: Ui) {
     post_to_parent(ui, &host::ready());
     // A page on its own has no one to tell: then the effect tracks nothing and never runs again.
     if embedded() {
+        report_height(ui);
         Effect::new(move |_| {
             let last = ui.ended.get().then(|| ui.known.get());
             let text = ui.snap.with(|s| host::frame(s.position, s.now_ms, last, &s.invariants));
             post_to_parent(ui, &text);
         });
+    }
+}
+
+/// Post `resize` with the content's height (the document's scroll height, in
+/// CSS px) whenever it changes, so a host can size its iframe to it.
+fn report_height(ui: Ui) {
+    let last = StoredValue::new(0u32);
+    let on_resize = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(move |_entries: js_sys::Array| {
+        let Some(root) = document().document_element() else { return };
+        let height = u32::try_from(root.scroll_height()).unwrap_or(0);
+        if height != last.get_value() {
+            last.set_value(height);
+            post_to_parent(ui, &host::resize(height));
+        }
+    });
+    if let (Ok(observer), Some(body)) =
+        (web_sys::ResizeObserver::new(wasm_bindgen::JsCast::unchecked_ref(on_resize.as_ref())), document().body())
+    {
+        observer.observe(&body);
+        on_resize.forget();
+        on_cleanup(move || observer.disconnect());
     }
 }
 

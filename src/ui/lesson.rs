@@ -329,8 +329,16 @@ fn Ask(step: LessonStep) -> impl IntoView {
             None => error.set(Some(if is_choice { "Choose one first.".into() } else { "Type a number, like 4.".into() })),
         }
     };
-    let controls_hidden = ui.layout.with_value(|l| l.controls) == Some(crate::view::url::ControlsMode::None)
-        || ui.embed.get_untracked() && ui.layout.with_value(|l| l.controls).is_none();
+    // Without the settings on the page (an embed shows the transport only, unless controls=all), a button makes the change.
+    let controls_hidden = {
+        use crate::view::url::ControlsMode;
+        let mode = ui.layout.with_value(|l| l.controls).unwrap_or(if ui.embed.get_untracked() {
+            ControlsMode::Transport
+        } else {
+            ControlsMode::All
+        });
+        mode != ControlsMode::All
+    };
     view! {
         <p class="ask" id="lesson-ask">{step.ask.clone()}</p>
         {move || {

@@ -2,6 +2,7 @@
 //! crate here, so every view is tested natively; the Leptos components in
 //! `ui` only lay these out.
 
+pub mod compare;
 pub mod find;
 pub mod hands;
 pub mod host;

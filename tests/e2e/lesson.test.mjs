@@ -207,6 +207,9 @@ test('a cross-origin course page hears each answer and the score', async () => {
     const completed = lessonMessages.find((m) => m.data.event === 'completed');
     const raw = answered.filter((m) => m.data.correct).length;
     assert.deepEqual(completed?.data.score, { raw, max: told.length, scaled: Math.round((raw / told.length) * 1000) / 1000 });
+    // Its height, for a host that sizes the iframe to it: the iframe's 500 px.
+    const resized = await page.evaluate(() => window.__messages.filter((m) => m.data?.cachescope === 'resize').map((m) => m.data.height));
+    assert.ok(resized.length >= 1 && resized.at(-1) === 500, JSON.stringify(resized));
     const frames = await page.evaluate(() => window.__messages.filter((m) => m.data?.cachescope === 'frame').map((m) => m.data));
     // The frame message says where the run ends, once the page knows, and whether it is there.
     assert.ok(frames.some((f) => f.last_frame === scenario.frames), JSON.stringify(frames.at(-1)));
