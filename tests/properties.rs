@@ -221,7 +221,7 @@ mod url_codec {
             // The lesson and its step, where the scenario has one.
             let steps = scenario.lesson.len();
             let lesson = lesson_step.filter(|_| steps > 0).map(|n| n % steps.max(1));
-            let layout = cachescope::view::url::Layout { panels, controls, autoplay, origin: origin.map(str::to_string), lesson };
+            let layout = cachescope::view::url::Layout { panels, controls, autoplay, origin: origin.map(str::to_string), lesson, compare: None };
             let state = cachescope::view::url::PageState { scenario, settings: unique, frame, speed, embed, layout, gc_steps, ..base };
             let q = encode(&state);
             prop_assert_eq!(q.contains("z="), whole);

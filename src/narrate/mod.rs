@@ -16,10 +16,12 @@
 //! - [`invariants`]: what each invariant promises and what broke it.
 //! - [`explore`]: schedules in words, and what a counterexample found.
 //! - [`lesson`]: a lesson's step, verdict and score in words.
+//! - [`compare`]: where two runs side by side part.
 //! - [`panels`]: the short values the panels show beside their rows.
 //! - [`simplifications`]: how the simulation differs from a cluster, and
 //!   each panel's one-line note of it.
 
+pub mod compare;
 pub mod explore;
 pub mod frame;
 pub mod invariants;

@@ -15,6 +15,7 @@
 
 mod bridge;
 mod caption;
+mod compare;
 mod controls;
 mod find;
 mod help;
@@ -69,6 +70,8 @@ pub fn Stage(
 ) -> impl IntoView {
     let shown = state.shown_panels();
     let controls = state.controls_mode();
+    let comparing = state.layout.compare.clone().map(|vs| (vs, state.clone()));
+    let comparing_now = comparing.is_some();
     let ui = Ui::new(state);
     ui.problems.update(|p| {
         let mut all = problems;
@@ -79,7 +82,10 @@ pub fn Stage(
     ui.narration.set(ui.session.with_untracked(pv::session_caption));
     caption::dismiss_notices_in_time(ui);
     popover::install();
-    keyboard::listen(ui);
+    // Two runs side by side move by their own transport, not the one run's keys.
+    if comparing.is_none() {
+        keyboard::listen(ui);
+    }
     playback::pause_when_hidden(ui);
     mirror::mirror_into_url(ui);
     bridge::connect(ui);
@@ -159,11 +165,15 @@ pub fn Stage(
                         <button class="help-button" aria-label="Help" aria-keyshortcuts="?" on:click=move |_| ui.help_open.set(true)>
                             "?"
                         </button>
-                        {(controls == ControlsMode::All).then(|| view! { <Controls /> })}
+                        // Two runs side by side keep the settings the link gave them.
+                        {(controls == ControlsMode::All && !comparing_now).then(|| view! { <Controls /> })}
                     </header>
                 })
             }}
-            {(embed.get_untracked() && controls == ControlsMode::All).then(|| view! { <Controls /> })}
+            {(embed.get_untracked() && controls == ControlsMode::All && !comparing_now).then(|| view! { <Controls /> })}
+            {match comparing {
+                Some((vs, state)) => Either::Left(view! { <compare::CompareStage vs state /> }),
+                None => Either::Right(view! {
             <div class="stage-scroll">
                 <div class="grid">
                     {has(PanelId::Cluster).then(|| view! { <StorePanel side=Side::Cluster /> })}
@@ -189,6 +199,8 @@ pub fn Stage(
             <lesson::LessonRegion />
             <CaptionBar invariants=has(PanelId::Invariants) />
             {(controls != ControlsMode::None).then(|| view! { <Transport /> })}
+                }),
+            }}
             <div class="sr-only" aria-live="polite" aria-atomic="true">
                 {move || ui.narration.get()}
             </div>

@@ -152,6 +152,20 @@ pub fn step_both(a: &mut Session, b: &mut Session) -> bool {
     true
 }
 
+/// Playback: each run forward through every frame at or before `t_ms`
+/// (at most 400 frames each per call, so a painted frame stays short).
+pub fn seek_both_forward(a: &mut Session, b: &mut Session, t_ms: u64) {
+    for s in [a, b] {
+        let mut n = 0;
+        while n < 400 && next_frame_at(s).is_some_and(|at| at <= t_ms) && s.step_forward() {
+            n += 1;
+        }
+        if next_frame_at(s).is_none() {
+            s.step_forward();
+        }
+    }
+}
+
 /// The last frame at or before `t_ms` (0: before anything happened).
 fn frame_at(s: &Session, t_ms: u64) -> usize {
     s.frames().partition_point(|f| f.at_ms <= t_ms)
@@ -264,6 +278,17 @@ mod tests {
             backs += 1;
         }
         assert_eq!((sa.position(), sb.position()), (0, 0));
+    }
+
+    #[test]
+    fn the_parting_is_said_with_both_answers() {
+        let a = preset("over-create").unwrap();
+        let d = compare(&a, &parse_vs("controller.naming=generate").unwrap()).unwrap().first_divergence.unwrap();
+        let said = crate::narrate::compare::divergence(d.at_ms, d.frame_a, d.frame_b, d.a.as_ref(), d.b.as_ref());
+        assert_eq!(
+            said,
+            "Run A and Run B part at 2.7 s (frame 19 in both): in Run A the create of ConfigMap beta-voice-0 is answered 409 AlreadyExists; in Run B, 201 Created."
+        );
     }
 
     #[test]

@@ -232,6 +232,8 @@ pub struct Layout {
     /// `lesson=1`: the scenario's lesson is on, at `step=N` (0-based here,
     /// 1-based in the URL); `None`: off.
     pub lesson: Option<usize>,
+    /// `compare=PATH=VALUE[;…]`: two runs side by side, Run B with these settings.
+    pub compare: Option<Vec<(String, String)>>,
 }
 
 impl PageState {
@@ -289,7 +291,7 @@ fn flag(name: &str, value: &str, problems: &mut Vec<ScenarioError>) -> bool {
 /// bad preset or scenario falls back to the default preset) and reported.
 /// A frame past the end of the run is for the page to find, as it plays it.
 pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
-    const KNOWN: &str = "known: s, scenario, z, a dotted setting like cluster.watch_lag_ms, seed, until_ms, edit, frame, speed, gc, embed, panels, controls, autoplay, origin, lesson, step";
+    const KNOWN: &str = "known: s, scenario, z, a dotted setting like cluster.watch_lag_ms, seed, until_ms, edit, frame, speed, gc, embed, panels, controls, autoplay, origin, lesson, step, compare";
     let query = query.strip_prefix('?').unwrap_or(query);
     let mut problems = Vec::new();
     let mut preset_name: Option<String> = None;
@@ -307,7 +309,19 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
         // A parameter that picks one thing, given twice: the last wins, and the page says so.
         let single = matches!(
             key.as_str(),
-            "s" | "preset" | "scenario" | "z" | "frame" | "speed" | "panels" | "controls" | "origin" | "embed" | "gc" | "lesson" | "step"
+            "s" | "preset"
+                | "scenario"
+                | "z"
+                | "frame"
+                | "speed"
+                | "panels"
+                | "controls"
+                | "origin"
+                | "embed"
+                | "gc"
+                | "lesson"
+                | "step"
+                | "compare"
         );
         if single {
             let name = if key == "preset" { "s".to_string() } else { key.clone() };
@@ -355,6 +369,10 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
             }
             "autoplay" => layout.autoplay = flag("autoplay", &value, &mut problems),
             "lesson" => lesson = flag("lesson", &value, &mut problems),
+            "compare" => match super::compare::parse_vs(&value) {
+                Ok(vs) => layout.compare = Some(vs),
+                Err(e) => problems.push(e),
+            },
             "step" => match value.parse::<usize>() {
                 Ok(n) if n >= 1 => step = Some((n, value)),
                 _ => problems.push(param_error("step", &value, "expected a lesson step, counted from 1, like step=3")),
@@ -470,6 +488,13 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
         }
         _ => true,
     });
+    // Run B's settings, each one checked against the scenario.
+    if let Some(vs) = &layout.compare {
+        if let Err(e) = super::compare::run_b(&scenario, vs) {
+            problems.push(param_error("compare", &e.field, e.message));
+            layout.compare = None;
+        }
+    }
     // The lesson, at its step: only where the scenario has one.
     let steps = scenario.lesson.len();
     if lesson && steps == 0 {
@@ -547,6 +572,9 @@ pub fn encode(state: &PageState) -> String {
     }
     if let Some(o) = &layout.origin {
         q.append_pair("origin", o);
+    }
+    if let Some(vs) = &layout.compare {
+        q.append_pair("compare", &vs.iter().map(|(p, v)| format!("{p}={v}")).collect::<Vec<_>>().join(";"));
     }
     if let Some(step) = layout.lesson {
         q.append_pair("lesson", "1");
@@ -780,6 +808,21 @@ mod tests {
         let Parsed { state, problems } = parse_query_lenient(&q, "over-create");
         assert_eq!(state.layout.lesson, None);
         assert!(problems.iter().any(|p| p.field == "URL parameter lesson" && p.to_string().contains("bare has no lesson")), "{problems:?}");
+    }
+
+    #[test]
+    fn compare_round_trips_and_a_bad_setting_is_named() {
+        let s = parse_query("s=over-create&compare=controller.naming%3Dgenerate%3Bcluster.watch_lag_ms%3D500", "over-create").unwrap();
+        assert_eq!(
+            s.layout.compare,
+            Some(vec![("controller.naming".into(), "generate".into()), ("cluster.watch_lag_ms".into(), "500".into())])
+        );
+        assert_eq!(parse_query(&encode(&s), "over-create").unwrap(), s);
+        let Parsed { state, problems } = parse_query_lenient("s=over-create&compare=controller.naming%3Dsometimes", "over-create");
+        assert_eq!(state.layout.compare, None);
+        assert!(problems.iter().any(|p| p.field == "URL parameter compare" && p.to_string().contains("sometimes")), "{problems:?}");
+        let Parsed { problems, .. } = parse_query_lenient("s=over-create&compare=naming", "over-create");
+        assert!(problems.iter().any(|p| p.to_string().contains("PATH=VALUE")), "{problems:?}");
     }
 
     #[test]

@@ -1,0 +1,35 @@
+//! Two runs side by side, in words: where their audit logs part.
+
+use super::panels::status_label;
+use super::units::secs;
+use crate::sim::apiserver::AuditEntry;
+
+fn request_words(e: &AuditEntry) -> String {
+    let what =
+        if e.name.is_empty() { format!("{} {}", e.verb.as_str(), e.kind) } else { format!("{} of {} {}", e.verb.as_str(), e.kind, e.name) };
+    format!("the {what} is answered {}", status_label(e.status.code, e.verb))
+}
+
+/// "Run A and Run B part at 2.72 s (frame 19 in both): in Run A the create of
+/// ConfigMap beta-voice-0 is answered 409 AlreadyExists; in Run B, 201 Created."
+pub fn divergence(at_ms: u64, frame_a: Option<u64>, frame_b: Option<u64>, a: Option<&AuditEntry>, b: Option<&AuditEntry>) -> String {
+    let frames = match (frame_a, frame_b) {
+        (Some(x), Some(y)) if x == y => format!("frame {x} in both"),
+        (Some(x), Some(y)) => format!("frame {x} in Run A, {y} in Run B"),
+        (Some(x), None) => format!("frame {x} in Run A"),
+        (None, Some(y)) => format!("frame {y} in Run B"),
+        (None, None) => "no frame".to_string(),
+    };
+    let side = |run: &str, e: Option<&AuditEntry>| match e {
+        Some(e) => format!("in {run} {}", request_words(e)),
+        None => format!("{run}'s log has ended"),
+    };
+    let b_words = match (a, b) {
+        (Some(x), Some(y)) if x.verb == y.verb && x.kind == y.kind => format!("in Run B, {}", status_label(y.status.code, y.verb)),
+        _ => side("Run B", b),
+    };
+    format!("Run A and Run B part at {} ({frames}): {}; {b_words}.", secs(at_ms), side("Run A", a))
+}
+
+/// The two logs never part.
+pub const SAME: &str = "Run A and Run B send the same requests, answered alike, all the way.";
