@@ -66,26 +66,51 @@ try {
     }
   }
   writeFileSync(join(OUT, 'README.md'), `${index.join('\n')}\n`);
-  // The sample course page, with its over-create pair stepped to where they part ways.
+  // The sample course page, with its over-create runs stepped to where they part ways.
   {
     const { page, context, problems } = await openPage(browser, server.origin, { width: 1700, height: 1000 });
     await page.goto(`${server.url}examples/course-page.html`, { waitUntil: 'load' });
-    await page.locator('output[data-frame-of="generate"]', { hasText: /^frame 0,/ }).waitFor({ timeout: 20_000 });
-    const frame = pickFrame(trace('over-create', { 'controller.naming': 'generate' }), { at: /^Reconcile 3 reads the cache/ });
-    // "Step both" steps as a learner does (past hidden frames): press it until the frame is reached.
-    const shown = async () => Number((await page.locator('output[data-frame-of="generate"]').innerText()).match(/^frame (\d+),/)[1]);
-    for (let i = 0; i < frame && (await shown()) < frame; i++) {
-      const before = await shown();
-      await page.getByRole('button', { name: 'Step both' }).click();
-      await page.waitForFunction((n) => !document.querySelector('output[data-frame-of="generate"]').textContent.startsWith(`frame ${n},`), before);
+    const both = page.frameLocator('iframe[data-name="over-create"]');
+    const runB = both.getByRole('region', { name: 'Run B', exact: true });
+    await runB.waitFor({ timeout: 20_000 });
+    const frame = pickFrame(trace('over-create', { 'controller.naming': 'generate', seed: '7' }), { at: /^Reconcile 3 reads the cache/ });
+    // The one transport steps both runs, as a learner does: press it until Run B is there.
+    const shown = async () => Number((await runB.locator('.run-clock').innerText()).match(/frame (\d+)$/)[1]);
+    for (let i = 0; i < 2 * frame && (await shown()) < frame; i++) {
+      await both.getByRole('button', { name: 'Step forward' }).click();
     }
     await page.waitForLoadState('networkidle');
     const file = join(OUT, 'course-page.png');
     await page.screenshot({ path: file, fullPage: true });
-    console.log(`${file}\tframe ${frame}\texamples/course-page.html\tthe sample course page, its over-create pair stepped together`);
+    console.log(`${file}\tframe ${await shown()}\texamples/course-page.html\tthe sample course page, its over-create runs side by side`);
     for (const [kind, list] of Object.entries(problems)) {
       for (const item of list) {
         console.error(`screenshots: course-page.png: ${kind}: ${item}`);
+        status = 1;
+      }
+    }
+    await context.close();
+  }
+  // A lesson, its first step answered (wrongly: the run says so), and two runs side by side at their end.
+  for (const [width, height, colorScheme] of [[1280, 720, 'light'], [390, 844, 'dark']]) {
+    const { page, context, problems } = await openPage(browser, server.origin, { width, height, colorScheme, reducedMotion: 'reduce' });
+    await openStage(page, server.url, '?s=over-create&lesson=1');
+    await page.getByLabel('Your prediction').fill('4');
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByRole('button', { name: 'Next step' }).waitFor({ timeout: 20_000 });
+    const lessonFile = join(OUT, `lesson-${width}${colorScheme === 'dark' ? '-dark' : ''}.png`);
+    await page.screenshot({ path: lessonFile });
+    console.log(`${lessonFile}\t${await page.getByText(/^Frame \d+$/).innerText()}\tthe over-create lesson\tstep 1 answered 4; the run says 0`);
+    await page.goto(`${server.url}?s=over-create&compare=controller.naming%3Dgenerate`);
+    await page.getByRole('region', { name: 'Run B', exact: true }).waitFor({ timeout: 20_000 });
+    await page.getByRole('region', { name: 'Transport', exact: true }).getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('region', { name: 'Transport', exact: true }).getByRole('button', { name: 'Play' }).waitFor({ timeout: 30_000 });
+    const compareFile = join(OUT, `compare-${width}${colorScheme === 'dark' ? '-dark' : ''}.png`);
+    await page.screenshot({ path: compareFile });
+    console.log(`${compareFile}\tthe end\tover-create, deterministic names against GenerateName\t4 against 11`);
+    for (const [kind, list] of Object.entries(problems)) {
+      for (const item of list) {
+        console.error(`screenshots: ${lessonFile}: ${kind}: ${item}`);
         status = 1;
       }
     }

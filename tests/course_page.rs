@@ -90,12 +90,16 @@ fn sections() -> Vec<Section> {
                 .join(" ");
             let runs = between(html, " src=\"", "\"")
                 .into_iter()
-                .map(|src| {
+                .flat_map(|src| {
                     let src = src.replace("&amp;", "&");
                     let query = src.split_once('?').map_or("", |(_, q)| q);
                     let state = parse_query(query, "over-create").unwrap_or_else(|e| panic!("{id}: the iframe's src {src}: {e}"));
                     assert!(state.edits.is_empty(), "{id}: an iframe with edits ({src}) is not checked here");
-                    state.scenario
+                    // Two runs side by side: Run B too.
+                    let b = state.layout.compare.as_ref().map(|vs| {
+                        cachescope::view::compare::run_b(&state.scenario, vs).unwrap_or_else(|e| panic!("{id}: compare in {src}: {e}"))
+                    });
+                    std::iter::once(state.scenario).chain(b)
                 })
                 .collect();
             Section { id, prose, runs }
@@ -180,7 +184,7 @@ fn pinned(section: &Section) -> Vec<u64> {
 #[test]
 fn every_figure_the_course_page_states_is_one_its_runs_measure() {
     let sections = sections();
-    assert_eq!(sections.len(), 3, "the page's three lessons");
+    assert_eq!(sections.len(), 4, "the page's four sections: three runs explained, then a lesson");
     for section in &sections {
         assert!(!section.runs.is_empty(), "{}: an iframe to check against", section.id);
         let pinned = pinned(section);

@@ -31,5 +31,14 @@ pub fn divergence(at_ms: u64, frame_a: Option<u64>, frame_b: Option<u64>, a: Opt
     format!("Run A and Run B part at {} ({frames}): {}; {b_words}.", secs(at_ms), side("Run A", a))
 }
 
+/// A run's settings in words: the lab's, or what the link changed.
+pub fn settings(changed: &[(String, String)]) -> String {
+    if changed.is_empty() {
+        "as the lab wrote it".to_string()
+    } else {
+        changed.iter().map(|(p, v)| format!("{p} = {v}")).collect::<Vec<_>>().join(", ")
+    }
+}
+
 /// The two logs never part.
 pub const SAME: &str = "Run A and Run B send the same requests, answered alike, all the way.";

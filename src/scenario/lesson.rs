@@ -51,6 +51,20 @@ pub struct LessonStep {
     /// A row of the learner's notes: its label; the value is the answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write: Option<String>,
+    /// A table the reveal shows (the lab's comparison), also copied into the
+    /// learner's notes; its cells take `{answer}` and `{NAME}` as the reveal
+    /// does, and their figures are checked as the reveal's are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<LessonTable>,
+}
+
+/// A small table: its column headings, and rows of cells, one per column.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct LessonTable {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
 }
 
 /// A choice: what the learner reads, and the answers it stands for.
@@ -238,6 +252,9 @@ pub struct StepOutcome {
     pub figures: BTreeMap<String, u64>,
     /// The reveal with its `{…}` filled in.
     pub reveal: String,
+    /// The step's table, its cells filled in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table: Option<LessonTable>,
 }
 
 /// A lesson the run contradicts (`cachescope check` exits 1 on it), naming
@@ -353,6 +370,34 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), Scenari
         if let Some(w) = &step.write {
             limits::get("lesson[].write").check_text(&format!("{at}.write"), w, false)?;
         }
+        if let Some(t) = &step.table {
+            let at = format!("{at}.table");
+            limits::get("lesson[].table.rows").check(&format!("{at}.rows"), t.rows.len() as u64)?;
+            if t.columns.len() < 2 || t.columns.len() > 4 {
+                return Err(ScenarioError::new(format!("{at}.columns"), Some(t.columns.len().to_string()), "a table has 2 to 4 columns"));
+            }
+            for (r, row) in t.rows.iter().enumerate() {
+                if row.len() != t.columns.len() {
+                    return Err(ScenarioError::new(
+                        format!("{at}.rows[{r}]"),
+                        Some(row.len().to_string()),
+                        format!("has {} cells for {} columns", row.len(), t.columns.len()),
+                    ));
+                }
+                for (c, cell) in row.iter().enumerate() {
+                    limits::get("lesson[].table.rows[][]").check_text(&format!("{at}.rows[{r}][{c}]"), cell, true)?;
+                    for name in placeholders(cell) {
+                        if name != "answer" && !step.figures.contains_key(name) {
+                            return Err(ScenarioError::new(
+                                format!("{at}.rows[{r}][{c}]"),
+                                Some(format!("{{{name}}}")),
+                                format!("{{{name}}} is neither {{answer}} nor one of this step's figures"),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -438,16 +483,23 @@ pub fn play(scenario: &Scenario) -> Result<Vec<StepOutcome>, LessonFailure> {
             let reveal = fill(&step.reveal, answer, &figures);
             let mut allowed: Vec<u64> = figures.values().copied().chain([answer]).collect();
             numbers_in(&settings_of(&run), &mut allowed);
-            for n in stated_figures(&step.reveal) {
-                if !allowed.contains(&n) {
-                    return Err(fail(
-                        j,
-                        format!("the reveal states {n}, which the run does not give: the answer is {answer}{}", figure_list(&figures)),
-                    ));
+            let cells = step.table.iter().flat_map(|t| t.columns.iter().chain(t.rows.iter().flatten()));
+            for (what, text) in std::iter::once(("the reveal", &step.reveal)).chain(cells.map(|c| ("its table", c))) {
+                for n in stated_figures(text) {
+                    if !allowed.contains(&n) {
+                        return Err(fail(
+                            j,
+                            format!("{what} states {n}, which the run does not give: the answer is {answer}{}", figure_list(&figures)),
+                        ));
+                    }
                 }
             }
+            let table = step.table.as_ref().map(|t| LessonTable {
+                columns: t.columns.clone(),
+                rows: t.rows.iter().map(|row| row.iter().map(|c| fill(c, answer, &figures)).collect()).collect(),
+            });
             let (frame, at_ms) = frames.last().map_or((0, 0), |f| (f.n, f.at_ms));
-            out.push(StepOutcome { frame, at_ms, settings: settings.clone(), answer, choice, figures, reveal });
+            out.push(StepOutcome { frame, at_ms, settings: settings.clone(), answer, choice, figures, reveal, table });
         }
         i = end;
     }

@@ -143,6 +143,8 @@ pub const LIMITS: &[Limit] = &[
     limit("lesson[].ask", Of::Chars, 1, 400, "a question, or one of its choices"),
     limit("lesson[].reveal", Of::Chars, 1, 1_200, "what the learner reads after answering"),
     limit("lesson[].write", Of::Chars, 1, 120, "a row's label in the learner's notes"),
+    limit("lesson[].table.rows", Of::Items, 1, 12, "rows of a step's table"),
+    limit("lesson[].table.rows[][]", Of::Chars, 0, 300, "a cell of a step's table"),
     // The schedule search's own arguments (`cachescope explore`, the page's Find a bug):
     // its memory is bounded by the budget (`explore::BYTES_PER_STATE`), the budget here.
     limit("--max-deviations", Of::Value, 0, 8, "`explore`: events held back in one schedule"),

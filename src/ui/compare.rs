@@ -94,15 +94,6 @@ impl Pair {
     }
 }
 
-/// Run A's settings in words: the lab's, or what the URL changed.
-fn settings_words(settings: &[(String, String)]) -> String {
-    if settings.is_empty() {
-        "as the lab wrote it".to_string()
-    } else {
-        settings.iter().map(|(p, v)| format!("{p} = {v}")).collect::<Vec<_>>().join(", ")
-    }
-}
-
 /// The compare stage: both runs, the Side by side table, the caption, the transport.
 #[component]
 pub(super) fn CompareStage(vs: Vec<(String, String)>, state: PageState) -> impl IntoView {
@@ -126,8 +117,8 @@ pub(super) fn CompareStage(vs: Vec<(String, String)>, state: PageState) -> impl 
         || crate::narrate::compare::SAME.to_string(),
         |d| crate::narrate::compare::divergence(d.at_ms, d.frame_a, d.frame_b, d.a.as_ref(), d.b.as_ref()),
     );
-    let a_label = settings_words(&state.settings);
-    let b_label = settings_words(&vs);
+    let a_label = crate::narrate::compare::settings(&state.settings);
+    let b_label = crate::narrate::compare::settings(&vs);
     let end_ms = a.session.with_untracked(|s| s.world().now_ms()).max(b.session.with_untracked(|s| s.world().now_ms()));
     let end_ms =
         [a, b].iter().filter_map(|u| u.session.with_untracked(|s| s.frames().last().map(|f| f.at_ms))).max().unwrap_or(end_ms).max(1);

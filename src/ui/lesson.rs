@@ -266,7 +266,8 @@ fn ActiveLesson() -> impl IntoView {
                     <p class="verdict" class:right=correct class:wrong=!correct>
                         {outcome.as_ref().map(|o| verdict_of(&step, o, &r))}
                     </p>
-                    <p class="reveal">{outcome.map(|o| o.reveal)}</p>
+                    <p class="reveal">{outcome.as_ref().map(|o| o.reveal.clone())}</p>
+                    {outcome.and_then(|o| o.table).map(table_view)}
                     <button class="lesson-next" on:click=move |_| ui.next_step()>{if last { "Finish" } else { "Next step" }}</button>
                 }
                 .into_any()
@@ -391,6 +392,22 @@ fn Ask(step: LessonStep) -> impl IntoView {
     }
 }
 
+/// A step's table (the lab's comparison), its cells filled in by the run.
+fn table_view(t: lesson::LessonTable) -> impl IntoView {
+    view! {
+        <table class="lesson-table">
+            <thead><tr>{t.columns.into_iter().map(|c| view! { <th scope="col">{c}</th> }).collect_view()}</tr></thead>
+            <tbody>
+                {t.rows.into_iter().map(|row| {
+                    let mut cells = row.into_iter();
+                    let head = cells.next().unwrap_or_default();
+                    view! { <tr><th scope="row">{head}</th>{cells.map(|c| view! { <td>{c}</td> }).collect_view()}</tr> }
+                }).collect_view()}
+            </tbody>
+        </table>
+    }
+}
+
 /// "Your notes": the `write` rows so far, the learner's prediction beside the
 /// run's figure, copied as Markdown for the lab's write-up.
 #[component]
@@ -399,13 +416,13 @@ fn Notes(scenario: Memo<Scenario>) -> impl IntoView {
     let rows = move || {
         let run = ui.lesson.get()?;
         let outcomes = ui.lesson_outcomes().ok()?;
-        Some(scenario.with(|s| vl::notes(s, &outcomes, &run)))
+        Some((scenario.with(|s| vl::notes(s, &outcomes, &run)), vl::tables(&outcomes, &run)))
     };
     let copied = RwSignal::new(None::<Result<(), String>>);
     move || {
-        let rows = rows().unwrap_or_default();
+        let (rows, tables) = rows().unwrap_or_default();
         (!rows.is_empty()).then(|| {
-            let md = vl::notes_markdown(&scenario.with(|s| s.name.clone()), &rows);
+            let md = vl::notes_markdown(&scenario.with(|s| s.name.clone()), &rows, &tables);
             let n = rows.len();
             view! {
                 <details class="notes">
@@ -418,6 +435,7 @@ fn Notes(scenario: Memo<Scenario>) -> impl IntoView {
                             }).collect_view()}
                         </tbody>
                     </table>
+                    {tables.into_iter().map(table_view).collect_view()}
                     <button on:click=move |_| {
                         let text = md.clone();
                         let kept = text.clone();

@@ -10,6 +10,8 @@ impl Ui {
     /// Everything the URL says, now.
     pub(super) fn page_state(&self) -> PageState {
         let (scenario, edits, frame) = self.session.with_untracked(|s| (s.scenario().clone(), s.edits().to_vec(), s.position()));
+        // Two runs side by side always open at frame 0: the link keeps no frame of Run A's alone.
+        let frame = if self.layout.with_value(|l| l.compare.is_some()) { 0 } else { frame };
         PageState {
             preset: self.preset.get_untracked(),
             scenario,
@@ -31,8 +33,8 @@ impl Ui {
 
     /// The same moment in the full page: no embed layout, no autoplay, no host.
     pub(super) fn full_view_query(&self) -> String {
-        let lesson = self.lesson.with_untracked(|l| l.as_ref().map(|l| l.step));
-        url::encode(&PageState { embed: false, layout: Layout { lesson, ..Layout::default() }, ..self.page_state() })
+        let (lesson, compare) = (self.lesson.with_untracked(|l| l.as_ref().map(|l| l.step)), self.layout.with_value(|l| l.compare.clone()));
+        url::encode(&PageState { embed: false, layout: Layout { lesson, compare, ..Layout::default() }, ..self.page_state() })
     }
 }
 

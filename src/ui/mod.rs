@@ -99,7 +99,9 @@ pub fn Stage(
         if let Some(p) = window().performance() {
             let _ = p.mark("cachescope:first-frame");
         }
-        if ui.layout.with_value(|l| l.autoplay) {
+        if comparing_now {
+            // Two runs side by side move by their own transport, from frame 0.
+        } else if ui.layout.with_value(|l| l.autoplay) {
             ui.toggle_play();
         } else if let Some(frame) = ui.pending_frame.get_value() {
             // The URL's frame, past what the first slice computed: the rest in slices.

@@ -175,12 +175,28 @@ pub fn notes(scenario: &Scenario, outcomes: &[StepOutcome], run: &LessonRun) -> 
         .collect()
 }
 
-/// The notes as a Markdown table, for the learner's write-up.
-pub fn notes_markdown(title: &str, rows: &[NoteRow]) -> String {
+/// The tables of the steps the learner has reached the reveal of (the lab's comparisons), filled in by the run.
+pub fn tables(outcomes: &[StepOutcome], run: &LessonRun) -> Vec<crate::scenario::lesson::LessonTable> {
+    let reached = |i: usize| i < run.step || (i == run.step && matches!(run.phase, Phase::Reveal | Phase::Done));
+    outcomes.iter().enumerate().filter(|(i, _)| reached(*i)).filter_map(|(_, o)| o.table.clone()).collect()
+}
+
+/// The notes as Markdown, for the learner's write-up: the rows, then each table.
+pub fn notes_markdown(title: &str, rows: &[NoteRow], tables: &[crate::scenario::lesson::LessonTable]) -> String {
     let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
     let mut md = format!("### {}\n\n| | You predicted | The run |\n|---|---|---|\n", cell(title));
     for r in rows {
         md.push_str(&format!("| {} | {} | {} |\n", cell(&r.label), cell(r.predicted.as_deref().unwrap_or("–")), cell(&r.measured)));
+    }
+    for t in tables {
+        md.push_str(&format!(
+            "\n| {} |\n|{}\n",
+            t.columns.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | "),
+            "---|".repeat(t.columns.len())
+        ));
+        for row in &t.rows {
+            md.push_str(&format!("| {} |\n", row.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | ")));
+        }
     }
     md
 }
@@ -207,9 +223,13 @@ mod tests {
         let rows = notes(&s, &outcomes, &run);
         assert_eq!(rows.len(), 2, "{rows:?}");
         assert_eq!((rows[0].predicted.as_deref(), rows[0].measured.as_str()), (Some("4"), "0"));
-        let md = notes_markdown("over-create", &rows);
+        let md = notes_markdown("over-create", &rows, &tables(&outcomes, &run));
         assert!(md.contains("| What reconcile 2 counts in its cache | 4 | 0 |"), "{md}");
         assert!(md.contains("| ConfigMaps with deterministic names | 4 | 4 |"), "{md}");
+        // Step 2's table, the lab's comparison, with this run's figures in it.
+        let conflicts = outcomes[1].figures["conflicts"];
+        assert!(md.contains("|  | Deterministic names | ControllerExpectations |\n|---|---|---|"), "{md}");
+        assert!(md.contains(&format!("{conflicts} repeated creates came back 409 AlreadyExists")), "{md}");
         // The last step's choice: right only for the one the run selects.
         let last = s.lesson.len() - 1;
         let right = outcomes[last].choice.unwrap();

@@ -26,7 +26,7 @@ async function openCoursePage() {
   await page.goto(`${env.server.url}examples/course-page.html`, { waitUntil: 'load' });
   // Every iframe says it is ready.
   await page.waitForFunction(
-    () => ['deterministic', 'generate', 'empty-cache', 'replicaset'].every((n) => window.__messages.some((m) => m.from === n && m.data?.cachescope === 'ready')),
+    () => ['over-create', 'empty-cache', 'replicaset', 'lesson'].every((n) => window.__messages.some((m) => m.from === n && m.data?.cachescope === 'ready')),
     null,
     { timeout: 20_000 },
   );
@@ -48,10 +48,10 @@ async function reported(page, name, frame) {
   return handle.jsonValue();
 }
 
-test('the course page embeds the app three times over, under the CSP, and drives an iframe through postMessage', async () => {
+test('the course page embeds the app four times over, under the CSP, drives an iframe through postMessage and keeps a lesson\'s score', async () => {
   const { page, context, problems, requests } = await openCoursePage();
   try {
-    assert.equal(await page.locator('iframe').count(), 4, 'the over-create pair, the empty cache, the ReplicaSet');
+    assert.equal(await page.locator('iframe').count(), 4, 'the over-create runs side by side, the empty cache, the ReplicaSet, the lesson');
     for (const iframe of await page.locator('iframe').all()) {
       assert.ok((await iframe.getAttribute('title'))?.startsWith('cachescope: '), 'each iframe has a title for screen readers');
     }
@@ -81,11 +81,16 @@ test('the course page embeds the app three times over, under the CSP, and drives
     await post(page, 'empty-cache', { cachescope: 'pause' });
     await app.getByRole('button', { name: 'Play', exact: true }).waitFor();
 
-    // The page's own buttons drive the over-create pair together, and show what each reports.
-    await page.getByRole('button', { name: 'Step both' }).click();
-    await reported(page, 'deterministic', 1);
-    await reported(page, 'generate', 1);
-    await page.locator('output[data-frame-of="generate"]', { hasText: /^frame 1,/ }).waitFor();
+    // The over-create runs side by side in one iframe, with one transport (no script of the page's own).
+    const both = page.frameLocator('iframe[data-name="over-create"]');
+    await both.getByRole('region', { name: 'Run B', exact: true }).waitFor();
+    assert.match(await both.getByRole('region', { name: 'Run B', exact: true }).innerText(), /controller\.naming = generate/);
+    assert.equal(await page.getByRole('button', { name: 'Step both' }).count(), 0, 'no buttons of the page drive two iframes');
+    // The lesson iframe: an answer comes back, and the page shows it beside its score.
+    const lesson = page.frameLocator('iframe[data-name="lesson"]').getByRole('region', { name: 'Lesson', exact: true });
+    await lesson.getByLabel('Your prediction').fill('0');
+    await lesson.getByRole('button', { name: 'Check' }).click();
+    await page.locator('output[data-score-of="lesson"]', { hasText: 'step 1: you said 0, the run says 0 ✓' }).waitFor({ timeout: 15_000 });
 
     await page.waitForLoadState('networkidle');
     assert.deepEqual(await page.evaluate(() => window.__cspViolations), [], 'no CSP violation on the course page');

@@ -113,12 +113,15 @@ test('the over-create lesson, by keyboard alone: asked before it is shown, wrong
     assert.equal(await lesson.locator('[aria-live]').innerText(), 'Lesson complete: 2 of your 4 answers matched the run.', 'announced');
     // The notes: each write row, the prediction beside the run's figure.
     await lesson.locator('.notes summary').click();
-    const rows = await lesson.locator('.notes tbody tr').allInnerTexts();
+    const rows = await lesson.locator('.notes > table:not(.lesson-table) tbody tr').allInnerTexts();
     assert.deepEqual(rows.map((r) => r.split('\t').map((c) => c.trim())), [
       ['What reconcile 2 counts in its cache', '4', String(told[0].answer)],
       ['ConfigMaps with deterministic names', String(told[1].answer), String(told[1].answer)],
       ['ConfigMaps with GenerateName', '8', '11'],
     ]);
+    // And the lab's comparison, with this run's figures in it.
+    const compared = await lesson.locator('.notes .lesson-table tbody tr').first().innerText();
+    assert.match(compared, new RegExp(`^makes creates\\s+idempotent: in this run ${told[1].figures.conflicts} repeated creates came back 409 AlreadyExists, and beta kept ${told[1].answer} ConfigMaps`));
     assert.deepEqual(await axeProblems(page), []);
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
