@@ -191,11 +191,15 @@ fn verdict_of(step: &LessonStep, outcome: &StepOutcome, run: &LessonRun) -> Stri
     words::verdict(&vl::response_text(step, a.response), &vl::expected_text(step, outcome), outcome.choice.is_some(), a.correct)
 }
 
-/// Focus the first element matching `selector` once the view has drawn it.
+/// Focus the first element matching `selector` once the view has drawn it,
+/// the region scrolled back to its top: the verdict and the question come first.
 fn focus_soon(selector: &'static str) {
     request_animation_frame(move || {
         if let Some(el) = document().query_selector(selector).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
             let _ = el.focus();
+        }
+        if let Some(region) = document().query_selector(".lesson").ok().flatten() {
+            region.set_scroll_top(0);
         }
     });
 }
