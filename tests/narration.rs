@@ -224,3 +224,28 @@ fn the_returns_tallies_add_up_to_the_audit_log() {
         .collect();
     assert!(verbs.contains(&Verb::Create) && verbs.contains(&Verb::Delete));
 }
+
+/// A reconcile that finds no owner forgets its expectations only where the
+/// controller keeps them: the Ensemble operator, which keeps none by default,
+/// says it just returns (teardown's captions said otherwise).
+#[test]
+fn only_a_controller_with_expectations_is_said_to_forget_them() {
+    let mut said_returns = 0;
+    for p in presets() {
+        for s in variants(&p) {
+            let keeps = s.controller.expectations();
+            let mut w = cachescope::sim::world::World::new(s.world_init());
+            while let Some(f) = w.step() {
+                let c = caption(&f);
+                if c.contains("in the cache: it forgets its expectations") {
+                    assert!(keeps, "{}: {c}", s.name);
+                }
+                if c.contains("in the cache: nothing to manage, it returns") {
+                    assert!(!keeps, "{}: {c}", s.name);
+                    said_returns += 1;
+                }
+            }
+        }
+    }
+    assert!(said_returns > 0, "teardown's Ensemble operator, its owner gone");
+}

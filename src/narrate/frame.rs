@@ -293,7 +293,12 @@ fn event_caption(frame: &Frame) -> String {
 
 fn note_caption(n: u64, note: &Note) -> String {
     match note {
-        Note::OwnerNotInCache { owner } => format!("Reconcile {n} finds no {owner} in the cache: it forgets its expectations and returns."),
+        Note::OwnerNotInCache { owner, forgets_expectations: true } => {
+            format!("Reconcile {n} finds no {owner} in the cache: it forgets its expectations and returns.")
+        }
+        Note::OwnerNotInCache { owner, forgets_expectations: false } => {
+            format!("Reconcile {n} finds no {owner} in the cache: nothing to manage, it returns.")
+        }
         Note::OwnerTerminating { owner } => {
             format!("Reconcile {n}: {owner} has a deletionTimestamp, it is being deleted, so it creates and deletes nothing for it.")
         }

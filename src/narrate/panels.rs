@@ -63,7 +63,8 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
             }
         }
         Event::ReconcileNote { note, .. } => match note {
-            Note::OwnerNotInCache { .. } => "err = NotFound · expectations forgotten, return".to_string(),
+            Note::OwnerNotInCache { forgets_expectations: true, .. } => "err = NotFound · expectations forgotten, return".to_string(),
+            Note::OwnerNotInCache { forgets_expectations: false, .. } => "err = NotFound · nothing to manage, return".to_string(),
             Note::OwnerTerminating { .. } => "DeletionTimestamp != nil · nothing to manage, return".to_string(),
             Note::StaleSkip { error, .. } => {
                 format!("err: the {} cache read rv {} < written rv {} · return err", error.resource, error.read_rv, error.wrote_rv)

@@ -68,7 +68,10 @@ impl SyncEnsemble {
         }
         let Some(owner) = cx.caches.get(Kind::Ensemble, &r.owner) else {
             cx.forget_owner(key);
-            let beat = Beat::Note { note: Note::OwnerNotInCache { owner: key.to_string() }, then_ms: 0 };
+            let beat = Beat::Note {
+                note: Note::OwnerNotInCache { owner: key.to_string(), forgets_expectations: cx.settings.expectations() },
+                then_ms: 0,
+            };
             return (r, beat);
         };
         r.owner_uid = owner.uid;
@@ -99,7 +102,10 @@ impl SyncEnsemble {
     fn count(&mut self, cx: &mut Cx) -> Beat {
         let Some(owner) = cx.caches.get(Kind::Ensemble, &self.owner).cloned() else {
             self.stage = Stage::Returning;
-            return Beat::Note { note: Note::OwnerNotInCache { owner: self.key.clone() }, then_ms: 0 };
+            return Beat::Note {
+                note: Note::OwnerNotInCache { owner: self.key.clone(), forgets_expectations: cx.settings.expectations() },
+                then_ms: 0,
+            };
         };
         let desired = owner.spec.desired().unwrap_or(0);
         let informer = cx.caches.informer(Kind::ConfigMap).expect("the Ensemble controller watches ConfigMaps");

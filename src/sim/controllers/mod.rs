@@ -176,8 +176,13 @@ pub enum Plan {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 #[serde(rename_all = "snake_case", tag = "note")]
 pub enum Note {
-    /// The owner is not in the cache: forget its expectations and return.
-    OwnerNotInCache { owner: String },
+    /// The owner is not in the cache: return (a controller that keeps
+    /// expectations forgets its record first: `DeleteExpectations`).
+    OwnerNotInCache {
+        owner: String,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        forgets_expectations: bool,
+    },
     /// The owner has a deletionTimestamp: no creates or deletes for it.
     OwnerTerminating { owner: String },
     /// `EnsureReady` failed (v1.36's consistency store): a cache has not read

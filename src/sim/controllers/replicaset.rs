@@ -150,7 +150,13 @@ impl SyncReplicaSet {
         let Some(rs) = cx.caches.get(Kind::ReplicaSet, &r.owner) else {
             // NotFound: Clear(key, "") and DeleteExpectations.
             cx.forget_owner(key);
-            return (r, Beat::Note { note: Note::OwnerNotInCache { owner: key.to_string() }, then_ms: 0 });
+            return (
+                r,
+                Beat::Note {
+                    note: Note::OwnerNotInCache { owner: key.to_string(), forgets_expectations: cx.settings.expectations() },
+                    then_ms: 0,
+                },
+            );
         };
         r.owner_uid = rs.uid;
         // l.693: read expectations before listing pods.
@@ -175,7 +181,10 @@ impl SyncReplicaSet {
     fn count(&mut self, needs_sync: bool, cx: &mut Cx) -> Beat {
         let Some(rs) = cx.caches.get(Kind::ReplicaSet, &self.owner).cloned() else {
             self.stage = Stage::Returning;
-            return Beat::Note { note: Note::OwnerNotInCache { owner: self.key.clone() }, then_ms: 0 };
+            return Beat::Note {
+                note: Note::OwnerNotInCache { owner: self.key.clone(), forgets_expectations: cx.settings.expectations() },
+                then_ms: 0,
+            };
         };
         let informer = cx.caches.informer(Kind::Pod).expect("the ReplicaSet controller watches pods");
         // FilterActivePods: a Terminating pod is already gone, to the controller.
