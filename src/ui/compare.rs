@@ -119,9 +119,8 @@ pub(super) fn CompareStage(vs: Vec<(String, String)>, state: PageState) -> impl 
     );
     let a_label = crate::narrate::compare::settings(&state.settings);
     let b_label = crate::narrate::compare::settings(&vs);
-    let end_ms = a.session.with_untracked(|s| s.world().now_ms()).max(b.session.with_untracked(|s| s.world().now_ms()));
-    let end_ms =
-        [a, b].iter().filter_map(|u| u.session.with_untracked(|s| s.frames().last().map(|f| f.at_ms))).max().unwrap_or(end_ms).max(1);
+    // The later of the two runs' last frames: where both time lines end.
+    let end_ms = [a, b].iter().filter_map(|u| u.session.with_untracked(|s| s.frames().last().map(|f| f.at_ms))).max().unwrap_or(0).max(1);
     let now = move || a.snap.with(|s| s.now_ms).max(b.snap.with(|s| s.now_ms));
     let parted_at = parting.as_ref().map(|d| d.at_ms);
     let parted = move || parted_at.is_some_and(|at| now() >= at);
@@ -205,7 +204,9 @@ fn SideBySide(pair: Pair) -> impl IntoView {
         ui.session.with_untracked(vc::session_figures)
     };
     let row = move |name: &'static str, ui: Ui| {
-        let f = move || figures(ui);
+        // Measured once per move of the run, for all six cells.
+        let f = Memo::new(move |_| figures(ui));
+        let f = move || f.get();
         view! {
             <tr>
                 <th scope="row">{name}</th>
