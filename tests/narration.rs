@@ -249,3 +249,30 @@ fn only_a_controller_with_expectations_is_said_to_forget_them() {
     }
     assert!(said_returns > 0, "teardown's Ensemble operator, its owner gone");
 }
+
+/// Every reconcile a worker starts says what queued its key: a watch event, a
+/// LIST, a resync, `--double-enqueue`, or `AddRateLimited`'s retry once its
+/// delay is over (which a reconcile of the key in between used to leave
+/// unnamed: "reconcile 16." and no cause), in every preset and `when` variant.
+#[test]
+fn every_reconcile_says_what_queued_it() {
+    let mut retries = 0;
+    for p in presets() {
+        for s in variants(&p) {
+            let session = at_end(s);
+            for f in session.frames() {
+                if let Event::ReconcileStarted { n, queued_by, double_enqueued, .. } = &f.event {
+                    assert!(
+                        queued_by.is_some() || *double_enqueued,
+                        "{}: reconcile {n} at frame {} names no cause: {:?}",
+                        session.scenario().name,
+                        f.n,
+                        caption(f)
+                    );
+                    retries += usize::from(matches!(queued_by, Some(cachescope::sim::frame::QueuedBy::RateLimitedRetry)));
+                }
+            }
+        }
+    }
+    assert!(retries >= 3, "the presets retry after errors: {retries} reconciles queued by AddRateLimited");
+}

@@ -48,7 +48,7 @@ pub use runtime::{Busy, Runtime, Worker};
 pub use state::World;
 
 use super::apiserver::{Actor, Options, Request};
-use super::frame::{Event, Frame, Watcher};
+use super::frame::{Event, Frame, QueuedBy, Watcher};
 use super::invariants::SentWith;
 use super::object::Kind;
 use in_flight::{InFlightRequest, Origin};
@@ -152,6 +152,14 @@ impl World {
             Source::Informer(watcher, i) => Some(self.deliver(watcher, i)),
             Source::QueueReady => {
                 let keys = self.ctl.queue.promote_ready(self.now_ms);
+                // `AddRateLimited`'s delay is over: the retry is what queued the
+                // key, unless something else did meanwhile (a reconcile of the
+                // key since the error took the cause recorded then).
+                for key in &keys {
+                    if self.ctl.queued_by.get(key).is_none() {
+                        self.ctl.queued_by.insert(key.clone(), QueuedBy::RateLimitedRetry);
+                    }
+                }
                 Some(Event::Requeued { keys })
             }
             Source::Worker(w) => Some(self.pick_up(w)),

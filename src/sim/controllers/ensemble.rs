@@ -281,7 +281,7 @@ pub fn handle(informer_kind: Kind, ev: &HandlerEvent, expectations: &mut crate::
                     }
                 }
                 EventType::Deleted => {
-                    if expectations.deletion_observed(&key, &ev.object.key().to_string()) {
+                    if expectations.deletion_observed(&key, &super::queue_key(&ev.object.namespace, &ev.object.name)) {
                         fx.observed.push((key.clone(), "del"));
                     }
                 }

@@ -427,7 +427,7 @@ pub fn handle(informer_kind: Kind, ev: &HandlerEvent, caches: &Caches, expectati
                 EventType::Modified => {}
                 EventType::Deleted => {
                     // Tombstones are unwrapped to the last known pod; same handling.
-                    if expectations.deletion_observed(&key, &ev.object.key().to_string()) {
+                    if expectations.deletion_observed(&key, &super::queue_key(&ev.object.namespace, &ev.object.name)) {
                         fx.observed.push((key.clone(), "del"));
                     }
                 }

@@ -88,7 +88,7 @@ impl World {
             }
         }
         for item in attempts {
-            fx.attempt_to_delete.push(item.key().to_string());
+            fx.attempt_to_delete.push(crate::sim::controllers::queue_key(&item.namespace, &item.name));
             let req = Request::get(Actor::GarbageCollector, item.kind(), &item.key());
             let attempt = Attempt { item, latest: None, next: 0, solid: 0, dangling: Vec::new(), waiting: 0 };
             self.send(req, Origin::Gc(Box::new(attempt)), SentWith::SYNCED);

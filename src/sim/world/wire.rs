@@ -171,7 +171,7 @@ impl World {
                     self.start_resync(kind);
                 }
             }
-            let tombstones = replaced.tombstones.iter().map(|o| o.key().to_string()).collect();
+            let tombstones = replaced.tombstones.iter().map(|o| crate::sim::controllers::queue_key(&o.namespace, &o.name)).collect();
             return Event::CacheFilled { watcher, kind, n_objects, first_sync: replaced.first_sync, tombstones, effects };
         }
         let popping = watcher == Watcher::Controller && self.ctl.caches.informers[i].is_popping();

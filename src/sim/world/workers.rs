@@ -187,9 +187,7 @@ impl World {
                 }
             }
             Err(_) => {
-                if !self.ctl.queue.is_dirty(&key) {
-                    self.ctl.queued_by.insert(key.clone(), QueuedBy::RateLimitedRetry);
-                }
+                // What queues the retry is recorded when its delay is over (World::run, QueueReady).
                 let delay_ms = self.ctl.queue.add_rate_limited(key.clone(), self.now_ms);
                 self.ctl.requeues += 1;
                 Requeue::RateLimited { delay_ms }
