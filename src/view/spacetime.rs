@@ -233,12 +233,24 @@ pub fn of_session(s: &crate::view::session::Session, wires: &[Wire]) -> SpaceTim
 /// The whole drawing as one `<svg>` element, sized by its viewBox; the page
 /// styles it with its own palette (classes `st-*`).
 pub fn svg(st: &SpaceTime) -> String {
+    document(st, st.lit, true)
+}
+
+/// The drawing the page shows, with the mark of frame `lit` lit: [`svg`]
+/// without a `<title>` in each mark, two nodes and a line of text fewer a
+/// mark for the browser to parse at every frame played; the page says the
+/// pointed mark's title itself ([`SpaceTime::title_of`]).
+pub fn live_svg(st: &SpaceTime, lit: Option<usize>) -> String {
+    document(st, lit, false)
+}
+
+fn document(st: &SpaceTime, lit: Option<usize>, titles: bool) -> String {
     format!(
         r#"<svg class="spacetime" viewBox="0 0 {w} {HEIGHT}" role="img" aria-label="{label}">{defs}{body}</svg>"#,
         w = st.width(),
         label = escape(&st.summary()),
         defs = SpaceTime::defs(),
-        body = st.svg_body()
+        body = st.body(lit, titles)
     )
 }
 
@@ -280,7 +292,24 @@ impl SpaceTime {
     /// writes, arrows, reads, and the cursor at now. Each mark carries
     /// `data-frame` (the page seeks there when it is clicked) and a `<title>`.
     pub fn svg_body(&self) -> String {
+        self.body(self.lit, true)
+    }
+
+    /// What a mark's `<title>` says: the one text for the export's tooltips
+    /// and the page's, which draws no `<title>`s ([`live_svg`]) and says the
+    /// pointed mark's instead. The first mark of `frame`, in drawing order.
+    pub fn title_of(&self, frame: usize) -> Option<String> {
+        let bar = self.bars.iter().filter(|r| self.visible(r.from_ms, r.to_ms)).find(|b| b.frame == frame).map(|b| b.label.clone());
+        let write = || self.writes.iter().find(|w| w.frame == frame && self.visible(w.at_ms, w.at_ms)).map(write_title);
+        let arrow = || self.arrows.iter().find(|a| a.frame == Some(frame) && self.visible(a.sent_ms, a.arrives_ms)).map(arrow_title);
+        let read = || self.reads.iter().find(|r| r.frame == frame && self.visible(r.at_ms, r.at_ms)).map(read_title);
+        bar.or_else(write).or_else(arrow).or_else(read)
+    }
+
+    fn body(&self, lit: Option<usize>, titles: bool) -> String {
         const FG: &str = "currentColor";
+        // Written only where wanted: the page's drawing, redrawn at every frame played, has none.
+        let title = |text: &dyn Fn() -> String| if titles { format!("<title>{}</title>", escape(&text())) } else { String::new() };
         let mut b = String::new();
         // Lanes, with the time scale on the left.
         for (i, name) in self.lanes.iter().enumerate() {
@@ -308,29 +337,25 @@ impl SpaceTime {
         }
         for bar in self.bars.iter().filter(|r| self.visible(r.from_ms, r.to_ms)) {
             let (x, y0, y1) = (self.x(bar.lane), self.y(bar.from_ms), self.y(bar.to_ms));
-            let lit = if self.lit == Some(bar.frame) { " lit" } else { "" };
+            let lit_class = if lit == Some(bar.frame) { " lit" } else { "" };
             let _ = write!(
                 b,
-                r#"<rect class="st-bar{lit}" data-frame="{}" x="{:.0}" y="{y0:.1}" width="14" height="{:.1}" rx="3"><title>{}</title></rect>"#,
+                r#"<rect class="st-bar{lit_class}" data-frame="{}" x="{:.0}" y="{y0:.1}" width="14" height="{:.1}" rx="3">{}</rect>"#,
                 bar.frame,
                 x - 7.0,
                 (y1 - y0).max(2.0),
-                escape(&bar.label)
+                title(&|| bar.label.clone())
             );
         }
         for w in self.writes.iter().filter(|w| self.visible(w.at_ms, w.at_ms)) {
             let (x, y) = (self.x(0), self.y(w.at_ms));
-            let class = format!(
-                "{}{}",
-                if w.refused { "st-write refused" } else { "st-write" },
-                if self.lit == Some(w.frame) { " lit" } else { "" }
-            );
+            let class =
+                format!("{}{}", if w.refused { "st-write refused" } else { "st-write" }, if lit == Some(w.frame) { " lit" } else { "" });
             let _ = write!(
                 b,
-                r#"<circle class="{class}" data-frame="{}" cx="{x:.0}" cy="{y:.1}" r="5"><title>frame {}: {}</title></circle>"#,
+                r#"<circle class="{class}" data-frame="{}" cx="{x:.0}" cy="{y:.1}" r="5">{}</circle>"#,
                 w.frame,
-                w.frame,
-                escape(&w.label)
+                title(&|| write_title(w))
             );
         }
         for a in self.arrows.iter().filter(|a| self.visible(a.sent_ms, a.arrives_ms)) {
@@ -342,33 +367,26 @@ impl SpaceTime {
             if a.held {
                 class.push_str(" held");
             }
-            if a.frame.is_some() && a.frame == self.lit {
+            if a.frame.is_some() && a.frame == lit {
                 class.push_str(" lit");
             }
-            let when = match a.frame {
-                Some(f) => format!("frame {f}: {} arrives after {}", a.label, secs(a.arrives_ms - a.sent_ms)),
-                None => format!("{}: in flight, arrives at {} s", a.label, fmt_ms(a.arrives_ms, 3)),
-            };
             let frame = a.frame.map(|f| format!(r#" data-frame="{f}""#)).unwrap_or_default();
             let _ = write!(
                 b,
-                r#"<line class="{class}"{frame} x1="{x0:.0}" y1="{y0:.1}" x2="{x1:.0}" y2="{y1:.1}" marker-end="url(#st-head)"><title>{}</title></line>"#,
-                escape(&when)
+                r#"<line class="{class}"{frame} x1="{x0:.0}" y1="{y0:.1}" x2="{x1:.0}" y2="{y1:.1}" marker-end="url(#st-head)">{}</line>"#,
+                title(&|| arrow_title(a))
             );
         }
         for r in self.reads.iter().filter(|r| self.visible(r.at_ms, r.at_ms)) {
             let (xc, xw, y) = (self.x(r.lane), self.x(r.worker_lane), self.y(r.at_ms));
-            let class =
-                format!("{}{}", if r.stale { "st-read stale" } else { "st-read" }, if self.lit == Some(r.frame) { " lit" } else { "" });
+            let class = format!("{}{}", if r.stale { "st-read stale" } else { "st-read" }, if lit == Some(r.frame) { " lit" } else { "" });
             let _ = write!(
                 b,
-                r#"<g class="{class}" data-frame="{}"><line x1="{xw:.0}" y1="{y:.1}" x2="{xc:.0}" y2="{y:.1}"/><rect x="{:.0}" y="{:.1}" width="12" height="12" transform="rotate(45 {xc:.0} {y:.1})"/><title>frame {}: {}{}</title></g>"#,
+                r#"<g class="{class}" data-frame="{}"><line x1="{xw:.0}" y1="{y:.1}" x2="{xc:.0}" y2="{y:.1}"/><rect x="{:.0}" y="{:.1}" width="12" height="12" transform="rotate(45 {xc:.0} {y:.1})"/>{}</g>"#,
                 r.frame,
                 xc - 6.0,
                 y - 6.0,
-                r.frame,
-                escape(&r.label),
-                if r.stale { " (stale)" } else { "" }
+                title(&|| read_title(r))
             );
         }
         let y = self.y(self.now_ms);
@@ -385,6 +403,21 @@ impl SpaceTime {
     pub fn defs() -> &'static str {
         r#"<defs><marker id="st-head" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="context-stroke"/></marker></defs>"#
     }
+}
+
+fn write_title(w: &Write_) -> String {
+    format!("frame {}: {}", w.frame, w.label)
+}
+
+fn arrow_title(a: &Arrow) -> String {
+    match a.frame {
+        Some(f) => format!("frame {f}: {} arrives after {}", a.label, secs(a.arrives_ms - a.sent_ms)),
+        None => format!("{}: in flight, arrives at {} s", a.label, fmt_ms(a.arrives_ms, 3)),
+    }
+}
+
+fn read_title(r: &Read) -> String {
+    format!("frame {}: {}{}", r.frame, r.label, if r.stale { " (stale)" } else { "" })
 }
 
 /// A round tick spacing giving 4 to 12 ticks over `span_ms`.
@@ -469,5 +502,41 @@ mod tests {
     fn ticks_are_round() {
         assert_eq!(tick_step(4_000), 500);
         assert_eq!(tick_step(60_000), 5_000);
+    }
+
+    #[test]
+    fn the_page_draws_the_same_marks_without_titles_and_says_each_title_on_pointing() {
+        let mut s = Session::new(preset("over-create").unwrap());
+        let st = at(&mut s, 85);
+        let (full, live) = (svg(&st), live_svg(&st, None));
+        assert!(full.contains("<title>") && !live.contains("<title>"), "the page's drawing has no titles");
+        assert_eq!(
+            live,
+            full.split("<title>").map(|p| p.split_once("</title>").map_or(p, |(_, rest)| rest)).collect::<String>(),
+            "the same marks, titles apart"
+        );
+        // Two nodes fewer a mark (its <title> and the title's text), and the text they held.
+        let elements = |svg: &str| svg.matches('<').count() - svg.matches("</").count();
+        let marks = full.matches("data-frame=").count();
+        assert_eq!(full.matches("<title>").count(), marks, "one title a mark in the export");
+        assert_eq!(elements(&live) + marks, elements(&full));
+        assert!(live.len() + 2_000 < full.len(), "{} of {} bytes", live.len(), full.len());
+        // Each mark's title, asked for by its frame, is the first title of that frame in the export.
+        let mut asked = 0;
+        for part in full.split("data-frame=\"").skip(1) {
+            let frame: usize = part[..part.find('"').unwrap()].parse().unwrap();
+            let first = full.split(&format!("data-frame=\"{frame}\"")).nth(1).unwrap();
+            let title = first.split_once("<title>").unwrap().1.split_once("</title>").unwrap().0;
+            assert_eq!(st.title_of(frame).map(|t| escape(&t)).as_deref(), Some(title), "frame {frame}");
+            asked += 1;
+        }
+        assert!(asked > 10, "{asked} marks");
+        assert_eq!(st.title_of(usize::MAX), None, "no mark, no title");
+        // Lit as the export lights it.
+        let frame = st.arrows.iter().find_map(|a| a.frame).unwrap();
+        assert_eq!(
+            live_svg(&st, Some(frame)).matches(" lit\"").count(),
+            SpaceTime { lit: Some(frame), ..st.clone() }.svg_body().matches(" lit\"").count()
+        );
     }
 }

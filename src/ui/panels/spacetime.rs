@@ -2,7 +2,7 @@
 //! click on a mark seeking to its frame.
 
 use crate::ui::state::use_ui;
-use crate::view::spacetime::{of_session, svg, SpaceTime};
+use crate::view::spacetime::{live_svg, of_session};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -24,8 +24,10 @@ pub fn SpaceTimePanel() -> impl IntoView {
     let pointed = ui.pointed;
     let drawing = move || {
         let lit = pointed.get();
-        view.with(|v| svg(&SpaceTime { lit, ..v.clone() }))
+        view.with(|v| live_svg(v, lit))
     };
+    // The pointed mark's title, as the browser's tooltip: the drawing has none of its own.
+    let title = move || pointed.get().and_then(|f| view.with(|v| v.title_of(f)));
     // The pointer on a mark lights its line in the audit log.
     let point = move |e: leptos::ev::MouseEvent| {
         let frame = marked_frame(&e);
@@ -47,7 +49,7 @@ pub fn SpaceTimePanel() -> impl IntoView {
                 <span class="sub">"time runs down · an arrow per watch event, sloped by its lag · ◆ a cache read, red when stale"</span>
             </header>
             // Focusable, so a keyboard can scroll it where it overflows.
-            <div class="st-wrap" tabindex="0" role="group" aria-label="Space-time drawing" on:click=seek on:mouseover=point on:mouseleave=move |_| pointed.set(None) inner_html=drawing></div>
+            <div class="st-wrap" tabindex="0" role="group" aria-label="Space-time drawing" on:click=seek on:mouseover=point on:mouseleave=move |_| pointed.set(None) title=title inner_html=drawing></div>
             <p class="sr-only">{summary}</p>
         </section>
     }
