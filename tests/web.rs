@@ -309,9 +309,14 @@ async fn cluster_and_cache_light_the_object_the_frame_acts_on_and_keep_it_in_vie
     // read-your-write: the 409 frame acts on seed-99, the 51st of 51 rows.
     let q = "s=read-your-write";
     let n = first_frame_where(q, |s| s.last_frame().is_some() && pv::session_caption(s).contains("409 AlreadyExists"));
-    // The page's stylesheet is not loaded here: give the lists the scrolling box they have on the page.
+    // The page's stylesheet is not loaded here: give the lists the scrolling
+    // box they have on the page, and the rows the height the list's scroll
+    // arithmetic takes (the list sets --row-h and --row-gap).
     let style = document().create_element("style").unwrap();
-    style.set_text_content(Some(".rows { display: block; max-height: 120px; overflow-y: auto; margin: 0; padding: 0 }"));
+    style.set_text_content(Some(
+        ".rows { display: block; max-height: 120px; overflow-y: auto; margin: 0; padding: 0 } \
+         .row { display: flex; box-sizing: border-box; height: var(--row-h); margin-bottom: var(--row-gap) }",
+    ));
     document().head().unwrap().append_child(&style).unwrap();
     let m = mount_panel(q, || view! { <StorePanel side=Side::Cluster /> <StorePanel side=Side::Cache /> }).await;
     let ui = m.ui();
@@ -1096,37 +1101,103 @@ async fn a_good_url_opens_the_explorer_at_its_frame() {
 }
 
 #[wasm_bindgen_test]
-async fn cluster_and_cache_draw_hundreds_of_children_as_chips() {
-    // A hundred replicas: past the row form's limit, each child is one chip.
+async fn cluster_and_cache_draw_only_the_rows_in_view_of_hundreds() {
+    // A hundred replicas: past the lists' draw-everything limit. Each list,
+    // made 300 px tall with the page's row height (main.css is not loaded here), draws the rows in view and a few more, each the view's
+    // row at its place, and pads for the rest; scrolled to the end, it draws
+    // the last row, and the other list scrolls with it.
     let q0 = "s=replicaset-pressure&actions.0.apply.replicas=100";
     let n = first_frame_where(q0, |s| pv::object_rows(s.world()).len() > 80);
     let q = format!("{q0}&frame={n}");
-    let m = mount_panel(&q, || view! { <StorePanel side=Side::Cluster /> <StorePanel side=Side::Cache /> }).await;
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(
+        ".grid .row { display: flex; box-sizing: border-box; height: var(--row-h); margin-bottom: var(--row-gap) }",
+    ));
+    document().head().unwrap().append_child(&style).unwrap();
+    let m = mount_panel(&q, || view! { <div class="grid"><StorePanel side=Side::Cluster /> <StorePanel side=Side::Cache /></div> }).await;
     let s = reference(&q);
     let rows = pv::object_rows(s.world());
-    for (panel, cache_side) in [("Cluster", false), ("Cache", true)] {
-        let chips = m.all(&format!(r#"section[aria-label="{panel}"] ul.chips > li"#));
-        assert_eq!(chips.len(), rows.len(), "{panel} at frame {n}: one chip per object");
-        for (li, r) in chips.iter().zip(&rows) {
+    let pitch = 1.75 * 16.0 + 2.0;
+    let list = |panel: &str| m.one(&format!(r#"section[aria-label="{panel}"] ul.rows"#));
+    let drawn = |panel: &str| {
+        let items = m.all(&format!(r#"section[aria-label="{panel}"] ul.rows > li:not(.spacer)"#));
+        let at: Vec<usize> = items.iter().map(|li| attr(li, "aria-posinset").unwrap().parse().unwrap()).collect();
+        (items, at)
+    };
+    let check = |panel: &str, cache_side: bool, items: &[Element], at: &[usize]| {
+        assert!(!items.is_empty() && items.len() <= 30, "{panel}: {} rows drawn of {}", items.len(), rows.len());
+        assert!(at.windows(2).all(|w| w[1] == w[0] + 1), "{panel}: consecutive rows {at:?}");
+        let spacers = m.all(&format!(r#"section[aria-label="{panel}"] ul.rows > li.spacer"#));
+        assert_eq!(spacers.len(), 2, "{panel}: a spacer above the rows drawn, one below");
+        assert!(spacers.iter().all(|sp| attr(sp, "aria-hidden").as_deref() == Some("true")), "{panel}: spacers are not read out");
+        let tall = |sp: &Element| {
+            sp.unchecked_ref::<HtmlElement>().style().get_property_value("height").unwrap().trim_end_matches("px").parse::<f64>().unwrap()
+        };
+        let stands_for = (tall(&spacers[0]) + tall(&spacers[1])) / pitch + items.len() as f64;
+        assert!((stands_for - rows.len() as f64).abs() < 0.01, "{panel}: the spacers stand for the rows not drawn ({stands_for})");
+        assert!((tall(&spacers[0]) / pitch - (at[0] - 1) as f64).abs() < 0.01, "{panel}: the first drawn row sits at its place");
+        let ul = list(panel);
+        assert!(ul.scroll_height() > ul.client_height() * 2, "{panel}: the list scrolls as if every row were there");
+        for (li, &i) in items.iter().zip(at) {
+            let r = &rows[i - 1];
+            assert_eq!(attr(li, "aria-setsize").as_deref(), Some(rows.len().to_string().as_str()), "{panel}: row {i} says how many");
             let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
-            if !present {
-                assert!(has_class(li, "slot") && attr(li, "title").is_none(), "{panel}: {} is an unnamed slot", r.id);
-                continue;
-            }
-            assert_eq!(attr(li, "data-kind").as_deref(), Some(r.kind.as_str()));
-            assert_eq!(attr(li, "title").as_deref(), Some(r.name.as_str()), "the name in the tooltip");
-            let class = match (cache_side, r.state()) {
-                (false, RowState::NotInCache) => Some("unseen"),
-                (true, RowState::GoneFromCluster) | (_, RowState::Stale) => Some("stale"),
-                _ => None,
-            };
-            for c in ["unseen", "stale", "slot"] {
-                assert_eq!(has_class(li, c), class == Some(c), "{panel}: {} is {:?}", r.id, r.state());
+            assert_eq!(has_class(li, "slot"), !present, "{panel}: row {i}, {}, a slot where this side lacks it", r.id);
+            if present {
+                assert_eq!(attr(li, "title").as_deref(), Some(r.id.as_str()), "{panel}: row {i} is the view's row {i}");
+                assert_eq!(text(&one(li, ".name")), r.name);
             }
         }
+    };
+    for panel in ["Cluster", "Cache"] {
+        let style = list(panel).unchecked_into::<HtmlElement>().style();
+        style.set_property("height", "300px").unwrap();
+        style.set_property("overflow-y", "auto").unwrap();
+        style.set_property("box-sizing", "border-box").unwrap();
     }
-    assert!(m.all("ul.rows").is_empty(), "no row form at this size");
+    // The frame acts on a row: each list is scrolled to show it, and draws it.
+    let touched = cachescope::view::snapshot::snapshot(&s).rows.iter().position(|r| r.touched);
+    for (panel, cache_side) in [("Cluster", false), ("Cache", true)] {
+        fire(&list(panel), "scroll");
+        sleep(40).await;
+        let (items, at) = drawn(panel);
+        check(panel, cache_side, &items, &at);
+        if let Some(i) = touched {
+            let li = items.iter().zip(&at).find(|(_, &p)| p == i + 1).map(|(li, _)| li);
+            assert!(li.is_some_and(|li| has_class(li, "touched")), "{panel}: the lit row {} is drawn, lit", i + 1);
+        }
+    }
+    // To the top.
+    for (panel, cache_side) in [("Cluster", false), ("Cache", true)] {
+        list(panel).set_scroll_top(0);
+        fire(&list(panel), "scroll");
+        sleep(40).await;
+        let (items, at) = drawn(panel);
+        assert_eq!(at[0], 1, "{panel}: from the top");
+        check(panel, cache_side, &items, &at);
+        let holds = rows.iter().filter(|r| if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() }).count();
+        assert!(
+            m.text(&format!(r#"section[aria-label="{panel}"] .counts"#)).starts_with(&format!("{holds} objects")),
+            "{panel}: the header counts them all"
+        );
+    }
+    // To the end: the Cluster list scrolled, the Cache list follows.
+    let cluster = list("Cluster");
+    cluster.set_scroll_top(1_000_000);
+    fire(&cluster, "scroll");
+    sleep(40).await;
+    fire(&list("Cache"), "scroll");
+    sleep(40).await;
+    for (panel, cache_side) in [("Cluster", false), ("Cache", true)] {
+        let (items, at) = drawn(panel);
+        assert_eq!(at.last().copied(), Some(rows.len()), "{panel}: the last row is drawn at the end");
+        assert!(at[0] > 1, "{panel}: the top rows are not");
+        check(panel, cache_side, &items, &at);
+    }
+    assert_eq!(list("Cache").scroll_top(), cluster.scroll_top(), "the two lists scroll together");
+    assert!(m.all("ul.chips").is_empty(), "one form of list at any size");
     m.finish().await;
+    style.remove();
 }
 
 #[wasm_bindgen_test]

@@ -79,15 +79,18 @@ pub fn install() {
         let Some(target) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else { return };
         for d in open_popovers() {
             if !d.contains(Some(&target)) {
-                close(&d);
-                if !focusable(&target) {
-                    if let Some(s) = summary_of(&d) {
-                        // After the press's own mousedown, which would take the focus to the page.
+                match summary_of(&d).filter(|_| !focusable(&target)) {
+                    // After the press's own mousedown, which would take the focus to the
+                    // page: closed and focused in one task, so no one sees it closed with
+                    // the focus lost.
+                    Some(s) => {
                         gloo_timers::callback::Timeout::new(0, move || {
+                            close(&d);
                             let _ = s.focus();
                         })
                         .forget();
                     }
+                    None => close(&d),
                 }
             }
         }

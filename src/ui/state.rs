@@ -75,6 +75,10 @@ pub struct Ui {
     /// The frame the pointer rests on in the audit log or the Space-time view:
     /// each lights what the other draws for it.
     pub(super) pointed: RwSignal<Option<usize>>,
+    /// The Cluster and Cache lists' heights in px, as last measured (0 for
+    /// one not drawn): both keep the lit row in view of the shorter, so the
+    /// two, which scroll together, show it alike.
+    pub(crate) list_heights: RwSignal<[f64; 2]>,
     /// A seek being computed in slices (the transport shows it, with Stop).
     pub(super) computing: RwSignal<Option<Computing>>,
     /// The run's trace hash, once its end is known and every frame hashed.
@@ -174,6 +178,7 @@ impl Ui {
             announced_breaks: StoredValue::new(0),
             share_note: RwSignal::new(None),
             pointed: RwSignal::new(None),
+            list_heights: RwSignal::new([0.0; 2]),
             computing: RwSignal::new(None),
             trace_hash: RwSignal::new(None),
             looking: StoredValue::new(false),

@@ -2,7 +2,7 @@
 //! either side of the gap ([`Side`]). Both lay out the same rows
 //! ([`crate::view::panels::object_rows`]), so they line up row for row.
 
-use super::layout::{keep_in_view, kind_abbr, simplified};
+use super::layout::{kind_abbr, simplified};
 use crate::narrate::simplifications::Panel;
 use crate::narrate::units::{plural, secs};
 use crate::ui::state::use_ui;
@@ -47,8 +47,8 @@ impl Side {
     /// The other side's lists, which scroll with this one's.
     fn other_lists(self) -> &'static str {
         match self {
-            Side::Cluster => ".cache .rows, .cache .chips",
-            Side::Cache => ".cluster .rows, .cluster .chips",
+            Side::Cluster => ".cache .rows",
+            Side::Cache => ".cluster .rows",
         }
     }
 
@@ -130,10 +130,6 @@ pub fn StorePanel(side: Side) -> impl IntoView {
         Side::Cluster => "badge mono",
         Side::Cache => "badge synced",
     };
-    if side == Side::Cluster {
-        // Once for both lists, from the Cluster side.
-        follow_touched();
-    }
     view! {
         <section class=format!("panel {}", side.class()) aria-label=side.title()>
             <header>
@@ -170,15 +166,30 @@ fn name_view(r: &Row) -> impl IntoView {
     view! { <span class="name mono">{head.to_string()}<b class="suffix">{tail.to_string()}</b></span> }
 }
 
-/// Above this many objects a panel draws each child as a chip: one element,
-/// its state in its outline, its name in its tooltip. Hundreds of pods stay
-/// legible at a glance and cheap to redraw while playing.
-const DENSE_ROWS: usize = 60;
+/// A row's height, in rem, and the gap below it, in px: the lists' one pitch,
+/// set on each list as `--row-h` and `--row-gap` (style/main.css's `.row`
+/// reads them), so the rows the list draws and the scroll arithmetic agree.
+const ROW_HEIGHT_REM: f64 = 1.75;
+const ROW_GAP_PX: f64 = 2.0;
 
-/// The most chips a panel draws (the first, in key order): past it, a count.
-/// Thousands of chips tell no more than the count does, and laying them out
-/// would hold the main thread for most of a second.
-const MAX_CHIPS: usize = 500;
+/// Rows kept in the DOM above and below those in view.
+const OVERSCAN: usize = 8;
+
+/// Up to this many objects a list draws every row (the page's find and a
+/// screen reader's browse mode see them all); past it, only those in view.
+const ALL_ROWS: usize = 60;
+
+/// The distance from one row's top to the next's, in px, at the page's root font size.
+fn row_pitch() -> f64 {
+    let rem = document()
+        .document_element()
+        .and_then(|root| window().get_computed_style(&root).ok().flatten())
+        .and_then(|style| style.get_property_value("font-size").ok())
+        // `16px`, `17.5px`: read without the float parser (view::url::parse_decimal).
+        .and_then(|size| size.strip_suffix("px").and_then(crate::view::url::parse_decimal))
+        .unwrap_or(16.0);
+    ROW_HEIGHT_REM * rem + ROW_GAP_PX
+}
 
 /// The same rows, seen from one side. Each side names only what it holds; an
 /// object only the other side has keeps its row as an unnamed, dashed slot
@@ -186,77 +197,126 @@ const MAX_CHIPS: usize = 500;
 /// is empty rather than drawing a column of slots.
 fn objects_list(side: Side) -> impl IntoView {
     let snap = use_ui().snap;
-    let dense = Memo::new(move |_| snap.with(|s| s.rows.len() > DENSE_ROWS));
-    let holds = move || snap.with(|s| side.counts(s).0);
+    // A Memo, so the list is built when this side first holds something, not again at every count.
+    let holds_any = Memo::new(move |_| snap.with(|s| side.counts(s).0 > 0));
     let empty = move || snap.with(|s| s.empty_note(side.is_cache())).map(|text| view! { <p class="empty big">{text}</p> });
-    let list = move || (holds() > 0).then(|| if dense.get() { Either::Left(chips(side)) } else { Either::Right(rows_list(side)) });
+    let list = move || holds_any.get().then(|| rows_list(side));
     (empty, list)
 }
 
-/// Keeps the object the current frame acted on in view while stepping or
-/// playing: scrolls the Cluster and Cache lists just enough, never the page.
-/// Runs as an effect, after the rows are drawn.
-fn follow_touched() {
-    let snap = use_ui().snap;
-    Effect::new(move |_| {
-        snap.track();
-        // Rows only: past 60 objects the panels draw chips, all in view at once.
-        let Ok(lists) = document().query_selector_all(".cluster .rows, .cache .rows") else { return };
-        for list in (0..lists.length()).filter_map(|i| lists.item(i)).filter_map(|n| n.dyn_into::<web_sys::Element>().ok()) {
-            keep_in_view(&list, ":scope > .touched");
+/// Cluster and Cache scroll together, so their rows stay side by side. The
+/// list the learner scrolls leads; the other follows, and its own scroll
+/// event, the echo of following (marked `data-follows`), is not sent back:
+/// it would stop the leader's smooth scroll (Home, End, Page Down) where the
+/// follower stood.
+fn sync_scroll(el: &web_sys::Element, side: Side) {
+    let top = el.scroll_top();
+    if el.get_attribute("data-follows").is_some_and(|at| at == top.to_string()) {
+        let _ = el.remove_attribute("data-follows");
+        return;
+    }
+    let Some(o) = el.closest(".grid").ok().flatten().and_then(|g| g.query_selector(side.other_lists()).ok().flatten()) else { return };
+    if o.scroll_top() != top {
+        let _ = o.set_attribute("data-follows", &top.to_string());
+        o.set_scroll_top(top);
+    }
+}
+
+/// One object a line. Past [`ALL_ROWS`] objects, drawn only where the list is
+/// scrolled to: the rows in view and [`OVERSCAN`] more either side, between
+/// two spacers that stand for the rest, so the list scrolls as if every row
+/// were there. Each row says its place (`aria-posinset` of `aria-setsize`),
+/// so a screen reader hears "37 of 500" and reaches every row by scrolling. The row the current
+/// frame acts on is scrolled into view (computed, not measured: no layout is
+/// read while playing).
+fn rows_list(side: Side) -> impl IntoView {
+    let ui = use_ui();
+    let snap = ui.snap;
+    let heights = ui.list_heights;
+    let mine = usize::from(side.is_cache());
+    let pitch = row_pitch();
+    let list = NodeRef::<leptos::html::Ul>::new();
+    let top = RwSignal::new(0.0);
+    // Until the list is measured, the window's height bounds it from above.
+    let height = RwSignal::new(window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(900.0));
+    let len = Memo::new(move |_| snap.with(|s| s.rows.len()));
+    let shown = Memo::new(move |_| match len.get() {
+        n if n <= ALL_ROWS => 0..n,
+        n => pv::visible_rows(n, top.get(), height.get(), pitch, OVERSCAN),
+    });
+    // Where the list is scrolled, and how tall it is. A frame later than the
+    // list's load, or on a resize, the list may be gone: then nothing is kept.
+    let measure = move |el: &web_sys::Element| {
+        top.try_set(f64::from(el.scroll_top()));
+        let h = f64::from(el.client_height());
+        if h > 0.0 && height.try_get_untracked().is_some_and(|was| was != h) {
+            height.try_set(h);
+            heights.try_update(|hs| hs[mine] = h);
+        }
+    };
+    list.on_load(move |el| request_animation_frame(move || measure(&el)));
+    let resize = window_event_listener(leptos::ev::resize, move |_| {
+        if let Some(el) = list.try_get_untracked().flatten() {
+            measure(&el);
         }
     });
-}
-
-/// Cluster and Cache scroll together, so their rows stay side by side.
-fn sync_scroll(ev: &web_sys::Event, side: Side) {
-    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-    let Some(o) = el.closest(".grid").ok().flatten().and_then(|g| g.query_selector(side.other_lists()).ok().flatten()) else { return };
-    if o.scroll_top() != el.scroll_top() {
-        o.set_scroll_top(el.scroll_top());
-    }
-}
-
-/// The dense form: owners as rows, children as chips.
-fn chips(side: Side) -> impl IntoView {
-    let snap = use_ui().snap;
-    let more = move || snap.with(|s| s.rows.len().saturating_sub(MAX_CHIPS));
+    on_cleanup(move || {
+        resize.remove();
+        heights.try_update(|hs| hs[mine] = 0.0);
+    });
+    // The lit row in view: its place, against where the list is scrolled;
+    // again when a list's height is measured. Of the shorter list, where the
+    // other is drawn too: they scroll together, and both show it.
+    Effect::new(move |_| {
+        let other = heights.with(|hs| hs[1 - mine]);
+        let h = if other > 0.0 { height.get().min(other) } else { height.get() };
+        let Some(i) = snap.with(|s| s.rows.iter().position(|r| r.touched)) else { return };
+        if let Some(to) = pv::scroll_to_show(i, top.get_untracked(), h, pitch) {
+            if let Some(el) = list.get_untracked() {
+                el.set_scroll_top(to.round() as i32);
+            }
+            top.set(to);
+        }
+    });
+    // The rows not drawn, above and below, as two empty items of their
+    // height (a list's own padding would not do: a border-box list grows to
+    // hold it instead of scrolling). Only a windowed list has them.
+    let spacer = move |before: bool| {
+        move || {
+            (len.get() > ALL_ROWS).then(|| {
+                let height = move || {
+                    let r = shown.get();
+                    let rows = if before { r.start } else { len.get() - r.end };
+                    format!("{:.2}px", rows as f64 * pitch)
+                };
+                view! { <li class="spacer" aria-hidden="true" style:height=height></li> }
+            })
+        }
+    };
+    let setsize = move || len.get().to_string();
     view! {
-        <ul class="chips" role="list" tabindex="0" aria-label=side.list_label() on:scroll=move |ev| sync_scroll(&ev, side)>
-            <For
-                each=move || snap.with(|s| s.rows.iter().take(MAX_CHIPS).map(|r| (format!("{}|{:?}|{:?}|{}|{}|{:?}", r.id, r.cluster_rv, r.cache_rv, r.pending.is_some(), r.touched, r.terminating), r.clone())).collect::<Vec<_>>())
-                key=|(k, _)| k.clone()
-                children=move |(_, r): (String, Row)| {
-                    if side.rv(&r).is_none() {
-                        // Held by the other side only: an unnamed slot.
-                        return Either::Left(view! { <li class=row_class("chip slot", &r) aria-hidden="true"></li> });
-                    }
-                    let class = match (side, r.state()) {
-                        (Side::Cluster, RowState::NotInCache) => "chip unseen",
-                        (Side::Cache, RowState::GoneFromCluster) | (_, RowState::Stale) => "chip stale",
-                        _ => "chip",
-                    };
-                    let class = if side.terminating(&r) { format!("{class} terminating") } else { class.to_string() };
-                    let label = if r.depth > 0 { String::new() } else { format!("{} {}", kind_abbr(r.kind), r.name) };
-                    Either::Right(view! {
-                        <li class=row_class(&class, &r) data-kind=r.kind.as_str() data-present="true" title=r.name.clone()>{label}</li>
-                    })
+        <ul
+            class="rows"
+            role="list"
+            tabindex="0"
+            aria-label=side.list_label()
+            node_ref=list
+            style=format!("--row-h:{ROW_HEIGHT_REM}rem;--row-gap:{ROW_GAP_PX}px")
+            on:scroll=move |ev| {
+                if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                    measure(&el);
+                    sync_scroll(&el, side);
                 }
-            />
-            {move || (more() > 0).then(|| view! { <li class="chip more">{format!("and {} more", more())}</li> })}
-        </ul>
-    }
-}
-
-/// The row form, one object a line.
-fn rows_list(side: Side) -> impl IntoView {
-    let snap = use_ui().snap;
-    view! {
-        <ul class="rows" role="list" tabindex="0" aria-label=side.list_label() on:scroll=move |ev| sync_scroll(&ev, side)>
+            }
+        >
+            {spacer(true)}
             <For
-                each=move || snap.with(|s| s.rows.clone())
-                key=row_key
-                children=move |r: Row| {
+                each=move || {
+                    let r = shown.get();
+                    snap.with(|s| s.rows.get(r.clone()).unwrap_or_default().iter().cloned().zip(r.start + 1..).collect::<Vec<_>>())
+                }
+                key=|(r, at): &(Row, usize)| format!("{at}|{}", row_key(r))
+                children=move |(r, at): (Row, usize)| {
                     let state = r.state();
                     let Some(rv) = side.rv(&r) else {
                         // What only the other side holds: a slot without a name.
@@ -266,7 +326,7 @@ fn rows_list(side: Side) -> impl IntoView {
                             (Side::Cluster, _) => "deleted; the cache still has it".to_string(),
                         };
                         return Either::Left(view! {
-                            <li class=row_class("row slot", &r)><span class="note">{note}</span></li>
+                            <li class=row_class("row slot", &r) aria-posinset=at aria-setsize=setsize><span class="note">{note}</span></li>
                         });
                     };
                     let terminating = side.terminating(&r);
@@ -278,7 +338,7 @@ fn rows_list(side: Side) -> impl IntoView {
                         _ => ("row", String::new()),
                     };
                     Either::Right(view! {
-                        <li class=row_class(class, &r) data-kind=r.kind.as_str() data-present="true" title=r.id.clone()>
+                        <li class=row_class(class, &r) data-kind=r.kind.as_str() data-present="true" title=r.id.clone() aria-posinset=at aria-setsize=setsize>
                             <span class="kind">{kind_abbr(r.kind)}</span>
                             {name_view(&r)}
                             <span class="rv mono">{format!("rv {rv}")}</span>
@@ -289,6 +349,7 @@ fn rows_list(side: Side) -> impl IntoView {
                     })
                 }
             />
+            {spacer(false)}
         </ul>
     }
 }

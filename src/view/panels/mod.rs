@@ -21,7 +21,7 @@ pub use queue::{queue, QueueView, WorkerView};
 pub(crate) use reconcile::is_stale_read;
 pub use reconcile::{frame_step, reconcile, CodeLine, ReconcileView};
 pub(crate) use rows::mark_touched;
-pub use rows::{object_rows, Row, RowState};
+pub use rows::{object_rows, scroll_to_show, visible_rows, Row, RowState};
 pub use timeline::{timeline, TimelineEntry};
 pub use wires::{wires, Wire};
 

@@ -144,6 +144,36 @@ pub(crate) fn mark_touched(rows: &mut [Row], touched: &[ObjectRef]) {
     }
 }
 
+/// The rows a list keeps in the DOM: those a viewport `height` px tall,
+/// scrolled `top` px down a list of `len` rows `pitch` px apart, shows, and
+/// `overscan` more on either side (so a small scroll never shows a blank
+/// before the next frame draws). Bounded by the viewport, not by `len`: a
+/// panel of 2,000 objects draws as many rows as one of 50.
+pub fn visible_rows(len: usize, top: f64, height: f64, pitch: f64, overscan: usize) -> std::ops::Range<usize> {
+    if len == 0 || pitch <= 0.0 {
+        return 0..0;
+    }
+    let first = (top.max(0.0) / pitch).floor() as usize;
+    let shown = (height.max(0.0) / pitch).ceil() as usize + 1;
+    let start = first.saturating_sub(overscan).min(len);
+    let end = first.saturating_add(shown).saturating_add(overscan).min(len);
+    start..end
+}
+
+/// Where to scroll a viewport `height` px tall, now `top` px down, so that
+/// row `i` of a list `pitch` px apart is wholly in view: `None` if it is
+/// already, else just far enough (up to its top, or down to its bottom).
+pub fn scroll_to_show(i: usize, top: f64, height: f64, pitch: f64) -> Option<f64> {
+    let (row_top, row_bottom) = (i as f64 * pitch, (i + 1) as f64 * pitch);
+    if row_top < top {
+        Some(row_top)
+    } else if row_bottom > top + height && height > 0.0 {
+        Some((row_bottom - height).min(row_top))
+    } else {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::at_reconcile_2;
@@ -191,5 +221,36 @@ mod tests {
             assert_eq!(t, EventType::Added);
             assert!(eta > 0 && eta <= 2000);
         }
+    }
+
+    #[test]
+    fn a_list_draws_the_rows_in_view_and_a_few_more_at_any_length() {
+        // 30 px rows in a 300 px viewport: 10 in view, one more for a part
+        // row, 6 either side.
+        assert_eq!(visible_rows(500, 0.0, 300.0, 30.0, 6), 0..17);
+        assert_eq!(visible_rows(500, 3_000.0, 300.0, 30.0, 6), 94..117);
+        assert_eq!(visible_rows(500, 14_700.0, 300.0, 30.0, 6), 484..500, "the end: the last row is drawn");
+        for len in [50, 500, 2_000, 100_000] {
+            let r = visible_rows(len, (len as f64 / 2.0) * 30.0, 300.0, 30.0, 6);
+            assert!(r.len() <= 23, "{len} rows: {} drawn", r.len());
+        }
+        assert_eq!(visible_rows(3, 0.0, 300.0, 30.0, 6), 0..3, "a short list: all of it");
+        assert_eq!(visible_rows(0, 0.0, 300.0, 30.0, 6), 0..0);
+        assert_eq!(visible_rows(500, 90_000.0, 300.0, 30.0, 6), 500..500, "scrolled past a list that shrank");
+        assert_eq!(visible_rows(500, -40.0, 300.0, 30.0, 6), 0..17, "an overscrolled top counts as the top");
+    }
+
+    #[test]
+    fn a_lit_row_is_scrolled_into_view_just_enough() {
+        assert_eq!(scroll_to_show(5, 0.0, 300.0, 30.0), None, "in view");
+        assert_eq!(scroll_to_show(9, 0.0, 300.0, 30.0), None, "the last whole row in view");
+        assert_eq!(scroll_to_show(10, 0.0, 300.0, 30.0), Some(30.0), "one below: down by one row");
+        assert_eq!(scroll_to_show(40, 0.0, 300.0, 30.0), Some(930.0), "far below: to its bottom");
+        assert_eq!(scroll_to_show(2, 300.0, 300.0, 30.0), Some(60.0), "above: up to its top");
+        assert_eq!(scroll_to_show(3, 0.0, 20.0, 30.0), Some(90.0), "a viewport shorter than a row: its top");
+        // Scrolled there, the row is in view, and drawn.
+        let to = scroll_to_show(400, 0.0, 300.0, 30.0).unwrap();
+        assert_eq!(scroll_to_show(400, to, 300.0, 30.0), None);
+        assert!(visible_rows(500, to, 300.0, 30.0, 6).contains(&400));
     }
 }

@@ -1,0 +1,108 @@
+// The Cluster and Cache lists at scale (issue 20): past 60 objects a list
+// keeps only the rows in view (and a few more) in the DOM, yet says how many
+// there are, scrolls as if every row were there, and answers the keyboard.
+// Run: `make build && node --test --test-reporter=spec tests/e2e/lists.test.mjs`
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NO_PROBLEMS, openPage, openStage, playToEnd, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+
+const env = withServerAndBrowser();
+
+/** The replicaset-pressure lab scaled to 500 replicas, the client-side limit off. */
+const FIVE_HUNDRED = '?s=replicaset-pressure&actions.0.apply.replicas=500&cluster.client_qps=0';
+
+/** What a list draws: its rows' places (aria-posinset), how many it says there are, and its last row's title. */
+function drawn(page, panel) {
+  return region(page, panel)
+    .locator('ul.rows')
+    .evaluate((ul) => {
+      const rows = [...ul.querySelectorAll(':scope > li[aria-posinset]')];
+      return {
+        places: rows.map((li) => Number(li.getAttribute('aria-posinset'))),
+        setsize: Number(rows[0]?.getAttribute('aria-setsize')),
+        items: ul.children.length,
+        last: rows.at(-1)?.title ?? '',
+        scrollTop: ul.scrollTop,
+      };
+    });
+}
+
+/** Waits until the list's drawn rows satisfy `ok`. */
+async function until(page, panel, ok, what) {
+  const deadline = Date.now() + 5_000;
+  let d;
+  while (Date.now() < deadline) {
+    d = await drawn(page, panel);
+    if (ok(d)) return d;
+    await page.waitForTimeout(50);
+  }
+  assert.fail(`${panel}: ${what}; drawn ${JSON.stringify({ ...d, places: [d.places[0], d.places.at(-1)] })}`);
+}
+
+test('with 500 replicas the Cluster names every object while its DOM holds at most 100 rows, and the keyboard reaches the last pod', async () => {
+  // Played to its end at 1280×720; a phone (no Speed slider) opens at that frame.
+  let end;
+  for (const viewport of [{ width: 1280, height: 720 }, { width: 390, height: 844 }]) {
+    const { page, context, problems } = await openPage(env.browser, env.server.origin, viewport);
+    const at = `${viewport.width}×${viewport.height}`;
+    try {
+      if (end === undefined) {
+        await openStage(page, env.server.url, FIVE_HUNDRED);
+        await playToEnd(page, 60_000);
+        end = await readFrame(page);
+      } else {
+        await openStage(page, env.server.url, `${FIVE_HUNDRED}&frame=${end}`);
+      }
+      const header = await region(page, 'Cluster').locator('.counts').innerText();
+      const objects = Number(header.match(/^(\d+) objects/)?.[1]);
+      assert.ok(objects > 500, `${at}: the header names every object: ${header}`);
+      let d = await drawn(page, 'Cluster');
+      assert.equal(d.setsize, objects, `${at}: each row says how many there are, as the header does`);
+      assert.ok(d.items <= 100, `${at}: ${d.items} items in the DOM for ${objects} objects`);
+      assert.ok(d.places.every((p, i) => i === 0 || p === d.places[i - 1] + 1), `${at}: the rows drawn are consecutive`);
+
+      // The keyboard: the list takes the focus, and Home, Page Down and End scroll it.
+      const list = region(page, 'Cluster').locator('ul.rows');
+      await list.focus();
+      await page.keyboard.press('Home');
+      d = await until(page, 'Cluster', (x) => x.places[0] === 1, 'Home shows the first row');
+      const fromTop = d.places.at(-1);
+      await page.keyboard.press('PageDown');
+      await page.keyboard.press('PageDown');
+      d = await until(page, 'Cluster', (x) => x.scrollTop > 0 && x.places.at(-1) > fromTop, 'Page Down moves the rows drawn down the list');
+      await page.keyboard.press('End');
+      d = await until(page, 'Cluster', (x) => x.places.at(-1) === objects, 'End shows the last row');
+      assert.ok(d.items <= 100, `${at}: still at most 100 items at the end (${d.items})`);
+      assert.match(d.last, /^Pod\//, `${at}: the last row is a pod's`);
+      const last = region(page, 'Cluster').locator(`li[aria-posinset="${objects}"]`);
+      assert.ok(await last.isVisible(), `${at}: the last pod's row is in view`);
+      // The Cache scrolls with it, row for row.
+      const cache = await until(page, 'Cache', (x) => x.places.at(-1) === objects, 'the Cache list follows to the end');
+      assert.equal(cache.scrollTop, d.scrollTop, `${at}: both lists at the same place`);
+      // Tab leaves the list: it holds one stop, not one per row.
+      await list.focus();
+      await page.keyboard.press('Tab');
+      const inside = await list.evaluate((ul) => ul.contains(document.activeElement));
+      assert.equal(inside, false, `${at}: Tab moves on from the list`);
+      assert.deepEqual(quiet(problems), NO_PROBLEMS);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('up to 60 objects every row is drawn, with no spacer', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    // empty-cache: 50 ConfigMaps, all in the cluster from the start.
+    await openStage(page, env.server.url, '?s=empty-cache');
+    const d = await drawn(page, 'Cluster');
+    assert.equal(d.places.length, 50, 'every ConfigMap drawn');
+    assert.equal(d.items, 50, 'no spacer');
+    assert.equal(d.setsize, 50);
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
