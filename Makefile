@@ -24,7 +24,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 
 WASM_TARGET := wasm32-unknown-unknown
 
-.PHONY: help setup build serve test lint test-native test-wasm trunk-build test-e2e bench bench-pages fuzz screenshots clean
+.PHONY: help setup build serve test lint test-native test-wasm trunk-build test-e2e bench bench-tools bench-pages fuzz screenshots clean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -71,10 +71,17 @@ test-e2e:
 # the simulation natively, then the release page in headless Chromium
 # (tests/bench/page.mjs: gzipped size against a hello-world Leptos page,
 # time to the first frame, frame times while playing).
-bench: setup
+bench: setup bench-tools
 	cargo run --profile bench-native --bin cachescope -- bench
 	$(MAKE) --no-print-directory bench-pages >&2
 	node tests/bench/page.mjs
+
+# What only `make bench` needs, installed the first time it runs (not for
+# `make test`): twiggy, which reads the page's wasm for its breakdown by crate
+# and function (tests/bench/wasm-breakdown.mjs).
+TWIGGY_VERSION := 0.8.0
+bench-tools:
+	@[[ "$$(twiggy --version 2>/dev/null)" == "twiggy-opt $(TWIGGY_VERSION)" ]] || cargo install twiggy --version $(TWIGGY_VERSION) --locked
 
 # Fuzz every parser a link, a file or a host page reaches, and explore's own
 # arguments (src/fuzz.rs): FUZZ_COUNT mutated inputs per harness from

@@ -47,7 +47,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { DIST, launchBrowser, openPage, serveDist } from '../e2e/support.mjs';
+import { DIST, LARGEST_ACCEPTED, launchBrowser, openPage, pack, serveDist } from '../e2e/support.mjs';
+import { wasmBreakdown } from './wasm-breakdown.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const HELLO_DIST = path.join(ROOT, 'target/bench-hello/dist');
@@ -82,6 +83,22 @@ const PLAY_QUERY = new URLSearchParams({
   speed: '10',
 }).toString();
 
+/**
+ * The page's size budget, kept here and nowhere else: the page (its .wasm,
+ * .js and .css, gzipped) at most this many times the floor page's. A change
+ * that takes page_floor_ratio past it says so in its commit (issue 20).
+ */
+const PAGE_FLOOR_BUDGET = 2;
+
+/** The panels `panels=` names (src/view/url.rs, PanelId::as_str), each played alone for frame_work_<panel>_p95_ms. */
+const PANELS = ['cluster', 'watch', 'cache', 'expectations', 'workqueue', 'reconcile', 'observations', 'invariants', 'timeline', 'spacetime'];
+
+/** The largest scenario the page accepts (tests/e2e/support.mjs), played from frame 0 like the 500-replica run; it never reaches its end while recording. */
+const LARGEST_QUERY = `z=${pack(LARGEST_ACCEPTED)}&speed=10`;
+
+/** Cargo's wasm for the page, before wasm-bindgen and wasm-opt (Trunk's build leaves it here). */
+const RAW_WASM = path.join(ROOT, 'target/wasm32-unknown-unknown/release/cachescope-web.wasm');
+
 /** The sought run: over-create played for two hours, resyncing every second (57,656 frames). */
 const SEEK_SETTINGS = { until_ms: '7200000', 'cluster.resync_ms': '1000' };
 
@@ -108,6 +125,19 @@ function parseArgs(argv) {
 
 function say(name, value, unit) {
   console.log(`${name}: ${value} ${unit}`);
+}
+
+/** The .br copies of the page's .wasm, .js and .css at the top of `dir`: their bytes, and how many of the page's files have both a .br and a .gz beside them. */
+async function precompressedSizes(dir) {
+  const names = await readdir(dir);
+  const assets = names.filter((n) => /\.(wasm|js|css)$/.test(n));
+  let br = 0;
+  let files = 0;
+  for (const name of assets) {
+    if (names.includes(`${name}.br`)) br += (await readFile(path.join(dir, `${name}.br`))).length;
+    if (names.includes(`${name}.br`) && names.includes(`${name}.gz`)) files++;
+  }
+  return { br, files };
 }
 
 /** Gzipped bytes (zlib level 9) of the .wasm, .js and .css files at the top of `dir`. */
@@ -230,10 +260,10 @@ function waitForQuiet(page) {
  * so ~16.7 ms is the floor of every interval: a p95 at the floor means
  * playback kept up with every frame.
  */
-async function measureFrames(browser, server) {
+async function measureFrames(browser, server, query = PLAY_QUERY) {
   const { page, context, problems } = await openPage(browser, server.origin);
   try {
-    await page.goto(`${server.url}?${PLAY_QUERY}`, { waitUntil: 'commit' });
+    await page.goto(`${server.url}?${query}`, { waitUntil: 'commit' });
     await firstFrameMark(page, problems);
     const alert = await alertText(page);
     if (alert) throw new Unmeasurable(`the page did not take the benchmark URL ${page.url()}: ${alert}`);
@@ -363,6 +393,20 @@ async function main() {
   const floorSizes = await gzippedSizes(args.floorDist);
   say('floor_total_gz_bytes', floorSizes.total, 'bytes');
   say('floor_size_ratio', (floorSizes.total / helloSizes.total).toFixed(2), 'x');
+  const overFloor = pageSizes.total / floorSizes.total;
+  say('page_floor_ratio', overFloor.toFixed(2), 'x');
+  say('page_floor_budget', PAGE_FLOOR_BUDGET.toFixed(2), 'x');
+  say('page_floor_budget_left_gz_bytes', Math.round(PAGE_FLOOR_BUDGET * floorSizes.total - pageSizes.total), 'bytes');
+  if (overFloor > PAGE_FLOOR_BUDGET) console.error(`page bench: note: the page is ${overFloor.toFixed(2)}x the floor page, past its budget of ${PAGE_FLOOR_BUDGET}x`);
+  // What the wasm is made of (raw bytes of the optimised wasm dist/ ships; see wasm-breakdown.mjs).
+  const parts = wasmBreakdown(RAW_WASM, path.join(ROOT, 'target/bench-breakdown'));
+  say('wasm_breakdown_raw_bytes', parts.total, 'bytes');
+  for (const [crate, bytes] of parts.byCrate.slice(0, 15)) say(`wasm_crate_${crate}_raw_bytes`, bytes, 'bytes');
+  parts.topFunctions.forEach(([name, bytes], i) => say(`wasm_fn_${String(i + 1).padStart(2, '0')}_raw_bytes`, bytes, `bytes ${name}`));
+  // Serve-ready copies beside each asset (scripts/precompress.mjs, run by Trunk's post_build hook).
+  const pre = await precompressedSizes(args.dist);
+  say('page_total_br_bytes', pre.br, 'bytes');
+  say('page_precompressed_files', pre.files, 'files');
 
   const server = await serveDist({ dist: args.dist });
   let browser;
@@ -377,6 +421,15 @@ async function main() {
     say('frame_work_p95_ms', frames.workP95.toFixed(1), 'ms');
     say('frame_samples', frames.frames, 'frames');
     say('play_sim_frames', frames.advanced, 'frames');
+    // Each panel alone (`panels=`), the same run: the share each adds.
+    for (const panel of PANELS) {
+      const alone = await measureFrames(browser, server, `${PLAY_QUERY}&panels=${panel}`);
+      say(`frame_work_${panel}_p95_ms`, alone.workP95.toFixed(1), 'ms');
+    }
+    const largest = await measureFrames(browser, server, LARGEST_QUERY);
+    say('frame_work_largest_p50_ms', largest.workP50.toFixed(1), 'ms');
+    say('frame_work_largest_p95_ms', largest.workP95.toFixed(1), 'ms');
+    say('largest_play_sim_frames', largest.advanced, 'frames');
     const seek = await measureSeek(browser, server);
     say('seek_startup_task_ms', seek.startup.toFixed(0), 'ms');
     say('seek_slice_task_ms', seek.slice.toFixed(0), 'ms');

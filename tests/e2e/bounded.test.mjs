@@ -14,15 +14,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateRawSync } from 'node:zlib';
-import { NO_PROBLEMS, openStage, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, openStage, openPage, pack, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TMP = mkdtempSync(path.join(tmpdir(), 'cachescope-bounded-'));
 
-/** A scenario packed as the page's Share packs it (`z=`): raw deflate, base64url. */
-const pack = (doc) => deflateRawSync(Buffer.from(JSON.stringify(doc)), { level: 9 }).toString('base64url');
 
 /** The native runner's report for a scenario document. */
 function runNatively(doc) {

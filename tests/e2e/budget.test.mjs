@@ -5,13 +5,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { deflateRawSync } from 'node:zlib';
-import { NO_PROBLEMS, openPage, quiet, withServerAndBrowser } from './support.mjs';
+import { LARGEST_ACCEPTED, NO_PROBLEMS, openPage, pack, quiet, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 
-/** A scenario packed as the page's Share packs it (`z=`): raw deflate, base64url. */
-const pack = (doc) => deflateRawSync(Buffer.from(JSON.stringify(doc)), { level: 9 }).toString('base64url');
 
 test('the over-budget link opens to a banner naming what is over the limit', async () => {
   // The issue's 165-character link: 20,000 Ensembles × 1,000 voices, at frame 200,000.
@@ -34,17 +31,8 @@ test('the over-budget link opens to a banner naming what is over the limit', asy
 });
 
 test('the largest scenario the budget accepts plays to its last frame', async () => {
-  // Two Ensembles of 999 ConfigMaps, enqueued twice and resynced every second, for a
-  // day (LARGEST_ACCEPTED): within the budget as it runs, it stops at its frame limit,
-  // 60,000 frames. (With generated names it over-creates past 2,000 objects and stops
-  // there: tests/limits.rs.)
-  const biggest = {
-    name: 'biggest',
-    until_ms: 86400000,
-    controller: { kind: 'ensemble', double_enqueue: true, delete_surplus: true, workers: 8 },
-    cluster: { watch_lag_ms: 2000, client_qps: 0, resync_ms: 1000 },
-    objects: [{ kind: 'Ensemble', name: 'e-{i}', voices: 999, count: 2 }],
-  };
+  // LARGEST_ACCEPTED: within the budget as it runs, it stops at its frame limit, 60,000 frames.
+  const biggest = LARGEST_ACCEPTED;
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
     const t = Date.now();

@@ -8,6 +8,7 @@ import http from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 /**
@@ -376,3 +377,21 @@ export async function openMoreSettings(page) {
   const more = page.locator('details.more-settings');
   if (!(await more.evaluate((d) => d.open))) await more.locator('summary').click();
 }
+
+/** A scenario packed as the page's Share packs it (`z=`): raw deflate, base64url. */
+export const pack = (doc) => deflateRawSync(Buffer.from(JSON.stringify(doc)), { level: 9 }).toString('base64url');
+
+/**
+ * The largest scenario the page accepts (src/scenario/limits.rs's
+ * LARGEST_ACCEPTED): two Ensembles of 999 ConfigMaps, 2,000 objects,
+ * enqueued twice and resynced every second, for a day. Within the budget as
+ * it runs, it stops at its frame limit, 60,000 frames. (With generated names
+ * it over-creates past 2,000 objects and stops there: tests/limits.rs.)
+ */
+export const LARGEST_ACCEPTED = {
+  name: 'biggest',
+  until_ms: 86400000,
+  controller: { kind: 'ensemble', double_enqueue: true, delete_surplus: true, workers: 8 },
+  cluster: { watch_lag_ms: 2000, client_qps: 0, resync_ms: 1000 },
+  objects: [{ kind: 'Ensemble', name: 'e-{i}', voices: 999, count: 2 }],
+};
