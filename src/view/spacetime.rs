@@ -84,6 +84,92 @@ pub struct SpaceTime {
     pub not_drawn: usize,
 }
 
+/// One shape of the drawing, in drawing units, with the mark it draws.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape<'a> {
+    /// A lane's name at its top, and its line down.
+    Lane { x: f64, name: &'a str },
+    /// A time on the scale at the left, `decimals` after the second's point.
+    Tick { y: f64, t: u64, decimals: u32 },
+    /// A reconcile: a rounded bar 14 wide from `(x, y)`, `h` high.
+    Bar { bar: &'a Bar, x: f64, y: f64, h: f64, lit: bool },
+    /// A write on the apiserver's lane: a circle of radius 5.
+    Write { write: &'a Write_, x: f64, y: f64, lit: bool },
+    /// A watch event: a line with its head at `(x1, y1)`.
+    Arrow { arrow: &'a Arrow, x0: f64, y0: f64, x1: f64, y1: f64, lit: bool },
+    /// A cache read: a dotted line from the worker's lane to the cache's, and a diamond on the cache's.
+    Read { read: &'a Read, xw: f64, xc: f64, y: f64, lit: bool },
+    /// Now: a line across, from x 40 to `x1`, and its label.
+    Cursor { y: f64, x1: f64 },
+}
+
+impl Shape<'_> {
+    /// The frame a click on the shape seeks to.
+    pub fn frame(&self) -> Option<usize> {
+        match *self {
+            Shape::Bar { bar, .. } => Some(bar.frame),
+            Shape::Write { write, .. } => Some(write.frame),
+            Shape::Arrow { arrow, .. } => arrow.frame,
+            Shape::Read { read, .. } => Some(read.frame),
+            _ => None,
+        }
+    }
+
+    pub fn lit(&self) -> bool {
+        matches!(
+            *self,
+            Shape::Bar { lit: true, .. } | Shape::Write { lit: true, .. } | Shape::Arrow { lit: true, .. } | Shape::Read { lit: true, .. }
+        )
+    }
+
+    /// Where the shape is, as one point: its middle (an arrow's, a bar's), its centre.
+    pub fn anchor(&self) -> (f64, f64) {
+        match *self {
+            Shape::Lane { x, .. } => (x, 20.0),
+            Shape::Tick { y, .. } | Shape::Cursor { y, .. } => (4.0, y),
+            Shape::Bar { x, y, h, .. } => (x + 7.0, y + h / 2.0),
+            Shape::Write { x, y, .. } => (x, y),
+            Shape::Arrow { x0, y0, x1, y1, .. } => ((x0 + x1) / 2.0, (y0 + y1) / 2.0),
+            Shape::Read { xc, y, .. } => (xc, y),
+        }
+    }
+
+    /// Whether `(x, y)` lies on the shape's mark, or within `slack` of it.
+    fn reaches(&self, x: f64, y: f64, slack: f64) -> bool {
+        match *self {
+            Shape::Bar { x: bx, y: by, h, .. } => x >= bx - slack && x <= bx + 14.0 + slack && y >= by - slack && y <= by + h + slack,
+            Shape::Write { x: cx, y: cy, .. } => (x - cx).hypot(y - cy) <= 5.0 + slack,
+            Shape::Arrow { x0, y0, x1, y1, .. } => distance_to_segment((x, y), (x0, y0), (x1, y1)) <= 1.5 + slack,
+            Shape::Read { xc, y: ry, .. } => (x - xc).abs() + (y - ry).abs() <= 8.5 + slack,
+            _ => false,
+        }
+    }
+}
+
+/// A mark of the drawing in words ([`SpaceTime::in_words`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MarkWords {
+    pub frame: Option<usize>,
+    /// `bar`, `write`, `arrow` or `read`.
+    pub sort: &'static str,
+    pub text: String,
+    /// A refused write, an event held back, a stale read: drawn in the danger colour.
+    pub marked: bool,
+    pub lit: bool,
+    /// Where it is drawn, in drawing units.
+    pub x: f64,
+    pub y: f64,
+    /// An arrow's top and bottom.
+    pub span: Option<(f64, f64)>,
+}
+
+fn distance_to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 == 0.0 { 0.0 } else { (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0) };
+    (p.0 - (a.0 + t * dx)).hypot(p.1 - (a.1 + t * dy))
+}
+
 /// The most marks of each sort (arrows, reads, bars, writes) drawn: the
 /// latest. A controller creating two thousand pods in a second would
 /// otherwise draw thousands of marks no one can tell apart, and the page
@@ -233,25 +319,53 @@ pub fn of_session(s: &crate::view::session::Session, wires: &[Wire]) -> SpaceTim
 /// The whole drawing as one `<svg>` element, sized by its viewBox; the page
 /// styles it with its own palette (classes `st-*`).
 pub fn svg(st: &SpaceTime) -> String {
-    document(st, st.lit, true)
+    document(st)
 }
 
-/// The drawing the page shows, with the mark of frame `lit` lit: [`svg`]
-/// without a `<title>` in each mark, two nodes and a line of text fewer a
-/// mark for the browser to parse at every frame played; the page says the
-/// pointed mark's title itself ([`SpaceTime::title_of`]).
-pub fn live_svg(st: &SpaceTime, lit: Option<usize>) -> String {
-    document(st, lit, false)
-}
-
-fn document(st: &SpaceTime, lit: Option<usize>, titles: bool) -> String {
+fn document(st: &SpaceTime) -> String {
     format!(
         r#"<svg class="spacetime" viewBox="0 0 {w} {HEIGHT}" role="img" aria-label="{label}">{defs}{body}</svg>"#,
         w = st.width(),
         label = escape(&st.summary()),
         defs = SpaceTime::defs(),
-        body = st.body(lit, titles)
+        body = st.body(st.lit)
     )
+}
+
+/// The drawing in words as list items (`<li>`s for an `<ol>`), for the
+/// page's text alternative beside its canvas: each mark's title in time
+/// order, a button seeking to its frame where it has one (`data-frame`),
+/// its sort and state as classes (`st-arrow in-flight`, `st-read stale`, …),
+/// the lit one `aria-current`, and where it is drawn as `data-x`/`data-y`
+/// (an arrow's top and bottom as `data-y1`/`data-y2`), in drawing units.
+pub fn words_list(st: &SpaceTime, lit: Option<usize>) -> String {
+    let mut b = String::new();
+    for m in st.in_words(lit) {
+        let state = match (m.sort, m.marked) {
+            ("arrow", _) if m.frame.is_none() && m.marked => " in-flight held",
+            ("arrow", _) if m.frame.is_none() => " in-flight",
+            ("arrow", true) => " held",
+            ("read", true) => " stale",
+            ("write", true) => " refused",
+            _ => "",
+        };
+        let _ = write!(b, r#"<li class="st-{}{state}" data-x="{:.0}" data-y="{:.1}""#, m.sort, m.x, m.y);
+        if let Some((y1, y2)) = m.span {
+            let _ = write!(b, r#" data-y1="{y1:.1}" data-y2="{y2:.1}""#);
+        }
+        if m.lit {
+            b.push_str(r#" aria-current="true""#);
+        }
+        match m.frame {
+            Some(f) => {
+                let _ = write!(b, r#"><button type="button" data-frame="{f}">{}</button></li>"#, escape(&m.text));
+            }
+            None => {
+                let _ = write!(b, ">{}</li>", escape(&m.text));
+            }
+        }
+    }
+    b
 }
 
 /// The styles "Export SVG" embeds (the page's light palette).
@@ -292,11 +406,11 @@ impl SpaceTime {
     /// writes, arrows, reads, and the cursor at now. Each mark carries
     /// `data-frame` (the page seeks there when it is clicked) and a `<title>`.
     pub fn svg_body(&self) -> String {
-        self.body(self.lit, true)
+        self.body(self.lit)
     }
 
     /// What a mark's `<title>` says: the one text for the export's tooltips
-    /// and the page's, which draws no `<title>`s ([`live_svg`]) and says the
+    /// and the page's, whose canvas has none and says the
     /// pointed mark's instead. The first mark of `frame`, in drawing order.
     pub fn title_of(&self, frame: usize) -> Option<String> {
         let bar = self.bars.iter().filter(|r| self.visible(r.from_ms, r.to_ms)).find(|b| b.frame == frame).map(|b| b.label.clone());
@@ -306,97 +420,144 @@ impl SpaceTime {
         bar.or_else(write).or_else(arrow).or_else(read)
     }
 
-    fn body(&self, lit: Option<usize>, titles: bool) -> String {
-        const FG: &str = "currentColor";
-        // Written only where wanted: the page's drawing, redrawn at every frame played, has none.
-        let title = |text: &dyn Fn() -> String| if titles { format!("<title>{}</title>", escape(&text())) } else { String::new() };
-        let mut b = String::new();
+    /// What the drawing is made of, in drawing order and drawing units: the
+    /// one geometry the export's SVG writes and the page's canvas paints, and
+    /// the page's pointer is tested against ([`SpaceTime::frame_at`]).
+    pub fn shapes(&self, lit: Option<usize>) -> Vec<Shape<'_>> {
+        let mut out =
+            Vec::with_capacity(self.lanes.len() + 16 + self.bars.len() + self.writes.len() + self.arrows.len() + self.reads.len());
         // Lanes, with the time scale on the left.
         for (i, name) in self.lanes.iter().enumerate() {
-            let x = self.x(i);
-            let _ = write!(
-                b,
-                r#"<text class="st-lane" x="{x:.0}" y="20" text-anchor="middle">{}</text><line class="st-lane-line" x1="{x:.0}" y1="{HEAD}" x2="{x:.0}" y2="{}"/>"#,
-                escape(name),
-                HEIGHT - 10
-            );
+            out.push(Shape::Lane { x: self.x(i), name });
         }
         let step = tick_step(self.t1 - self.t0);
+        let decimals = if step.is_multiple_of(1000) {
+            0
+        } else if step.is_multiple_of(100) {
+            1
+        } else {
+            2
+        };
         let mut t = self.t0.div_ceil(step) * step;
         while t <= self.t1 {
-            let y = self.y(t);
-            let decimals = if step.is_multiple_of(1000) {
-                0
-            } else if step.is_multiple_of(100) {
-                1
-            } else {
-                2
-            };
-            let _ = write!(b, r#"<text class="st-tick" x="4" y="{:.0}">{} s</text>"#, y + 4.0, fmt_ms(t, decimals));
+            out.push(Shape::Tick { y: self.y(t), t, decimals });
             t += step;
         }
         for bar in self.bars.iter().filter(|r| self.visible(r.from_ms, r.to_ms)) {
-            let (x, y0, y1) = (self.x(bar.lane), self.y(bar.from_ms), self.y(bar.to_ms));
-            let lit_class = if lit == Some(bar.frame) { " lit" } else { "" };
-            let _ = write!(
-                b,
-                r#"<rect class="st-bar{lit_class}" data-frame="{}" x="{:.0}" y="{y0:.1}" width="14" height="{:.1}" rx="3">{}</rect>"#,
-                bar.frame,
-                x - 7.0,
-                (y1 - y0).max(2.0),
-                title(&|| bar.label.clone())
-            );
+            let (y0, y1) = (self.y(bar.from_ms), self.y(bar.to_ms));
+            out.push(Shape::Bar { bar, x: self.x(bar.lane) - 7.0, y: y0, h: (y1 - y0).max(2.0), lit: lit == Some(bar.frame) });
         }
         for w in self.writes.iter().filter(|w| self.visible(w.at_ms, w.at_ms)) {
-            let (x, y) = (self.x(0), self.y(w.at_ms));
-            let class =
-                format!("{}{}", if w.refused { "st-write refused" } else { "st-write" }, if lit == Some(w.frame) { " lit" } else { "" });
-            let _ = write!(
-                b,
-                r#"<circle class="{class}" data-frame="{}" cx="{x:.0}" cy="{y:.1}" r="5">{}</circle>"#,
-                w.frame,
-                title(&|| write_title(w))
-            );
+            out.push(Shape::Write { write: w, x: self.x(0), y: self.y(w.at_ms), lit: lit == Some(w.frame) });
         }
         for a in self.arrows.iter().filter(|a| self.visible(a.sent_ms, a.arrives_ms)) {
-            let (x0, y0, x1, y1) = (self.x(0) + 6.0, self.y(a.sent_ms), self.x(a.lane) - 6.0, self.y(a.arrives_ms));
-            let mut class = String::from("st-arrow");
-            if a.frame.is_none() {
-                class.push_str(" in-flight");
-            }
-            if a.held {
-                class.push_str(" held");
-            }
-            if a.frame.is_some() && a.frame == lit {
-                class.push_str(" lit");
-            }
-            let frame = a.frame.map(|f| format!(r#" data-frame="{f}""#)).unwrap_or_default();
-            let _ = write!(
-                b,
-                r#"<line class="{class}"{frame} x1="{x0:.0}" y1="{y0:.1}" x2="{x1:.0}" y2="{y1:.1}" marker-end="url(#st-head)">{}</line>"#,
-                title(&|| arrow_title(a))
-            );
+            out.push(Shape::Arrow {
+                arrow: a,
+                x0: self.x(0) + 6.0,
+                y0: self.y(a.sent_ms),
+                x1: self.x(a.lane) - 6.0,
+                y1: self.y(a.arrives_ms),
+                lit: a.frame.is_some() && a.frame == lit,
+            });
         }
         for r in self.reads.iter().filter(|r| self.visible(r.at_ms, r.at_ms)) {
-            let (xc, xw, y) = (self.x(r.lane), self.x(r.worker_lane), self.y(r.at_ms));
-            let class = format!("{}{}", if r.stale { "st-read stale" } else { "st-read" }, if lit == Some(r.frame) { " lit" } else { "" });
-            let _ = write!(
-                b,
-                r#"<g class="{class}" data-frame="{}"><line x1="{xw:.0}" y1="{y:.1}" x2="{xc:.0}" y2="{y:.1}"/><rect x="{:.0}" y="{:.1}" width="12" height="12" transform="rotate(45 {xc:.0} {y:.1})"/>{}</g>"#,
-                r.frame,
-                xc - 6.0,
-                y - 6.0,
-                title(&|| read_title(r))
-            );
+            out.push(Shape::Read { read: r, xw: self.x(r.worker_lane), xc: self.x(r.lane), y: self.y(r.at_ms), lit: lit == Some(r.frame) });
         }
-        let y = self.y(self.now_ms);
-        let _ = write!(
-            b,
-            r#"<line class="st-cursor" x1="40" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="{FG}"/><text class="st-tick" x="4" y="{:.1}">now</text>"#,
-            self.width() - 4,
-            y - 4.0
-        );
+        out.push(Shape::Cursor { y: self.y(self.now_ms), x1: f64::from(self.width() - 4) });
+        out
+    }
+
+    /// The frame of the mark at `(x, y)` in drawing units, within `slack`
+    /// units of it: the topmost, as the drawing stacks them (reads over
+    /// arrows over writes over bars).
+    pub fn frame_at(&self, x: f64, y: f64, slack: f64) -> Option<usize> {
+        self.shapes(None).iter().rev().find(|s| s.reaches(x, y, slack)).and_then(Shape::frame)
+    }
+
+    fn body(&self, lit: Option<usize>) -> String {
+        const FG: &str = "currentColor";
+        let title = |text: &dyn Fn() -> String| format!("<title>{}</title>", escape(&text()));
+        let mut b = String::new();
+        for shape in self.shapes(lit) {
+            let lit_class = if shape.lit() { " lit" } else { "" };
+            let _ = match shape {
+                Shape::Lane { x, name } => write!(
+                    b,
+                    r#"<text class="st-lane" x="{x:.0}" y="20" text-anchor="middle">{}</text><line class="st-lane-line" x1="{x:.0}" y1="{HEAD}" x2="{x:.0}" y2="{}"/>"#,
+                    escape(name),
+                    HEIGHT - 10
+                ),
+                Shape::Tick { y, t, decimals } => {
+                    write!(b, r#"<text class="st-tick" x="4" y="{:.0}">{} s</text>"#, y + 4.0, fmt_ms(t, decimals))
+                }
+                Shape::Bar { bar, x, y, h, .. } => write!(
+                    b,
+                    r#"<rect class="st-bar{lit_class}" data-frame="{}" x="{x:.0}" y="{y:.1}" width="14" height="{h:.1}" rx="3">{}</rect>"#,
+                    bar.frame,
+                    title(&|| bar.label.clone())
+                ),
+                Shape::Write { write: w, x, y, .. } => write!(
+                    b,
+                    r#"<circle class="{}{lit_class}" data-frame="{}" cx="{x:.0}" cy="{y:.1}" r="5">{}</circle>"#,
+                    if w.refused { "st-write refused" } else { "st-write" },
+                    w.frame,
+                    title(&|| write_title(w))
+                ),
+                Shape::Arrow { arrow: a, x0, y0, x1, y1, .. } => {
+                    let frame = a.frame.map(|f| format!(r#" data-frame="{f}""#)).unwrap_or_default();
+                    write!(
+                        b,
+                        r#"<line class="st-arrow{}{}{lit_class}"{frame} x1="{x0:.0}" y1="{y0:.1}" x2="{x1:.0}" y2="{y1:.1}" marker-end="url(#st-head)">{}</line>"#,
+                        if a.frame.is_none() { " in-flight" } else { "" },
+                        if a.held { " held" } else { "" },
+                        title(&|| arrow_title(a))
+                    )
+                }
+                Shape::Read { read: r, xw, xc, y, .. } => write!(
+                    b,
+                    r#"<g class="{}{lit_class}" data-frame="{}"><line x1="{xw:.0}" y1="{y:.1}" x2="{xc:.0}" y2="{y:.1}"/><rect x="{:.0}" y="{:.1}" width="12" height="12" transform="rotate(45 {xc:.0} {y:.1})"/>{}</g>"#,
+                    if r.stale { "st-read stale" } else { "st-read" },
+                    r.frame,
+                    xc - 6.0,
+                    y - 6.0,
+                    title(&|| read_title(r))
+                ),
+                Shape::Cursor { y, x1 } => write!(
+                    b,
+                    r#"<line class="st-cursor" x1="40" y1="{y:.1}" x2="{x1}" y2="{y:.1}" stroke="{FG}"/><text class="st-tick" x="4" y="{:.1}">now</text>"#,
+                    y - 4.0
+                ),
+            };
+        }
         b
+    }
+
+    /// The drawing's marks in words, in time order: what the page offers
+    /// beside its canvas as the drawing's text alternative. Each with its
+    /// frame (none for an event still in flight), its title, its sort, and
+    /// where it is drawn (drawing units).
+    pub fn in_words(&self, lit: Option<usize>) -> Vec<MarkWords> {
+        let mut marks: Vec<(u64, MarkWords)> = self
+            .shapes(lit)
+            .iter()
+            .filter_map(|s| {
+                let (at_ms, sort, text, stale) = match *s {
+                    Shape::Bar { bar, .. } => (bar.from_ms, "bar", bar.label.clone(), false),
+                    Shape::Write { write, .. } => (write.at_ms, "write", write_title(write), write.refused),
+                    Shape::Arrow { arrow, .. } => (arrow.arrives_ms, "arrow", arrow_title(arrow), arrow.held),
+                    Shape::Read { read, .. } => (read.at_ms, "read", read_title(read), read.stale),
+                    _ => return None,
+                };
+                let (x, y) = s.anchor();
+                let span = match *s {
+                    Shape::Arrow { y0, y1, .. } => Some((y0, y1)),
+                    _ => None,
+                };
+                Some((at_ms, MarkWords { frame: s.frame(), sort, text, marked: stale, lit: s.lit(), x, y, span }))
+            })
+            .collect();
+        marks.sort_by_key(|(at_ms, _)| *at_ms);
+        marks.into_iter().map(|(_, m)| m).collect()
     }
 
     /// The arrowhead every arrow ends with.
@@ -505,26 +666,18 @@ mod tests {
     }
 
     #[test]
-    fn the_page_draws_the_same_marks_without_titles_and_says_each_title_on_pointing() {
+    fn the_page_paints_the_exports_marks_finds_each_under_the_pointer_and_says_its_title() {
         let mut s = Session::new(preset("over-create").unwrap());
         let st = at(&mut s, 85);
-        let (full, live) = (svg(&st), live_svg(&st, None));
-        assert!(full.contains("<title>") && !live.contains("<title>"), "the page's drawing has no titles");
-        assert_eq!(
-            live,
-            full.split("<title>").map(|p| p.split_once("</title>").map_or(p, |(_, rest)| rest)).collect::<String>(),
-            "the same marks, titles apart"
-        );
-        // Two nodes fewer a mark (its <title> and the title's text), and the text they held.
-        let elements = |svg: &str| svg.matches('<').count() - svg.matches("</").count();
-        let marks = full.matches("data-frame=").count();
-        assert_eq!(full.matches("<title>").count(), marks, "one title a mark in the export");
-        assert_eq!(elements(&live) + marks, elements(&full));
-        assert!(live.len() + 2_000 < full.len(), "{} of {} bytes", live.len(), full.len());
+        let full = svg(&st);
+        // The canvas paints the shapes the export writes: one a mark, each with its frame.
+        let shapes = st.shapes(None);
+        let marks: Vec<usize> = full.split("data-frame=\"").skip(1).map(|p| p[..p.find('"').unwrap()].parse().unwrap()).collect();
+        assert_eq!(shapes.iter().filter_map(Shape::frame).collect::<Vec<_>>(), marks, "the same marks, in the same order");
+        assert_eq!(full.matches("<title>").count(), marks.len(), "one title a mark in the export");
         // Each mark's title, asked for by its frame, is the first title of that frame in the export.
         let mut asked = 0;
-        for part in full.split("data-frame=\"").skip(1) {
-            let frame: usize = part[..part.find('"').unwrap()].parse().unwrap();
+        for &frame in &marks {
             let first = full.split(&format!("data-frame=\"{frame}\"")).nth(1).unwrap();
             let title = first.split_once("<title>").unwrap().1.split_once("</title>").unwrap().0;
             assert_eq!(st.title_of(frame).map(|t| escape(&t)).as_deref(), Some(title), "frame {frame}");
@@ -532,11 +685,42 @@ mod tests {
         }
         assert!(asked > 10, "{asked} marks");
         assert_eq!(st.title_of(usize::MAX), None, "no mark, no title");
-        // Lit as the export lights it.
+        // The pointer on a mark finds it: on each write, read and bar, its own frame
+        // or one drawn over it; off every mark, nothing.
+        let reads: Vec<usize> =
+            shapes.iter().filter_map(|s| if let Shape::Read { read, .. } = s { Some(read.frame) } else { None }).collect();
+        for shape in &shapes {
+            let (x, y) = shape.anchor();
+            if let Shape::Write { write, .. } = shape {
+                assert!(st.frame_at(x, y, 0.0).is_some(), "the write of frame {} under the pointer", write.frame);
+            }
+            if let Shape::Read { read, .. } = shape {
+                // Reads are drawn last: this one, or a later read drawn over it.
+                let found = st.frame_at(x, y, 0.0).expect("a read under the pointer");
+                assert!(reads.contains(&found) && found >= read.frame, "frame {} found for the read of frame {}", found, read.frame);
+            }
+        }
+        assert_eq!(st.frame_at(1.0, 1.0, 2.0), None, "the corner holds no mark");
+        let write =
+            shapes.iter().find_map(|s| if let Shape::Write { write, x, y, .. } = s { Some((write.frame, *x, *y)) } else { None }).unwrap();
+        assert_eq!(st.frame_at(write.1 - 8.0, write.2, 0.0), None, "8 units left of a write is off it");
+        assert_eq!(st.frame_at(write.1 - 8.0, write.2, 4.0), Some(write.0), "within the slack, on it");
+        // Lit as the export lights it: the shapes of that frame, and no other.
         let frame = st.arrows.iter().find_map(|a| a.frame).unwrap();
+        let lit = st.shapes(Some(frame));
+        assert!(lit.iter().all(|s| s.lit() == (s.frame() == Some(frame))));
         assert_eq!(
-            live_svg(&st, Some(frame)).matches(" lit\"").count(),
+            lit.iter().filter(|s| s.lit()).count(),
             SpaceTime { lit: Some(frame), ..st.clone() }.svg_body().matches(" lit\"").count()
         );
+        // In words: every mark, in time order, the lit one said so, the stale read marked.
+        let words = st.in_words(Some(frame));
+        assert_eq!(
+            words.len(),
+            marks.len() + st.arrows.iter().filter(|a| a.frame.is_none() && st.visible(a.sent_ms, a.arrives_ms)).count()
+        );
+        assert_eq!(words.iter().filter(|w| w.lit).count(), lit.iter().filter(|s| s.lit()).count());
+        assert!(words.iter().any(|w| w.sort == "read" && w.marked && w.text.ends_with("(stale)")), "{words:?}");
+        assert_eq!(words.iter().filter(|w| w.sort == "arrow" && w.frame.is_some()).count(), st.delivered());
     }
 }

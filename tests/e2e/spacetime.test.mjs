@@ -1,20 +1,66 @@
 // The Space-time view: one arrow per watch event delivered so far, a click on
 // a mark seeks to its frame, and the lag slider tilts the arrows in flight.
+// The page paints it on a canvas; its text alternative, "The drawing in
+// words", lists every mark with where it is drawn, so the tests read the
+// marks there, point and click at those places on the canvas, and check the
+// canvas's pixels.
 // Run: `make build && node --test --test-reporter=spec tests/e2e/`
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { NO_PROBLEMS, openStage, openPage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, openStage, openPage, quiet, readFrame, region, waitForFrame, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 
-const delivered = (page) => region(page, 'Space-time').locator('line.st-arrow:not(.in-flight)');
-const inFlight = (page) => region(page, 'Space-time').locator('line.st-arrow.in-flight');
+const words = (page) => region(page, 'Space-time').locator('ol.st-list');
+const delivered = (page) => words(page).locator('li.st-arrow:not(.in-flight)');
+const inFlight = (page) => words(page).locator('li.st-arrow.in-flight');
+
+/** Opens "The drawing in words". */
+async function openWords(page) {
+  await region(page, 'Space-time').getByText('The drawing in words', { exact: true }).click();
+}
+
+/** Where the drawing's point (x, y), in drawing units, is on the page: the canvas fits the drawing centred, as the SVG's viewBox does. */
+async function onPage(page, x, y) {
+  return page.locator('canvas.spacetime').evaluate(
+    (c, [x, y]) => {
+      const r = c.getBoundingClientRect();
+      const [w, h] = c.style.aspectRatio.split('/').map(Number);
+      const k = Math.min(r.width / w, r.height / h);
+      return { x: r.left + (r.width - w * k) / 2 + x * k, y: r.top + (r.height - h * k) / 2 + y * k };
+    },
+    [x, y],
+  );
+}
+
+/** A listed mark's place on the page. */
+async function placeOf(mark) {
+  const [x, y] = await Promise.all([mark.getAttribute('data-x'), mark.getAttribute('data-y')]);
+  return onPage(mark.page(), Number(x), Number(y));
+}
+
+/** The canvas's colour at a point of the page, and the stylesheet's colour `name` (a custom property), both as [r, g, b]. */
+async function colourAt(page, { x, y }, name) {
+  return page.locator('canvas.spacetime').evaluate(
+    (c, [x, y, name]) => {
+      const r = c.getBoundingClientRect();
+      const d = c.width / r.width;
+      const [pr, pg, pb] = c.getContext('2d').getImageData(Math.round((x - r.left) * d), Math.round((y - r.top) * d), 1, 1).data;
+      const probe = document.createElement('canvas').getContext('2d');
+      probe.fillStyle = getComputedStyle(c).getPropertyValue(name).trim();
+      const hex = probe.fillStyle;
+      return { painted: [pr, pg, pb], wanted: [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) };
+    },
+    [x, y, name],
+  );
+}
 
 test('Space-time draws one arrow per watch event delivered so far, and a click on one seeks to its frame', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
   try {
     await openStage(page, env.server.url, '?s=over-create');
+    await openWords(page);
     const caption = page.locator('.caption').first();
     const forward = page.getByRole('button', { name: 'Step forward' });
     // Step through the run (stepping skips the garbage collector's own deliveries,
@@ -30,13 +76,25 @@ test('Space-time draws one arrow per watch event delivered so far, and a click o
       assert.equal(await delivered(page).count(), seen, `frame ${frame}: one arrow per delivered event`);
     }
     assert.ok(seen >= 5, `${seen} events delivered`);
-    // The region names what it draws, and the stale reads are marked.
-    assert.match(await region(page, 'Space-time').locator('svg').getAttribute('aria-label'), new RegExp(`${seen} watch events delivered`));
-    assert.ok((await region(page, 'Space-time').locator('g.st-read.stale').count()) >= 1, 'a stale read is drawn red');
-    const arrow = delivered(page).nth(2);
+    // The region names what it draws, and the stale reads are marked, in words and in red on the canvas.
+    assert.match(await page.locator('canvas.spacetime').getAttribute('aria-label'), new RegExp(`${seen} watch events delivered`));
+    const stale = words(page).locator('li.st-read.stale');
+    assert.ok((await stale.count()) >= 1, 'a stale read is listed as stale');
+    await region(page, 'Space-time').locator('canvas').scrollIntoViewIfNeeded();
+    const { painted, wanted } = await colourAt(page, await placeOf(stale.first()), '--c-danger');
+    assert.deepEqual(painted, wanted, 'the stale read is painted in the danger colour');
+    // Its button seeks to the mark's frame.
+    const arrow = delivered(page).nth(2).getByRole('button');
     const target = Number(await arrow.getAttribute('data-frame'));
-    await arrow.dispatchEvent('click');
+    await arrow.click();
     assert.equal(await readFrame(page), target);
+    // So does a click on the canvas where the mark is drawn: the first write, alone at 0.5 s.
+    const write = words(page).locator('li.st-write').first();
+    const writeFrame = Number(await write.getByRole('button').getAttribute('data-frame'));
+    await region(page, 'Space-time').locator('canvas').scrollIntoViewIfNeeded();
+    const at = await placeOf(write);
+    await page.mouse.click(at.x, at.y);
+    assert.equal(await readFrame(page), writeFrame, 'a click on the painted write seeks to its frame');
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();
@@ -48,9 +106,10 @@ test('dragging the lag slider tilts the arrows in flight', async () => {
   try {
     // Frame 23 of over-create: the first reconcile's creates are on the wire.
     await openStage(page, env.server.url, '?s=over-create&frame=23');
+    await openWords(page);
     const drop = async () => {
       const a = inFlight(page).first();
-      return Number(await a.getAttribute('y2')) - Number(await a.getAttribute('y1'));
+      return Number(await a.getAttribute('data-y2')) - Number(await a.getAttribute('data-y1'));
     };
     assert.ok((await inFlight(page).count()) > 0);
     const before = await drop();
@@ -59,8 +118,8 @@ test('dragging the lag slider tilts the arrows in flight', async () => {
     await page.keyboard.press('End');
     await page.waitForFunction(
       (b) => {
-        const l = document.querySelector('section[aria-label="Space-time"] line.st-arrow.in-flight');
-        return l && Number(l.getAttribute('y2')) - Number(l.getAttribute('y1')) !== b;
+        const l = document.querySelector('section[aria-label="Space-time"] li.st-arrow.in-flight');
+        return l && Number(l.getAttribute('data-y2')) - Number(l.getAttribute('data-y1')) !== b;
       },
       before,
     );
@@ -77,15 +136,35 @@ test('the audit log and the Space-time view point to each other', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
   try {
     await openStage(page, env.server.url, '?s=over-create&frame=40');
-    const spacetime = region(page, 'Space-time');
+    await openWords(page);
     const line = region(page, 'Timeline').locator('ol.audit li', { hasText: 'beta-voice-0' }).first();
     await line.hover();
-    await spacetime.locator('circle.st-write.lit').waitFor();
-    assert.equal(await spacetime.locator('.lit').count(), 1, 'the write of that audit line, and nothing else');
-    const write = spacetime.locator('circle.st-write').nth(3);
-    await write.dispatchEvent('mouseover', { bubbles: true });
+    await words(page).locator('li.st-write[aria-current="true"]').waitFor();
+    assert.equal(await words(page).locator('[aria-current="true"]').count(), 1, 'the write of that audit line, and nothing else');
+    // The pointer on the canvas, on the fourth write, lights one audit line, and the canvas's tooltip names the write.
+    const canvas = region(page, 'Space-time').locator('canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const at = await placeOf(words(page).locator('li.st-write').nth(3));
+    await page.mouse.move(at.x, at.y);
     await region(page, 'Timeline').locator('ol.audit li.pointed').waitFor();
     assert.equal(await region(page, 'Timeline').locator('ol.audit li.pointed').count(), 1);
+    assert.match(await canvas.getAttribute('title'), /^frame \d+: create ConfigMap /);
+    // Keyboard alone: a mark's button, focused, lights its audit line too.
+    await page.mouse.move(0, 0);
+    const read = words(page).locator('li.st-read').first().getByRole('button');
+    await read.focus();
+    const readFrame_ = Number(await read.getAttribute('data-frame'));
+    await words(page).locator('li.st-read[aria-current="true"]').waitFor();
+    assert.equal(await words(page).locator('[aria-current="true"] button').getAttribute('data-frame'), String(readFrame_));
+    const focusedFrame = () => page.evaluate(() => document.activeElement?.getAttribute('data-frame'));
+    assert.equal(await focusedFrame(), String(readFrame_), 'lighting it keeps the focus on its button');
+    // Enter seeks there; the list is redrawn at that frame and the focus is on the same mark's button.
+    await page.keyboard.press('Enter');
+    await waitForFrame(page, readFrame_);
+    await page.waitForFunction((f) => document.activeElement?.getAttribute('data-frame') === f, String(readFrame_));
+    await page.keyboard.press('Tab');
+    assert.notEqual(await focusedFrame(), String(readFrame_), 'Tab goes on to the next mark');
+    assert.match(String(await focusedFrame()), /^\d+$/, 'a mark of the list');
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();
