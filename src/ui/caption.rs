@@ -3,7 +3,7 @@
 
 use super::notice::NoticeAction;
 use super::panels::InvariantsPanel;
-use super::state::{use_ui, Ui};
+use super::state::{part_of, use_ui, Ui};
 use leptos::prelude::*;
 
 /// How long a notice without an action stays, in ms.
@@ -30,6 +30,7 @@ pub(super) fn dismiss_notices_in_time(ui: Ui) {
 pub(super) fn CaptionBar(invariants: bool) -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
+    let incident = part_of(snap, |s, h| std::hash::Hash::hash(&s.incident, h));
     view! {
         <section class="caption-region" aria-label="Caption">
         <div class="notice-line" role="status">
@@ -53,7 +54,7 @@ pub(super) fn CaptionBar(invariants: bool) -> impl IntoView {
                 tabindex="0"
             >
                 {move || snap.with(|s| s.caption.clone())}
-                {move || snap.with(|s| s.incident.clone()).map(|(title, url)| view! {
+                {move || { let _ = incident.get(); snap.with_untracked(|s| s.incident.clone()) }.map(|(title, url)| view! {
                     " " <span class="incident">"This happened: " <a href=url target="_blank" rel="noopener noreferrer">{title}</a></span>
                 })}
             </p>

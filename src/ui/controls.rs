@@ -2,7 +2,7 @@
 //! transport (play, step, scrubber, speed). Every control has the accessible
 //! name the end-to-end tests and screen readers use.
 
-use super::state::{use_ui, Ui};
+use super::state::{part_of, use_ui, Ui};
 use crate::narrate::units::fmt_ms;
 use crate::scenario::preset_names;
 use crate::scenario::settings::{self, Domain, Setting, SETTINGS};
@@ -12,7 +12,7 @@ use crate::sim::controllers::Naming;
 use crate::sim::object::Kind;
 use crate::sim::settings::Val;
 use crate::view::session::{Change, UiAction};
-use crate::view::snapshot::{field_limits, Snapshot};
+use crate::view::snapshot::{field_limits, ControlsView};
 use crate::view::url;
 use leptos::either::Either;
 
@@ -59,15 +59,15 @@ pub fn ScenarioPicker() -> impl IntoView {
 #[component]
 pub fn Controls() -> impl IntoView {
     let ui = use_ui();
-    let snap = ui.snap;
-    let c = move || snap.with(|s| s.controls.clone());
-    let main = move |path: &str| snap.with(|s| in_main(s, path));
+    let controls = ui.controls;
+    let c = move || controls.get();
+    let main = move |path: &str| controls.with(|c| in_main(c, path));
     // Declared settings without a control of their own: fields from the table.
     let generic = Memo::new(move |_| {
-        snap.with(|s| {
-            declared(s)
+        controls.with(|c| {
+            c.declared
                 .iter()
-                .filter(|d| special(&s.controls.shown, d).is_none())
+                .filter(|d| special(&c.shown, d).is_none())
                 .filter_map(|d| crate::scenario::settings::setting(d))
                 .map(|x| x.path)
                 .collect::<Vec<_>>()
@@ -82,10 +82,10 @@ pub fn Controls() -> impl IntoView {
             .map(|setting| view! { <SettingField setting revision /> })
             .collect_view()
     };
-    let action_in_main = move |what: &str| snap.with(|s| action_declared(s, what));
-    let lag_ms = move || snap.with(|s| s.controls.lag_ms);
-    let first_list = move || snap.with(|s| s.controls.first_list_ms);
-    let naming = move || snap.with(|s| s.controls.naming);
+    let action_in_main = move |what: &str| controls.with(|c| c.is_declared(what));
+    let lag_ms = move || controls.with(|c| c.lag_ms);
+    let first_list = move || controls.with(|c| c.first_list_ms);
+    let naming = move || controls.with(|c| c.naming);
     // Open by default where there is room for a toolbar.
     let compact = ui.embed.get_untracked() || super::popover::compact();
     let open = RwSignal::new(!compact);
@@ -332,14 +332,15 @@ fn default_on(ui: Ui, path: &str) -> bool {
 /// controls do not show, each with the table's limits. Drawn only while
 /// open, and redrawn when a setting changes, never on a played frame.
 #[component]
-fn MoreSettings(in_main: fn(&Snapshot, &str) -> bool) -> impl IntoView {
+fn MoreSettings(in_main: fn(&ControlsView, &str) -> bool) -> impl IntoView {
     let ui = use_ui();
     let open = RwSignal::new(false);
     let revision = Memo::new(move |_| {
         let edits = ui.session.with(|s| s.edits().to_vec());
         (ui.settings.get(), edits, ui.session.with(|s| s.scenario().name.clone()))
     });
-    let rest = Memo::new(move |_| ui.snap.with(|s| SETTINGS.iter().filter(|x| !in_main(s, x.path)).map(|x| x.path).collect::<Vec<_>>()));
+    let rest =
+        Memo::new(move |_| ui.controls.with(|c| SETTINGS.iter().filter(|x| !in_main(c, x.path)).map(|x| x.path).collect::<Vec<_>>()));
     view! {
         <details class="more-settings" on:toggle=move |ev| {
             let el: web_sys::HtmlDetailsElement = event_target(&ev);
@@ -348,12 +349,12 @@ fn MoreSettings(in_main: fn(&Snapshot, &str) -> bool) -> impl IntoView {
             <summary>"More settings"</summary>
             {move || open.get().then(|| view! {
                 <div class="more-settings-body">
-                    {move || (!ui.snap.with(|s| s.controls.is_declared("scale"))).then(|| view! { <DesiredField /> })}
+                    {move || (!ui.controls.with(|c| c.is_declared("scale"))).then(|| view! { <DesiredField /> })}
                     <Actions more=true />
                     <label class="switch">
                         <input
                             type="checkbox"
-                            prop:checked=move || !ui.snap.with(|s| s.controls.hide_gc)
+                            prop:checked=move || !ui.controls.with(|c| c.hide_gc)
                             on:change=move |ev| ui.set_hide_gc(!event_target_checked(&ev))
                         />
                         "GC steps"
@@ -376,14 +377,14 @@ fn MoreSettings(in_main: fn(&Snapshot, &str) -> bool) -> impl IntoView {
 #[component]
 fn DesiredField() -> impl IntoView {
     let ui = use_ui();
-    let snap = ui.snap;
-    let kind = move || snap.with(|s| s.controls.kind);
-    let desired = move || snap.with(|s| s.controls.desired);
+    let controls = ui.controls;
+    let kind = move || controls.with(|c| c.kind);
+    let desired = move || controls.with(|c| c.desired);
     let desired_label = move || if kind() == ControllerKind::ReplicaSet { "Replicas" } else { "Voices" };
     let desired_error = RwSignal::new(None::<String>);
     let on_desired = move |ev| {
         let raw = event_target_value(&ev);
-        let owner = if snap.with_untracked(|s| s.controls.kind) == ControllerKind::ReplicaSet { Kind::ReplicaSet } else { Kind::Ensemble };
+        let owner = if controls.with_untracked(|c| c.kind) == ControllerKind::ReplicaSet { Kind::ReplicaSet } else { Kind::Ensemble };
         let max = crate::scenario::settings::desired_max(owner);
         let over_budget = |n: u32| {
             ui.session.with_untracked(|s| {
@@ -397,7 +398,7 @@ fn DesiredField() -> impl IntoView {
             }
             Ok(n) if u64::from(n) <= max => {
                 desired_error.set(None);
-                let (exists, path) = snap.with_untracked(|s| (s.controls.owner_exists, s.controls.desired_path.clone()));
+                let (exists, path) = controls.with_untracked(|c| (c.owner_exists, c.desired_path.clone()));
                 match (exists, path) {
                     // Not created yet: change what it will be created with.
                     (false, Some(path)) => ui.restart_with(&path, &n.to_string(), &format!("{} set to {n}", desired_label())),
@@ -443,11 +444,11 @@ fn DesiredField() -> impl IntoView {
 #[component]
 fn Actions(more: bool) -> impl IntoView {
     let ui = use_ui();
-    let snap = ui.snap;
-    let c = move || snap.with(|s| s.controls.clone());
-    let shown = move || snap.with(|s| s.controls.shown);
-    let kind = move || snap.with(|s| s.controls.kind);
-    let here = move |what: &str| snap.with(|s| action_declared(s, what)) != more;
+    let controls = ui.controls;
+    let c = move || controls.get();
+    let shown = move || controls.with(|c| c.shown);
+    let kind = move || controls.with(|c| c.kind);
+    let here = move |what: &str| controls.with(|c| c.is_declared(what)) != more;
     view! {
         <div class="control actions" role="group" aria-label=if more { "More actions" } else { "Actions" }>
                        {move || (c().can_delete_pod && here("delete_pod")).then(|| view! {
@@ -531,24 +532,13 @@ fn special(shown: &crate::view::snapshot::Shown, path: &str) -> Option<bool> {
     })
 }
 
-/// The settings and actions the scenario says its story uses (`controls`);
-/// none said: all of them.
-fn declared(s: &Snapshot) -> &[&'static str] {
-    &s.controls.declared
-}
-
-fn action_declared(s: &Snapshot, what: &str) -> bool {
-    s.controls.is_declared(what)
-}
-
 /// The setting shows in the settings bar (else under "More settings"): a
 /// control of its own that acts on this controller, when the scenario
 /// declares nothing; what it declares, when it does.
-fn in_main(s: &Snapshot, path: &str) -> bool {
-    let shown = &s.controls.shown;
-    match (declared(s).is_empty(), special(shown, path)) {
+fn in_main(c: &ControlsView, path: &str) -> bool {
+    match (c.declared.is_empty(), special(&c.shown, path)) {
         (true, applies) => applies.unwrap_or(false),
-        (false, applies) => s.controls.is_declared(path) && applies.unwrap_or(true),
+        (false, applies) => c.is_declared(path) && applies.unwrap_or(true),
     }
 }
 
@@ -578,6 +568,9 @@ pub fn Transport() -> impl IntoView {
     let snap = ui.snap;
     let position = move || snap.with(|s| s.position);
     let now_ms = move || snap.with(|s| s.now_ms);
+    // The marks on the scrubber, redrawn when they change, not with every frame.
+    let forks = part_of(snap, |s, h| std::hash::Hash::hash(&s.forks, h));
+    let held = part_of(snap, |s, h| std::hash::Hash::hash(&s.held, h));
     let at_end = move || ui.ended.get() && position() >= ui.known.get();
     let speed_label = move || format!("×{}", url::format_speed(url::speed_of_step(ui.speed_step.get())));
     view! {
@@ -619,7 +612,8 @@ pub fn Transport() -> impl IntoView {
                 <div class="forks" aria-hidden="true">
                     {move || {
                         let known = ui.known.get().max(1) as f64;
-                        snap.with(|s| s.forks.clone())
+                        let _ = forks.get();
+                        snap.with_untracked(|s| s.forks.clone())
                             .into_iter()
                             .map(|f| view! { <span class="fork" style:left=super::panels::percent(f as f64 / known)></span> })
                             .collect_view()
@@ -628,7 +622,8 @@ pub fn Transport() -> impl IntoView {
                 <div class="held-marks">
                     {move || {
                         let known = ui.known.get().max(1) as f64;
-                        snap.with(|s| s.held.clone())
+                        let _ = held.get();
+                        snap.with_untracked(|s| s.held.clone())
                             .into_iter()
                             .map(|(f, ms)| {
                                 let what = format!("Frame {f}: an event held back {} arrives", crate::narrate::units::secs(ms));

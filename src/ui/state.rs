@@ -102,11 +102,34 @@ pub struct Ui {
     pub(super) stop_at: StoredValue<Option<usize>>,
     /// Everything the panels draw for the current frame: one memo for all of them.
     pub(super) snap: Memo<Snapshot>,
+    /// The controls' values, a memo of their own: they change when a setting
+    /// does, not with every frame, so the controls are not redrawn while playing.
+    pub(super) controls: Memo<crate::view::snapshot::ControlsView>,
     /// The wires at the animation clock.
     pub(super) wires: Memo<Vec<pv::Wire>>,
 }
 
 /// The `Ui` provided by the explorer.
+type Part = Box<dyn Fn(&Snapshot, &mut rustc_hash::FxHasher) + Send + Sync>;
+
+/// A fingerprint of the part of the snapshot `part` feeds a hasher: a memo
+/// that notifies only when that part changes, so what draws it is not
+/// redrawn with every frame the snapshot changes. One memo type (`u64`) and
+/// one closure type for every part of the page: a `Memo<T>` a part would
+/// compile the reactive machinery once per `T`, about 1 KB of wasm each.
+/// Read it with `get`, not `track`: a memo never read is never computed, and
+/// one never computed has not subscribed to the snapshot.
+pub(super) fn part_of(snap: Memo<Snapshot>, part: impl Fn(&Snapshot, &mut rustc_hash::FxHasher) + Send + Sync + 'static) -> Memo<u64> {
+    let part: Part = Box::new(part);
+    Memo::new(move |_| {
+        snap.with(|s| {
+            let mut h = rustc_hash::FxHasher::default();
+            part(s, &mut h);
+            std::hash::Hasher::finish(&h)
+        })
+    })
+}
+
 pub(super) fn use_ui() -> Ui {
     expect_context::<Ui>()
 }
@@ -151,6 +174,7 @@ impl Ui {
         let session = RwSignal::new_local(session);
         let display_ms = RwSignal::new(display);
         let snap = Memo::new(move |_| session.with(snapshot));
+        let controls = Memo::new(move |_| snap.with(|s| s.controls.clone()));
         let wires = Memo::new(move |_| {
             let at = display_ms.get();
             session.with(|s| pv::wires(s.world(), false, at))
@@ -190,6 +214,7 @@ impl Ui {
             lesson_lit: RwSignal::new(None),
             stop_at: StoredValue::new(None),
             snap,
+            controls,
             wires,
         }
     }

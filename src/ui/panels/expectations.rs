@@ -5,14 +5,17 @@ use super::layout::simplified;
 use crate::narrate::simplifications::Panel;
 use crate::narrate::units::secs;
 use crate::sim::apiserver::ControllerKind;
-use crate::ui::state::use_ui;
+use crate::ui::state::{part_of, use_ui};
 use crate::view::panels as pv;
 use leptos::prelude::*;
+use std::hash::Hash;
 
 #[component]
 pub fn ExpectationsPanel() -> impl IntoView {
     let snap = use_ui().snap;
-    view! { <section class="panel expectations" aria-label="Expectations">{move || snap.with(|s| (expectations(&s.expectations, s.controls.kind, s.consistency.enabled), consistency(&s.consistency)))}{simplified(Panel::Expectations)}</section> }
+    // Redrawn when what it shows changes, not with every frame the snapshot does.
+    let version = part_of(snap, |s, h| (&s.expectations, s.controls.kind, &s.consistency).hash(h));
+    view! { <section class="panel expectations" aria-label="Expectations">{move || { let _ = version.get(); snap.with_untracked(|s| (expectations(&s.expectations, s.controls.kind, s.consistency.enabled), consistency(&s.consistency))) }}{simplified(Panel::Expectations)}</section> }
 }
 
 fn expectations(e: &pv::ExpectationsView, kind: ControllerKind, store: bool) -> impl IntoView {

@@ -1,19 +1,22 @@
 //! The invariants' badges in the caption bar: each held, or the frame that
 //! broke it, a button that seeks there.
 
-use crate::ui::state::use_ui;
+use crate::ui::state::{part_of, use_ui};
 use crate::view::panels as pv;
 use leptos::prelude::*;
+use std::hash::Hash;
 
 #[component]
 pub fn InvariantsPanel() -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
+    // Its own memo: the badges change when one breaks, not with every frame the snapshot does.
+    let version = part_of(snap, |s, h| s.invariants.hash(h));
     view! {
         // Focusable: with more badges than fit it scrolls, and keyboard users scroll it too.
         <section class="panel invariants" aria-label="Invariants" tabindex="0">
             <ul class="badges" role="list">
-                {move || snap.with(|s| s.invariants.clone()).into_iter().map(|i| {
+                {move || { let _ = version.get(); snap.with_untracked(|s| s.invariants.clone()) }.into_iter().map(|i| {
                     let broken = i.first_broken_frame;
                     let id = i.name;
                     view! {

@@ -3,9 +3,10 @@
 
 use crate::narrate::units::plural;
 use crate::sim::apiserver::Verb;
-use crate::ui::state::use_ui;
+use crate::ui::state::{part_of, use_ui};
 use crate::view::panels as pv;
 use leptos::prelude::*;
+use std::hash::Hash;
 
 #[component]
 pub fn Observations() -> impl IntoView {
@@ -14,6 +15,10 @@ pub fn Observations() -> impl IntoView {
     // The lab's figures wait for the learner's own: shown at the run's end, or when asked.
     let shown = Memo::new(move |_| ui.expected_shown.get() || ui.at_run_end());
     let stated = move || snap.with(|s| s.checks.checks.len());
+    // Each part redrawn when it changes, not with every frame the snapshot does.
+    let counts = part_of(snap, |s, h| s.observations.hash(h));
+    let plot = part_of(snap, |s, h| s.plot.hash(h));
+    let checks = part_of(snap, |s, h| s.checks.hash(h));
     view! {
         <section class="panel observations" aria-label="Observations">
             <header>
@@ -26,8 +31,13 @@ pub fn Observations() -> impl IntoView {
                     {move || format!("What will the run show? The lab states {} for these settings: make your guess, then play to the end, or ", plural(stated() as u64, "figure", "figures"))}
                     <button class="show-expected" on:click=move |_| ui.expected_shown.set(true)>"Show what the lab expects"</button>
                 </p>
-                {move || shown.get().then(|| snap.with(|s| checks_list(&s.checks)))}
-                {move || snap.with(|s| facts(&s.observations, &s.plot))}
+                {move || shown.get().then(|| { let _ = checks.get(); snap.with_untracked(|s| checks_list(&s.checks)) })}
+                {move || { let _ = counts.get(); snap.with_untracked(|s| facts(&s.observations)) }}
+                <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
+                    <polyline class="series cluster" points=move || { let _ = plot.get(); snap.with_untracked(|s| s.plot.0.clone()) } />
+                    <polyline class="series cache" points=move || { let _ = plot.get(); snap.with_untracked(|s| s.plot.1.clone()) } />
+                </svg>
+                <p class="legend"><span class="swatch cluster"></span>"cluster "<span class="swatch cache"></span>"cache"</p>
             </div>
         </section>
     }
@@ -72,8 +82,8 @@ fn checks_list(checks: &pv::ChecksView) -> impl IntoView {
     }
 }
 
-/// The counts so far and the plot of children over time.
-fn facts(o: &pv::Observations, plot: &(String, String)) -> impl IntoView {
+/// The counts so far.
+fn facts(o: &pv::Observations) -> impl IntoView {
     view! {
         <dl class="facts">
             <dt>{format!("{}s", o.kind)}</dt>
@@ -83,10 +93,5 @@ fn facts(o: &pv::Observations, plot: &(String, String)) -> impl IntoView {
             <dt>"deletes"</dt>
             <dd class="mono">{pv::Observations::counts(&o.deletes, Verb::Delete)}</dd>
         </dl>
-        <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
-            <polyline class="series cluster" points=plot.0.clone() />
-            <polyline class="series cache" points=plot.1.clone() />
-        </svg>
-        <p class="legend"><span class="swatch cluster"></span>"cluster "<span class="swatch cache"></span>"cache"</p>
     }
 }

@@ -2,16 +2,19 @@
 
 use super::layout::{keep_in_view, simplified};
 use crate::narrate::simplifications::Panel;
-use crate::ui::state::use_ui;
+use crate::ui::state::{part_of, use_ui};
 use leptos::prelude::*;
+use std::hash::Hash;
 
 #[component]
 pub fn ReconcilePanel() -> impl IntoView {
     let snap = use_ui().snap;
     let code = NodeRef::<leptos::html::Ol>::new();
+    // Redrawn when the code's state changes, not with every frame the snapshot does.
+    let version = part_of(snap, |s, h| s.reconcile.hash(h));
     // The lit line stays in view when the panel is too short for all of the code.
     Effect::new(move |_| {
-        snap.track();
+        let _ = version.get();
         if let Some(list) = code.get() {
             keep_in_view(&list, "li.lit");
         }
@@ -24,7 +27,8 @@ pub fn ReconcilePanel() -> impl IntoView {
             </header>
             <ol class="code mono" tabindex="0" aria-label="The reconcile's code" node_ref=code>
                 {move || {
-                    let r = snap.with(|s| s.reconcile.clone());
+                    let _ = version.get();
+                    let r = snap.with_untracked(|s| s.reconcile.clone());
                     r.lines.into_iter().map(|line| {
                         let lit = line.lit;
                         let waiting = (!line.waiting.is_empty() && !lit).then(|| {

@@ -5,11 +5,12 @@
 use super::layout::{kind_abbr, simplified};
 use crate::narrate::simplifications::Panel;
 use crate::narrate::units::{plural, secs};
-use crate::ui::state::use_ui;
+use crate::ui::state::{part_of, use_ui};
 use crate::view::panels::{self as pv, Row, RowState};
 use crate::view::snapshot::Snapshot;
 use leptos::either::Either;
 use leptos::prelude::*;
+use std::hash::Hash;
 use wasm_bindgen::JsCast;
 
 /// Which side of the gap a store panel shows.
@@ -199,7 +200,11 @@ fn objects_list(side: Side) -> impl IntoView {
     let snap = use_ui().snap;
     // A Memo, so the list is built when this side first holds something, not again at every count.
     let holds_any = Memo::new(move |_| snap.with(|s| side.counts(s).0 > 0));
-    let empty = move || snap.with(|s| s.empty_note(side.is_cache())).map(|text| view! { <p class="empty big">{text}</p> });
+    let note = part_of(snap, move |s, h| s.empty_note(side.is_cache()).hash(h));
+    let empty = move || {
+        let _ = note.get();
+        snap.with_untracked(|s| s.empty_note(side.is_cache())).map(|text| view! { <p class="empty big">{text}</p> })
+    };
     let list = move || holds_any.get().then(|| rows_list(side));
     (empty, list)
 }

@@ -3,21 +3,25 @@
 use super::layout::kind_abbr;
 use crate::narrate::units::fmt_ms;
 use crate::sim::apiserver::Actor;
-use crate::ui::state::use_ui;
+use crate::ui::state::{part_of, use_ui};
 use crate::view::panels::TimelineEntry;
 use leptos::prelude::*;
+use std::hash::Hash;
 
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
     let pointed = ui.pointed;
+    // Each log redrawn when it gains or loses a line, not with every frame the snapshot does.
+    let audit = part_of(snap, |s, h| s.audit.hash(h));
+    let logs = part_of(snap, |s, h| s.logs.hash(h));
     view! {
         <section class="panel timeline" id="timeline" tabindex="-1" aria-label="Timeline">
             <div class="column">
                 <h2>"Audit log"</h2>
                 <ol class="audit mono">
-                    {move || snap.with(|s| s.audit.clone()).into_iter().filter_map(|e| match e {
+                    {move || { let _ = audit.get(); snap.with_untracked(|s| s.audit.clone()) }.into_iter().filter_map(|e| match e {
                         TimelineEntry::Audit { frame, entry } => Some((frame as usize, entry)),
                         TimelineEntry::Log { .. } => None,
                     }).map(|(frame, entry)| {
@@ -42,7 +46,7 @@ pub fn TimelinePanel() -> impl IntoView {
             <div class="column">
                 <h2>"Controller log"</h2>
                 <ol class="log mono">
-                    {move || snap.with(|s| s.logs.clone()).into_iter().filter_map(|e| match e {
+                    {move || { let _ = logs.get(); snap.with_untracked(|s| s.logs.clone()) }.into_iter().filter_map(|e| match e {
                         TimelineEntry::Log { at_ms, text, .. } => Some(view! { <li><span class="t">{fmt_ms(at_ms, 3)}</span>" "{text}</li> }),
                         TimelineEntry::Audit { .. } => None,
                     }).collect_view()}

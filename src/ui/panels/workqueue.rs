@@ -3,14 +3,17 @@
 
 use super::layout::simplified;
 use crate::narrate::simplifications::Panel;
-use crate::ui::state::use_ui;
+use crate::ui::state::{part_of, use_ui};
 use crate::view::panels as pv;
 use leptos::prelude::*;
+use std::hash::Hash;
 
 #[component]
 pub fn WorkqueuePanel() -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
+    // Redrawn when the queue or its waiting times change, not with every frame the snapshot does.
+    let version = part_of(snap, |s, h| (&s.queue, waiting(&s.queue, s.now_ms)).hash(h));
     // When two or more workers are idle and a key is about to be taken: which one takes it.
     let choice = move || {
         snap.with(|s| s.queue.next_take.clone().filter(|_| s.queue.idle.len() >= 2).map(|(key, by)| (key, by, s.queue.idle.clone())))
@@ -29,14 +32,23 @@ pub fn WorkqueuePanel() -> impl IntoView {
     };
     view! {
         <section class="panel workqueue" aria-label="Workqueue">
-            {move || snap.with(|s| workqueue(&s.queue, s.now_ms))}
+            {move || { let _ = version.get(); snap.with_untracked(|s| workqueue(&s.queue, &waiting(&s.queue, s.now_ms))) }}
             {choice}
             {simplified(Panel::Workqueue)}
         </section>
     }
 }
 
-fn workqueue(q: &pv::QueueView, now: u64) -> impl IntoView {
+/// The keys waiting for their delay, each with how long it has left.
+fn waiting(q: &pv::QueueView, now: u64) -> String {
+    if q.waiting.is_empty() {
+        "none".to_string()
+    } else {
+        q.waiting.iter().map(|(k, at)| format!("{k} in {} ms", at.saturating_sub(now))).collect::<Vec<_>>().join(", ")
+    }
+}
+
+fn workqueue(q: &pv::QueueView, waiting: &str) -> impl IntoView {
     let queued = (
         q.queued.is_empty().then(|| view! { <span class="none">"empty"</span> }),
         q.queued.iter().map(|k| view! { <span class="key">{k.clone()}</span> }).collect_view(),
@@ -54,11 +66,7 @@ fn workqueue(q: &pv::QueueView, now: u64) -> impl IntoView {
     } else {
         format!("{}: one more reconcile after Done", q.dirty_while_processing.join(", "))
     };
-    let waiting = if q.waiting.is_empty() {
-        "none".to_string()
-    } else {
-        q.waiting.iter().map(|(k, at)| format!("{k} in {} ms", at.saturating_sub(now))).collect::<Vec<_>>().join(", ")
-    };
+    let waiting = waiting.to_string();
     view! {
         <header>
             <h2>"Workqueue"</h2>

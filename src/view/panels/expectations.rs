@@ -19,8 +19,15 @@ pub struct ExpectationView {
     pub why: Satisfied,
 }
 
+/// Every field but `fraction_left`, which `age_ms` and `timeout_ms` decide.
+impl std::hash::Hash for ExpectationView {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (&self.key, self.add, self.del, self.age_ms, self.timeout_ms, self.satisfied, &self.why).hash(h);
+    }
+}
+
 /// The Expectations panel: records, or why there are none.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub struct ExpectationsView {
     pub enabled: bool,
     pub records: Vec<ExpectationView>,
@@ -52,7 +59,7 @@ pub fn expectations(world: &World) -> ExpectationsView {
 }
 
 /// One owner's record in v1.36's consistency store, against its caches.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ConsistencyRecord {
     pub key: String,
     /// Per resource: (kind, the resourceVersion the controller wrote, how far its cache has read).
@@ -66,7 +73,7 @@ pub struct ConsistencyRecord {
 }
 
 /// The consistency store, as the Expectations panel shows it below the expectations.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ConsistencyView {
     pub enabled: bool,
     pub records: Vec<ConsistencyRecord>,

@@ -9,7 +9,7 @@ use crate::sim::world::{SentBy, World};
 use crate::view::session::Session;
 
 /// The observations strip: the lab's "Observe" numbers, live.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Observations {
     pub kind: Kind,
     pub in_cluster: u64,
@@ -52,7 +52,7 @@ pub fn observations(world: &World) -> Observations {
 }
 
 /// One of the scenario's checks, as the Observations panel shows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CheckView {
     pub text: String,
     pub expected: String,
@@ -64,7 +64,7 @@ pub struct CheckView {
 
 /// The scenario's checks for this run: what the lab expects, what the run
 /// gives, and why they differ when a setting moved the run off the lab's.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ChecksView {
     pub checks: Vec<CheckView>,
     /// Checks the scenario has for other settings than these.

@@ -4,7 +4,7 @@
 use crate::sim::world::World;
 
 /// A worker and what it is doing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct WorkerView {
     pub worker: u32,
     /// The key and the reconcile's number, if busy.
@@ -12,7 +12,7 @@ pub struct WorkerView {
 }
 
 /// The workqueue's three structures and the waiting room.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct QueueView {
     pub queued: Vec<String>,
     pub workers: Vec<WorkerView>,

@@ -8,7 +8,7 @@ use crate::sim::frame::{Event, Frame};
 use crate::sim::world::World;
 
 /// One line of pseudo-code as the Reconcile panel draws it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CodeLine {
     pub step: Step,
     pub text: &'static str,
@@ -22,7 +22,7 @@ pub struct CodeLine {
 
 /// The Reconcile panel: the controller's pseudo-code, the line the current
 /// frame acted on lit with the values it read, and where other workers wait.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ReconcileView {
     pub lines: Vec<CodeLine>,
     /// The worker and reconcile number the lit line belongs to.

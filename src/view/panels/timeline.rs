@@ -4,7 +4,7 @@ use crate::sim::apiserver::AuditEntry;
 use crate::sim::frame::{Event, Frame};
 
 /// One line of the Timeline: an audit entry or a controller log line.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum TimelineEntry {
     Audit { frame: u64, entry: AuditEntry },
     Log { frame: u64, at_ms: u64, text: String },
