@@ -149,9 +149,13 @@ pub fn StorePanel(side: Side) -> impl IntoView {
 }
 
 /// A key that changes whenever what a row shows changes, so `For` redraws it.
-fn row_key(r: &Row) -> String {
-    // The note shows `secs(eta)`: key on that very text, so the row redraws when it changes.
-    let pending = r.pending.map(|(t, eta)| format!("{}{}", t.as_str(), secs(eta))).unwrap_or_default();
+fn row_key(side: Side, r: &Row) -> String {
+    // The cache's slot shows `secs(eta)`: key on that very text, so the row
+    // redraws when it changes; the cluster's row does not show it.
+    let pending = match side {
+        Side::Cache => r.pending.map(|(t, eta)| format!("{}{}", t.as_str(), secs(eta))).unwrap_or_default(),
+        Side::Cluster => String::new(),
+    };
     format!("{}|{:?}|{:?}|{pending}|{}|{:?}|{:?}", r.id, r.cluster_rv, r.cache_rv, r.touched, r.terminating, r.status_replicas)
 }
 
@@ -283,6 +287,24 @@ fn rows_list(side: Side) -> impl IntoView {
             top.set(to);
         }
     });
+    // Each drawn row's place in the list, where rows come and go around it:
+    // set on the rows For keeps, which it does not rebuild; in the next
+    // animation frame, once For has moved them.
+    Effect::new(move |_| {
+        shown.track();
+        snap.track();
+        request_animation_frame(move || {
+            let (Some(el), Some(r)) = (list.try_get_untracked().flatten(), shown.try_get_untracked()) else { return };
+            let items = el.children();
+            let rows = (0..items.length()).filter_map(|i| items.item(i)).filter(|li| li.class_list().contains("row"));
+            for (li, at) in rows.zip(r.start + 1..) {
+                let at = at.to_string();
+                if li.get_attribute("aria-posinset").as_deref() != Some(at.as_str()) {
+                    let _ = li.set_attribute("aria-posinset", &at);
+                }
+            }
+        });
+    });
     // The rows not drawn, above and below, as two empty items of their
     // height (a list's own padding would not do: a border-box list grows to
     // hold it instead of scrolling). Only a windowed list has them.
@@ -320,7 +342,9 @@ fn rows_list(side: Side) -> impl IntoView {
                     let r = shown.get();
                     snap.with(|s| s.rows.get(r.clone()).unwrap_or_default().iter().cloned().zip(r.start + 1..).collect::<Vec<_>>())
                 }
-                key=|(r, at): &(Row, usize)| format!("{at}|{}", row_key(r))
+                // Not keyed by the place: a row inserted above would rebuild every row below it.
+                // Each row's aria-posinset is kept to its place by the effect above.
+                key=move |(r, _): &(Row, usize)| row_key(side, r)
                 children=move |(r, at): (Row, usize)| {
                     let state = r.state();
                     let Some(rv) = side.rv(&r) else {
