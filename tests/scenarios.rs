@@ -1024,3 +1024,52 @@ fn bookmark_jitter_delays_each_bookmark_within_its_bound() {
     assert!(gaps.iter().all(|g| (10_000..=13_000).contains(g)), "each a beat and at most 3 s: {gaps:?}");
     assert!(gaps.iter().any(|g| *g != 10_000), "some off the beat: {gaps:?}");
 }
+
+/// A request still waiting for the client-side rate limiter is a goroutine
+/// of its process (client-go v0.36.3 `rest/request.go`, `(*Request).request`:
+/// `tryThrottle` before `client.Do`), and dies with it; only one already on
+/// the wire may still commit. A ReplicaSet of 20 under client-go's 5 QPS /
+/// burst 10 and a 3 s watch lag, restarted while its creates queue at the
+/// limiter: the new process LISTs the pods that exist and makes the rest, so
+/// it ends at 20 and never more, at every restart time and seed. (Before,
+/// the dead process's throttled creates were sent after the restart, and
+/// the new one, whose LIST had not held them, made them again: 21 pods
+/// with a restart at 4,000 ms.)
+#[test]
+fn a_restart_drops_requests_still_waiting_for_the_rate_limiter() {
+    let (mut cut_short, mut said) = (0, 0);
+    for seed in [1, 6] {
+        for restart_at in (3_020..=6_100).step_by(40) {
+            let scenario = replicaset_scenario(serde_json::json!({
+                "seed": seed, "until_ms": 30000,
+                "cluster": {"watch_lag_ms": 3000, "client_qps": 5, "client_burst": 10},
+                "actions": [
+                    {"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 20}},
+                    {"at_ms": restart_at, "restart_controller": {}}
+                ]
+            }));
+            let run = support::run_scenario(scenario);
+            let at = format!("seed {seed}, restart at {restart_at} ms");
+            assert_eq!(run.report.live("Pod"), 20, "{at}");
+            assert_eq!(run.report.peak_live["Pod"], 20, "{at}: no pod made twice");
+            assert!(run.report.invariants["children_within_desired"].held, "{at}");
+            // The old process had creates waiting at its limiter: fewer than 20 of its own reached the apiserver.
+            let before = run
+                .frames
+                .iter()
+                .filter(|f| f.at_ms <= restart_at)
+                .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == Verb::Create && entry.kind == Kind::Pod))
+                .count();
+            cut_short += usize::from(before < 20);
+            // The restart says what died unsent.
+            let restart = run.frames.iter().find(|f| matches!(f.event, Event::ControllerStarted { restart: true, .. })).unwrap();
+            if let Event::ControllerStarted { abandoned: n @ 1.., .. } = restart.event {
+                said += 1;
+                let caption = cachescope::narrate::caption(restart);
+                assert!(caption.contains(&format!("{n} request")) && caption.contains("died with it, unsent"), "{at}: {caption}");
+            }
+        }
+    }
+    assert!(cut_short > 10, "{cut_short} restarts came while creates were still being sent");
+    assert!(said > 5, "{said} restarts left requests at the limiter");
+}

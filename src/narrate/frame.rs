@@ -48,8 +48,15 @@ pub fn caption(frame: &Frame) -> String {
 
 fn event_caption(frame: &Frame) -> String {
     match &frame.event {
-        Event::ControllerStarted { restart, wait_for_cache_sync } => {
-            let start = if *restart { "The controller restarts with an empty cache" } else { "The controller starts with an empty cache" };
+        Event::ControllerStarted { restart, wait_for_cache_sync, abandoned } => {
+            let start = match (*restart, *abandoned) {
+                (false, _) => "The controller starts with an empty cache".to_string(),
+                (true, 0) => "The controller restarts with an empty cache".to_string(),
+                (true, n) => format!(
+                    "The controller restarts with an empty cache; the old process's {} still waiting for its client-side rate limit died with it, unsent",
+                    plural(n, "request", "requests")
+                ),
+            };
             if *wait_for_cache_sync {
                 format!("{start}; its informers LIST, and WaitForCacheSync holds the workers until HasSynced.")
             } else {

@@ -63,7 +63,10 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         "A lister returns children in a Go map's order, shuffled with the run's seed, drawn only when a surplus delete depends on it.",
         Some((Panel::Reconcile, "a lister's Go-map order is drawn only for a surplus delete")),
     ),
-    s("Only the controller's client waits for a client-side rate limit; kubectl and the garbage collector are not limited.", None),
+    s(
+        "Only the controller's client waits for a client-side rate limit; kubectl and the garbage collector are not limited. A request still waiting for it when the controller restarts dies with the process, unsent; one already sent may still commit.",
+        None,
+    ),
     s(
         "Requests fail with 409 AlreadyExists, 409 Conflict, 404 NotFound, and the 500s and timeouts a scenario injects (fail_next); nothing is rejected by admission or validation.",
         None,

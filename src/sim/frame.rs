@@ -94,7 +94,14 @@ pub enum Requeue {
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum Event {
     /// The controller process starts (or restarts): empty cache, informers LIST.
-    ControllerStarted { restart: bool, wait_for_cache_sync: bool },
+    ControllerStarted {
+        restart: bool,
+        wait_for_cache_sync: bool,
+        /// The old process's requests that were still waiting for its
+        /// client-side rate limiter: they died with it, unsent.
+        #[serde(skip_serializing_if = "is_zero")]
+        abandoned: u64,
+    },
     /// A scenario action armed a fault: the next matching event on the controller's watch is dropped.
     FaultArmed { kind: Kind, event_type: Option<EventType> },
     /// A failure is armed for the controller's next request with `verb` on `kind`.

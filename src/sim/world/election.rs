@@ -68,7 +68,8 @@ impl World {
     /// "leaderelection lost": the process exits, and comes back as a candidate.
     pub(super) fn lease_lost(&mut self, _epoch: u32) -> Option<Event> {
         let replica = self.ctl.replica_name();
-        self.reset_process();
+        // What the dying process had not sent dies with it (reset_process); the exit says no more.
+        let _ = self.reset_process();
         self.start_candidate(Start::Again);
         Some(Event::LeadershipLost { replica })
     }

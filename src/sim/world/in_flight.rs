@@ -49,3 +49,15 @@ pub struct InFlightRequest {
     /// How long it waited for the client-side rate limiter before it left.
     pub throttled_ms: u64,
 }
+
+impl InFlightRequest {
+    /// Sent by the controller process of `epoch`, and at `now_ms` still
+    /// waiting for its client-side rate limiter: it has not left the process.
+    pub(super) fn waits_for_limiter_of(&self, epoch: u32, now_ms: u64) -> bool {
+        let of_process = match self.origin {
+            Origin::Worker { epoch: e, .. } | Origin::Informer { epoch: e, .. } => e == epoch,
+            _ => false,
+        };
+        of_process && self.sent_at_ms + self.throttled_ms > now_ms
+    }
+}

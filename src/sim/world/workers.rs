@@ -23,16 +23,30 @@ impl World {
     /// The controller process starts (or restarts): with one replica it
     /// runs at once; with two, it is a candidate for the lease first.
     pub(super) fn start_controller(&mut self, start: Start) -> Event {
-        self.reset_process();
+        let dropped = self.reset_process();
         if self.peer.is_some() {
             return self.start_candidate(start);
         }
-        self.begin(start)
+        let mut started = self.begin(start);
+        if let Event::ControllerStarted { abandoned, .. } = &mut started {
+            *abandoned = dropped;
+        }
+        started
     }
 
     /// A new process: a new epoch (timers and answers of the old one are
     /// ignored), an empty cache, queue, expectations and consistency store.
-    pub(super) fn reset_process(&mut self) {
+    /// Returns how many of the old process's requests died unsent.
+    pub(super) fn reset_process(&mut self) -> u64 {
+        // A request still waiting for the client-side rate limiter is a
+        // goroutine of the old process (client-go v0.36.3 rest/request.go,
+        // (*Request).request: tryThrottle before client.Do) and dies with it;
+        // one already on the wire may still commit.
+        let (old, now) = (self.ctl.epoch, self.now_ms);
+        let before = self.timers.len();
+        self.timers.retain(|s| !matches!(&s.timer, Timer::Request(r) if r.waits_for_limiter_of(old, now)));
+        let dropped = before - self.timers.len();
+        self.requests_in_flight -= dropped;
         self.next_epoch += 1;
         let ctl = &mut self.ctl;
         ctl.epoch = self.next_epoch;
@@ -53,6 +67,7 @@ impl World {
         ctl.consistency.reset();
         ctl.limiter = TokenBucket::new(self.cluster.client_qps, self.cluster.client_burst, self.now_ms);
         ctl.backoff = vec![ExponentialBackoff::reflector(self.now_ms); 4];
+        dropped as u64
     }
 
     /// Run the controller: its informers LIST, and its workers start (after
@@ -77,7 +92,7 @@ impl World {
         } else {
             self.ctl.running = true;
         }
-        Event::ControllerStarted { restart: start == Start::Again, wait_for_cache_sync: wait }
+        Event::ControllerStarted { restart: start == Start::Again, wait_for_cache_sync: wait, abandoned: 0 }
     }
 
     pub(super) fn pick_up(&mut self, w: usize) -> Event {
