@@ -1073,3 +1073,47 @@ fn a_restart_drops_requests_still_waiting_for_the_rate_limiter() {
     assert!(cut_short > 10, "{cut_short} restarts came while creates were still being sent");
     assert!(said > 5, "{said} restarts left requests at the limiter");
 }
+
+/// v1.36's consistency store records the controller's creates and status
+/// writes, not its deletes: client-go v0.36.3's typed `Delete`
+/// (`gentype/type.go`, `(*Client[T]).Delete`) and controller-runtime's
+/// (`pkg/client/typed_client.go`) return only an error, so there is no
+/// resourceVersion to record (kubernetes #138400; #138724, which passes it,
+/// came after v1.36). An Ensemble of 8 under GenerateName and
+/// --double-enqueue is scaled to 2 at 10 s under a 2 s lag: the store keeps
+/// the creates to 8 (the re-added reconciles are skipped), but the
+/// reconcile re-added after the scale-down's deletes runs on a cache that
+/// still holds the deleted ConfigMaps and deletes them again: 404 NotFound,
+/// which nothing in the store prevented.
+#[test]
+fn the_consistency_store_protects_creates_not_deletes() {
+    let scenario: cachescope::scenario::Scenario = serde_json::from_value(serde_json::json!({
+        "name": "scale-down", "seed": 1, "until_ms": 30000,
+        "cluster": {"watch_lag_ms": 2000, "api_latency_ms": 20, "initial_list_ms": 300},
+        "controller": {"kind": "ensemble", "naming": "generate", "double_enqueue": true, "delete_surplus": true, "consistency_store": true},
+        "actions": [
+            {"at_ms": 500, "apply": {"kind": "Ensemble", "name": "beta", "voices": 8}},
+            {"at_ms": 10000, "scale": {"kind": "Ensemble", "name": "beta", "to": 2}}
+        ]
+    }))
+    .unwrap();
+    let run = support::run_scenario(scenario.clone());
+    assert_eq!(run.report.peak_live["ConfigMap"], 8, "the creates are protected: {:?}", run.report);
+    assert!(run.report.metrics["ensemble-controller"].stale_sync_skips >= 1, "{:?}", run.report);
+    assert_eq!(run.report.live("ConfigMap"), 2);
+    assert!(run.report.api_count("delete", 404) >= 1, "the deletes are not: {:?}", run.report.api);
+    // No delete is recorded: after each one, no record holds its resourceVersion.
+    let mut world = cachescope::sim::world::World::new(scenario.world_init());
+    let mut deletes = 0;
+    while let Some(f) = world.step() {
+        if let Event::ApiRequest { entry, .. } = &f.event {
+            if entry.verb == Verb::Delete && entry.status.code == 200 {
+                let rv = entry.resource_version.expect("a delete's resourceVersion");
+                let recorded = world.ctl.consistency.records().any(|(_, r)| r.versions.iter().any(|(_, v)| *v == rv));
+                assert!(!recorded, "frame {}: the delete at resourceVersion {rv} was recorded", f.n);
+                deletes += 1;
+            }
+        }
+    }
+    assert!(deletes >= 6, "{deletes} deletes checked");
+}

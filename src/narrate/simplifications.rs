@@ -76,7 +76,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         None,
     ),
     s(
-        "v1.36's consistency store records the controller's pod, ConfigMap and status writes, and resourceVersions are always comparable.",
+        "v1.36's consistency store records the controller's creates and status writes, not its deletes (v1.36's typed Delete returns no resourceVersion), and resourceVersions are always comparable.",
         Some((Panel::Expectations, "resourceVersions always compare")),
     ),
     s(
