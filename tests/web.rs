@@ -844,6 +844,9 @@ async fn controls_show_the_scenario_settings_and_change_them() {
 
     // A user's change goes into the session at this frame.
     set_input(lag.unchecked_ref(), "3000", "change");
+    // Two turns of the executor: the change reaches the fields through the
+    // snapshot and the controls' own memo (Ui::controls) as two rounds of effects.
+    tick().await;
     tick().await;
     assert_eq!(ui.session.with_untracked(|s| s.world().cluster.watch_lag_ms), 3000);
     assert_eq!(m.one(r#"input[aria-label="Watch lag in ms"]"#).unchecked_into::<HtmlInputElement>().value(), "3000");

@@ -61,7 +61,9 @@ pub fn Controls() -> impl IntoView {
     let ui = use_ui();
     let controls = ui.controls;
     let c = move || controls.get();
-    let main = move |path: &str| controls.with(|c| in_main(c, path));
+    // Each gate a memo: what it shows is rebuilt when the gate opens or closes,
+    // not when another setting changes.
+    let main = move |path: &'static str| Memo::new(move |_| controls.with(|c| in_main(c, path)));
     // Declared settings without a control of their own: fields from the table.
     let generic = Memo::new(move |_| {
         controls.with(|c| {
@@ -82,7 +84,7 @@ pub fn Controls() -> impl IntoView {
             .map(|setting| view! { <SettingField setting revision /> })
             .collect_view()
     };
-    let action_in_main = move |what: &str| controls.with(|c| c.is_declared(what));
+    let action_in_main = move |what: &'static str| Memo::new(move |_| controls.with(|c| c.is_declared(what)));
     let lag_ms = move || controls.with(|c| c.lag_ms);
     let first_list = move || controls.with(|c| c.first_list_ms);
     let naming = move || controls.with(|c| c.naming);
@@ -125,7 +127,7 @@ pub fn Controls() -> impl IntoView {
            }>
                <summary>"Settings"</summary>
                <section class="controls" aria-label="Controls">
-                   {move || main("cluster.watch_lag_ms").then(|| view! {
+                   { let gate = main("cluster.watch_lag_ms"); move || gate.get().then(|| view! {
                    <div class="control lag">
                        <label for="lag">"Watch lag"</label>
                        <input
@@ -152,7 +154,7 @@ pub fn Controls() -> impl IntoView {
                        <span class="unit" aria-hidden="true">"ms"</span>
                    </div>
                    })}
-                   {move || main("cluster.initial_list_ms").then(|| view! {
+                   { let gate = main("cluster.initial_list_ms"); move || gate.get().then(|| view! {
                        <div class="control first-list" title="How long the informer's first LIST takes to reach its store. A cluster-wide informer lists every ConfigMap in the cluster: on a big cluster, seconds.">
                            <label for="first-list">"First LIST"</label>
                            <input
@@ -172,7 +174,7 @@ pub fn Controls() -> impl IntoView {
                            </span>
                        </div>
                    })}
-                   {move || main("controller.naming").then(|| view! {
+                   { let gate = main("controller.naming"); move || gate.get().then(|| view! {
                        <fieldset class="control naming">
                            <legend>"Names"</legend>
                            <label>
@@ -197,29 +199,29 @@ pub fn Controls() -> impl IntoView {
                    })}
                    <fieldset class="control switches">
                        <legend class="sr-only">"Controller"</legend>
-                       {move || main("controller.double_enqueue").then(|| view! {
+                       { let gate = main("controller.double_enqueue"); move || gate.get().then(|| view! {
                            <Switch label="Double enqueue" checked=Signal::derive(move || c().double_enqueue) on_toggle=toggle("controller.double_enqueue", "Double enqueue") />
                        })}
-                       {move || main("controller.expectations").then(|| view! {
+                       { let gate = main("controller.expectations"); move || gate.get().then(|| view! {
                            <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=toggle("controller.expectations", "Expectations") />
                        })}
-                       {move || main("controller.consistency_store").then(|| view! {
+                       { let gate = main("controller.consistency_store"); move || gate.get().then(|| view! {
                            <Switch label="Read own writes (v1.36)" checked=Signal::derive(move || c().consistency_store) on_toggle=toggle("controller.consistency_store", "Read own writes (v1.36)") />
                        })}
-    {move || main("controller.update_status").then(|| view! {
+    { let gate = main("controller.update_status"); move || gate.get().then(|| view! {
                            <Switch label="Write status" checked=Signal::derive(move || c().update_status) on_toggle=toggle("controller.update_status", "Write status") />
                        })}
-                       {move || main("controller.wait_for_cache_sync").then(|| view! {
+                       { let gate = main("controller.wait_for_cache_sync"); move || gate.get().then(|| view! {
                            <Switch label="Wait for cache sync" checked=Signal::derive(move || c().wait_for_cache_sync) on_toggle=move |v| restart_wait(ui, v) />
                        })}
-                       {move || main("controller.delete_surplus").then(|| view! {
+                       { let gate = main("controller.delete_surplus"); move || gate.get().then(|| view! {
                            <Switch label="Delete surplus" checked=Signal::derive(move || c().delete_surplus) on_toggle=toggle("controller.delete_surplus", "Delete surplus") />
                        })}
-                       {move || main("controller.owner_references").then(|| view! {
+                       { let gate = main("controller.owner_references"); move || gate.get().then(|| view! {
                            <Switch label="ownerReferences" checked=Signal::derive(move || c().owner_references) on_toggle=toggle("controller.owner_references", "ownerReferences") />
                        })}
                    </fieldset>
-                   {move || action_in_main("scale").then(|| view! { <DesiredField /> })}
+                   { let gate = action_in_main("scale"); move || gate.get().then(|| view! { <DesiredField /> })}
                    <Actions more=false />
                    {main_generic}
                    <MoreSettings in_main />
@@ -451,10 +453,10 @@ fn Actions(more: bool) -> impl IntoView {
     let here = move |what: &str| controls.with(|c| c.is_declared(what)) != more;
     view! {
         <div class="control actions" role="group" aria-label=if more { "More actions" } else { "Actions" }>
-                       {move || (c().can_delete_pod && here("delete_pod")).then(|| view! {
+                       { let gate = Memo::new(move |_| c().can_delete_pod && here("delete_pod")); move || gate.get().then(|| view! {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::DeletePod), "A pod deleted")>"Delete a pod"</button>
                        })}
-                       {move || (c().can_delete_owner && here("delete_owner")).then(|| view! {
+                       { let gate = Memo::new(move |_| c().can_delete_owner && here("delete_owner")); move || gate.get().then(|| view! {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::DeleteOwner(Propagation::Background)), "Owner deleted")>
                                {if kind() == ControllerKind::ReplicaSet { "Delete the ReplicaSet" } else { "Delete the Ensemble" }}
                            </button>
@@ -476,13 +478,13 @@ fn Actions(more: bool) -> impl IntoView {
                                <option value="orphan">"orphan: leave its children"</option>
                            </select>
                        })}
-                       {move || (shown().faults && here("drop_next_event")).then(|| view! {
+                       { let gate = Memo::new(move |_| shown().faults && here("drop_next_event")); move || gate.get().then(|| view! {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::DropNextEvent), "Next watch event will be dropped")>"Drop next watch event"</button>
                        })}
-                       {move || (shown().faults && here("restart_controller")).then(|| view! {
+                       { let gate = Memo::new(move |_| shown().faults && here("restart_controller")); move || gate.get().then(|| view! {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::RestartController), "Controller restarted")>"Restart controller"</button>
                        })}
-                       {move || (shown().faults && here("pause_controller")).then(|| view! {
+                       { let gate = Memo::new(move |_| shown().faults && here("pause_controller")); move || gate.get().then(|| view! {
                            <button
                                title="A 30 s stop-the-world pause: with two replicas, the other takes the lease once it lapses"
                                on:click=move |_| ui.apply(Change::Action(UiAction::PauseController(PAUSE_MS)), "The leader is frozen for 30 s")
@@ -490,7 +492,7 @@ fn Actions(more: bool) -> impl IntoView {
                                "Freeze the leader 30 s"
                            </button>
                        })}
-                       {move || (shown().faults && here("fail_next_create")).then(|| view! {
+                       { let gate = Memo::new(move |_| shown().faults && here("fail_next_create")); move || gate.get().then(|| view! {
                            <select
                                aria-label="Fail the next create"
                                on:change=move |ev| {
