@@ -336,11 +336,12 @@ fn document(st: &SpaceTime) -> String {
 /// page's text alternative beside its canvas: each mark's title in time
 /// order, a button seeking to its frame where it has one (`data-frame`),
 /// its sort and state as classes (`st-arrow in-flight`, `st-read stale`, …),
-/// the lit one `aria-current`, and where it is drawn as `data-x`/`data-y`
-/// (an arrow's top and bottom as `data-y1`/`data-y2`), in drawing units.
-pub fn words_list(st: &SpaceTime, lit: Option<usize>) -> String {
+/// and where it is drawn as `data-x`/`data-y` (an arrow's top and bottom as
+/// `data-y1`/`data-y2`), in drawing units. What is lit the page marks
+/// `aria-current` in place, so the list is not rebuilt as the pointer moves.
+pub fn words_list(st: &SpaceTime) -> String {
     let mut b = String::new();
-    for m in st.in_words(lit) {
+    for m in st.in_words(None) {
         let state = match (m.sort, m.marked) {
             ("arrow", _) if m.frame.is_none() && m.marked => " in-flight held",
             ("arrow", _) if m.frame.is_none() => " in-flight",
@@ -352,9 +353,6 @@ pub fn words_list(st: &SpaceTime, lit: Option<usize>) -> String {
         let _ = write!(b, r#"<li class="st-{}{state}" data-x="{:.0}" data-y="{:.1}""#, m.sort, m.x, m.y);
         if let Some((y1, y2)) = m.span {
             let _ = write!(b, r#" data-y1="{y1:.1}" data-y2="{y2:.1}""#);
-        }
-        if m.lit {
-            b.push_str(r#" aria-current="true""#);
         }
         match m.frame {
             Some(f) => {

@@ -130,7 +130,7 @@ pub fn SpaceTimePanel() -> impl IntoView {
     // keyboard rests on stays.
     let words_open = RwSignal::new(false);
     let list = NodeRef::<leptos::html::Ol>::new();
-    let words = move || if words_open.get() { view.with(|v| words_list(v, None)) } else { String::new() };
+    let words = move || if words_open.get() { view.with(words_list) } else { String::new() };
     // The mark whose button had the focus, given it back when a rebuild takes it.
     let focused = StoredValue::new(None::<usize>);
     Effect::new(move |_| {
