@@ -1117,3 +1117,76 @@ fn the_consistency_store_protects_creates_not_deletes() {
     }
     assert!(deletes >= 6, "{deletes} deletes checked");
 }
+
+/// Each kind's program has its own client-side limit when the scenario sets
+/// none. The ReplicaSet controller runs in kube-controller-manager: 20 QPS,
+/// burst 30 (`SetDefaults_KubeControllerManagerConfiguration`), and its
+/// shared informers' LISTs go through a client of their own. A ReplicaSet
+/// of 700 is whole within 60 s (under client-go's 5 / 10 it had 304 pods),
+/// and from its first request on it never sends more than 30 + 20·t.
+#[test]
+fn a_replicaset_defaults_to_kube_controller_manager_s_20_qps_burst_30() {
+    let scenario = |cluster: serde_json::Value| {
+        replicaset_scenario(serde_json::json!({
+            "cluster": cluster,
+            "actions": [{"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 700}}]
+        }))
+    };
+    let default = support::run_scenario(scenario(serde_json::json!({"watch_lag_ms": 2000})));
+    assert_eq!(default.report.live("Pod"), 700);
+    let sent: Vec<(u64, u64, bool)> = default
+        .frames
+        .iter()
+        .filter_map(|f| match &f.event {
+            Event::ApiRequest { entry, throttled_ms, .. } if matches!(entry.actor, Actor::Controller(_) | Actor::Informer(_)) => Some((
+                f.at_ms - default.scenario.cluster.api_latency_ms - throttled_ms,
+                *throttled_ms,
+                matches!(entry.actor, Actor::Informer(_)),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert!(sent.iter().filter(|s| s.2).all(|s| s.1 == 0), "the shared informers' LISTs wait for no token");
+    let worker: Vec<u64> = sent.iter().filter(|s| !s.2).map(|s| s.0 + s.1).collect();
+    let first = *worker.iter().min().unwrap();
+    for (n, left) in {
+        let mut w = worker.clone();
+        w.sort();
+        w
+    }
+    .iter()
+    .enumerate()
+    {
+        let allowed = 30 + (left - first) * 20 / 1000;
+        assert!((n as u64) < allowed, "request {} left at {left} ms, past 30 + 20/s from {first} ms", n + 1);
+    }
+    assert!(sent.iter().any(|s| s.1 > 0), "700 creates meet the limit");
+    let client_go = support::run_scenario(scenario(serde_json::json!({"watch_lag_ms": 2000, "client_qps": 5, "client_burst": 10})));
+    assert!(client_go.report.live("Pod") < 400, "client-go's 5 / 10: {}", client_go.report.live("Pod"));
+}
+
+/// The Ensemble operator is written with controller-runtime, whose
+/// `GetConfigWithContext` sets QPS -1 when it is unset (v0.21+,
+/// `pkg/client/config/config.go`; its test `Describe("GetConfigWithContext")`
+/// expects `cfg.QPS == -1`): no client-side wait. With a qps set, the burst
+/// is rest.Config's default, 10.
+#[test]
+fn an_ensemble_has_no_client_side_limit_by_default() {
+    let throttled = |sets: &[(&str, &str)]| -> Vec<u64> {
+        let run = check("over-create", &[&[("actions.0.apply.voices", "40")][..], sets].concat());
+        run.frames
+            .iter()
+            .filter_map(|f| match &f.event {
+                Event::ApiRequest { entry, throttled_ms, .. } if matches!(entry.actor, Actor::Controller(_) | Actor::Informer(_)) => {
+                    Some(*throttled_ms)
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let default = throttled(&[]);
+    assert!(default.len() > 40, "{} requests", default.len());
+    assert!(default.iter().all(|t| *t == 0), "{default:?}");
+    let limited = throttled(&[("cluster.client_qps", "5")]);
+    assert!(limited.iter().filter(|t| **t > 0).count() >= 30, "at 5 QPS, burst 10, 40 creates wait: {limited:?}");
+}

@@ -64,7 +64,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         Some((Panel::Reconcile, "a lister's Go-map order is drawn only for a surplus delete")),
     ),
     s(
-        "Only the controller's client waits for a client-side rate limit; kubectl and the garbage collector are not limited. A request still waiting for it when the controller restarts dies with the process, unsent; one already sent may still commit.",
+        "Only the controller's client waits for a client-side rate limit; kubectl, the garbage collector and kube-controller-manager's shared informers are not limited. A request still waiting for it when the controller restarts dies with the process, unsent; one already sent may still commit.",
         None,
     ),
     s(

@@ -24,6 +24,8 @@ impl Scenario {
         // controller's changes during the run.
         let mut cluster = self.cluster.clone();
         cluster.gc_watch_lag_ms = Some(cluster.gc_watch_lag_ms());
+        let (qps, burst) = cluster.client_limit(self.controller.kind);
+        (cluster.client_qps, cluster.client_burst) = (Some(qps), Some(burst));
         let mut controller = self.controller.clone();
         controller.expectations = Some(controller.expectations());
         controller.workers = Some(controller.workers());

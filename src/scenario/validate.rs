@@ -22,8 +22,8 @@ impl Scenario {
                 "the pruner is a one-shot program; two replicas are for the long-running controllers (ensemble, replicaset)",
             ));
         }
-        let c = &self.cluster;
-        if c.client_qps > 0 && c.client_burst == 0 {
+        let (qps, burst) = self.cluster.client_limit(self.controller.kind);
+        if qps > 0 && burst == 0 {
             return Err(ScenarioError::new(
                 "cluster.client_burst",
                 Some("0".into()),

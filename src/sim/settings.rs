@@ -187,10 +187,12 @@ settings_struct! {
         /// How long children may outlive a deleted owner before `no_orphans` breaks.
         pub orphan_grace_ms: u64,
         /// The controller's client-side rate limit in requests per second: every
-        /// request it sends waits for a token (client-go's default; 0: no limit).
-        pub client_qps: u32,
-        /// Requests the controller may send at once before the limit bites (client-go's default).
-        pub client_burst: u32,
+        /// request it sends waits for a token (0: no limit; absent: its
+        /// kind's default, [`ClusterSettings::client_limit`]).
+        pub client_qps: Option<u32>,
+        /// Requests the controller may send at once before the limit bites
+        /// (absent: its kind's default).
+        pub client_burst: Option<u32>,
         /// A pod's termination grace period (0: a delete removes it at once).
         pub pod_grace_period_ms: u64,
         /// A controller's watch ends with `410 Expired` this long after it began,
@@ -225,8 +227,8 @@ impl Default for ClusterSettings {
             expectations_timeout_ms: super::expectations::DEFAULT_TIMEOUT_MS,
             gc_watch_lag_ms: None,
             orphan_grace_ms: 60_000,
-            client_qps: DEFAULT_CLIENT_QPS,
-            client_burst: DEFAULT_CLIENT_BURST,
+            client_qps: None,
+            client_burst: None,
             pod_grace_period_ms: 0,
             watch_timeout_ms: 0,
             resync_ms: 0,
@@ -242,6 +244,14 @@ impl ClusterSettings {
     /// From a LIST of `kind` to its items in the store.
     pub(crate) fn initial_list_for(&self, kind: Kind) -> u64 {
         self.initial_list_ms_by_kind.by_index()[kind.index()].unwrap_or(self.initial_list_ms)
+    }
+
+    /// The controller's client-side limit, `(qps, burst)`, where a qps of 0 is
+    /// no limit: what the scenario says, or what its kind's program runs with
+    /// ([`ControllerKind::client_defaults`]).
+    pub fn client_limit(&self, kind: ControllerKind) -> (u32, u32) {
+        let (qps, burst) = kind.client_defaults();
+        (self.client_qps.unwrap_or(qps), self.client_burst.unwrap_or(burst))
     }
 
     /// The garbage collector's watch lag. A world built from a scenario has
@@ -458,8 +468,45 @@ impl Choice for ControllerKind {
     const WORDS: &'static [&'static str] = &["ensemble", "replicaset", "pruner"];
 }
 
+impl ControllerKind {
+    /// The client-side limit `(qps, burst)` each kind's program runs with
+    /// when the scenario names none (qps 0: no limit).
+    ///
+    /// - The ReplicaSet controller runs in kube-controller-manager, which
+    ///   sets its clients' connection to 20 QPS, burst 30
+    ///   (`SetDefaults_KubeControllerManagerConfiguration`,
+    ///   pkg/controller/apis/config/v1alpha1/defaults.go). Each controller
+    ///   gets a client, and so a token bucket, of its own
+    ///   (controller-manager v0.36.3 `pkg/clientbuilder/client_builder.go`).
+    /// - The Ensemble operator is written with controller-runtime, whose
+    ///   `GetConfigWithContext` turns the limiter off when QPS is unset
+    ///   ("rely on API priority and fairness": `cfg.QPS = -1`,
+    ///   controller-runtime v0.21+ `pkg/client/config/config.go`). Its
+    ///   burst applies only if a scenario sets a qps: rest.Config's
+    ///   `DefaultBurst`, 10.
+    /// - The pruner is a plain client-go program: `rest.Config`'s
+    ///   `DefaultQPS` 5 and `DefaultBurst` 10 (client-go v0.36.3
+    ///   `rest/config.go`).
+    pub fn client_defaults(self) -> (u32, u32) {
+        match self {
+            ControllerKind::ReplicaSet => (20, 30),
+            ControllerKind::Ensemble => (0, DEFAULT_CLIENT_BURST),
+            ControllerKind::Pruner => (DEFAULT_CLIENT_QPS, DEFAULT_CLIENT_BURST),
+        }
+    }
+
+    /// Whether its informers' LISTs go through the controller's own client,
+    /// and so wait for its rate limiter. kube-controller-manager's shared
+    /// informers have a client of their own (`ClientOrDie("shared-informers")`
+    /// in `CreateControllerContext`), whose bucket the few LISTs never empty;
+    /// an operator's informers and its client share one config.
+    pub fn informers_share_client(self) -> bool {
+        self != ControllerKind::ReplicaSet
+    }
+}
+
 /// client-go's `DefaultQPS` and `DefaultBurst` (`rest/config.go`), what a
-/// hand-written operator gets when it leaves `rest.Config.QPS` at zero.
+/// hand-written client-go program gets when it leaves `rest.Config.QPS` at zero.
 pub const DEFAULT_CLIENT_QPS: u32 = 5;
 pub const DEFAULT_CLIENT_BURST: u32 = 10;
 

@@ -68,10 +68,14 @@ impl World {
     /// Put `request` on its way to the apiserver, noting how its sender stood
     /// (`sent_with`: its caches synced, a delete's target absent from them).
     fn send(&mut self, request: Request, origin: Origin, sent_with: SentWith) {
-        // The controller's own client waits for its rate limiter; kubectl and
-        // the garbage collector have clients of their own, not modelled as limited.
+        // The controller's own client waits for its rate limiter, and so do
+        // its informers' LISTs where they share it; kubectl, the garbage
+        // collector and kube-controller-manager's shared informers have
+        // clients of their own, not modelled as limited.
         let throttled_ms = match origin {
-            Origin::Worker { .. } | Origin::Informer { .. } => self.ctl.limiter.reserve(self.now_ms),
+            Origin::Worker { .. } => self.ctl.limiter.reserve(self.now_ms),
+            Origin::Informer { .. } if self.ctl.kind.informers_share_client() => self.ctl.limiter.reserve(self.now_ms),
+            Origin::Informer { .. } => 0,
             Origin::Kubectl | Origin::Gc(_) | Origin::GcWrite | Origin::Kubelet => 0,
         };
         let arrives_at_ms = self.now_ms + throttled_ms + self.cluster.api_latency_ms;

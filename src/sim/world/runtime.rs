@@ -99,7 +99,10 @@ impl Runtime {
             stale_sync_skips: 0,
             requeues: 0,
             consistency: ConsistencyStore::default(),
-            limiter: TokenBucket::new(cluster.client_qps, cluster.client_burst, 0),
+            limiter: {
+                let (qps, burst) = cluster.client_limit(kind);
+                TokenBucket::new(qps, burst, 0)
+            },
             backoff: vec![ExponentialBackoff::reflector(0); 4],
             watch_gen: [0; 4],
             replica: 0,

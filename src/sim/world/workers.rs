@@ -65,7 +65,8 @@ impl World {
         ctl.double_enqueued.clear();
         ctl.queued_by.clear();
         ctl.consistency.reset();
-        ctl.limiter = TokenBucket::new(self.cluster.client_qps, self.cluster.client_burst, self.now_ms);
+        let (qps, burst) = self.cluster.client_limit(ctl.kind);
+        ctl.limiter = TokenBucket::new(qps, burst, self.now_ms);
         ctl.backoff = vec![ExponentialBackoff::reflector(self.now_ms); 4];
         dropped as u64
     }
