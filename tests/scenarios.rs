@@ -538,12 +538,13 @@ fn on_delta_fifo_the_consistency_store_never_skips_a_sync() {
 /// consistency store never expires, so the ReplicaSet stays at its replicas.
 #[test]
 fn the_consistency_store_answers_kubernetes_129795() {
+    // Created 5; scaled to 6 just after the expectations expire, before the pods' ADDED events.
     let on = check("staleness-mitigation-replicaset", &[]);
-    assert!(on.report.peak_live["Pod"] <= 5, "{:?}", on.report);
+    assert_eq!(on.report.peak_live["Pod"], 6, "{:?}", on.report);
     assert!(on.report.metrics["replicaset-controller"].stale_sync_skips > 0);
     assert!(on.report.invariants[CHILDREN_WITHIN_DESIRED].held);
     let off = check("staleness-mitigation-replicaset", &[("controller.consistency_store", "false")]);
-    assert!(off.report.peak_live["Pod"] > 5, "{:?}", off.report);
+    assert_eq!(off.report.peak_live["Pod"], 11, "5, then 6 more on a cache that has none: {:?}", off.report);
     assert!(off.frames.iter().any(|f| matches!(f.event, Event::ReconcileNote { note: Note::ExpectationsExpired { .. }, .. })));
     // A restart empties the store (memory only): it is a record of this process's writes.
     let mut w = cachescope::sim::world::World::new(cachescope::scenario::preset("staleness-mitigation").unwrap().world_init());
@@ -1189,4 +1190,68 @@ fn an_ensemble_has_no_client_side_limit_by_default() {
     assert!(default.iter().all(|t| *t == 0), "{default:?}");
     let limited = throttled(&[("cluster.client_qps", "5")]);
     assert!(limited.iter().filter(|t| **t > 0).count() >= 30, "at 5 QPS, burst 10, 40 creates wait: {limited:?}");
+}
+
+/// The garbage collector deletes a dependent with its UID and
+/// resourceVersion as preconditions (kubernetes #132632, v1.34: "to ensure
+/// that the object was properly classified for deletion"). alpha-part's
+/// only owner is deleted; while the collector judges it, kubectl gives it a
+/// live owner, gamma. The DELETE meets the changed object: 409, nothing
+/// deleted; the attempt starts again, finds gamma solid, and leaves it.
+/// (With the UID alone, the DELETE went through and took gamma's child.)
+#[test]
+fn the_garbage_collector_does_not_delete_a_dependent_that_changed_since_it_was_read() {
+    let scenario = cachescope::scenario::Scenario::from_json(
+        &serde_json::json!({
+            "name": "adopted", "until_ms": 20000,
+            "cluster": {"watch_lag_ms": 500},
+            "controller": {"kind": "ensemble"},
+            "objects": [
+                {"kind": "Ensemble", "name": "alpha", "voices": 0},
+                {"kind": "Ensemble", "name": "gamma", "voices": 0},
+                {"kind": "ConfigMap", "name": "alpha-part", "owner_references": [{"kind": "Ensemble", "name": "alpha", "controller": true}]}
+            ],
+            "actions": [{"at_ms": 2000, "delete": {"kind": "Ensemble", "name": "alpha"}}]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let mut world = cachescope::sim::world::World::new(scenario.world_init());
+    let part = ObjectKey::new("academy-lab", "alpha-part");
+    let is_gc = |f: &cachescope::sim::frame::Frame, verb: Verb| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.actor == Actor::GarbageCollector && entry.verb == verb && entry.name == "alpha-part");
+    // Step to the answer of the collector's GET of alpha-part, then adopt it.
+    while !world.step().is_some_and(|f| is_gc(&f, Verb::Get)) {}
+    let gamma = world.api.get(Kind::Ensemble, &ObjectKey::new("academy-lab", "gamma")).unwrap().clone();
+    let mut adopted = cachescope::sim::object::ObjectTemplate {
+        namespace: "academy-lab".into(),
+        name: Some("alpha-part".into()),
+        generate_name: None,
+        labels: Default::default(),
+        owner_references: vec![cachescope::sim::object::OwnerReference {
+            kind: Kind::Ensemble,
+            name: "gamma".into(),
+            uid: gamma.uid,
+            controller: true,
+        }],
+        finalizers: Vec::new(),
+        spec: cachescope::sim::object::Spec::ConfigMap,
+    };
+    adopted.labels = world.api.get(Kind::ConfigMap, &part).unwrap().labels.clone();
+    world.inject(cachescope::sim::world::ActionKind::Apply(adopted));
+    let mut deletes = Vec::new();
+    let mut gets_after = 0;
+    while let Some(f) = world.step() {
+        if is_gc(&f, Verb::Delete) {
+            let Event::ApiRequest { entry, .. } = &f.event else { unreachable!() };
+            deletes.push((entry.status, entry.message()));
+        } else if is_gc(&f, Verb::Get) && !deletes.is_empty() {
+            gets_after += 1;
+        }
+    }
+    assert_eq!(deletes.len(), 1, "{deletes:?}");
+    assert_eq!(deletes[0].0, cachescope::sim::apiserver::Status::CONFLICT);
+    assert!(deletes[0].1.contains("Precondition failed: ResourceVersion in precondition"), "{}", deletes[0].1);
+    assert_eq!(gets_after, 1, "the attempt starts again with a live GET");
+    let kept = world.api.get(Kind::ConfigMap, &part).expect("gamma's child stays");
+    assert_eq!(kept.owner_references[0].uid, gamma.uid);
 }

@@ -125,7 +125,7 @@ fn sync_answering(
                             resource_version: None,
                             items: None,
                             client_status: None,
-                            uid_mismatch: None,
+                            cause: None,
                             status_write: req.options.status,
                         };
                         // The fake client's GET returns the ReplicaSet as the lister has it.

@@ -391,7 +391,7 @@ pub fn queued_by_words(cause: &QueuedBy) -> String {
 /// message for a failed request, the consistency store's for a skipped sync.
 pub fn error_words(error: &ReconcileError) -> String {
     match error {
-        ReconcileError::Request { kind, name, status, uid_mismatch, .. } => status_message(*status, *kind, name, *uid_mismatch),
+        ReconcileError::Request { kind, name, status, cause, .. } => status_message(*status, *kind, name, *cause),
         ReconcileError::Stale(e) => e.to_string(),
     }
 }

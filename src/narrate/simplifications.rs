@@ -36,7 +36,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         Some((Panel::Cluster, "pods are always Running and ready")),
     ),
     s(
-        "The garbage collector removes references and finalizers with updates, not patches; every controllerRef, and no other reference, blocks a foreground deletion; a job that fails is not retried.",
+        "The garbage collector removes references and finalizers with updates, not patches; every controllerRef, and no other reference, blocks a foreground deletion; a job is retried only when its delete meets a changed object (409), and then at once, not after the queue's backoff.",
         None,
     ),
     s(

@@ -2,7 +2,7 @@
 //! apiserver did and, when they differ, what the client saw.
 
 use super::request::{Actor, Verb};
-use super::status::{status_message, Status};
+use super::status::{status_message, Cause, Status};
 use crate::sim::object::{Kind, ReplicaSetStatus};
 use serde::Serialize;
 
@@ -27,9 +27,9 @@ pub struct AuditEntry {
     /// write whose answer was lost (`504 Timeout`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub client_status: Option<Status>,
-    /// A UID precondition that failed: (the UID asked for, the object's).
+    /// Why it failed, where the message says more than the status.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub uid_mismatch: Option<(u64, u64)>,
+    pub cause: Option<Cause>,
     /// `UpdateStatus`: the status the client sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status_write: Option<ReplicaSetStatus>,
@@ -42,7 +42,7 @@ impl AuditEntry {
     }
 
     fn message_for(&self, status: Status) -> String {
-        status_message(status, self.kind, &self.name, self.uid_mismatch)
+        status_message(status, self.kind, &self.name, self.cause)
     }
 
     /// The status the client saw: what it acts on.

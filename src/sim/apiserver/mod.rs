@@ -1,13 +1,31 @@
-//! The apiserver: the cluster's truth, one global resourceVersion, the real
-//! status codes and messages, `generateName`, and the watch events each write
-//! produces.
+//! The apiserver: the cluster's truth, one global resourceVersion,
+//! `generateName`, and the watch events each write produces.
 //!
-//! A simplification of the real apiserver: no admission, no validation beyond
-//! what the labs touch, and no watch-cache compaction, so a watch sees `410
-//! Expired` only when `cluster.watch_timeout_ms` or a scenario's relist says.
-//! Graceful deletion is modelled for what the labs need: a pod's grace period
-//! (`cluster.pod_grace_period_ms`) and finalizers; every other delete removes
-//! the object at once.
+//! What it does, each after upstream:
+//! - optimistic concurrency: an update or a delete that names a
+//!   resourceVersion other than the stored one is 409 Conflict; so is one
+//!   whose UID precondition names another object (`(*Preconditions).Check`
+//!   checks the UID first);
+//! - `UpdateStatus` writes the status alone; a write that changes nothing is
+//!   a 200 with no new resourceVersion and no event (`GuaranteedUpdate`'s
+//!   short-circuit);
+//! - graceful deletion: a pod with a grace period (`cluster.pod_grace_period_ms`)
+//!   or an object with finalizers is only marked Terminating (deletionTimestamp,
+//!   a MODIFIED event); foreground and orphan propagation add their finalizer
+//!   first; deleting a Terminating object again changes nothing unless it
+//!   shortens the grace to 0; anything else is removed at once;
+//! - status codes and messages in apimachinery's words, with the facts a
+//!   message needs (`Cause`): a failed precondition's UIDs or
+//!   resourceVersions, AlreadyExists on an object being deleted, or on a
+//!   name `generateName` could not make unique;
+//! - an index of each controller's children (`controlled_by`), so an
+//!   invariant counts them after every write without a scan.
+//!
+//! A simplification of the real apiserver: no admission, no validation
+//! beyond what the labs touch, and no watches of its own. The watch, its
+//! lag and its `410 Expired` (`cluster.watch_timeout_ms`) are the world's
+//! (`world/reflectors.rs`). An injected failure's 500 says "an injected
+//! fault", words upstream never uses.
 //!
 //! The vocabulary beside the server, one file a job: `request.rs` (what a
 //! client sends), `status.rs` (what it is answered), `audit.rs` (the audit
@@ -23,7 +41,7 @@ mod watch;
 pub use audit::AuditEntry;
 pub use names::{generate_name, GENERATED_SUFFIX_LEN, GENERATE_NAME_ALPHABET, GENERATE_NAME_ATTEMPTS, MAX_GENERATED_PREFIX};
 pub use request::{Actor, ControllerKind, Options, Propagation, Request, Verb};
-pub use status::{status_message, FailMode, Reason, Response, Status};
+pub use status::{status_message, Cause, FailMode, Reason, Response, Status};
 pub use watch::{EventType, WatchEvent};
 
 use crate::sim::object::{Kind, Object, ObjectKey, ObjectRc, ReplicaSetStatus};
@@ -169,7 +187,7 @@ impl ApiServer {
             resource_version: None,
             items: None,
             client_status: None,
-            uid_mismatch: None,
+            cause: None,
             status_write: req.options.status,
         }
     }
@@ -219,8 +237,11 @@ impl ApiServer {
             (None, None) => (String::new(), None),
         };
         let key = ObjectKey::new(body.namespace.clone(), name.clone());
-        if self.get(body.kind(), &key).is_some() {
+        if let Some(existing) = self.get(body.kind(), &key) {
+            let (being_deleted, generated_name) = (existing.is_terminating(), generated.is_some());
             let mut out = self.failed(req, now_ms, name, Status::ALREADY_EXISTS);
+            out.audit.cause =
+                (being_deleted || generated_name).then_some(Cause::AlreadyExists { being_deleted, generated: generated_name });
             out.audit.generate_name = generated;
             return out;
         }
@@ -292,15 +313,18 @@ impl ApiServer {
         let Some(old) = self.get(req.kind, &ObjectKey::new(req.namespace.clone(), name.clone())).cloned() else {
             return Err(Box::new(self.failed(req, now_ms, name, Status::NOT_FOUND)));
         };
-        if req.options.resource_version.is_some_and(|rv| rv != old.resource_version) {
-            return Err(Box::new(self.failed(req, now_ms, name, Status::CONFLICT)));
-        }
-        if let Some(uid) = req.options.uid.filter(|uid| *uid != old.uid) {
-            let mut out = self.failed(req, now_ms, name, Status::CONFLICT);
-            out.audit.uid_mismatch = Some((uid, old.uid));
-            return Err(Box::new(out));
-        }
-        Ok(old)
+        // `(*Preconditions).Check`: the UID first, then the resourceVersion;
+        // an update's stale resourceVersion is the optimistic lock's conflict.
+        let cause = match (req.options.uid, req.options.resource_version) {
+            (Some(asked), _) if asked != old.uid => Some(Cause::UidPrecondition { asked, found: old.uid }),
+            (_, Some(asked)) if asked != old.resource_version => {
+                (req.verb == Verb::Delete).then_some(Cause::ResourceVersionPrecondition { asked, found: old.resource_version })
+            }
+            _ => return Ok(old),
+        };
+        let mut out = self.failed(req, now_ms, name, Status::CONFLICT);
+        out.audit.cause = cause;
+        Err(Box::new(out))
     }
 
     /// Commit `object` as the new version of `old` at the next resourceVersion.
@@ -330,6 +354,9 @@ impl ApiServer {
         };
         if let Some(status) = req.options.status {
             let object = Object { status: Some(status), ..(*old).clone() };
+            if object == *old {
+                return self.unchanged(req, now_ms, old);
+            }
             return self.replace(req, now_ms, &old, object);
         }
         let body = req.body.as_ref().expect("an update carries a body");
@@ -342,10 +369,23 @@ impl ApiServer {
             generation,
             ..(*old).clone()
         };
+        if object == *old {
+            return self.unchanged(req, now_ms, old);
+        }
         if object.is_terminating() && object.finalizers.is_empty() && object.deletion_grace_period_ms == Some(0) {
             return self.erase(req, now_ms, &object);
         }
         self.replace(req, now_ms, &old, object)
+    }
+
+    /// A write that changes nothing: 200 with the object as it is, no new
+    /// resourceVersion and no watch event. `(*store).GuaranteedUpdate`
+    /// (k8s.io/apiserver v0.36.3 pkg/storage/etcd3/store.go) short-circuits
+    /// when the new encoding equals the stored one.
+    fn unchanged(&self, req: &Request, now_ms: u64, old: ObjectRc) -> Handled {
+        let mut audit = self.audit(req, now_ms, old.name.clone(), Status::OK);
+        audit.resource_version = Some(old.resource_version);
+        Handled { response: Response { status: Status::OK, object: Some(old), items: Vec::new(), list_rv: 0 }, audit, event: None }
     }
 
     /// A delete. An object with finalizers, or a pod with a grace period, is
@@ -369,13 +409,7 @@ impl ApiServer {
                 let object = Object { deletion_grace_period_ms: Some(0), ..(*old).clone() };
                 return self.replace(req, now_ms, &old, object);
             }
-            let mut audit = self.audit(req, now_ms, old.name.clone(), Status::OK);
-            audit.resource_version = Some(old.resource_version);
-            return Handled {
-                response: Response { status: Status::OK, object: Some(old.clone()), items: Vec::new(), list_rv: 0 },
-                audit,
-                event: None,
-            };
+            return self.unchanged(req, now_ms, old);
         }
         let mut finalizers = old.finalizers.clone();
         let added = match req.options.propagation {
@@ -525,7 +559,9 @@ mod tests {
         let mut rng = Rng::new(1);
         api.handle(&Request::create(Actor::Kubectl, cm(Some("a"), None)), 0, &mut rng);
         api.handle(&Request::create(Actor::Kubectl, cm(Some("b"), None)), 0, &mut rng);
-        let up = api.handle(&Request::update(Actor::Kubectl, cm(Some("a"), None)), 0, &mut rng);
+        // A write that changes the object (one that does not is `test_guaranteed_update_same_data`).
+        let labelled = ObjectTemplate { labels: BTreeMap::from([("tier".to_string(), "web".to_string())]), ..cm(Some("a"), None) };
+        let up = api.handle(&Request::update(Actor::Kubectl, labelled), 0, &mut rng);
         assert_eq!(up.audit.resource_version, Some(3));
         assert_eq!(up.event.unwrap().event_type, EventType::Modified);
         let del = api.handle(&Request::delete(Actor::Kubectl, Kind::ConfigMap, &ObjectKey::new("academy-lab", "b")), 0, &mut rng);
@@ -589,6 +625,123 @@ mod tests {
         assert!(api.get(Kind::ConfigMap, &key).is_some());
         let req = Request::delete(Actor::GarbageCollector, Kind::ConfigMap, &key).with(Options { uid: Some(a.uid), ..Options::default() });
         assert_eq!(api.handle(&req, 0, &mut rng).event.unwrap().event_type, EventType::Deleted);
+    }
+
+    /// `(*Preconditions).Check` checks the UID before the resourceVersion,
+    /// and a delete's stale resourceVersion is a precondition's 409 in its
+    /// own words, not the optimistic lock's (k8s.io/apiserver v0.36.3
+    /// pkg/storage/interfaces.go); an update's stale resourceVersion keeps
+    /// `OptimisticLockErrorMsg`.
+    #[test]
+    fn preconditions_check_the_uid_then_the_resource_version() {
+        let mut api = ApiServer::new();
+        let mut rng = Rng::new(1);
+        let a = api.handle(&Request::create(Actor::Kubectl, cm(Some("a"), None)), 0, &mut rng).response.object.unwrap();
+        let key = a.key();
+        let delete = |uid, rv| {
+            Request::delete(Actor::GarbageCollector, Kind::ConfigMap, &key).with(Options {
+                uid,
+                resource_version: rv,
+                ..Options::default()
+            })
+        };
+        let both = api.handle(&delete(Some(a.uid + 1), Some(a.resource_version + 1)), 0, &mut rng);
+        assert_eq!(both.response.status, Status::CONFLICT);
+        assert_eq!(both.audit.cause, Some(Cause::UidPrecondition { asked: a.uid + 1, found: a.uid }), "the UID is checked first");
+        let rv = api.handle(&delete(Some(a.uid), Some(a.resource_version + 1)), 0, &mut rng);
+        assert_eq!(
+            rv.audit.message(),
+            format!(
+                "Operation cannot be fulfilled on configmaps \"a\": Precondition failed: ResourceVersion in precondition: {}, ResourceVersion in object meta: {}",
+                a.resource_version + 1,
+                a.resource_version
+            )
+        );
+        assert!(api.get(Kind::ConfigMap, &key).is_some(), "a failed precondition deletes nothing");
+        let update = Request::update(Actor::Kubectl, cm(Some("a"), None))
+            .with(Options { resource_version: Some(a.resource_version + 1), ..Options::default() });
+        let stale = api.handle(&update, 0, &mut rng);
+        assert_eq!((stale.response.status, stale.audit.cause), (Status::CONFLICT, None));
+        assert!(stale
+            .audit
+            .message()
+            .ends_with("the object has been modified; please apply your changes to the latest version and try again"));
+        let fresh = api.handle(&delete(Some(a.uid), Some(a.resource_version)), 0, &mut rng);
+        assert_eq!(fresh.event.unwrap().event_type, EventType::Deleted);
+    }
+
+    /// Ported from k8s.io/apiserver v0.36.3 `TestGuaranteedUpdate`
+    /// (pkg/storage/testing/store_tests.go, `RunTestGuaranteedUpdate`), its
+    /// case "same data" (`expectNoUpdate`): a write of what is stored is a
+    /// 200 that keeps the resourceVersion and sends no event; a write that
+    /// changes it does both. The same for `UpdateStatus`.
+    #[test]
+    fn test_guaranteed_update_same_data() {
+        let mut api = ApiServer::new();
+        let mut rng = Rng::new(1);
+        let rs = api.handle(&Request::create(Actor::Kubectl, rs_template(3)), 0, &mut rng).response.object.unwrap();
+        let same = api.handle(&Request::update(Actor::Kubectl, rs_template(3)), 10, &mut rng);
+        assert_eq!(same.response.status, Status::OK);
+        assert_eq!((same.audit.resource_version, same.event.is_none()), (Some(rs.resource_version), true));
+        assert_eq!(api.resource_version(), rs.resource_version, "nothing committed");
+        let status = ReplicaSetStatus { replicas: 3, observed_generation: 1 };
+        let write = |api: &mut ApiServer, rng: &mut Rng| {
+            let req = Request::update(Actor::Kubectl, rs_template(3)).with(Options { status: Some(status), ..Options::default() });
+            api.handle(&req, 20, rng)
+        };
+        let first = write(&mut api, &mut rng);
+        assert_eq!(first.audit.resource_version, Some(rs.resource_version + 1));
+        assert!(first.event.is_some(), "a status that changes is written");
+        let second = write(&mut api, &mut rng);
+        assert_eq!(
+            (second.response.status, second.audit.resource_version, second.event.is_none()),
+            (Status::OK, Some(rs.resource_version + 1), true)
+        );
+        let scaled = api.handle(&Request::update(Actor::Kubectl, rs_template(4)), 30, &mut rng);
+        assert_eq!(scaled.audit.resource_version, Some(rs.resource_version + 2));
+        assert!(scaled.event.is_some());
+    }
+
+    /// Ported from k8s.io/apiserver v0.36.3 pkg/registry/generic/registry/store_test.go
+    /// `TestStoreCreate`: a create of a name that exists is AlreadyExists;
+    /// while that object is being deleted (its grace period running), the
+    /// message says so ("object is being deleted: ", `(*Store).create`).
+    #[test]
+    fn test_store_create() {
+        let mut api = ApiServer::new();
+        api.pod_grace_period_ms = 50_000;
+        let mut rng = Rng::new(1);
+        let pod = ObjectTemplate { namespace: "test".into(), spec: Spec::Pod, ..cm(Some("foo"), None) };
+        assert_eq!(api.handle(&Request::create(Actor::Kubectl, pod.clone()), 0, &mut rng).response.status, Status::CREATED);
+        let again = api.handle(&Request::create(Actor::Kubectl, pod.clone()), 10, &mut rng);
+        assert_eq!(again.response.status.reason, Some(Reason::AlreadyExists));
+        assert_eq!(again.audit.message(), "pods \"foo\" already exists");
+        let deleted = api.handle(&Request::delete(Actor::Kubectl, Kind::Pod, &ObjectKey::new("test", "foo")), 20, &mut rng);
+        assert_eq!(deleted.event.unwrap().event_type, EventType::Modified, "deleted gracefully");
+        let before_grace = api.handle(&Request::create(Actor::Kubectl, pod), 30, &mut rng);
+        assert_eq!(before_grace.response.status.reason, Some(Reason::AlreadyExists));
+        assert_eq!(before_grace.audit.message(), "object is being deleted: pods \"foo\" already exists");
+    }
+
+    /// A generated name that meets an existing object on every attempt is
+    /// AlreadyExists in `NewGenerateNameConflict`'s words (apimachinery
+    /// v0.36.3 pkg/api/errors/errors.go, by `rest.CheckGeneratedNameError`).
+    #[test]
+    fn an_exhausted_generate_name_says_the_server_could_not_make_a_unique_name() {
+        let mut api = ApiServer::new();
+        let mut taken = Rng::new(9);
+        // Take every name the server will try with this seed.
+        for _ in 0..GENERATE_NAME_ATTEMPTS {
+            let name = generate_name("x-", &mut taken);
+            api.handle(&Request::create(Actor::Kubectl, cm(Some(&name), None)), 0, &mut Rng::new(1));
+        }
+        let out = api.handle(&Request::create(Actor::Kubectl, cm(None, Some("x-"))), 0, &mut Rng::new(9));
+        assert_eq!(out.response.status.reason, Some(Reason::AlreadyExists));
+        let name = &out.audit.name;
+        assert_eq!(
+            out.audit.message(),
+            format!("configmaps \"{name}\" already exists, the server was not able to generate a unique name for the object")
+        );
     }
 
     /// A pod with a grace period is marked, not removed: MODIFIED with a

@@ -19,6 +19,25 @@ pub enum Reason {
     Timeout,
 }
 
+/// Why a request failed, where upstream's message says more than its
+/// status: the facts the message is built from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
+#[serde(rename_all = "snake_case")]
+pub enum Cause {
+    /// A UID precondition failed: the UID asked for, the object's.
+    /// `(*Preconditions).Check` (k8s.io/apiserver v0.36.3
+    /// pkg/storage/interfaces.go) checks the UID before the resourceVersion.
+    UidPrecondition { asked: u64, found: u64 },
+    /// A delete's resourceVersion precondition failed (an update's is the
+    /// optimistic lock, in `NewConflict`'s plain words).
+    ResourceVersionPrecondition { asked: u64, found: u64 },
+    /// AlreadyExists, said of an object being deleted (`(*Store).create`
+    /// in pkg/registry/generic/registry/store.go prefixes the message), or
+    /// of a name `generateName` made (`rest.CheckGeneratedNameError` turns
+    /// it into `NewGenerateNameConflict`).
+    AlreadyExists { being_deleted: bool, generated: bool },
+}
+
 /// How an injected request failure goes (the `fail_next` action).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, Hash)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
@@ -93,16 +112,24 @@ pub struct Response {
 }
 
 /// The message the apiserver returns with `status` for a request on `kind`
-/// `name` (with the UIDs of a failed precondition, if one failed): upstream's
-/// words verbatim, data the real API returns, not the simulation's prose.
-pub fn status_message(status: Status, kind: Kind, name: &str, uid_mismatch: Option<(u64, u64)>) -> String {
-    match (status.reason, uid_mismatch) {
-        // `storage.NewInvalidObjError` from `checkPreconditions`, as `NewConflict` wraps it.
-        (Some(Reason::Conflict), Some((asked, found))) => format!(
-            "Operation cannot be fulfilled on {} \"{}\": Precondition failed: UID in precondition: {asked}, UID in object meta: {found}",
-            kind.resource(),
-            name
+/// `name` (with the facts of its `cause`, if it has one): upstream's words
+/// verbatim, data the real API returns, not the simulation's prose.
+pub fn status_message(status: Status, kind: Kind, name: &str, cause: Option<Cause>) -> String {
+    let resource = kind.resource();
+    match (status.reason, cause) {
+        // `storage.NewInvalidObjError` from `(*Preconditions).Check`, as `NewConflict` wraps it.
+        (Some(Reason::Conflict), Some(Cause::UidPrecondition { asked, found })) => format!(
+            "Operation cannot be fulfilled on {resource} \"{name}\": Precondition failed: UID in precondition: {asked}, UID in object meta: {found}"
         ),
+        (Some(Reason::Conflict), Some(Cause::ResourceVersionPrecondition { asked, found })) => format!(
+            "Operation cannot be fulfilled on {resource} \"{name}\": Precondition failed: ResourceVersion in precondition: {asked}, ResourceVersion in object meta: {found}"
+        ),
+        (Some(Reason::AlreadyExists), Some(Cause::AlreadyExists { being_deleted, generated })) => {
+            // apimachinery's `NewGenerateNameConflict`, then the store's prefix.
+            let unique = if generated { ", the server was not able to generate a unique name for the object" } else { "" };
+            let deleting = if being_deleted { "object is being deleted: " } else { "" };
+            format!("{deleting}{resource} \"{name}\" already exists{unique}")
+        }
         _ => message(status, kind, name),
     }
 }

@@ -141,9 +141,9 @@ pub enum ReconcileError {
         name: String,
         /// What the client saw (a lost answer's `504 Timeout`, not what committed).
         status: Status,
-        /// A UID precondition that failed: (the UID asked for, the object's).
+        /// Why it failed, where the message says more than the status.
         #[serde(skip_serializing_if = "Option::is_none")]
-        uid_mismatch: Option<(u64, u64)>,
+        cause: Option<crate::sim::apiserver::Cause>,
     },
     /// `EnsureReady` failed: a cache has not read the controller's own writes.
     Stale(ConsistencyError),
@@ -157,7 +157,7 @@ impl ReconcileError {
             kind: audit.kind,
             name: audit.name.clone(),
             status: audit.seen_status(),
-            uid_mismatch: audit.uid_mismatch,
+            cause: audit.cause,
         }
     }
 }

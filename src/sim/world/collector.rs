@@ -43,4 +43,14 @@ pub struct Attempt {
     pub solid: u32,
     pub dangling: Vec<u64>,
     pub waiting: u32,
+    /// Its DELETE of the dependent is in flight: a 409 (the dependent moved
+    /// on since it was read) starts the attempt again.
+    pub deleting: bool,
+}
+
+impl Attempt {
+    /// The start of an attempt on `item`: nothing read yet.
+    pub fn new(item: ObjectRc) -> Self {
+        Attempt { item, latest: None, next: 0, solid: 0, dangling: Vec::new(), waiting: 0, deleting: false }
+    }
 }

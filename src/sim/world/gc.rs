@@ -7,8 +7,9 @@
 //!   (`isDangling`: the absent-owner cache answers for an owner already known
 //!   gone, else a live GET; 404 or another UID is dangling and goes into the
 //!   cache). With a solid owner left, the dangling references are removed from
-//!   the dependent; with none, it is deleted with a UID precondition, in the
-//!   propagation its own finalizers ask for.
+//!   the dependent; with none, it is deleted with UID and resourceVersion
+//!   preconditions, in the propagation its own finalizers ask for. A 409
+//!   (it changed since it was read) starts the attempt again.
 //! - Foreground deletion (`processDeletingDependentsItem`): an owner
 //!   Terminating with `foregroundDeletion` sends its dependents to
 //!   attemptToDelete, and once none is left in the graph, removes the finalizer.
@@ -17,13 +18,15 @@
 //!
 //! Simplifications: removing a reference or a finalizer is an update, not a
 //! patch; every controllerRef blocks its owner's deletion (`NewControllerRef`
-//! sets `blockOwnerDeletion`), no other reference does; jobs are not retried.
+//! sets `blockOwnerDeletion`), no other reference does; a job is retried only
+//! when its delete's preconditions fail, and at once, not after the queue's
+//! backoff.
 
 use super::collector::Attempt;
 use super::in_flight::Origin;
 use super::state::World;
 use super::timer::Timer;
-use crate::sim::apiserver::{Actor, EventType, Handled, Options, Propagation, Request};
+use crate::sim::apiserver::{Actor, EventType, Handled, Options, Propagation, Request, Status};
 use crate::sim::controllers::{HandlerEffects, HandlerEvent};
 use crate::sim::frame::Event;
 use crate::sim::invariants::SentWith;
@@ -89,11 +92,15 @@ impl World {
         }
         for item in attempts {
             fx.attempt_to_delete.push(crate::sim::controllers::queue_key(&item.namespace, &item.name));
-            let req = Request::get(Actor::GarbageCollector, item.kind(), &item.key());
-            let attempt = Attempt { item, latest: None, next: 0, solid: 0, dangling: Vec::new(), waiting: 0 };
-            self.send(req, Origin::Gc(Box::new(attempt)), SentWith::SYNCED);
+            self.gc_attempt(Attempt::new(item));
         }
         fx
+    }
+
+    /// `attemptToDeleteItem` begins: the live GET of the dependent.
+    fn gc_attempt(&mut self, attempt: Attempt) {
+        let req = Request::get(Actor::GarbageCollector, attempt.item.kind(), &attempt.item.key());
+        self.send(req, Origin::Gc(Box::new(attempt)), SentWith::SYNCED);
     }
 
     /// `processDeletingDependentsItem`: once no dependent that blocks the
@@ -128,6 +135,15 @@ impl World {
     /// One GET of `attemptToDeleteItem` was answered: the dependent's own, or
     /// an owner's. Carry on with the next owner, or decide.
     pub(super) fn gc_answered(&mut self, mut a: Attempt, outcome: &Handled) {
+        if a.deleting {
+            // The delete's preconditions failed: the dependent changed since
+            // it was read (a new owner, say). The item goes back on
+            // attemptToDelete and is read and judged again.
+            if outcome.response.status == Status::CONFLICT {
+                self.gc_attempt(Attempt::new(a.item));
+            }
+            return;
+        }
         let Some(latest) = a.latest.clone() else {
             // The dependent's own GET: gone, or re-created under its name, ends the job.
             match &outcome.response.object {
@@ -187,9 +203,18 @@ impl World {
         } else {
             Propagation::Background
         };
-        let options = Options { uid: Some(latest.uid), propagation: Some(propagation), ..Options::default() };
+        // The UID and resourceVersion it was judged at are preconditions: a
+        // dependent that moved on since is not deleted (kubernetes #132632,
+        // "add RV check on GC delete calls", v1.34).
+        let options = Options {
+            uid: Some(latest.uid),
+            resource_version: Some(latest.resource_version),
+            propagation: Some(propagation),
+            ..Options::default()
+        };
         let req = Request::delete(Actor::GarbageCollector, latest.kind(), &latest.key()).with(options);
-        self.send(req, Origin::GcWrite, SentWith::SYNCED);
+        a.deleting = true;
+        self.send(req, Origin::Gc(Box::new(a)), SentWith::SYNCED);
     }
 
     /// An owner has been gone for the grace period: the frame, if children naming it remain.
