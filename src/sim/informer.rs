@@ -110,13 +110,34 @@ pub enum ListState {
 /// What the store did when a list was popped into it, for the handlers.
 #[derive(Debug, Clone, Default, Hash)]
 pub struct Replaced {
-    pub added: Vec<ObjectRc>,
-    /// (old, new): same resourceVersion means nothing changed (a resync).
-    pub updated: Vec<(ObjectRc, ObjectRc)>,
-    /// `DeletedFinalStateUnknown{key, lastKnownObj}` for each vanished key.
-    pub tombstones: Vec<ObjectRc>,
+    /// The handler calls, in the order they are made: the store is replaced
+    /// first, then every deletion, then the adds and updates in list order
+    /// (client-go v0.36.3 `tools/cache/controller.go`,
+    /// `processReplacedAllInfo`: "Processing all deletions first matches
+    /// behavior of RealFIFO#Replace").
+    pub calls: Vec<Replacement>,
     /// This replace made `HasSynced` true.
     pub first_sync: bool,
+}
+
+/// One handler call of a [`Replaced`].
+#[derive(Debug, Clone, Hash)]
+pub enum Replacement {
+    /// `DeletedFinalStateUnknown{key, lastKnownObj}` for a key the list lacks.
+    Tombstone(ObjectRc),
+    Added(ObjectRc),
+    /// (old, new): the same resourceVersion means nothing changed.
+    Updated(ObjectRc, ObjectRc),
+}
+
+impl Replaced {
+    /// The tombstones it handed out, in order.
+    pub fn tombstones(&self) -> impl Iterator<Item = &ObjectRc> {
+        self.calls.iter().filter_map(|c| match c {
+            Replacement::Tombstone(o) => Some(o),
+            _ => None,
+        })
+    }
 }
 
 /// A watch event handed to the handlers, after the store took it.
@@ -398,20 +419,22 @@ impl Informer {
             panic!("fill called when no list is waiting");
         };
         let mut new_store = BTreeMap::new();
-        let mut out = Replaced::default();
+        let mut replacements = Vec::with_capacity(items.len());
         for item in items {
             let key = item.key();
-            match self.store.get(&key) {
-                None => out.added.push(item.clone()),
-                Some(old) => out.updated.push((old.clone(), item.clone())),
-            }
+            replacements.push(match self.store.get(&key) {
+                None => Replacement::Added(item.clone()),
+                Some(old) => Replacement::Updated(old.clone(), item.clone()),
+            });
             new_store.insert(key, item);
         }
+        let mut out = Replaced::default();
         for (key, old) in &self.store {
             if !new_store.contains_key(key) {
-                out.tombstones.push(old.clone());
+                out.calls.push(Replacement::Tombstone(old.clone()));
             }
         }
+        out.calls.append(&mut replacements);
         self.store = new_store;
         self.state = ListState::Watching { list_rv };
         self.last_sync_rv = self.last_sync_rv.max(list_rv);
@@ -606,10 +629,66 @@ mod tests {
         inf.listed(vec![cm("b", 2), cm("c", 4)], 4, 60, 0);
         let r = inf.fill(60);
         assert!(!r.first_sync);
-        assert_eq!(r.tombstones.iter().map(|o| o.name.as_str()).collect::<Vec<_>>(), vec!["a"]);
-        assert_eq!(r.added.len(), 1);
-        assert_eq!(r.updated.len(), 1);
+        assert_eq!(r.tombstones().map(|o| o.name.as_str()).collect::<Vec<_>>(), vec!["a"]);
+        assert!(matches!(&r.calls[1..], [Replacement::Updated(..), Replacement::Added(_)]));
         assert!(inf.get(&ObjectKey::new("ns", "a")).is_none());
+    }
+
+    /// Ported from client-go v0.36.3 `tools/cache/controller_test.go`
+    /// `TestReplaceEvents`, its atomic case: the store is replaced before
+    /// any handler runs, then deletions come first, then the updates and
+    /// adds in list order.
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestReplaceEvents() {
+        let with_label = |name: &str, rv: u64, ver: &str| {
+            let mut o = (*cm(name, rv)).clone();
+            o.labels.insert("ver".into(), ver.into());
+            ObjectRc::new(o)
+        };
+        let record = |r: &Replaced| -> Vec<(&'static str, String, u64)> {
+            r.calls
+                .iter()
+                .map(|c| match c {
+                    Replacement::Tombstone(o) => ("delete", o.key().to_string(), o.resource_version),
+                    Replacement::Added(o) => ("add", o.key().to_string(), o.resource_version),
+                    Replacement::Updated(_, o) => ("update", o.key().to_string(), o.resource_version),
+                })
+                .collect()
+        };
+        let s = |v: &[(&'static str, &str, u64)]| v.iter().map(|(a, k, rv)| (*a, k.to_string(), *rv)).collect::<Vec<_>>();
+
+        // "Create with no initial objects"
+        let mut inf = Informer::new(Kind::ConfigMap);
+        inf.start_list(0);
+        inf.listed(vec![cm("pod-1", 1)], 1, 0, 0);
+        assert_eq!(record(&inf.fill(0)), s(&[("add", "ns/pod-1", 1)]));
+
+        // "Delete all objects"
+        let mut inf = Informer::new(Kind::ConfigMap);
+        inf.start_list(0);
+        inf.listed(vec![cm("pod-1", 1), cm("pod-3", 2)], 2, 0, 0);
+        inf.fill(0);
+        inf.start_list(10);
+        inf.listed(vec![], 2, 10, 0);
+        assert_eq!(record(&inf.fill(10)), s(&[("delete", "ns/pod-1", 1), ("delete", "ns/pod-3", 2)]));
+        assert_eq!(inf.len(), 0, "the store is empty before the handlers run");
+
+        // "Create, update, delete"
+        let mut inf = Informer::new(Kind::ConfigMap);
+        inf.start_list(0);
+        inf.listed(vec![cm("pod-1", 1), with_label("pod-2", 2, "1"), cm("pod-3", 3)], 3, 0, 0);
+        inf.fill(0);
+        inf.start_list(10);
+        inf.listed(vec![cm("pod-1", 4), with_label("pod-2", 5, "2"), cm("pod-4", 6)], 6, 10, 0);
+        let r = inf.fill(10);
+        assert_eq!(
+            record(&r),
+            s(&[("delete", "ns/pod-3", 3), ("update", "ns/pod-1", 4), ("update", "ns/pod-2", 5), ("add", "ns/pod-4", 6)])
+        );
+        // StoreRV: each handler sees the store as the list left it.
+        assert_eq!(inf.get(&ObjectKey::new("ns", "pod-2")).unwrap().resource_version, 5);
+        assert!(inf.get(&ObjectKey::new("ns", "pod-3")).is_none());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::timer::Timer;
 use crate::sim::apiserver::{Actor, EventType, Handled, Verb};
 use crate::sim::controllers::{self, HandlerEffects, HandlerEvent, Step};
 use crate::sim::frame::{Event, QueuedBy, Watcher};
-use crate::sim::informer::{Fifo, Pop};
+use crate::sim::informer::{Fifo, Pop, Replacement};
 use crate::sim::object::{child_kind, Kind};
 
 impl World {
@@ -152,18 +152,22 @@ impl World {
             };
             let mut effects = HandlerEffects::default();
             let cause = QueuedBy::List { kind };
-            for o in &replaced.added {
-                let ev = HandlerEvent { event_type: EventType::Added, object: o, old: None, tombstone: false };
-                merge(&mut effects, self.handle(watcher, kind, &ev, &cause));
-            }
-            for (old, new) in &replaced.updated {
-                let ev = HandlerEvent { event_type: EventType::Modified, object: new, old: Some(old), tombstone: false };
-                merge(&mut effects, self.handle(watcher, kind, &ev, &cause));
-            }
-            for o in &replaced.tombstones {
-                let ev = HandlerEvent { event_type: EventType::Deleted, object: o, old: Some(o), tombstone: true };
-                let tombstone = QueuedBy::Tombstone { kind, name: o.name.clone() };
-                merge(&mut effects, self.handle(watcher, kind, &ev, &tombstone));
+            for call in &replaced.calls {
+                let fx = match call {
+                    Replacement::Tombstone(o) => {
+                        let ev = HandlerEvent { event_type: EventType::Deleted, object: o, old: Some(o), tombstone: true };
+                        self.handle(watcher, kind, &ev, &QueuedBy::Tombstone { kind, name: o.name.clone() })
+                    }
+                    Replacement::Added(o) => {
+                        let ev = HandlerEvent { event_type: EventType::Added, object: o, old: None, tombstone: false };
+                        self.handle(watcher, kind, &ev, &cause)
+                    }
+                    Replacement::Updated(old, new) => {
+                        let ev = HandlerEvent { event_type: EventType::Modified, object: new, old: Some(old), tombstone: false };
+                        self.handle(watcher, kind, &ev, &cause)
+                    }
+                };
+                merge(&mut effects, fx);
             }
             if watcher == Watcher::Controller {
                 self.watch_started(kind);
@@ -171,7 +175,7 @@ impl World {
                     self.start_resync(kind);
                 }
             }
-            let tombstones = replaced.tombstones.iter().map(|o| crate::sim::controllers::queue_key(&o.namespace, &o.name)).collect();
+            let tombstones = replaced.tombstones().map(|o| crate::sim::controllers::queue_key(&o.namespace, &o.name)).collect();
             return Event::CacheFilled { watcher, kind, n_objects, first_sync: replaced.first_sync, tombstones, effects };
         }
         let popping = watcher == Watcher::Controller && self.ctl.caches.informers[i].is_popping();
