@@ -8,6 +8,7 @@
 mod support;
 
 use cachescope::sim::apiserver::{Actor, ApiServer, AuditEntry, ControllerKind, EventType, Request, Response, Status, Verb};
+use cachescope::sim::consistency::ConsistencyStore;
 use cachescope::sim::controllers::replicaset::handle;
 use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, HandlerEvent, Input, ListOrder, Naming, ReconcileState};
 use cachescope::sim::expectations::Expectations;
@@ -270,7 +271,7 @@ fn TestOverlappingRSs() {
     let p = pod(0, owner);
     let mut exp = Expectations::default();
     let ev = HandlerEvent { event_type: EventType::Added, object: &p, old: None, tombstone: false };
-    let fx = handle(Kind::Pod, &ev, &c, &mut exp);
+    let fx = handle(Kind::Pod, &ev, &c, &mut exp, &mut ConsistencyStore::default());
     assert_eq!(fx.enqueued, ["default/rs4"]);
 }
 
@@ -288,14 +289,14 @@ fn TestResolveControllerRefUIDMismatch() {
     let stale = pod(7, &predecessor);
     for event_type in [EventType::Added, EventType::Deleted] {
         let ev = HandlerEvent { event_type, object: &stale, old: None, tombstone: false };
-        let fx = handle(Kind::Pod, &ev, &c, &mut exp);
+        let fx = handle(Kind::Pod, &ev, &c, &mut exp, &mut ConsistencyStore::default());
         assert!(fx.enqueued.is_empty() && fx.observed.is_empty(), "{event_type:?}: {fx:?}");
     }
     assert_eq!(exp.get(KEY).map(|r| r.add), Some(3), "the successor still expects its own three");
     // Its own pod, same name and same UID, is observed.
     let own = pod(8, &current);
     let ev = HandlerEvent { event_type: EventType::Added, object: &own, old: None, tombstone: false };
-    let fx = handle(Kind::Pod, &ev, &c, &mut exp);
+    let fx = handle(Kind::Pod, &ev, &c, &mut exp, &mut ConsistencyStore::default());
     assert_eq!(fx.enqueued, [KEY]);
     assert_eq!(exp.get(KEY).map(|r| r.add), Some(2));
 }
@@ -310,15 +311,42 @@ fn TestUpdateRSWithNewUIDDeletesExpectations() {
     let mut exp = Expectations::default();
     exp.expect_creations(KEY, 1, 0);
     let ev = HandlerEvent { event_type: EventType::Modified, object: &new, old: Some(&old), tombstone: false };
-    let fx = handle(Kind::ReplicaSet, &ev, &c, &mut exp);
+    let fx = handle(Kind::ReplicaSet, &ev, &c, &mut exp, &mut ConsistencyStore::default());
     assert_eq!(fx.enqueued, [KEY]);
     assert!(exp.get(KEY).is_none(), "the predecessor's pending expectation is gone");
     // An update of the same object keeps them.
     exp.expect_creations(KEY, 1, 0);
     let same = ObjectRc::new(Object { resource_version: 9, ..(*new).clone() });
     let ev = HandlerEvent { event_type: EventType::Modified, object: &same, old: Some(&new), tombstone: false };
-    handle(Kind::ReplicaSet, &ev, &c, &mut exp);
+    handle(Kind::ReplicaSet, &ev, &c, &mut exp, &mut ConsistencyStore::default());
     assert!(exp.get(KEY).is_some());
+}
+
+/// v1.36's `deleteRS` clears the consistency store's record of the deleted
+/// ReplicaSet by its UID (`rsc.consistencyStore.Clear(key, rs.UID)`, before
+/// `DeleteExpectations`; SEMANTICS §9), and so does `updateRS` when it finds
+/// a new UID under the name. A record of the successor's own writes stays
+/// when a stale DELETED of its predecessor arrives.
+#[test]
+fn delete_rs_clears_the_consistency_store_by_uid() {
+    let old = rs(3, 1);
+    let new = rs(3, 2);
+    let c = caches(None, &[]);
+    let mut exp = Expectations::default();
+    let mut store = ConsistencyStore::default();
+    store.wrote_at(KEY, old.uid, Kind::Pod, 7);
+    let deleted = HandlerEvent { event_type: EventType::Deleted, object: &old, old: Some(&old), tombstone: false };
+    handle(Kind::ReplicaSet, &deleted, &c, &mut exp, &mut store);
+    assert!(store.get(KEY).is_none(), "the deleted ReplicaSet's record is gone");
+
+    store.wrote_at(KEY, old.uid, Kind::Pod, 7);
+    let recreated = HandlerEvent { event_type: EventType::Modified, object: &new, old: Some(&old), tombstone: false };
+    handle(Kind::ReplicaSet, &recreated, &c, &mut exp, &mut store);
+    assert!(store.get(KEY).is_none(), "updateRS with a new UID is deleteRS of the old one");
+
+    store.wrote_at(KEY, new.uid, Kind::Pod, 9);
+    handle(Kind::ReplicaSet, &deleted, &c, &mut exp, &mut store);
+    assert_eq!(store.get(KEY).map(|r| r.owner_uid), Some(new.uid), "the predecessor's DELETED leaves the successor's record");
 }
 
 /// `TestSyncReplicaSetCreateFailures`: with a `CreateLimit` of 10 and 100
@@ -392,7 +420,13 @@ fn TestDeletionTimestamp() {
 
     // A pod added with a deletion timestamp decrements deletions, not creations.
     expect_deletion(&mut exp, &pod_key);
-    let fx = handle(Kind::Pod, &HandlerEvent { event_type: EventType::Added, object: &dying, old: None, tombstone: false }, &c, &mut exp);
+    let fx = handle(
+        Kind::Pod,
+        &HandlerEvent { event_type: EventType::Added, object: &dying, old: None, tombstone: false },
+        &c,
+        &mut exp,
+        &mut ConsistencyStore::default(),
+    );
     assert_eq!(fx.enqueued, [KEY]);
     assert!(exp.get(KEY).unwrap().fulfilled());
 
@@ -403,6 +437,7 @@ fn TestDeletionTimestamp() {
         &HandlerEvent { event_type: EventType::Modified, object: &dying, old: Some(&live), tombstone: false },
         &c,
         &mut exp,
+        &mut ConsistencyStore::default(),
     );
     assert_eq!(fx.enqueued, [KEY]);
     assert!(exp.get(KEY).unwrap().fulfilled());
@@ -416,16 +451,28 @@ fn TestDeletionTimestamp() {
         &HandlerEvent { event_type: EventType::Modified, object: &dying_again, old: Some(&dying), tombstone: false },
         &c,
         &mut exp,
+        &mut ConsistencyStore::default(),
     );
     assert!(!exp.get(KEY).unwrap().fulfilled());
 
     // Nor is its final delete.
-    handle(Kind::Pod, &HandlerEvent { event_type: EventType::Deleted, object: &dying_again, old: None, tombstone: false }, &c, &mut exp);
+    handle(
+        Kind::Pod,
+        &HandlerEvent { event_type: EventType::Deleted, object: &dying_again, old: None, tombstone: false },
+        &c,
+        &mut exp,
+        &mut ConsistencyStore::default(),
+    );
     assert!(!exp.get(KEY).unwrap().fulfilled());
 
     // Deleting the second pod clears the expectations.
-    let fx =
-        handle(Kind::Pod, &HandlerEvent { event_type: EventType::Deleted, object: &second, old: None, tombstone: false }, &c, &mut exp);
+    let fx = handle(
+        Kind::Pod,
+        &HandlerEvent { event_type: EventType::Deleted, object: &second, old: None, tombstone: false },
+        &c,
+        &mut exp,
+        &mut ConsistencyStore::default(),
+    );
     assert_eq!(fx.enqueued, [KEY]);
     assert!(exp.get(KEY).unwrap().fulfilled());
 }

@@ -89,7 +89,7 @@ pub struct ConsistencyStore {
 impl ConsistencyStore {
     /// `WroteAt(owner, ownerUID, resource, rv)`: a record for another UID
     /// under the same name is replaced by a fresh one.
-    pub(crate) fn wrote_at(&mut self, owner: &str, owner_uid: u64, resource: Kind, rv: u64) {
+    pub fn wrote_at(&mut self, owner: &str, owner_uid: u64, resource: Kind, rv: u64) {
         let fresh = self.writes.get(&owner.to_string()).is_none_or(|r| r.owner_uid != owner_uid);
         if fresh {
             self.writes.insert(owner.to_string(), OwnerRecord::new(owner_uid));

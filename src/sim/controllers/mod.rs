@@ -384,10 +384,11 @@ pub fn handle(
     ev: &HandlerEvent,
     caches: &Caches,
     expectations: &mut Expectations,
+    consistency: &mut ConsistencyStore,
 ) -> HandlerEffects {
     match kind {
         ControllerKind::Ensemble => ensemble::handle(informer_kind, ev, expectations),
-        ControllerKind::ReplicaSet => replicaset::handle(informer_kind, ev, caches, expectations),
+        ControllerKind::ReplicaSet => replicaset::handle(informer_kind, ev, caches, expectations, consistency),
         // The pruner is a one-shot program: its informer only fills its lister.
         ControllerKind::Pruner => HandlerEffects::default(),
     }

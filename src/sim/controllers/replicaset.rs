@@ -23,6 +23,7 @@
 
 use super::{split_key, Beat, Caches, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, ReconcileError, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
+use crate::sim::consistency::ConsistencyStore;
 use crate::sim::expectations::{Expectations, Satisfied};
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec, REPLICASET_LABEL};
 use std::collections::BTreeMap;
@@ -389,7 +390,13 @@ fn resolve_controller_ref<'a>(caches: &'a Caches, pod: &ObjectRc) -> Option<&'a 
 
 /// `addRS`/`updateRS`/`deleteRS` and `addPod`/`updatePod`/`deletePod`. They
 /// run after the store took the event (`caches` already holds it).
-pub fn handle(informer_kind: Kind, ev: &HandlerEvent, caches: &Caches, expectations: &mut Expectations) -> HandlerEffects {
+pub fn handle(
+    informer_kind: Kind,
+    ev: &HandlerEvent,
+    caches: &Caches,
+    expectations: &mut Expectations,
+    consistency: &mut ConsistencyStore,
+) -> HandlerEffects {
     let mut fx = HandlerEffects::default();
     match informer_kind {
         Kind::ReplicaSet => {
@@ -397,10 +404,14 @@ pub fn handle(informer_kind: Kind, ev: &HandlerEvent, caches: &Caches, expectati
             // updateRS: an object with a new UID under the old name was
             // deleted and re-created unseen (client-go hands an ADDED for a
             // key its store holds to OnUpdate): treat the old as deleted,
-            // `deleteRS`, whose expectations go with it.
-            let recreated = ev.old.is_some_and(|old| old.uid != ev.object.uid);
-            if ev.event_type == EventType::Deleted || recreated {
+            // `deleteRS`, whose expectations go with it. v1.36's deleteRS
+            // also clears the consistency store's record of the deleted
+            // ReplicaSet, by its UID (`consistencyStore.Clear(key, rs.UID)`),
+            // so a successor under its name is not held back by it.
+            let recreated = ev.old.filter(|old| old.uid != ev.object.uid);
+            if ev.event_type == EventType::Deleted || recreated.is_some() {
                 expectations.delete(&key);
+                consistency.clear(&key, Some(recreated.unwrap_or(ev.object).uid));
             }
             fx.enqueued.push(key);
         }

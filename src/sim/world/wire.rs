@@ -255,7 +255,8 @@ impl World {
     pub(super) fn handle(&mut self, watcher: Watcher, kind: Kind, ev: &HandlerEvent, cause: &QueuedBy) -> HandlerEffects {
         match watcher {
             Watcher::Controller => {
-                let fx = controllers::handle(self.ctl.kind, kind, ev, &self.ctl.caches, &mut self.ctl.expectations);
+                let ctl = &mut self.ctl;
+                let fx = controllers::handle(ctl.kind, kind, ev, &ctl.caches, &mut ctl.expectations, &mut ctl.consistency);
                 for key in &fx.enqueued {
                     self.ctl.enqueue(key.clone(), || cause.clone());
                 }
