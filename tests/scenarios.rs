@@ -915,15 +915,19 @@ fn a_delta_fifo_fills_the_store_one_item_at_a_time() {
 }
 
 /// Two replicas, a lease between them (`two-replicas`): the leader freezes
-/// after deciding to create; the standby takes the lease once it has gone
-/// `lease_ms` unrenewed, lists, and creates; the old leader thaws and sends
-/// what it had decided before its renewal finds the lease gone: one pod over,
-/// then deleted. With one replica, the same freeze over-creates nothing.
+/// after deciding to create; the standby takes the lease once it has seen it
+/// go `lease_ms` unrenewed (timed from when it saw the last renewal, its
+/// tries 2 to 4.4 s apart), lists, and creates; the old leader thaws, finds
+/// the lease another's, and leads on until its renew deadline, 10 s after
+/// its first failed renewal (client-go v0.36.3 leaderelection.go `renew`):
+/// it sends the 3 creates it had decided, 9 pods, and both delete the
+/// surplus. With one replica, the same freeze over-creates nothing.
 #[test]
-fn a_frozen_leader_and_its_successor_both_create() {
+fn a_thawed_leader_works_until_its_renew_deadline() {
     let run = check("two-replicas", &[]);
-    assert_eq!(run.report.peak_live["Pod"], 7, "{:?}", run.report);
+    assert_eq!(run.report.peak_live["Pod"], 9, "{:?}", run.report);
     assert_eq!(run.report.live("Pod"), 6);
+    let (freeze, thaw) = (11_200, 41_200);
     let elected: Vec<(char, u64, Option<u64>)> = run
         .frames
         .iter()
@@ -934,10 +938,26 @@ fn a_frozen_leader_and_its_successor_both_create() {
         .collect();
     assert_eq!(elected.len(), 2, "{elected:?}");
     assert_eq!((elected[0].0, elected[0].1), ('A', 0));
+    // A renewed every 2 s from 0 until it froze: its last renewal R.
+    let last_renewal = (freeze / 2_000) * 2_000;
     let (b, at, unrenewed) = elected[1];
     assert_eq!(b, 'B');
-    assert!(unrenewed.unwrap() >= 15_000 && at > 11_200 + 15_000 - 2_000, "B waits out the lease: {elected:?}");
-    // The thawed leader's create comes after B's, in A's name, and before A learns it lost.
+    assert_eq!(unrenewed, Some(at - last_renewal));
+    let latest = last_renewal + 15_000 + 2 * (2_000 + 2_400);
+    assert!(
+        (last_renewal + 15_000..=latest).contains(&at),
+        "B takes the lease within two jittered tries of its expiry as it saw it: {elected:?}"
+    );
+    let lost: Vec<(char, u64)> = run
+        .frames
+        .iter()
+        .filter_map(|f| match f.event {
+            Event::LeadershipLost { replica } => Some((replica, f.at_ms)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(lost, [('A', thaw + 10_000)], "A stops leading at its renew deadline");
+    // Meanwhile A works: its creates land after B's, in A's name.
     let creates: Vec<(u64, Option<char>)> = run
         .frames
         .iter()
@@ -945,16 +965,28 @@ fn a_frozen_leader_and_its_successor_both_create() {
         .map(|f| (f.at_ms, f.replica))
         .collect();
     assert_eq!(creates.iter().filter(|c| c.1 == Some('B')).count(), 3, "{creates:?}");
-    let late = creates.iter().find(|c| c.1 == Some('A')).expect("A's create after the thaw");
-    let lost = run.frames.iter().find(|f| matches!(f.event, Event::LeadershipLost { replica: 'A' })).expect("A learns it lost").at_ms;
-    assert!(late.0 >= 41_200 && late.0 <= lost, "A creates at {} ms, learns at {lost} ms", late.0);
-    let f = run.frames.iter().find(|f| f.at_ms == late.0 && f.replica == Some('A')).unwrap();
+    let by_a: Vec<u64> = creates.iter().filter(|c| c.1 == Some('A')).map(|c| c.0).collect();
+    assert_eq!(by_a.len(), 3, "{creates:?}");
+    assert!(by_a.iter().all(|t| (thaw..thaw + 10_000).contains(t)), "{by_a:?}");
+    let a_frames = run.frames.iter().filter(|f| f.replica == Some('A') && f.at_ms > thaw && f.at_ms < thaw + 10_000).count();
+    assert!(a_frames > 10, "A's workers go on between its thaw and its deadline: {a_frames} frames");
+    let f = run.frames.iter().find(|f| f.at_ms == by_a[0] && f.replica == Some('A')).unwrap();
     assert!(cachescope::narrate::caption(f).starts_with("Replica A: replicaset-controller creates Pod"));
     assert!(!run.report.invariants[CHILDREN_WITHIN_DESIRED].held);
 
     let one = check("two-replicas", &[("controller.instances", "1")]);
     assert_eq!(one.report.peak_live["Pod"], 6);
     assert!(one.frames.iter().all(|f| f.replica.is_none() && !matches!(f.event, Event::LeaderElected { .. })));
+}
+
+/// With two replicas the lease must outlast the renew deadline, as client-go
+/// requires ("leaseDuration must be greater than renewDeadline").
+#[test]
+fn two_replicas_need_a_lease_longer_than_the_renew_deadline() {
+    let err = cachescope::scenario::preset("two-replicas").unwrap().with_settings([("cluster.lease_ms", "10000")]).unwrap_err();
+    assert_eq!(err.field, "cluster.lease_ms", "{err}");
+    assert!(err.to_string().contains("renew deadline"), "{err}");
+    assert!(cachescope::scenario::preset("two-replicas").unwrap().with_settings([("cluster.lease_ms", "10001")]).is_ok());
 }
 
 /// A restart of the leader with two replicas: the restarted process is a new

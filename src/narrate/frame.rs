@@ -101,9 +101,10 @@ fn event_caption(frame: &Frame) -> String {
             s
         }
         Event::CandidateStarted { replica, restart } => format!(
-            "Replica {replica} {} as a candidate: it runs nothing until it holds the lease, and tries for it every {}.",
+            "Replica {replica} {} as a candidate: it runs nothing until it holds the lease, and tries for it now and then every {} to {} (a retry period, plus jitter).",
             if *restart { "comes back" } else { "starts" },
-            secs(crate::sim::world::RETRY_PERIOD_MS)
+            secs(crate::sim::world::RETRY_PERIOD_MS),
+            secs(crate::sim::world::RETRY_PERIOD_MS + crate::sim::world::MAX_RETRY_JITTER_MS)
         ),
         Event::LeaderElected { replica, expired_after_ms } => match expired_after_ms {
             Some(ms) => format!(
@@ -113,15 +114,17 @@ fn event_caption(frame: &Frame) -> String {
             None => format!("Replica {replica} takes the lease: it becomes the leader and starts the controller; its informers LIST."),
         },
         Event::ReplicaPaused { replica, for_ms } => format!(
-            "Replica {replica}, the leader, freezes for {} (a long GC pause, a suspended VM): it renews nothing, reads nothing, sends nothing, and does not know it.",
+            "Replica {replica}, the leader, freezes for {} (SIGSTOP, a suspended VM, a starved CPU): it renews nothing, reads nothing, sends nothing, and does not know it.",
             secs(*for_ms)
         ),
         Event::ReplicaResumed { replica, leading: true } => format!("Replica {replica} runs again, still the leader."),
         Event::ReplicaResumed { replica, leading: false } => format!(
-            "Replica {replica} runs again, from where it stopped: its workers carry on with what they had read and decided, though another replica holds the lease now; its next renewal will find out."
+            "Replica {replica} runs again, from where it stopped: its workers carry on with what they had read and decided, though another replica holds the lease now. Its renewal finds the lease another's; it goes on trying, and leading, for its renew deadline ({}).",
+            secs(crate::sim::world::RENEW_DEADLINE_MS)
         ),
         Event::LeadershipLost { replica } => format!(
-            "Replica {replica}'s renewal finds the lease held by another: \"leaderelection lost\". It exits, and comes back as a candidate with an empty cache."
+            "Replica {replica} has failed to renew the lease for its renew deadline ({}): \"leaderelection lost\". It exits, and comes back as a candidate with an empty cache.",
+            secs(crate::sim::world::RENEW_DEADLINE_MS)
         ),
         Event::ApiRequest { entry, throttled_ms, .. } => {
             let name = if entry.name.is_empty() { String::new() } else { format!(" {}", entry.name) };

@@ -80,7 +80,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         Some((Panel::Expectations, "resourceVersions always compare")),
     ),
     s(
-        "Two replicas (controller.instances) elect a leader as kube-controller-manager does (a 2 s retry period), but the Lease is not an object in the cluster, and a leader that is not frozen always renews in time.",
+        "Two replicas (controller.instances) elect a leader as kube-controller-manager does (a 2 s retry period with jitter, a 10 s renew deadline), but the Lease is not an object in the cluster (reading and writing it take no time), and a leader that is not frozen always renews in time.",
         None,
     ),
     s("While playing, quiet stretches with nothing in flight are skipped.", None),

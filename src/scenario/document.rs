@@ -261,7 +261,7 @@ pub struct ActionSpec {
     /// The controller's next request with this verb on this kind fails.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail_next: Option<FailNextSpec>,
-    /// Freeze the controller's leader (a long GC pause, a suspended VM):
+    /// Freeze the controller's leader (SIGSTOP, a suspended VM, a starved CPU):
     /// with two replicas, the other takes the lease once it lapses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pause_controller: Option<PauseSpec>,

@@ -221,7 +221,7 @@ pub const SETTINGS: &[Setting] = &[
         domain: int(1_000, 600_000),
         unit: MS,
         default_note: None,
-        help: "leader election's LeaseDuration (kube-controller-manager: 15 s): with two replicas, how long a lease not renewed keeps the other from taking it",
+        help: "leader election's LeaseDuration (kube-controller-manager: 15 s): with two replicas, how long a lease not renewed, from when a candidate saw it renewed, keeps it from taking it; more than the renew deadline (10 s)",
         slider: None,
         live: false,
     },

@@ -22,6 +22,14 @@ impl Scenario {
                 "the pruner is a one-shot program; two replicas are for the long-running controllers (ensemble, replicaset)",
             ));
         }
+        // client-go's NewLeaderElector: "leaseDuration must be greater than renewDeadline".
+        if self.controller.instances == 2 && self.cluster.lease_ms <= crate::sim::world::RENEW_DEADLINE_MS {
+            return Err(ScenarioError::new(
+                "cluster.lease_ms",
+                Some(self.cluster.lease_ms.to_string()),
+                "must be greater than leader election's renew deadline (10000 ms) with two replicas, as client-go requires",
+            ));
+        }
         let (qps, burst) = self.cluster.client_limit(self.controller.kind);
         if qps > 0 && burst == 0 {
             return Err(ScenarioError::new(

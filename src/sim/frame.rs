@@ -168,7 +168,7 @@ pub enum Event {
     /// A replica took the lease and runs the controller; the lease had not
     /// been renewed for `expired_after_ms` (none: nobody held it).
     LeaderElected { replica: char, expired_after_ms: Option<u64> },
-    /// The leader is frozen for `for_ms` (a long GC pause, a suspended VM).
+    /// The leader is frozen for `for_ms` (SIGSTOP, a suspended VM, a starved CPU).
     ReplicaPaused { replica: char, for_ms: u64 },
     /// The frozen replica runs again, `leading` still or not (it does not know yet).
     ReplicaResumed { replica: char, leading: bool },

@@ -42,7 +42,7 @@ pub use client::{TokenBucket, LONG_THROTTLE_LATENCY_MS};
 pub use collector::GarbageCollector;
 pub use in_flight::SentBy;
 pub use input::{Action, ActionKind, Deviation, WorldInit, FRAME_LIMIT};
-pub use lease::{Lease, RETRY_PERIOD_MS};
+pub use lease::{Lease, MAX_RETRY_JITTER_MS, RENEW_DEADLINE_MS, RETRY_PERIOD_MS};
 pub use observe::ObjectLimitStop;
 pub use runtime::{Busy, Runtime, Worker};
 pub use state::World;

@@ -89,7 +89,7 @@ export const TELLING = [
     preset: 'two-replicas',
     settings: {},
     pick: { at: /^Replica A: replicaset-controller creates Pod .*This breaks children_within_desired/ },
-    alt: 'two-replicas: the leader, thawed after another replica took its lease, sends the create it had decided: one pod over',
+    alt: 'two-replicas: the leader, thawed after another replica took its lease, leads on until its renew deadline and sends the creates it had decided: three pods over',
   },
 ];
 

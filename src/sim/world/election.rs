@@ -1,23 +1,27 @@
 //! Two replicas of the controller and the lease between them
 //! (`controller.instances: 2`, `cluster.lease_ms`): client-go's leader
-//! election as kube-controller-manager runs it. A replica starts as a
-//! candidate and tries for the lease every retry period (2 s); the one that
-//! holds it runs the controller (informers, workers) and renews it every
-//! retry period. A restarted process is a new identity: it waits, like the
-//! other replica, for the old lease to expire (`lease_ms` after its last
-//! renewal).
+//! election as kube-controller-manager runs it (client-go v0.36.3
+//! tools/leaderelection/leaderelection.go). A replica starts as a candidate
+//! and tries for the lease at once, then every retry period (2 s) plus up to
+//! 1.2 of it in jitter; it times the lease from when it saw the record
+//! change, so a lease left unrenewed is free `lease_ms` after the candidate
+//! first saw its last renewal. The one that holds it runs the controller
+//! (informers, workers) and renews it every retry period. A restarted
+//! process is a new identity, and waits like the other replica.
 //!
 //! The other real way to over-create with expectations on: a leader frozen
-//! (a long GC pause, a suspended VM) stops renewing; the standby takes the
-//! lease, lists, and acts; the old leader thaws and, before its next renewal
-//! finds the lease gone ("leaderelection lost"), its workers send what they
-//! had decided. Each replica has its own cache and its own expectations.
+//! (SIGSTOP, a suspended VM, a starved CPU) stops renewing; the standby takes
+//! the lease, lists, and acts; the old leader thaws, finds the lease another's,
+//! and goes on trying to renew, and leading, for its renew deadline (10 s)
+//! before "leaderelection lost": meanwhile its workers send what they had
+//! decided, and decide more. Each replica has its own cache and its own
+//! expectations.
 //!
 //! Simplifications: the Lease is not an object in the cluster (its reads and
-//! writes are not requests); the renew deadline is not modelled apart from
-//! the lease (a leader that is not frozen always renews).
+//! writes are not requests, and take no time); a leader that is not frozen
+//! always renews in time.
 
-use super::lease::{Lease, RETRY_PERIOD_MS};
+use super::lease::{try_acquire_or_renew, MAX_RETRY_JITTER_MS, RENEW_DEADLINE_MS, RETRY_PERIOD_MS};
 use super::state::World;
 use super::timer::{Start, Timer};
 use crate::sim::frame::Event;
@@ -30,20 +34,20 @@ impl World {
         Event::CandidateStarted { replica: self.ctl.replica_name(), restart: start == Start::Again }
     }
 
-    /// `tryAcquireOrRenew` of a candidate: free if nobody holds the lease or
-    /// its holder has not renewed it for `lease_ms`.
+    /// A candidate's `tryAcquireOrRenew`: it takes the lease if nobody holds
+    /// it, or if the record has not changed for `lease_ms` since it first
+    /// saw it. Else it tries again a retry period later, plus jitter.
     pub(super) fn try_acquire(&mut self, epoch: u32) -> Option<Event> {
         if self.ctl.leading {
             return None;
         }
         let now = self.now_ms;
-        let free = self.lease.is_none_or(|l| now >= l.renewed_at_ms + self.cluster.lease_ms);
-        if !free {
-            self.set_timer(now + RETRY_PERIOD_MS, Timer::TryAcquire { epoch });
+        let held_since = self.lease.map(|l| l.renewed_at_ms);
+        if !try_acquire_or_renew(epoch, &mut self.lease, &mut self.ctl.observed, now, self.cluster.lease_ms) {
+            let jitter = self.rng.up_to(MAX_RETRY_JITTER_MS);
+            self.set_timer(now + RETRY_PERIOD_MS + jitter, Timer::TryAcquire { epoch });
             return None;
         }
-        let held_since = self.lease.map(|l| l.renewed_at_ms);
-        self.lease = Some(Lease { holder_epoch: epoch, renewed_at_ms: now });
         self.set_timer(now + RETRY_PERIOD_MS, Timer::Renew { epoch });
         // The leader is `ctl` from now on.
         self.promote = true;
@@ -51,16 +55,23 @@ impl World {
         Some(Event::LeaderElected { replica: self.ctl.replica_name(), expired_after_ms: held_since.map(|at| now - at) })
     }
 
-    /// The leader renews, or, thawed after another took the lease, learns it
-    /// lost it with its next GET of the lease.
+    /// The leader renews every retry period. One that fails (thawed after
+    /// another took the lease) goes on trying every retry period, and
+    /// leading, until `RenewDeadline` after its first failed try
+    /// (`renew`: `wait.PollUntilContextTimeout(RetryPeriod, RenewDeadline)`);
+    /// then it stops leading.
     pub(super) fn renew(&mut self, epoch: u32) -> Option<Event> {
         let now = self.now_ms;
-        match self.lease.as_mut() {
-            Some(l) if l.holder_epoch == epoch => {
-                l.renewed_at_ms = now;
-                self.set_timer(now + RETRY_PERIOD_MS, Timer::Renew { epoch });
-            }
-            _ => self.set_timer(now + self.cluster.api_latency_ms, Timer::LeaseLost { epoch }),
+        if try_acquire_or_renew(epoch, &mut self.lease, &mut self.ctl.observed, now, self.cluster.lease_ms) {
+            self.ctl.renew_deadline_at = None;
+            self.set_timer(now + RETRY_PERIOD_MS, Timer::Renew { epoch });
+            return None;
+        }
+        let deadline = *self.ctl.renew_deadline_at.get_or_insert(now + RENEW_DEADLINE_MS);
+        if now + RETRY_PERIOD_MS < deadline {
+            self.set_timer(now + RETRY_PERIOD_MS, Timer::Renew { epoch });
+        } else {
+            self.set_timer(deadline, Timer::LeaseLost { epoch });
         }
         None
     }

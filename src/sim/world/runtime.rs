@@ -4,7 +4,7 @@
 //! leaf: what the process does is in `workers.rs`.
 
 use super::client::TokenBucket;
-use super::lease::Lease;
+use super::lease::{Lease, Observed};
 use super::timer::Source;
 use crate::sim::apiserver::{AuditEntry, ControllerKind, Response};
 use crate::sim::consistency::ConsistencyStore;
@@ -70,10 +70,14 @@ pub struct Runtime {
     pub(super) watch_gen: [u32; 4],
     /// Which replica this is (0: A, 1: B), when there are two.
     pub replica: u8,
-    /// Frozen (a long GC pause, a suspended VM) until then: nothing runs.
+    /// Frozen (SIGSTOP, a suspended VM, a starved CPU) until then: nothing runs.
     pub paused_until: Option<u64>,
     /// It holds the lease and runs its controller (always, with one replica).
     pub leading: bool,
+    /// Its leader elector's view of the lease: the record and when it saw it change.
+    pub(super) observed: Observed,
+    /// A leader failing to renew stops leading then (`RenewDeadline` after its first failed try).
+    pub(super) renew_deadline_at: Option<u64>,
 }
 
 impl Runtime {
@@ -108,6 +112,8 @@ impl Runtime {
             replica: 0,
             paused_until: None,
             leading: false,
+            observed: None,
+            renew_deadline_at: None,
         }
     }
 

@@ -52,6 +52,8 @@ impl World {
         ctl.epoch = self.next_epoch;
         ctl.paused_until = None;
         ctl.leading = false;
+        ctl.observed = None;
+        ctl.renew_deadline_at = None;
         for inf in &mut ctl.caches.informers {
             inf.reset();
         }
