@@ -1287,3 +1287,52 @@ fn the_garbage_collector_does_not_delete_a_dependent_that_changed_since_it_was_r
     let kept = world.api.get(Kind::ConfigMap, &part).expect("gamma's child stays");
     assert_eq!(kept.owner_references[0].uid, gamma.uid);
 }
+
+/// The ReplicaSet controller writes its status after every sync unless
+/// nothing changed (`syncReplicaSet`: "Always updates status as pods come up
+/// or die"), and so by default: under a 2 s lag its writes from a stale
+/// lister meet 409 Conflict, and its own status writes come back through the
+/// watch as MODIFIED events that queue it again. Off, none of that happens.
+#[test]
+fn the_replicaset_writes_status_by_default() {
+    let scenario: cachescope::scenario::Scenario = serde_json::from_value(serde_json::json!({
+        "name": "rs", "seed": 3, "until_ms": 30000,
+        "cluster": {"watch_lag_ms": 2000},
+        "controller": {"kind": "replicaset"},
+        "actions": [{"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 3}}]
+    }))
+    .unwrap();
+    assert!(scenario.controller.update_status, "on unless a scenario turns it off");
+    let status_writes = |run: &support::Run, code: u16| {
+        run.frames
+            .iter()
+            .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == Verb::Update && entry.status_write.is_some() && entry.status.code == code))
+            .count()
+    };
+    let self_woken = |run: &support::Run| {
+        run.frames.iter().any(|f| {
+            matches!(
+                &f.event,
+                Event::ReconcileStarted {
+                    queued_by: Some(cachescope::sim::frame::QueuedBy::Watch {
+                        event_type: cachescope::sim::apiserver::EventType::Modified,
+                        kind: Kind::ReplicaSet,
+                        ..
+                    }),
+                    ..
+                }
+            )
+        })
+    };
+    let on = support::run_scenario(scenario.clone());
+    assert!(
+        status_writes(&on, 200) >= 1 && status_writes(&on, 409) >= 1,
+        "{} written, {} conflicts",
+        status_writes(&on, 200),
+        status_writes(&on, 409)
+    );
+    assert!(self_woken(&on), "a reconcile queued by the ReplicaSet's own MODIFIED");
+    let off = support::run_scenario(scenario.with_settings([("controller.update_status", "false")]).unwrap());
+    assert_eq!((status_writes(&off, 200), status_writes(&off, 409)), (0, 0));
+    assert!(!self_woken(&off));
+}

@@ -267,7 +267,7 @@ pub const SETTINGS: &[Setting] = &[
         domain: Domain::Flag { optional: false },
         unit: "",
         default_note: None,
-        help: "replicaset: after each sync, UpdateStatus with status.replicas counted in the cache and the resourceVersion it read; a 409 Conflict is retried once after a GET, then the key is requeued (updateReplicaSetStatus)",
+        help: "replicaset: after each sync, UpdateStatus with status.replicas counted in the cache and the resourceVersion it read, as upstream always does; a 409 Conflict is retried once after a GET, then the key is requeued (updateReplicaSetStatus). Its MODIFIED events queue the ReplicaSet again. Off is a simplification",
         slider: None,
         live: true,
     },

@@ -325,8 +325,10 @@ settings_struct! {
         #[serde(default)]
         pub consistency_store: bool,
         /// ReplicaSet: write `status.replicas` after each sync, from the cache,
-        /// with the resourceVersion it read (`updateReplicaSetStatus`).
-        #[serde(default)]
+        /// with the resourceVersion it read (`updateReplicaSetStatus`), as
+        /// upstream always does ("Always updates status as pods come up or
+        /// die", `syncReplicaSet`). Off is a simplification.
+        #[serde(default = "default_true")]
         pub update_status: bool,
         /// How its informers take a LIST: `atomic` (v1.36's AtomicFIFO, at once)
         /// or `delta` (v1.28's DeltaFIFO, one item at a time).
@@ -393,7 +395,7 @@ impl ControllerSettings {
             naming: default_naming(),
             list_order: ListOrder::default(),
             consistency_store: false,
-            update_status: false,
+            update_status: true,
             fifo: Fifo::default(),
             instances: default_instances(),
             double_enqueue: false,
