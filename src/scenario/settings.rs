@@ -258,7 +258,7 @@ pub const SETTINGS: &[Setting] = &[
         domain: Domain::Flag { optional: false },
         unit: "",
         default_note: None,
-        help: "Kubernetes v1.36 (KEP-5647): before each sync, EnsureReady checks that the caches have read the controller's own writes; if not, the sync is skipped and the key requeued with backoff (replicaset, ensemble)",
+        help: "KEP-5647's consistency store: before each sync, EnsureReady checks that the caches have read the controller's own writes; if not, the sync is skipped and the key requeued with backoff. Kubernetes v1.36 runs it inside kube-controller-manager (the replicaset kind here); for the ensemble it is that store ported into the operator, which no release gives an operator (replicaset, ensemble)",
         slider: None,
         live: true,
     },

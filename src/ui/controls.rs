@@ -206,7 +206,7 @@ pub fn Controls() -> impl IntoView {
                            <Switch label="Expectations" checked=Signal::derive(move || c().expectations) on_toggle=toggle("controller.expectations", "Expectations") />
                        })}
                        { let gate = main("controller.consistency_store"); move || gate.get().then(|| view! {
-                           <Switch label="Read own writes (v1.36)" checked=Signal::derive(move || c().consistency_store) on_toggle=toggle("controller.consistency_store", "Read own writes (v1.36)") />
+                           <Switch label="Consistency store (KEP-5647)" checked=Signal::derive(move || c().consistency_store) on_toggle=toggle("controller.consistency_store", "Consistency store (KEP-5647)") />
                        })}
     { let gate = main("controller.update_status"); move || gate.get().then(|| view! {
                            <Switch label="Write status" checked=Signal::derive(move || c().update_status) on_toggle=toggle("controller.update_status", "Write status") />

@@ -109,7 +109,7 @@ function controlOf(what) {
     'controller.naming': ['radio', 'GenerateName'],
     'controller.double_enqueue': ['checkbox', 'Double enqueue'],
     'controller.expectations': ['checkbox', 'Expectations'],
-    'controller.consistency_store': ['checkbox', 'Read own writes (v1.36)'],
+    'controller.consistency_store': ['checkbox', 'Consistency store (KEP-5647)'],
     'controller.update_status': ['checkbox', 'Write status'],
     'controller.wait_for_cache_sync': ['checkbox', 'Wait for cache sync'],
     'controller.delete_surplus': ['checkbox', 'Delete surplus'],

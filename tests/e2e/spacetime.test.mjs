@@ -111,6 +111,8 @@ test('dragging the lag slider tilts the arrows in flight', async () => {
       const a = inFlight(page).first();
       return Number(await a.getAttribute('data-y2')) - Number(await a.getAttribute('data-y1'));
     };
+    // The list is built when the details open, a turn after the click.
+    await inFlight(page).first().waitFor();
     assert.ok((await inFlight(page).count()) > 0);
     const before = await drop();
     const lag = page.getByRole('slider', { name: 'Watch lag' });

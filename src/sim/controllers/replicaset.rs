@@ -211,7 +211,10 @@ impl SyncReplicaSet {
         } else {
             Plan::Delete((active - desired).min(burst))
         };
-        // getPodsToDelete: with every pod Running and ready, the newest go first.
+        // getPodsToDelete: with every pod Running and ready, the newest go
+        // first. A simplification: upstream's ActivePodsWithRanks (with
+        // LogarithmicScaleDown) compares ages in power-of-two buckets and
+        // breaks a tie by UID, a pseudorandom order; here, by age alone.
         let victims = if let Plan::Delete(n) = plan {
             let mut sorted = pods.clone();
             sorted.sort_by(|a, b| b.creation_rv.cmp(&a.creation_rv).then(a.name.cmp(&b.name)));

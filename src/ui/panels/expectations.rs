@@ -92,7 +92,7 @@ fn consistency(c: &pv::ConsistencyView) -> impl IntoView {
             .collect_view();
         view! {
             <div class="store" role="group" aria-label="Consistency store (v1.36)">
-                <h3>"Read own writes (v1.36)"</h3>
+                <h3>"Consistency store (KEP-5647)"</h3>
                 <p class="skips">{format!("stale_sync_skips {}", c.skips)}</p>
                 {c.records.is_empty().then(|| view! { <p class="empty">"No record: every write has been read back."</p> })}
                 <ul class="store-records" role="list">{records}</ul>
