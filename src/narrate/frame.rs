@@ -313,7 +313,7 @@ fn note_caption(n: u64, note: &Note) -> String {
             format!("Reconcile {n}: {owner} has a deletionTimestamp, it is being deleted, so it creates and deletes nothing for it.")
         }
         Note::StaleSkip { owner, error } => format!(
-            "Reconcile {n} of {owner} is skipped by v1.36's consistency store: its {} cache has read up to resourceVersion {}, but it wrote {} ({error}). It returns the error, so the key comes back after a rate-limited delay.",
+            "Reconcile {n} of {owner} is skipped by the consistency store (KEP-5647): its {} cache has read up to resourceVersion {}, but it wrote {} ({error}). It returns the error, so the key comes back after a rate-limited delay.",
             error.resource, error.read_rv, error.wrote_rv
         ),
         Note::ExpectationsPending { owner, add, del, age_ms } => format!(

@@ -74,14 +74,14 @@ export const TELLING = [
     file: 'staleness-mitigation',
     preset: 'staleness-mitigation',
     settings: {},
-    pick: { at: /skipped by v1\.36's consistency store/ },
-    alt: "staleness-mitigation: v1.36's consistency store skips the re-added reconcile, its ConfigMap cache behind the controller's own writes",
+    pick: { at: /skipped by the consistency store/ },
+    alt: "staleness-mitigation: the consistency store, ported into the operator, skips the re-added reconcile, its ConfigMap cache behind the controller's own writes",
   },
   {
     file: 'staleness-mitigation-replicaset',
     preset: 'staleness-mitigation-replicaset',
     settings: {},
-    pick: { at: /skipped by v1\.36's consistency store/ },
+    pick: { at: /skipped by the consistency store/ },
     alt: 'staleness-mitigation-replicaset: past the expectations timeout, the consistency store still holds the sync until the pod cache has read the controller’s creates',
   },
   {

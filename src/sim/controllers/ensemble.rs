@@ -20,7 +20,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 /// The pseudo-code the Reconcile panel shows, a line per step.
 pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
     (Step::Dequeue, "key := queue.Get()"),
-    (Step::EnsureReady, "if err := consistencyStore.EnsureReady(key); err != nil { return err }   // v1.36, when on"),
+    (Step::EnsureReady, "if err := consistencyStore.EnsureReady(key); err != nil { return err }   // KEP-5647, ported, when on"),
     (Step::GetOwner, "ensemble, err := lister.Get(key)   // NotFound: forget expectations; DeletionTimestamp set: return"),
     (Step::CheckExpectations, "if !expectations.SatisfiedExpectations(key) { return nil }"),
     (Step::ListChildren, "children := cmLister.List(ensemble=key)   // the cache, not the cluster"),

@@ -23,8 +23,11 @@ fn expectations(e: &pv::ExpectationsView, kind: ControllerKind, store: bool) -> 
         (false, true) if kind == ControllerKind::Pruner => {
             Some("The pruner keeps no expectations: it is a one-shot program that trusts its lister, not a reconcile loop.")
         }
+        (false, true) if store && kind == ControllerKind::Ensemble => {
+            Some("This controller keeps no expectations; the consistency store, below (v1.36's, ported into the operator), skips a sync until the cache has read its own writes.")
+        }
         (false, true) if store => {
-            Some("This controller keeps no expectations; v1.36's consistency store, below, skips a sync until the cache has read its own writes.")
+            Some("This controller keeps no expectations here; v1.36's consistency store, below, skips a sync until the cache has read its own writes.")
         }
         (false, true) => Some("This controller keeps no expectations: nothing stops a second reconcile from counting a cache that has not seen its own creates."),
         (true, true) => Some("No records yet: SatisfiedExpectations is true for a key without one."),
@@ -91,7 +94,7 @@ fn consistency(c: &pv::ConsistencyView) -> impl IntoView {
             })
             .collect_view();
         view! {
-            <div class="store" role="group" aria-label="Consistency store (v1.36)">
+            <div class="store" role="group" aria-label="Consistency store (KEP-5647)">
                 <h3>"Consistency store (KEP-5647)"</h3>
                 <p class="skips">{format!("stale_sync_skips {}", c.skips)}</p>
                 {c.records.is_empty().then(|| view! { <p class="empty">"No record: every write has been read back."</p> })}
