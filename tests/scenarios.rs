@@ -208,7 +208,8 @@ fn stated_figures(text: &str) -> Vec<u64> {
         let word = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("").to_lowercase();
         let citation = matches!(word.as_str(), "lab" | "step" | "steps" | "reconcile");
         let after = &text[i..];
-        let status = ["NotFound", "AlreadyExists", "Created", "OK", "Conflict", "Expired"].iter().any(|l| after.starts_with(&format!(" {l}")));
+        let status =
+            ["NotFound", "AlreadyExists", "Created", "OK", "Conflict", "Expired"].iter().any(|l| after.starts_with(&format!(" {l}")));
         if !glued && !citation && !status {
             out.push(text[start..i].parse().unwrap());
         }
