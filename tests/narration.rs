@@ -98,7 +98,7 @@ fn the_labs_runs_end_on_what_they_came_to() {
         |name: &str, sets: &[(&str, &str)]| session_caption(&at_end(preset(name).unwrap().with_settings(sets.iter().copied()).unwrap()));
     assert_eq!(
         end("over-create", &[]),
-        "End of run at 5.9 s: 4 ConfigMaps for 4 voices, as it wants. 10 of its creates answered 409 AlreadyExists. Held: children_within_desired."
+        "End of run at 4.8 s: 4 ConfigMaps for 4 voices, as it wants. 10 of its creates answered 409 AlreadyExists. Held: children_within_desired."
     );
     assert_eq!(
         end("over-create", &[("controller.naming", "generate")]),

@@ -31,9 +31,10 @@ fn samples(domain: Domain) -> Vec<(String, bool)> {
 
 /// The preset a setting is tried on: read-your-write (no action a short
 /// `until_ms` would leave behind), or, for the replicas, which a one-shot
-/// program cannot have, over-create.
+/// program cannot have, and controller-runtime's, which only the operator
+/// is written with, over-create.
 fn base_name(path: &str) -> &'static str {
-    if path == "controller.instances" {
+    if matches!(path, "controller.instances" | "controller.runtime" | "controller.live_reads" | "controller.read_your_writes") {
         "over-create"
     } else {
         "read-your-write"

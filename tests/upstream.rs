@@ -102,12 +102,24 @@ fn sync_answering(
     let truth = ApiServer::new();
     let mut rng = Rng::new(1);
     let mut consistency = cachescope::sim::consistency::ConsistencyStore::default();
-    let mut cx = Cx { now_ms, settings, caches, expectations: exp, lag_ms: 0, truth: &truth, rng: &mut rng, consistency: &mut consistency };
+    let ryw = cachescope::sim::controller_runtime::ReadYourWrites::default();
+    let mut cx = Cx {
+        now_ms,
+        settings,
+        caches,
+        expectations: exp,
+        lag_ms: 0,
+        truth: &truth,
+        rng: &mut rng,
+        consistency: &mut consistency,
+        ryw: &ryw,
+    };
     let (mut r, mut beat) = ReconcileState::start(KEY, &mut cx);
     loop {
         beat = match beat {
             Beat::Return(result) => return (sent, result),
             Beat::Note { .. } => r.resume(Input::Resume, &mut cx),
+            Beat::Wait { .. } => panic!("the ReplicaSet controller is client-go's: no read waits"),
             Beat::Call { requests, .. } => {
                 let answers = requests
                     .iter()

@@ -6,6 +6,7 @@
 use super::invariants::violation_words;
 use super::units::{go_duration, plural, secs};
 use crate::sim::apiserver::{status_message, Actor, FailMode, Verb};
+use crate::sim::controller_runtime::Read;
 use crate::sim::controllers::{MissAction, Note, Plan, ReconcileError};
 use crate::sim::frame::{Event, Frame, QueuedBy, Requeue, Watcher};
 use crate::sim::object::Kind;
@@ -275,6 +276,7 @@ fn event_caption(frame: &Frame) -> String {
                     format!("fails ({}) and is requeued in {}", error_words(e), secs(*delay_ms))
                 }
                 (_, Requeue::DoubleEnqueue) => "succeeds, and --double-enqueue adds the key again at once".to_string(),
+                (_, Requeue::After { delay_ms }) => format!("asks to be requeued after {}", secs(*delay_ms)),
                 (Some(e), _) => format!("fails ({})", error_words(e)),
                 (None, _) => "succeeds".to_string(),
             };
@@ -303,11 +305,20 @@ fn event_caption(frame: &Frame) -> String {
 
 fn note_caption(n: u64, note: &Note) -> String {
     match note {
-        Note::OwnerNotInCache { owner, forgets_expectations: true } => {
-            format!("Reconcile {n} finds no {owner} in the cache: it forgets its expectations and returns.")
+        Note::OwnerNotInCache { owner, forgets_expectations, live } => {
+            let place = if *live { "the apiserver (a live GET)" } else { "the cache" };
+            let then = if *forgets_expectations { "it forgets its expectations and returns" } else { "nothing to manage, it returns" };
+            format!("Reconcile {n} finds no {owner} in {place}: {then}.")
         }
-        Note::OwnerNotInCache { owner, forgets_expectations: false } => {
-            format!("Reconcile {n} finds no {owner} in the cache: nothing to manage, it returns.")
+        Note::ReadWaits { read, behind } => {
+            let what = match read {
+                Read::Get { kind, key } => format!("Get of {kind} {}", key.name),
+                Read::List { kind } => format!("List of {kind}s"),
+            };
+            format!(
+                "Reconcile {n}'s {what} waits: controller-runtime's read-your-writes client holds it until the cache has seen this client's own writes ({}).",
+                crate::narrate::panels::behind_words(behind)
+            )
         }
         Note::OwnerTerminating { owner } => {
             format!("Reconcile {n}: {owner} has a deletionTimestamp, it is being deleted, so it creates and deletes nothing for it.")
@@ -324,9 +335,10 @@ fn note_caption(n: u64, note: &Note) -> String {
             "Reconcile {n}: the expectations for {owner} are {} old, past the timeout, so they count as satisfied and it acts on its cache.",
             secs(*age_ms)
         ),
-        Note::Counted { in_cache, in_cluster, cluster_after, desired, unseen, plan, child_kind, expect, .. } => {
+        Note::Counted { in_cache, in_cluster, cluster_after, desired, unseen, plan, child_kind, expect, live, .. } => {
             let kinds = format!("{child_kind}s");
-            let mut s = format!("Reconcile {n} reads the cache: {in_cache} of {desired} {kinds}");
+            let place = if *live { "lists live through the API reader" } else { "reads the cache" };
+            let mut s = format!("Reconcile {n} {place}: {in_cache} of {desired} {kinds}");
             if in_cluster != in_cache {
                 s.push_str(&format!(", while the cluster holds {in_cluster}"));
             }

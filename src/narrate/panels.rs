@@ -3,9 +3,10 @@
 //! empty panel's note, the caption before anything happened.
 
 use super::units::kind_noun;
-use super::units::secs;
+use super::units::{plural, secs};
 use crate::scenario::Scenario;
 use crate::sim::apiserver::{ControllerKind, Status, Verb};
+use crate::sim::controller_runtime::{Behind, Read};
 use crate::sim::controllers::Note;
 use crate::sim::frame::{Event, Frame, Requeue};
 use crate::sim::object::Kind;
@@ -63,16 +64,27 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
             }
         }
         Event::ReconcileNote { note, .. } => match note {
-            Note::OwnerNotInCache { forgets_expectations: true, .. } => "err = NotFound · expectations forgotten, return".to_string(),
-            Note::OwnerNotInCache { forgets_expectations: false, .. } => "err = NotFound · nothing to manage, return".to_string(),
+            Note::OwnerNotInCache { forgets_expectations, live, .. } => {
+                let from = if *live { " from the apiserver" } else { "" };
+                let then = if *forgets_expectations { "expectations forgotten" } else { "nothing to manage" };
+                format!("err = NotFound{from} · {then}, return")
+            }
             Note::OwnerTerminating { .. } => "DeletionTimestamp != nil · nothing to manage, return".to_string(),
             Note::StaleSkip { error, .. } => {
                 format!("err: the {} cache read rv {} < written rv {} · return err", error.resource, error.read_rv, error.wrote_rv)
             }
             Note::ExpectationsPending { add, del, .. } => format!("false · add {add}, del {del} still expected · return nil"),
             Note::ExpectationsExpired { age_ms, .. } => format!("true · the record expired after {}", secs(*age_ms)),
+            Note::Counted { in_cache, live: true, .. } => format!("len({children}) = {in_cache} · a live LIST: the apiserver's count"),
             Note::Counted { in_cache, in_cluster, .. } => {
                 format!("len({children}) = {in_cache} · the cache has {in_cache}, the cluster {in_cluster}")
+            }
+            Note::ReadWaits { read, behind } => {
+                let call = match read {
+                    Read::Get { .. } => "r.Get",
+                    Read::List { .. } => "r.List",
+                };
+                format!("{call} waits · {}", behind_words(behind))
             }
             Note::LiveListed { n_live, n_cached, .. } => format!("len(live.Items) = {n_live} · the cache holds {n_cached}"),
             Note::CacheMiss { name, eta_ms, .. } => match eta_ms {
@@ -90,6 +102,7 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
                 format!("return err · AddRateLimited: again in {}", secs(*delay_ms))
             }
             (_, Requeue::DoubleEnqueue) => "return nil · queue.Add(key): one more reconcile".to_string(),
+            (_, Requeue::After { delay_ms }) => format!("RequeueAfter · Forget, again in {}", secs(*delay_ms)),
             (Some(_), _) => "return err".to_string(),
             (None, _) => "return nil · Forget(key)".to_string(),
         },
@@ -163,4 +176,19 @@ pub fn empty_note(facts: &EmptyFacts, cache_side: bool) -> Option<String> {
         true => format!("Empty, though the cluster holds {other}: their events are still on the wire."),
         false => format!("Empty: every object is gone from the cluster, while the cache still holds {other}."),
     })
+}
+
+/// What a held read waits for: `the cache has seen rv 12 · this client wrote rv 15`.
+pub fn behind_words(b: &Behind) -> String {
+    let mut parts = vec![format!("the cache has seen rv {}", b.seen_rv)];
+    if let Some(rv) = b.wants_rv {
+        parts.push(format!("this client wrote rv {rv}"));
+    }
+    if b.deletes > 0 {
+        parts.push(format!("{} not yet seen", plural(b.deletes, "delete", "deletes")));
+    }
+    if b.writes > 0 {
+        parts.push(format!("{} in flight", plural(b.writes, "write", "writes")));
+    }
+    parts.join(" · ")
 }

@@ -121,6 +121,7 @@ pub fn reconcile_finished(frames: &[Frame]) -> Option<String> {
         }
         (Some(e), _) => format!("{head} and fails: it returns the error ({}).", error_words(e)),
         (None, Requeue::DoubleEnqueue) => format!("{head} and succeeds; --double-enqueue adds the key again at once."),
+        (_, Requeue::After { delay_ms }) => format!("{head} and asks to be requeued in {}.", secs(*delay_ms)),
         (None, _) => format!("{head} and succeeds."),
     };
     Some(match last.replica {

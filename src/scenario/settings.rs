@@ -14,6 +14,7 @@ use crate::sim::apiserver::ControllerKind;
 use crate::sim::controllers::{ListOrder, Naming};
 use crate::sim::informer::Fifo;
 use crate::sim::object::Kind;
+use crate::sim::settings::RuntimeKind;
 pub use crate::sim::settings::Val;
 use crate::sim::settings::{Choice, Knob};
 use serde_json::Value;
@@ -358,6 +359,33 @@ pub const SETTINGS: &[Setting] = &[
         unit: MS,
         default_note: None,
         help: "time between a reconcile's cache read and its first request",
+        slider: None,
+        live: true,
+    },
+    Setting {
+        path: "controller.runtime",
+        domain: Domain::Choice(RuntimeKind::WORDS),
+        unit: "",
+        default_note: Some("`controller-runtime` for `ensemble`, else `client-go`"),
+        help: "the library it is written with: client-go (kube-controller-manager's controllers, the pruner) or controller-runtime (most operators; the ensemble only): its priority queue hands out the initial list's events and resyncs last, Reconcile's error requeues with per-item backoff, and its client reads from the cache",
+        slider: None,
+        live: false,
+    },
+    Setting {
+        path: "controller.live_reads",
+        domain: Domain::Flag { optional: false },
+        unit: "",
+        default_note: None,
+        help: "controller-runtime: Get and List through the manager's API reader, live from the apiserver, not the cache: no stale read, a request per read",
+        slider: None,
+        live: true,
+    },
+    Setting {
+        path: "controller.read_your_writes",
+        domain: Domain::Flag { optional: false },
+        unit: "",
+        default_note: None,
+        help: "controller-runtime v0.25's EnableReadYourWritesConsistency (experimental): a cached Get waits until the cache has seen this client's last write of that object, a List every write of that kind, deletes included; no timeout but the reconcile's context",
         slider: None,
         live: true,
     },

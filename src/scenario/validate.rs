@@ -4,6 +4,7 @@
 use super::{controls, get_path, limits, settings, Act, ActionSpec, ObjectSpec, Scenario, ScenarioError};
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::object::Kind;
+use crate::sim::settings::RuntimeKind;
 
 impl Scenario {
     /// Check every range and cross-field rule.
@@ -29,6 +30,23 @@ impl Scenario {
                 Some(self.cluster.lease_ms.to_string()),
                 "must be greater than leader election's renew deadline (10000 ms) with two replicas, as client-go requires",
             ));
+        }
+        let c = &self.controller;
+        if c.runtime() == RuntimeKind::ControllerRuntime && c.kind != ControllerKind::Ensemble {
+            return Err(ScenarioError::new(
+                "controller.runtime",
+                Some("\"controller-runtime\"".into()),
+                "only the ensemble operator is written with controller-runtime: the replicaset controller is kube-controller-manager's, and the pruner a plain client-go program",
+            ));
+        }
+        for (path, on) in [("controller.live_reads", c.live_reads), ("controller.read_your_writes", c.read_your_writes)] {
+            if on && c.runtime() != RuntimeKind::ControllerRuntime {
+                return Err(ScenarioError::new(
+                    path,
+                    Some("true".into()),
+                    "is controller-runtime's client; set controller.runtime to controller-runtime",
+                ));
+            }
         }
         let (qps, burst) = self.cluster.client_limit(self.controller.kind);
         if qps > 0 && burst == 0 {

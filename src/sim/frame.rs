@@ -87,6 +87,8 @@ pub enum Requeue {
     DoubleEnqueue,
     /// The reconcile failed: `AddRateLimited`, ready after `delay_ms`.
     RateLimited { delay_ms: u64 },
+    /// controller-runtime's `Result{RequeueAfter}`: `Forget`, then `AddAfter(delay_ms)`.
+    After { delay_ms: u64 },
 }
 
 /// One change. Variants are listed in roughly the order a request travels.

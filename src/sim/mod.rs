@@ -7,6 +7,7 @@
 
 pub mod apiserver;
 pub mod consistency;
+pub mod controller_runtime;
 pub mod controllers;
 pub mod expectations;
 pub mod frame;

@@ -364,6 +364,18 @@ settings_struct! {
         /// `burstReplicas`, as upstream.
         #[serde(default = "default_burst")]
         pub burst_replicas: u32,
+        /// The library it is written with (absent: controller-runtime for
+        /// `ensemble`, client-go for the others).
+        #[serde(default)]
+        pub runtime: Option<RuntimeKind>,
+        /// controller-runtime: `Get` and `List` through the manager's API
+        /// reader (`mgr.GetAPIReader()`), live from the apiserver, not the cache.
+        #[serde(default)]
+        pub live_reads: bool,
+        /// controller-runtime v0.25: `CacheOptions.EnableReadYourWritesConsistency`,
+        /// a cached read blocks until the cache has seen this client's writes.
+        #[serde(default)]
+        pub read_your_writes: bool,
     }
 }
 
@@ -407,7 +419,22 @@ impl ControllerSettings {
             workers: None,
             reconcile_ms: default_reconcile_ms(),
             burst_replicas: default_burst(),
+            runtime: None,
+            live_reads: false,
+            read_your_writes: false,
         }
+    }
+
+    /// The library it is written with (absent: controller-runtime for the
+    /// lab's operator, client-go for kube-controller-manager's ReplicaSet
+    /// controller and the lab's one-shot pruner).
+    pub fn runtime(&self) -> RuntimeKind {
+        self.runtime.unwrap_or(if self.kind == ControllerKind::Ensemble { RuntimeKind::ControllerRuntime } else { RuntimeKind::ClientGo })
+    }
+
+    /// Its reads go through controller-runtime's read-your-writes client.
+    pub fn reads_own_writes(&self) -> bool {
+        self.read_your_writes && self.runtime() == RuntimeKind::ControllerRuntime && !self.live_reads
     }
 
     /// Expectations on or off (absent: on for the ReplicaSet, as upstream).
@@ -435,6 +462,31 @@ pub enum Naming {
 impl Choice for Naming {
     const ALL: &'static [Self] = &[Naming::Deterministic, Naming::Generate];
     const WORDS: &'static [&'static str] = &["deterministic", "generate"];
+}
+
+/// The library a controller is written with, which decides its workqueue,
+/// what its `Reconcile` may return and how its client reads.
+///
+/// - `client-go`: informers, listers and `workqueue.TypedRateLimitingInterface`
+///   by hand, as kube-controller-manager's controllers are (v0.36).
+/// - `controller-runtime` (v0.24, v0.25 for read-your-writes): the manager's
+///   client reads from the informer cache; `Reconcile` returns a
+///   `ctrl.Result` and an error (`reconcileHandler`,
+///   pkg/internal/controller/controller.go); the priority queue, on by default
+///   since v0.23, hands out the initial list's events and resyncs last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, Hash)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub enum RuntimeKind {
+    #[default]
+    #[serde(rename = "client-go")]
+    ClientGo,
+    #[serde(rename = "controller-runtime")]
+    ControllerRuntime,
+}
+
+impl Choice for RuntimeKind {
+    const ALL: &'static [Self] = &[RuntimeKind::ClientGo, RuntimeKind::ControllerRuntime];
+    const WORDS: &'static [&'static str] = &["client-go", "controller-runtime"];
 }
 
 /// The order a lister returns objects in.
@@ -533,6 +585,7 @@ mod tests {
         serde_agrees::<Naming>();
         serde_agrees::<ListOrder>();
         serde_agrees::<Fifo>();
+        serde_agrees::<RuntimeKind>();
     }
 
     #[test]

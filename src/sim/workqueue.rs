@@ -5,6 +5,15 @@
 //! The rules (`util/workqueue/queue.go`): a key is never handed to two workers at
 //! once, and any number of `add`s while it is processed collapse into exactly one
 //! more hand-out after `done`.
+//!
+//! The same type is controller-runtime's priority queue when built with
+//! [`WorkQueue::priority_queue`] (v0.24 `pkg/controller/priorityqueue`, on by
+//! default since v0.23): an item has a priority, the highest is handed out
+//! first and, within one, the earliest added (`lessReady`); a second add keeps
+//! the higher priority (a raise moves it behind the others of its new
+//! priority) and the earlier ready time; an item added while it is processed
+//! is queued at once, where it stands, but not handed out before `done`
+//! (the `locked` set). Its rate limiter is the per-item backoff alone.
 
 use super::sorted::{SortedMap, SortedSet};
 use std::collections::VecDeque;
@@ -22,7 +31,15 @@ pub struct WorkQueue<T: Ord + Clone> {
     waiting_by_time: Vec<(u64, u64, T)>,
     waiting_seq: u64,
     limiter: ControllerRateLimiter<T>,
+    /// controller-runtime's priority queue: each queued or waiting item's
+    /// priority (absent: 0); `None` for client-go's queue, which has none.
+    priorities: Option<SortedMap<T, i32>>,
 }
+
+/// controller-runtime's `handler.LowPriority`: what an event of the initial
+/// list, or an update that changed no resourceVersion (a resync), is queued
+/// with (v0.24 `pkg/handler/eventhandler.go`).
+pub const LOW_PRIORITY: i32 = -100;
 
 impl<T: Ord + Clone> Default for WorkQueue<T> {
     fn default() -> Self {
@@ -39,12 +56,61 @@ impl<T: Ord + Clone> WorkQueue<T> {
             waiting_by_time: Vec::new(),
             waiting_seq: 0,
             limiter,
+            priorities: None,
         }
+    }
+
+    /// controller-runtime's priority queue, with its default rate limiter
+    /// (`NewTypedItemExponentialFailureRateLimiter(5ms, 1000s)`, no bucket:
+    /// `NewTypedUnmanaged`, v0.24 pkg/controller/controller.go).
+    pub fn priority_queue() -> Self {
+        let limiter = ControllerRateLimiter { item: ItemExponentialFailureRateLimiter::new(5, 1_000_000), bucket: None };
+        WorkQueue { priorities: Some(SortedMap::new()), ..Self::new(limiter) }
+    }
+
+    /// It is controller-runtime's priority queue.
+    pub fn has_priorities(&self) -> bool {
+        self.priorities.is_some()
+    }
+
+    /// An item's priority while it is queued or waiting (0 on client-go's queue).
+    pub fn priority(&self, item: &T) -> i32 {
+        self.priorities.as_ref().and_then(|p| p.get(item).copied()).unwrap_or(0)
+    }
+
+    /// `AddWithOpts(AddOpts{Priority: &priority}, item)` on the priority
+    /// queue (`lockedAddWithOpts`); a plain `add` on client-go's. Returns
+    /// true if the item was queued or moved.
+    pub fn add_with_priority(&mut self, item: T, priority: i32) -> bool {
+        let Some(priorities) = self.priorities.as_mut() else { return self.add(item) };
+        if self.dirty.contains(&item) {
+            let old = priorities.get(&item).copied().unwrap_or(0);
+            if priority <= old {
+                return false;
+            }
+            // A raised priority takes a fresh AddedCounter: behind the others of its priority.
+            priorities.insert(item.clone(), priority);
+            self.queue.retain(|t| t != &item);
+            self.queue.push_back(item);
+            return true;
+        }
+        if let Some(w) = self.waiting_by_time.iter().position(|(_, _, t)| t == &item) {
+            // Ready now beats a later ready time ("the min of possible durations").
+            self.waiting_by_time.remove(w);
+        }
+        let p = priorities.get(&item).copied().unwrap_or(i32::MIN).max(priority);
+        priorities.insert(item.clone(), p);
+        self.dirty.insert(item.clone());
+        self.queue.push_back(item);
+        true
     }
 
     /// `Add`: ignored if the item is already dirty; marked dirty and, unless it is
     /// being processed, pushed to the tail. Returns true if the item was pushed.
     pub fn add(&mut self, item: T) -> bool {
+        if self.priorities.is_some() {
+            return self.add_with_priority(item, 0);
+        }
         if self.dirty.contains(&item) {
             return false;
         }
@@ -61,37 +127,77 @@ impl<T: Ord + Clone> WorkQueue<T> {
         self.dirty.contains(item)
     }
 
-    /// `Get`: pop the head, move it to processing and out of dirty.
+    /// `Get`: pop the head, move it to processing and out of dirty. The
+    /// priority queue's head is its highest-priority item, first added first,
+    /// that no worker holds (`GetWithPriority`).
     pub fn get(&mut self) -> Option<T> {
-        let item = self.queue.pop_front()?;
-        self.processing.insert(item.clone());
-        self.dirty.remove(&item);
-        Some(item)
+        self.get_with_priority().map(|(item, _)| item)
     }
 
-    /// `Done`: the worker finished; if the item became dirty meanwhile, push it now.
+    /// `GetWithPriority`: the item and the priority it was queued with.
+    pub fn get_with_priority(&mut self) -> Option<(T, i32)> {
+        let at = match &self.priorities {
+            None => 0,
+            Some(p) => {
+                let mut best: Option<(usize, i32)> = None;
+                for (i, t) in self.queue.iter().enumerate() {
+                    let prio = p.get(t).copied().unwrap_or(0);
+                    if !self.processing.contains(t) && best.is_none_or(|(_, b)| prio > b) {
+                        best = Some((i, prio));
+                    }
+                }
+                best?.0
+            }
+        };
+        let item = self.queue.remove(at)?;
+        let priority = self.priorities.as_mut().and_then(|p| p.remove(&item)).unwrap_or(0);
+        self.processing.insert(item.clone());
+        self.dirty.remove(&item);
+        Some((item, priority))
+    }
+
+    /// `Done`: the worker finished; if the item became dirty meanwhile, push
+    /// it now (the priority queue queued it already, where it stands).
     pub fn done(&mut self, item: &T) {
         self.processing.remove(item);
-        if self.dirty.contains(item) {
+        if self.dirty.contains(item) && self.priorities.is_none() {
             self.queue.push_back(item.clone());
         }
     }
 
-    /// `Len`: the FIFO only, not the processing or waiting items.
+    /// `Len`: the items ready to hand out, not the processing or waiting ones.
     pub fn len(&self) -> usize {
+        if self.priorities.is_some() {
+            return self.queue.iter().filter(|t| !self.processing.contains(*t)).count();
+        }
         self.queue.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.queue.is_empty()
+        self.len() == 0
     }
 
     /// `AddAfter(item, delay)` at simulated time `now_ms`: a delay of 0 is an
     /// immediate `add`; otherwise the item waits, keeping the earliest ready time.
+    #[cfg(test)]
     pub(crate) fn add_after(&mut self, item: T, delay_ms: u64, now_ms: u64) {
+        self.add_after_with_priority(item, delay_ms, now_ms, 0);
+    }
+
+    /// `AddWithOpts(AddOpts{After: delay, Priority: &priority}, item)`.
+    pub(crate) fn add_after_with_priority(&mut self, item: T, delay_ms: u64, now_ms: u64, priority: i32) {
         if delay_ms == 0 {
-            self.add(item);
+            self.add_with_priority(item, priority);
             return;
+        }
+        if self.priorities.is_some() && self.dirty.contains(&item) {
+            // Already ready: it stays ready ("the min of possible durations"), at the higher priority.
+            self.add_with_priority(item, priority);
+            return;
+        }
+        if let Some(p) = self.priorities.as_mut() {
+            let kept = p.get(&item).copied().unwrap_or(i32::MIN).max(priority);
+            p.insert(item.clone(), kept);
         }
         let ready_at = now_ms + delay_ms;
         if let Some(i) = self.waiting_by_time.iter().position(|(_, _, t)| t == &item) {
@@ -108,8 +214,13 @@ impl<T: Ord + Clone> WorkQueue<T> {
 
     /// `AddRateLimited`: `add_after(item, limiter.when(item))`. Returns the delay.
     pub(crate) fn add_rate_limited(&mut self, item: T, now_ms: u64) -> u64 {
+        self.add_rate_limited_with_priority(item, now_ms, 0)
+    }
+
+    /// `AddWithOpts(AddOpts{RateLimited: true, Priority: &priority}, item)`.
+    pub(crate) fn add_rate_limited_with_priority(&mut self, item: T, now_ms: u64, priority: i32) -> u64 {
         let delay_ms = self.limiter.when(&item, now_ms);
-        self.add_after(item, delay_ms, now_ms);
+        self.add_after_with_priority(item, delay_ms, now_ms, priority);
         delay_ms
     }
 
@@ -136,7 +247,9 @@ impl<T: Ord + Clone> WorkQueue<T> {
                 break;
             }
             let (_, _, item) = self.waiting_by_time.remove(0);
-            self.add(item.clone());
+            // Ready now, at the priority it waited with (a new AddedCounter).
+            let priority = self.priority(&item);
+            self.add_with_priority(item.clone(), priority);
             ready.push(item);
         }
         ready
@@ -165,7 +278,8 @@ impl<T: Ord + Clone> WorkQueue<T> {
 
     /// Drop everything: a restarted process starts with an empty queue.
     pub fn clear(&mut self) {
-        *self = WorkQueue::new(self.limiter.reset());
+        let priorities = self.priorities.as_ref().map(|_| SortedMap::new());
+        *self = WorkQueue { priorities, ..WorkQueue::new(self.limiter.reset()) };
     }
 }
 
@@ -235,23 +349,24 @@ impl BucketRateLimiter {
 
 /// `DefaultControllerRateLimiter`: the max of a per-item exponential backoff
 /// (5 ms doubling to 1000 s) and a shared bucket (10 qps, burst 100)
-/// (`default_rate_limiters.go:50-56`).
+/// (`default_rate_limiters.go:50-56`). controller-runtime's priority queue
+/// has the per-item backoff alone (`bucket: None`).
 #[derive(Debug, Clone, Hash)]
 pub struct ControllerRateLimiter<T: Ord> {
     pub item: ItemExponentialFailureRateLimiter<T>,
-    pub bucket: BucketRateLimiter,
+    pub bucket: Option<BucketRateLimiter>,
 }
 
 impl<T: Ord + Clone> Default for ControllerRateLimiter<T> {
     fn default() -> Self {
-        ControllerRateLimiter { item: ItemExponentialFailureRateLimiter::new(5, 1_000_000), bucket: BucketRateLimiter::new(10, 100) }
+        ControllerRateLimiter { item: ItemExponentialFailureRateLimiter::new(5, 1_000_000), bucket: Some(BucketRateLimiter::new(10, 100)) }
     }
 }
 
 impl<T: Ord + Clone> ControllerRateLimiter<T> {
     pub fn when(&mut self, item: &T, now_ms: u64) -> u64 {
         let a = self.item.when(item);
-        let b = self.bucket.when(now_ms);
+        let b = self.bucket.as_mut().map_or(0, |b| b.when(now_ms));
         a.max(b)
     }
 
@@ -267,7 +382,7 @@ impl<T: Ord + Clone> ControllerRateLimiter<T> {
     fn reset(&self) -> Self {
         ControllerRateLimiter {
             item: ItemExponentialFailureRateLimiter::new(self.item.base_ms, self.item.max_ms),
-            bucket: BucketRateLimiter::new(self.bucket.qps, self.bucket.burst),
+            bucket: self.bucket.as_ref().map(|b| BucketRateLimiter::new(b.qps, b.burst)),
         }
     }
 }

@@ -167,6 +167,7 @@ impl World {
                 Some(Event::Requeued { keys })
             }
             Source::Worker(w) => Some(self.pick_up(w)),
+            Source::Unblocked(w) => self.unblock(w),
             Source::Peer(inner) => self.as_peer(|w| w.run(*inner)),
         }
     }

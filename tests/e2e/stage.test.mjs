@@ -148,7 +148,7 @@ test('empty-cache: while the store is empty, the Cache region names no object', 
   }
 });
 
-test('over-create: the stale read is lit: the cmLister.List line, aria-current, with what the cache and the cluster hold', async () => {
+test('over-create: the stale read is lit: the r.List line, aria-current, with what the cache and the cluster hold', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
   try {
     await openStage(page, env.server.url, '?s=over-create&controller.naming=generate');
@@ -159,7 +159,7 @@ test('over-create: the stale read is lit: the cmLister.List line, aria-current, 
       const at = await readFrame(page);
       await page.keyboard.press('ArrowRight');
       await waitForFrameChange(page, at);
-      if ((await current.count()) === 1 && (await current.innerText()).includes('cmLister.List')) seen = await current.innerText();
+      if ((await current.count()) === 1 && (await current.innerText()).includes('r.List(ctx, &children')) seen = await current.innerText();
     }
     assert.ok(seen, 'some frame lights the cache read');
     assert.match(seen, /len\(children\) = \d+ · the cache has \d+, the cluster \d+/);

@@ -13,6 +13,7 @@
 
 use super::{count_children, lister_order, split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, ReconcileError, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
+use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Spec, ENSEMBLE_LABEL};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -29,6 +30,31 @@ pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
     (Step::Return, "return nil   // --double-enqueue: queue.Add(key)"),
 ];
 
+/// The same reconcile written with controller-runtime, the operator's
+/// default: its client reads the cache, `Reconcile` returns a `ctrl.Result`.
+pub(crate) const PSEUDO_CODE_CONTROLLER_RUNTIME: &[(Step, &str)] = &[
+    (Step::Dequeue, "req := queue.GetWithPriority()   // controller-runtime's priority queue: the initial list's events last"),
+    (Step::EnsureReady, "if err := consistencyStore.EnsureReady(key); err != nil { return ctrl.Result{}, err }   // KEP-5647, ported, when on"),
+    (Step::GetOwner, "err := r.Get(ctx, req.NamespacedName, &ensemble)   // the cache; NotFound: forget expectations; DeletionTimestamp set: return"),
+    (Step::CheckExpectations, "if !expectations.SatisfiedExpectations(key) { return ctrl.Result{}, nil }"),
+    (Step::ListChildren, "r.List(ctx, &children, client.MatchingLabels{ensemble: req.Name})   // the cache, not the cluster"),
+    (Step::Create, "for i := len(children.Items); i < spec.voices; i++ { r.Create(ctx, voice) }"),
+    (Step::Delete, "for _, c := range children.Items[spec.voices:] { r.Delete(ctx, &c) }   // --delete-surplus"),
+    (Step::Return, "return ctrl.Result{}, err   // err: AddRateLimited; nil: Forget; --double-enqueue: the key again, as a second event would"),
+];
+
+/// The two reads, live through the API reader (`controller.live_reads`).
+pub(crate) const LIVE_READS: [(Step, &str); 2] = [
+    (Step::GetOwner, "err := r.apiReader.Get(ctx, req.NamespacedName, &ensemble)   // live: a GET to the apiserver"),
+    (Step::ListChildren, "r.apiReader.List(ctx, &children, client.MatchingLabels{ensemble: req.Name})   // live: a LIST to the apiserver"),
+];
+
+/// The two reads through v0.25's read-your-writes client (`controller.read_your_writes`).
+pub(crate) const READS_OWN_WRITES: [(Step, &str); 2] = [
+    (Step::GetOwner, "err := r.Get(ctx, req.NamespacedName, &ensemble)   // read-your-writes: waits for this client's writes of it"),
+    (Step::ListChildren, "r.List(ctx, &children, client.MatchingLabels{ensemble: req.Name})   // read-your-writes: waits until the cache has seen every ConfigMap this client wrote"),
+];
+
 const ACTOR: Actor = Actor::Controller(ControllerKind::Ensemble);
 
 /// One Ensemble reconcile in progress.
@@ -38,6 +64,8 @@ pub struct SyncEnsemble {
     owner: ObjectKey,
     /// The owner's UID as this reconcile read it: its writes are recorded under it.
     owner_uid: u64,
+    /// The owner as a live GET returned it (controller-runtime's API reader).
+    live_owner: Option<ObjectRc>,
     stage: Stage,
 }
 
@@ -49,6 +77,14 @@ enum Stage {
     Failing(ReconcileError),
     /// Expectations expired: count next.
     Count,
+    /// The live GET of the owner is on its way.
+    GettingOwner,
+    /// The read-your-writes client holds the owner's Get.
+    WaitingToGet,
+    /// The live LIST of the children is on its way.
+    Listing { owner: ObjectRc },
+    /// The read-your-writes client holds the children's List.
+    WaitingToList,
     /// Counted; act on the plan next.
     Act { plan: Plan, owner: ObjectRc, present: BTreeSet<String> },
     /// Sending creates one at a time, as a Go loop does.
@@ -60,56 +96,99 @@ enum Stage {
 impl SyncEnsemble {
     pub fn start(key: &str, cx: &mut Cx) -> (SyncEnsemble, Beat) {
         let owner = split_key(key);
-        let mut r = SyncEnsemble { key: key.to_string(), owner, owner_uid: 0, stage: Stage::Returning };
+        let mut r = SyncEnsemble { key: key.to_string(), owner, owner_uid: 0, live_owner: None, stage: Stage::Returning };
         // v1.36: before anything else, the caches must have read this key's own writes.
         if let Err(error) = cx.ensure_ready(key) {
             r.stage = Stage::Failing(ReconcileError::Stale(error));
             return (r, Beat::Note { note: Note::StaleSkip { owner: key.to_string(), error }, then_ms: 0 });
         }
-        let Some(owner) = cx.caches.get(Kind::Ensemble, &r.owner) else {
-            cx.forget_owner(key);
-            let beat = Beat::Note {
-                note: Note::OwnerNotInCache { owner: key.to_string(), forgets_expectations: cx.settings.expectations() },
+        let beat = r.get_owner(cx);
+        (r, beat)
+    }
+
+    /// `r.Get(ctx, req.NamespacedName, &ensemble)`: from the cache, through
+    /// the read-your-writes client if it is on, or live through the API reader.
+    fn get_owner(&mut self, cx: &mut Cx) -> Beat {
+        if cx.settings.live_reads {
+            self.stage = Stage::GettingOwner;
+            return Beat::Call { requests: vec![Request::get(ACTOR, Kind::Ensemble, &self.owner)], step: Step::GetOwner };
+        }
+        if cx.settings.reads_own_writes() {
+            let read = Read::Get { kind: Kind::Ensemble, key: self.owner.clone() };
+            if let Err(behind) = cx.ryw.ready(&read) {
+                self.stage = Stage::WaitingToGet;
+                return Beat::Wait { note: Note::ReadWaits { read: read.clone(), behind }, read };
+            }
+        }
+        let owner = cx.caches.get(Kind::Ensemble, &self.owner).cloned();
+        self.with_owner(owner, false, cx)
+    }
+
+    fn with_owner(&mut self, owner: Option<ObjectRc>, live: bool, cx: &mut Cx) -> Beat {
+        let key = self.key.clone();
+        let Some(owner) = owner else {
+            cx.forget_owner(&key);
+            self.stage = Stage::Returning;
+            return Beat::Note {
+                note: Note::OwnerNotInCache { owner: key, forgets_expectations: cx.settings.expectations(), live },
                 then_ms: 0,
             };
-            return (r, beat);
         };
-        r.owner_uid = owner.uid;
+        self.owner_uid = owner.uid;
         // Being deleted (a finalizer holds it, or the garbage collector is
         // taking its children first): make nothing more, or it would fight the collector.
         if owner.is_terminating() {
-            return (r, Beat::Note { note: Note::OwnerTerminating { owner: key.to_string() }, then_ms: 0 });
+            self.stage = Stage::Returning;
+            return Beat::Note { note: Note::OwnerTerminating { owner: key }, then_ms: 0 };
+        }
+        if live {
+            self.live_owner = Some(owner);
         }
         if cx.settings.expectations() {
-            match cx.expectations.satisfied(key, cx.now_ms) {
+            match cx.expectations.satisfied(&key, cx.now_ms) {
                 Satisfied::Pending { add, del } => {
-                    let age_ms = cx.expectations.get(key).map(|rec| cx.now_ms - rec.timestamp_ms).unwrap_or(0);
-                    let note = Note::ExpectationsPending { owner: key.to_string(), add, del, age_ms };
-                    return (r, Beat::Note { note, then_ms: 0 });
+                    let age_ms = cx.expectations.get(&key).map(|rec| cx.now_ms - rec.timestamp_ms).unwrap_or(0);
+                    self.stage = Stage::Returning;
+                    return Beat::Note { note: Note::ExpectationsPending { owner: key, add, del, age_ms }, then_ms: 0 };
                 }
                 Satisfied::Expired { age_ms } => {
-                    r.stage = Stage::Count;
-                    let note = Note::ExpectationsExpired { owner: key.to_string(), age_ms };
-                    return (r, Beat::Note { note, then_ms: 0 });
+                    self.stage = Stage::Count;
+                    return Beat::Note { note: Note::ExpectationsExpired { owner: key, age_ms }, then_ms: 0 };
                 }
                 Satisfied::NoRecord | Satisfied::Fulfilled => {}
             }
         }
-        let beat = r.count(cx);
-        (r, beat)
+        self.count(cx)
     }
 
+    /// `r.List(ctx, &children, client.MatchingLabels{ensemble: name})`: as `get_owner` reads.
     fn count(&mut self, cx: &mut Cx) -> Beat {
+        if let Some(owner) = self.live_owner.clone() {
+            self.stage = Stage::Listing { owner };
+            return Beat::Call { requests: vec![Request::list(ACTOR, Kind::ConfigMap, &self.owner.namespace)], step: Step::ListChildren };
+        }
+        if cx.settings.reads_own_writes() {
+            let read = Read::List { kind: Kind::ConfigMap };
+            if let Err(behind) = cx.ryw.ready(&read) {
+                self.stage = Stage::WaitingToList;
+                return Beat::Wait { note: Note::ReadWaits { read: read.clone(), behind }, read };
+            }
+        }
         let Some(owner) = cx.caches.get(Kind::Ensemble, &self.owner).cloned() else {
             self.stage = Stage::Returning;
             return Beat::Note {
-                note: Note::OwnerNotInCache { owner: self.key.clone(), forgets_expectations: cx.settings.expectations() },
+                note: Note::OwnerNotInCache { owner: self.key.clone(), forgets_expectations: cx.settings.expectations(), live: false },
                 then_ms: 0,
             };
         };
-        let desired = owner.spec.desired().unwrap_or(0);
         let informer = cx.caches.informer(Kind::ConfigMap).expect("the Ensemble controller watches ConfigMaps");
         let (children, unseen) = count_children(informer, ENSEMBLE_LABEL, &self.owner, cx.lag_ms);
+        self.counted(owner, children, unseen, false, cx)
+    }
+
+    /// The children are read: plan, and say what was counted.
+    fn counted(&mut self, owner: ObjectRc, children: Vec<ObjectRc>, unseen: u32, live: bool, cx: &mut Cx) -> Beat {
+        let desired = owner.spec.desired().unwrap_or(0);
         let in_cache = children.len() as u32;
         let in_cluster = cx.truth.count_labelled(Kind::ConfigMap, &self.owner.namespace, ENSEMBLE_LABEL, &self.owner.name);
         let plan = if in_cache < desired {
@@ -153,6 +232,7 @@ impl SyncEnsemble {
             unseen,
             plan,
             expect: cx.settings.expectations() && plan != Plan::Nothing,
+            live,
         };
         if let Plan::Delete(_) = plan {
             if cx.settings.expectations() {
@@ -194,7 +274,28 @@ impl SyncEnsemble {
         match std::mem::replace(&mut self.stage, Stage::Returning) {
             Stage::Returning => Beat::Return(Ok(())),
             Stage::Failing(error) => Beat::Return(Err(error)),
-            Stage::Count => self.count(cx),
+            Stage::Count | Stage::WaitingToList => self.count(cx),
+            Stage::WaitingToGet => self.get_owner(cx),
+            Stage::GettingOwner => {
+                let Input::Responses(rs) = input else { return Beat::Return(Ok(())) };
+                let (response, audit) = &rs[0];
+                match response.status {
+                    Status::OK => self.with_owner(response.object.clone(), true, cx),
+                    Status::NOT_FOUND => self.with_owner(None, true, cx),
+                    _ => Beat::Return(Err(ReconcileError::of(audit))),
+                }
+            }
+            Stage::Listing { owner } => {
+                let Input::Responses(rs) = input else { return Beat::Return(Ok(())) };
+                let (response, audit) = &rs[0];
+                if !response.status.is_success() {
+                    return Beat::Return(Err(ReconcileError::of(audit)));
+                }
+                let label = Some(self.owner.name.as_str());
+                let children =
+                    response.items.iter().filter(|o| o.labels.get(ENSEMBLE_LABEL).map(String::as_str) == label).cloned().collect();
+                self.counted(owner, children, 0, true, cx)
+            }
             Stage::Act { plan: Plan::Create(n), owner, present } => {
                 if cx.settings.expectations() {
                     cx.expectations.expect_creations(&self.key, n, cx.now_ms);

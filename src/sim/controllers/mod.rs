@@ -12,6 +12,7 @@ pub mod replicaset;
 
 use super::apiserver::{ApiServer, AuditEntry, ControllerKind, EventType, Request, Response, Status, Verb};
 use super::consistency::{ConsistencyError, ConsistencyStore};
+use super::controller_runtime::{Behind, Read, ReadYourWrites};
 use super::expectations::Expectations;
 use super::informer::{Fifo, Informer};
 use super::object::{Kind, ObjectKey, ObjectRc};
@@ -19,6 +20,7 @@ use super::rng::Rng;
 use serde::Serialize;
 
 pub use super::settings::{ControllerSettings, ListOrder, Naming};
+use super::settings::RuntimeKind;
 
 /// The caches a controller reads: one informer per watched kind.
 #[derive(Debug, Clone, Hash)]
@@ -65,6 +67,8 @@ pub struct Cx<'a> {
     pub rng: &'a mut Rng,
     /// The controller's consistency store (used when `settings.consistency_store`).
     pub consistency: &'a mut ConsistencyStore,
+    /// controller-runtime's read-your-writes client (used when `settings.reads_own_writes()`).
+    pub ryw: &'a ReadYourWrites,
 }
 
 impl Cx<'_> {
@@ -117,6 +121,9 @@ pub enum Input {
 pub enum Beat {
     /// Something it read or decided: one frame. It resumes `then_ms` later.
     Note { note: Note, then_ms: u64 },
+    /// controller-runtime's read-your-writes client holds this read (the
+    /// note says why); resume when the cache has caught up.
+    Wait { note: Note, read: Read },
     /// Send these requests at once; resume when the last has answered.
     Call { requests: Vec<Request>, step: Step },
     /// Return from `Reconcile`: `Ok` forgets the key's failures, `Err` requeues it rate-limited.
@@ -182,6 +189,9 @@ pub enum Note {
         owner: String,
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         forgets_expectations: bool,
+        /// Read live (controller-runtime's API reader): the apiserver said NotFound.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        live: bool,
     },
     /// The owner has a deletionTimestamp: no creates or deletes for it.
     OwnerTerminating { owner: String },
@@ -207,7 +217,13 @@ pub enum Note {
         unseen: u32,
         plan: Plan,
         expect: bool,
+        /// Counted in a live LIST (controller-runtime's API reader), not the cache.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        live: bool,
     },
+    /// controller-runtime's read-your-writes client holds a read: the cache
+    /// has not yet seen this client's own writes.
+    ReadWaits { read: Read, behind: Behind },
     /// A lister `Get` for `name` found nothing; `eta_ms` is when its event arrives, if one is on the wire.
     CacheMiss { name: String, kind: Kind, event: Option<EventType>, eta_ms: Option<u64>, then: MissAction },
     /// A lister `Get` found the object.
@@ -291,6 +307,8 @@ pub(crate) fn note_step(note: &Note) -> Step {
     match note {
         Note::OwnerNotInCache { .. } | Note::OwnerTerminating { .. } => Step::GetOwner,
         Note::StaleSkip { .. } => Step::EnsureReady,
+        Note::ReadWaits { read: Read::Get { .. }, .. } => Step::GetOwner,
+        Note::ReadWaits { read: Read::List { .. }, .. } => Step::ListChildren,
         Note::ExpectationsPending { .. } | Note::ExpectationsExpired { .. } => Step::CheckExpectations,
         Note::Counted { .. } => Step::ListChildren,
         Note::LiveListed { .. } => Step::LiveList,
@@ -315,13 +333,31 @@ pub fn last_step(kind: ControllerKind) -> Step {
     }
 }
 
-/// The pseudo-code of a controller: each step with its line.
-pub fn pseudo_code(kind: ControllerKind) -> &'static [(Step, &'static str)] {
-    match kind {
-        ControllerKind::Ensemble => ensemble::PSEUDO_CODE,
-        ControllerKind::ReplicaSet => replicaset::PSEUDO_CODE,
-        ControllerKind::Pruner => pruner::PSEUDO_CODE,
+/// The pseudo-code of a controller as its settings write it: each step
+/// with its line (the operator's in the library it is written with, its
+/// reads as its client makes them).
+pub fn pseudo_code(settings: &ControllerSettings) -> Vec<(Step, &'static str)> {
+    let mut lines = match (settings.kind, settings.runtime()) {
+        (ControllerKind::Ensemble, RuntimeKind::ClientGo) => ensemble::PSEUDO_CODE.to_vec(),
+        (ControllerKind::Ensemble, RuntimeKind::ControllerRuntime) => ensemble::PSEUDO_CODE_CONTROLLER_RUNTIME.to_vec(),
+        (ControllerKind::ReplicaSet, _) => replicaset::PSEUDO_CODE.to_vec(),
+        (ControllerKind::Pruner, _) => pruner::PSEUDO_CODE.to_vec(),
+    };
+    let reads = if settings.kind != ControllerKind::Ensemble || settings.runtime() != RuntimeKind::ControllerRuntime {
+        None
+    } else if settings.live_reads {
+        Some(ensemble::LIVE_READS)
+    } else if settings.read_your_writes {
+        Some(ensemble::READS_OWN_WRITES)
+    } else {
+        None
+    };
+    for (step, text) in reads.into_iter().flatten() {
+        if let Some(line) = lines.iter_mut().find(|(s, _)| *s == step) {
+            line.1 = text;
+        }
     }
+    lines
 }
 
 /// The kind of child a controller's figures count (its ConfigMaps, its pods).

@@ -154,7 +154,7 @@ impl SyncReplicaSet {
             return (
                 r,
                 Beat::Note {
-                    note: Note::OwnerNotInCache { owner: key.to_string(), forgets_expectations: cx.settings.expectations() },
+                    note: Note::OwnerNotInCache { owner: key.to_string(), forgets_expectations: cx.settings.expectations(), live: false },
                     then_ms: 0,
                 },
             );
@@ -183,7 +183,7 @@ impl SyncReplicaSet {
         let Some(rs) = cx.caches.get(Kind::ReplicaSet, &self.owner).cloned() else {
             self.stage = Stage::Returning;
             return Beat::Note {
-                note: Note::OwnerNotInCache { owner: self.key.clone(), forgets_expectations: cx.settings.expectations() },
+                note: Note::OwnerNotInCache { owner: self.key.clone(), forgets_expectations: cx.settings.expectations(), live: false },
                 then_ms: 0,
             };
         };
@@ -237,6 +237,7 @@ impl SyncReplicaSet {
             unseen,
             plan,
             expect: cx.settings.expectations() && plan != Plan::Nothing,
+            live: false,
         };
         self.counted = Some((rs.clone(), active));
         self.stage = Stage::Act { plan, rs, victims };

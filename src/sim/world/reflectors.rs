@@ -79,7 +79,7 @@ impl World {
         let cause = QueuedBy::Resync { kind };
         for o in &objects {
             let ev = HandlerEvent { event_type: EventType::Modified, object: o, old: Some(o), tombstone: false };
-            merge(&mut effects, self.handle(Watcher::Controller, kind, &ev, &cause));
+            merge(&mut effects, self.handle(Watcher::Controller, kind, &ev, &cause, false));
         }
         Some(Event::Resynced { kind, n_objects: objects.len() as u32, effects })
     }

@@ -8,12 +8,13 @@ use super::lease::{Lease, Observed};
 use super::timer::Source;
 use crate::sim::apiserver::{AuditEntry, ControllerKind, Response};
 use crate::sim::consistency::ConsistencyStore;
+use crate::sim::controller_runtime::{Read, ReadYourWrites};
 use crate::sim::controllers::{self, Caches, ReconcileState, Step};
 use crate::sim::expectations::Expectations;
 use crate::sim::frame::{QueuedBy, Watcher};
-use crate::sim::informer::Fifo;
+use crate::sim::object::{Kind, ObjectKey};
 use crate::sim::reflector::ExponentialBackoff;
-use crate::sim::settings::ClusterSettings;
+use crate::sim::settings::{ClusterSettings, ControllerSettings, RuntimeKind};
 use crate::sim::sorted::{SortedMap, SortedSet};
 use crate::sim::workqueue::WorkQueue;
 
@@ -34,6 +35,25 @@ pub struct Busy {
     pub(super) reconcile: Option<ReconcileState>,
     pub(super) responses: Vec<Option<(Response, AuditEntry)>>,
     pub(super) awaiting: usize,
+    /// The priority its key was handed out with (controller-runtime's queue; 0 on client-go's).
+    pub(super) priority: i32,
+    /// controller-runtime's read-your-writes client holds its read until the
+    /// cache has caught up: the read, and since when.
+    pub blocked: Option<(Read, u64)>,
+    /// Per request slot, the write the read-your-writes client is tracking.
+    pub(super) writes: Vec<Option<TrackedWrite>>,
+}
+
+/// A write of the controller-runtime client in flight, as its
+/// read-your-writes bookkeeping knows it (`writeAndRecordRV`).
+#[derive(Debug, Clone, Hash)]
+pub(super) struct TrackedWrite {
+    pub kind: Kind,
+    /// The key the write barrier was begun with (a generated name's is empty).
+    pub key: ObjectKey,
+    pub seq: u64,
+    /// A delete's UID, pending until its DELETED is seen.
+    pub deletes_uid: Option<u64>,
 }
 
 /// The controller process: caches, queue, expectations, workers.
@@ -64,6 +84,9 @@ pub struct Runtime {
     pub consistency: ConsistencyStore,
     /// The client's rate limiter: a new process starts with a full bucket.
     pub(super) limiter: TokenBucket,
+    /// controller-runtime's read-your-writes client: what this process wrote
+    /// and what its informers have handed their handlers since.
+    pub(super) ryw: ReadYourWrites,
     /// Each reflector's backoff manager, by `Kind::index`.
     pub(super) backoff: Vec<ExponentialBackoff>,
     /// Each reflector's watch count, by `Kind::index`: a timer for an older watch is ignored.
@@ -81,19 +104,24 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    /// A controller process that has not started yet: `workers` idle workers,
-    /// an empty cache per watched kind, a full token bucket.
-    pub(super) fn new(kind: ControllerKind, workers: u32, fifo: Fifo, cluster: &ClusterSettings) -> Runtime {
+    /// A controller process that has not started yet: its idle workers, an
+    /// empty cache per watched kind, a full token bucket, and the workqueue
+    /// of the library it is written with.
+    pub(super) fn new(controller: &ControllerSettings, cluster: &ClusterSettings) -> Runtime {
+        let kind = controller.kind;
         let mut caches = Caches::new(controllers::watched_kinds(kind));
         for inf in &mut caches.informers {
-            inf.fifo = fifo;
+            inf.fifo = controller.fifo;
         }
         Runtime {
             kind,
             caches,
-            queue: WorkQueue::default(),
+            queue: match controller.runtime() {
+                RuntimeKind::ClientGo => WorkQueue::default(),
+                RuntimeKind::ControllerRuntime => WorkQueue::priority_queue(),
+            },
             expectations: Expectations::new(cluster.expectations_timeout_ms),
-            workers: vec![Worker::default(); workers.max(1) as usize],
+            workers: vec![Worker::default(); controller.workers().max(1) as usize],
             epoch: 0,
             running: false,
             exited: None,
@@ -103,6 +131,7 @@ impl Runtime {
             stale_sync_skips: 0,
             requeues: 0,
             consistency: ConsistencyStore::default(),
+            ryw: ReadYourWrites::default(),
             limiter: {
                 let (qps, burst) = cluster.client_limit(kind);
                 TokenBucket::new(qps, burst, 0)
@@ -134,6 +163,12 @@ impl Runtime {
         if let Some(at) = self.queue.next_ready_at() {
             out.push((at.max(now_ms), Source::QueueReady));
         }
+        // A read the read-your-writes client held is let through once the cache has caught up.
+        for (w, worker) in self.workers.iter().enumerate() {
+            if worker.busy.as_ref().and_then(|b| b.blocked.as_ref()).is_some_and(|(read, _)| self.ryw.ready(read).is_ok()) {
+                out.push((now_ms, Source::Unblocked(w)));
+            }
+        }
         if self.running && !self.queue.is_empty() {
             let idle = |w: &usize| self.workers.get(*w).is_some_and(|w| w.busy.is_none());
             if let Some(w) = chosen.filter(idle).or_else(|| self.workers.iter().position(|w| w.busy.is_none())) {
@@ -155,9 +190,15 @@ impl Runtime {
 
     /// `queue.Add(key)`, remembering what added it if this `Add` makes it dirty.
     pub(super) fn enqueue(&mut self, key: String, cause: impl FnOnce() -> QueuedBy) {
+        self.enqueue_with_priority(key, 0, cause);
+    }
+
+    /// `AddWithOpts(AddOpts{Priority: &priority}, key)`: the priority is
+    /// controller-runtime's; client-go's queue has none and ignores it.
+    pub(super) fn enqueue_with_priority(&mut self, key: String, priority: i32, cause: impl FnOnce() -> QueuedBy) {
         if !self.queue.is_dirty(&key) {
             self.queued_by.insert(key.clone(), cause());
         }
-        self.queue.add(key);
+        self.queue.add_with_priority(key, priority);
     }
 }

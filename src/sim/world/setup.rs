@@ -17,7 +17,6 @@ use std::rc::Rc;
 
 impl World {
     pub fn new(init: WorldInit) -> World {
-        let kind = init.controller.kind;
         let mut world = World {
             seed: init.seed,
             until_ms: init.until_ms,
@@ -27,7 +26,7 @@ impl World {
             frames: 0,
             rng: Rng::new(init.seed),
             api: ApiServer::new(),
-            ctl: Runtime::new(kind, init.controller.workers(), init.controller.fifo, &init.cluster),
+            ctl: Runtime::new(&init.controller, &init.cluster),
             gc: GarbageCollector::new(Caches::new(&Kind::ALL)),
             timers: BinaryHeap::new(),
             timer_seq: 0,

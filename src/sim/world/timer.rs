@@ -115,6 +115,8 @@ pub(super) enum Source {
     Informer(Watcher, usize),
     QueueReady,
     Worker(usize),
+    /// A worker whose read the read-your-writes client held may read now.
+    Unblocked(usize),
     /// The other replica's informer, queue or worker.
     Peer(Box<Source>),
 }

@@ -11,6 +11,8 @@ use crate::sim::controllers::{self, HandlerEffects, HandlerEvent, Step};
 use crate::sim::frame::{Event, QueuedBy, Watcher};
 use crate::sim::informer::{Fifo, Pop, Replacement};
 use crate::sim::object::{child_kind, Kind};
+use crate::sim::settings::RuntimeKind;
+use crate::sim::workqueue::LOW_PRIORITY;
 
 impl World {
     /// A request reaches the apiserver: commit, audit, fan the event out, answer.
@@ -96,6 +98,15 @@ impl World {
     fn answered(&mut self, origin: &Origin, outcome: &Handled) -> Option<Step> {
         match *origin {
             Origin::Worker { worker, epoch, slot } => {
+                let tracked = self.ctl.workers[worker].busy.as_ref()?.writes.get(slot).cloned().flatten();
+                if let Some(w) = tracked {
+                    let r = &outcome.response;
+                    let ok = r.status.is_success();
+                    // A delete that left the object (a finalizer holds it) answers with its new version.
+                    let still_there = w.deletes_uid.is_none() || r.object.as_ref().is_some_and(|o| o.deletion_timestamp_ms.is_some());
+                    let written = r.object.as_ref().filter(|_| ok && still_there).map(|o| (o.key(), o.resource_version));
+                    self.ctl.ryw.answered(w.kind, &w.key, w.seq, ok, w.deletes_uid, written.as_ref().map(|(k, rv)| (k, *rv)));
+                }
                 let busy = self.ctl.workers[worker].busy.as_mut()?;
                 let step = busy.step;
                 busy.responses[slot] = Some((outcome.response.clone(), outcome.audit.clone()));
@@ -156,15 +167,15 @@ impl World {
                 let fx = match call {
                     Replacement::Tombstone(o) => {
                         let ev = HandlerEvent { event_type: EventType::Deleted, object: o, old: Some(o), tombstone: true };
-                        self.handle(watcher, kind, &ev, &QueuedBy::Tombstone { kind, name: o.name.clone() })
+                        self.handle(watcher, kind, &ev, &QueuedBy::Tombstone { kind, name: o.name.clone() }, false)
                     }
                     Replacement::Added(o) => {
                         let ev = HandlerEvent { event_type: EventType::Added, object: o, old: None, tombstone: false };
-                        self.handle(watcher, kind, &ev, &cause)
+                        self.handle(watcher, kind, &ev, &cause, replaced.first_sync)
                     }
                     Replacement::Updated(old, new) => {
                         let ev = HandlerEvent { event_type: EventType::Modified, object: new, old: Some(old), tombstone: false };
-                        self.handle(watcher, kind, &ev, &cause)
+                        self.handle(watcher, kind, &ev, &cause, replaced.first_sync)
                     }
                 };
                 merge(&mut effects, fx);
@@ -180,9 +191,11 @@ impl World {
         }
         let popping = watcher == Watcher::Controller && self.ctl.caches.informers[i].is_popping();
         if popping {
-            let (kind, p) = {
+            let (kind, p, initial) = {
                 let inf = &mut self.ctl.caches.informers[i];
-                (inf.kind, inf.pop(now))
+                // DeltaFIFO's Pop: `isInInitialList := !f.hasSynced_locked()`.
+                let initial = !inf.has_synced();
+                (inf.kind, inf.pop(now), initial)
             };
             let (object, tombstone) = match &p.pop {
                 Pop::Item(o) => (o.clone(), false),
@@ -194,7 +207,7 @@ impl World {
                 (Pop::Tombstone(o), _) => HandlerEvent { event_type: EventType::Deleted, object: o, old: Some(o), tombstone: true },
             };
             let cause = QueuedBy::ListPop { kind, name: object.name.clone() };
-            let effects = self.handle(watcher, kind, &ev, &cause);
+            let effects = self.handle(watcher, kind, &ev, &cause, initial);
             if p.first_sync || p.n == p.of {
                 self.watch_started(kind);
                 if p.first_sync {
@@ -232,7 +245,7 @@ impl World {
         }
         let ev = HandlerEvent { event_type: e.event_type, object: &e.object, old: delivered.old.as_ref(), tombstone: false };
         let cause = QueuedBy::Watch { event_type: e.event_type, kind, name: e.object.name.clone() };
-        let effects = self.handle(watcher, kind, &ev, &cause);
+        let effects = self.handle(watcher, kind, &ev, &cause, false);
         Event::WatchDelivered {
             watcher,
             event_type: e.event_type,
@@ -251,14 +264,29 @@ impl World {
         }
     }
 
-    /// Run the handlers of `watcher` for one event (`cause`: what a key it queues is queued by) and apply their effects.
-    pub(super) fn handle(&mut self, watcher: Watcher, kind: Kind, ev: &HandlerEvent, cause: &QueuedBy) -> HandlerEffects {
+    /// Run the handlers of `watcher` for one event (`cause`: what a key it
+    /// queues is queued by; `initial`: it is of the informer's initial list,
+    /// `isInInitialList`) and apply their effects.
+    pub(super) fn handle(&mut self, watcher: Watcher, kind: Kind, ev: &HandlerEvent, cause: &QueuedBy, initial: bool) -> HandlerEffects {
         match watcher {
             Watcher::Controller => {
                 let ctl = &mut self.ctl;
                 let fx = controllers::handle(ctl.kind, kind, ev, &ctl.caches, &mut ctl.expectations, &mut ctl.consistency);
+                // controller-runtime's handlers queue an initial list's create,
+                // and an update that changed no resourceVersion (a resync), at
+                // LowPriority (v0.24.1 pkg/handler/eventhandler.go,
+                // `addToQueueCreate`, `addToQueueUpdate`).
+                let unchanged =
+                    ev.event_type == EventType::Modified && ev.old.is_some_and(|o| o.resource_version == ev.object.resource_version);
+                let low = (initial && ev.event_type == EventType::Added) || unchanged;
+                let priority = if low { LOW_PRIORITY } else { 0 };
                 for key in &fx.enqueued {
-                    self.ctl.enqueue(key.clone(), || cause.clone());
+                    ctl.enqueue_with_priority(key.clone(), priority, || cause.clone());
+                }
+                // Its read-your-writes client's handler sees every object the informer hands on.
+                if self.controller.runtime() == RuntimeKind::ControllerRuntime {
+                    let deleted = (ev.event_type == EventType::Deleted).then_some(ev.object.uid);
+                    ctl.ryw.observe(kind, &ev.object.key(), ev.object.resource_version, deleted);
                 }
                 fx
             }

@@ -4,15 +4,17 @@
 
 use super::client::TokenBucket;
 use super::in_flight::Origin;
-use super::runtime::Busy;
+use super::runtime::{Busy, TrackedWrite};
 use super::state::World;
 use super::timer::{Start, Timer};
 use crate::sim::apiserver::{Actor, ControllerKind, Request, Verb};
+use crate::sim::controller_runtime::{self, Outcome};
 use crate::sim::controllers::{self, Beat, Cx, Input, Note, ReconcileError, ReconcileState};
 use crate::sim::frame::{Event, QueuedBy, Requeue};
 use crate::sim::invariants::SentWith;
 use crate::sim::object::{Kind, ObjectKey};
 use crate::sim::reflector::ExponentialBackoff;
+use crate::sim::settings::RuntimeKind;
 
 /// The run key of the one-shot pruner: its namespace.
 fn pruner_key(namespace: &str) -> String {
@@ -67,6 +69,7 @@ impl World {
         ctl.double_enqueued.clear();
         ctl.queued_by.clear();
         ctl.consistency.reset();
+        ctl.ryw.reset();
         let (qps, burst) = self.cluster.client_limit(ctl.kind);
         ctl.limiter = TokenBucket::new(qps, burst, self.now_ms);
         ctl.backoff = vec![ExponentialBackoff::reflector(self.now_ms); 4];
@@ -99,15 +102,25 @@ impl World {
     }
 
     pub(super) fn pick_up(&mut self, w: usize) -> Event {
-        let key = self.ctl.queue.get().expect("a queued key");
+        let (key, priority) = self.ctl.queue.get_with_priority().expect("a queued key");
         self.keys_taken += 1;
         self.ctl.reconciles += 1;
         let n = self.ctl.reconciles;
         let double_enqueued = self.ctl.double_enqueued.remove(&key);
         let queued_by = self.ctl.queued_by.remove(&key);
         let step = controllers::first_step(self.ctl.kind);
-        self.ctl.workers[w].busy =
-            Some(Busy { key: key.clone(), n, step, double_enqueued, reconcile: None, responses: Vec::new(), awaiting: 0 });
+        self.ctl.workers[w].busy = Some(Busy {
+            key: key.clone(),
+            n,
+            step,
+            double_enqueued,
+            reconcile: None,
+            responses: Vec::new(),
+            awaiting: 0,
+            priority,
+            blocked: None,
+            writes: Vec::new(),
+        });
         self.set_timer(self.now_ms, Timer::Resume { worker: w, epoch: self.ctl.epoch });
         Event::ReconcileStarted { worker: w as u32, key, n, double_enqueued, queued_by }
     }
@@ -128,6 +141,7 @@ impl World {
             truth: &self.api,
             rng: &mut self.rng,
             consistency: &mut ctl.consistency,
+            ryw: &ctl.ryw,
         };
         let beat = match busy.reconcile.as_mut() {
             None => {
@@ -156,10 +170,32 @@ impl World {
                 self.set_timer(now + then_ms, Timer::Resume { worker: w, epoch });
                 Some(Event::ReconcileNote { worker: w as u32, key, n, note, step })
             }
+            Beat::Wait { note, read } => {
+                // controller-runtime's read-your-writes client holds the read:
+                // the worker resumes when the cache has caught up (`Source::Unblocked`).
+                let step = controllers::note_step(&note);
+                busy.step = step;
+                busy.blocked = Some((read, now));
+                Some(Event::ReconcileNote { worker: w as u32, key, n, note, step })
+            }
             Beat::Call { requests, step } => {
                 busy.step = step;
                 busy.awaiting = requests.len();
                 busy.responses = vec![None; requests.len()];
+                busy.writes = vec![None; requests.len()];
+                if self.controller.runtime() == RuntimeKind::ControllerRuntime {
+                    for (slot, req) in requests.iter().enumerate() {
+                        if matches!(req.verb, Verb::Create | Verb::Update | Verb::Delete) {
+                            let key = ObjectKey::new(req.namespace.clone(), req.name.clone().unwrap_or_default());
+                            // `uidForDelete`: the precondition's, else the object's, as the cache has it.
+                            let deletes_uid = (req.verb == Verb::Delete)
+                                .then(|| req.options.uid.or_else(|| ctl.caches.get(req.kind, &key).map(|o| o.uid)))
+                                .flatten();
+                            let seq = ctl.ryw.begin(req.kind, &key, deletes_uid);
+                            busy.writes[slot] = Some(TrackedWrite { kind: req.kind, key, seq, deletes_uid });
+                        }
+                    }
+                }
                 let epoch = ctl.epoch;
                 if requests.is_empty() {
                     self.set_timer(now, Timer::Resume { worker: w, epoch });
@@ -176,6 +212,12 @@ impl World {
             }
             Beat::Return(result) => Some(self.finish(w, result)),
         }
+    }
+
+    /// The read-your-writes client lets a held read through: the reconcile goes on.
+    pub(super) fn unblock(&mut self, w: usize) -> Option<Event> {
+        self.ctl.workers[w].busy.as_mut()?.blocked = None;
+        self.resume(w)
     }
 
     pub(super) fn finish(&mut self, w: usize, result: Result<(), ReconcileError>) -> Event {
@@ -203,6 +245,12 @@ impl World {
                 } else {
                     Requeue::No
                 }
+            }
+            // controller-runtime's `reconcileHandler`: the error requeues
+            // at the priority the key was handed out with.
+            Err(_) if self.controller.runtime() == RuntimeKind::ControllerRuntime => {
+                self.ctl.requeues += 1;
+                controller_runtime::reconcile_handler(&mut self.ctl.queue, &key, Outcome::Error, busy.priority, self.now_ms)
             }
             Err(_) => {
                 // What queues the retry is recorded when its delay is over (World::run, QueueReady).

@@ -45,12 +45,12 @@ pub fn reconcile(world: &World, frame: Option<&Frame>) -> ReconcileView {
     let kind = world.controller.kind;
     let current = frame.and_then(|f| frame_step(kind, f));
     let value = frame.and_then(|f| step_value(kind, f));
-    let lines = controllers::pseudo_code(kind)
-        .iter()
+    let lines = controllers::pseudo_code(&world.controller)
+        .into_iter()
         .map(|(step, text)| {
-            let lit = current.is_some_and(|(s, _)| s == *step);
+            let lit = current.is_some_and(|(s, _)| s == step);
             CodeLine {
-                step: *step,
+                step,
                 text,
                 lit,
                 value: if lit { value.clone() } else { None },
@@ -59,7 +59,7 @@ pub fn reconcile(world: &World, frame: Option<&Frame>) -> ReconcileView {
                     .workers
                     .iter()
                     .enumerate()
-                    .filter(|(_, w)| w.busy.as_ref().is_some_and(|b| b.step == *step))
+                    .filter(|(_, w)| w.busy.as_ref().is_some_and(|b| b.step == step))
                     .map(|(i, _)| i as u32)
                     .collect(),
             }
@@ -86,7 +86,7 @@ mod tests {
         let lit: Vec<&CodeLine> = r.lines.iter().filter(|l| l.lit).collect();
         assert_eq!(lit.len(), 1);
         assert_eq!(lit[0].step, Step::ListChildren);
-        assert!(lit[0].text.contains("cmLister.List"));
+        assert!(lit[0].text.contains("r.List(ctx, &children"), "controller-runtime's client: {}", lit[0].text);
         assert_eq!(lit[0].value.as_deref(), Some("len(children) = 0 · the cache has 0, the cluster 4"));
         assert_eq!(r.lit_by, Some((0, 2)));
         assert_eq!(lit[0].waiting, vec![0], "the worker is paused on the line it read");
