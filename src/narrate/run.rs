@@ -210,6 +210,9 @@ pub fn figure_words(check: &Gauge, value: u64) -> Option<String> {
         Measure::Reconciles => plural(v, "reconcile", "reconciles"),
         Measure::ExpectedAdds => format!("{} expected and not yet seen", plural(v, "creation", "creations")),
         Measure::ExpectedDeletes => format!("{} expected and not yet seen", plural(v, "deletion", "deletions")),
+        Measure::Requeues => format!("{} with backoff", plural(v, "requeue", "requeues")),
+        Measure::HeldReads => format!("{} held until the cache caught up", plural(v, "read", "reads")),
+        Measure::LastWriteMs => format!("its last write at {v} ms"),
     })
 }
 

@@ -7,6 +7,7 @@
 
 use super::ScenarioError;
 use crate::sim::apiserver::{Actor, Verb};
+use crate::sim::controllers::Note;
 use crate::sim::frame::{Event, Frame};
 use crate::sim::invariants::Invariants;
 use crate::sim::object::Kind;
@@ -49,6 +50,13 @@ pub enum Measure {
     ExpectedAdds,
     /// ControllerExpectations: deletions expected and not yet observed, over every key.
     ExpectedDeletes,
+    /// Keys requeued with backoff after a reconcile's error (a skipped sync included).
+    Requeues,
+    /// Reads controller-runtime's read-your-writes client held until the cache caught up.
+    HeldReads,
+    /// When the controller last changed the cluster, in ms: its last create,
+    /// update or delete answered 2xx (0 if none). How long it took to converge.
+    LastWriteMs,
 }
 
 impl Measure {
@@ -64,7 +72,10 @@ impl Measure {
             | Measure::StaleSyncSkips
             | Measure::Reconciles
             | Measure::ExpectedAdds
-            | Measure::ExpectedDeletes => &[],
+            | Measure::ExpectedDeletes
+            | Measure::Requeues
+            | Measure::HeldReads
+            | Measure::LastWriteMs => &[],
         }
     }
 
@@ -82,6 +93,9 @@ impl Measure {
             Measure::Reconciles => "reconciles",
             Measure::ExpectedAdds => "expected_adds",
             Measure::ExpectedDeletes => "expected_deletes",
+            Measure::Requeues => "requeues",
+            Measure::HeldReads => "held_reads",
+            Measure::LastWriteMs => "last_write_ms",
         }
     }
 }
@@ -198,6 +212,24 @@ impl Gauge {
             Measure::Broken => u64::from(world.invariants.get(self.invariant.as_deref()?)?.first_broken_frame.is_some()),
             Measure::StaleSyncSkips => replicas().map(|r| r.stale_sync_skips).sum(),
             Measure::Reconciles => replicas().map(|r| r.reconciles).sum(),
+            Measure::Requeues => replicas().map(|r| r.requeues).sum(),
+            Measure::HeldReads => {
+                frames.iter().filter(|f| matches!(&f.event, Event::ReconcileNote { note: Note::ReadWaits { .. }, .. })).count() as u64
+            }
+            Measure::LastWriteMs => frames
+                .iter()
+                .rev()
+                .find_map(|f| match &f.event {
+                    Event::ApiRequest { entry, .. }
+                        if own(entry.actor)
+                            && matches!(entry.verb, Verb::Create | Verb::Update | Verb::Delete)
+                            && entry.status.is_success() =>
+                    {
+                        Some(entry.at_ms)
+                    }
+                    _ => None,
+                })
+                .unwrap_or(0),
             Measure::ExpectedAdds => world.ctl.expectations.records().map(|(_, r)| r.add.max(0) as u64).sum(),
             Measure::ExpectedDeletes => world.ctl.expectations.records().map(|(_, r)| r.del.max(0) as u64).sum(),
             Measure::CreatesAfterDelete => {

@@ -14,6 +14,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("teardown", include_str!("../../scenarios/teardown.json")),
     ("staleness-mitigation", include_str!("../../scenarios/staleness-mitigation.json")),
     ("staleness-mitigation-replicaset", include_str!("../../scenarios/staleness-mitigation-replicaset.json")),
+    ("over-create-answers", include_str!("../../scenarios/over-create-answers.json")),
     ("two-replicas", include_str!("../../scenarios/two-replicas.json")),
 ];
 

@@ -22,7 +22,8 @@ fn panel_of(g: &Gauge) -> &'static str {
         Measure::Live | Measure::Peak => "cluster",
         Measure::Cached => "cache",
         Measure::ExpectedAdds | Measure::ExpectedDeletes => "expectations",
-        Measure::Reconciles => "workqueue",
+        Measure::Reconciles | Measure::Requeues => "workqueue",
+        Measure::HeldReads | Measure::LastWriteMs => "reconcile",
         Measure::Broken => "invariants",
         Measure::Requests | Measure::Errors | Measure::ExitCode | Measure::CreatesAfterDelete | Measure::StaleSyncSkips => "reconcile",
     }

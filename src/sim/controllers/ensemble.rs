@@ -34,13 +34,22 @@ pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
 /// default: its client reads the cache, `Reconcile` returns a `ctrl.Result`.
 pub(crate) const PSEUDO_CODE_CONTROLLER_RUNTIME: &[(Step, &str)] = &[
     (Step::Dequeue, "req := queue.GetWithPriority()   // controller-runtime's priority queue: the initial list's events last"),
-    (Step::EnsureReady, "if err := consistencyStore.EnsureReady(key); err != nil { return ctrl.Result{}, err }   // KEP-5647, ported, when on"),
-    (Step::GetOwner, "err := r.Get(ctx, req.NamespacedName, &ensemble)   // the cache; NotFound: forget expectations; DeletionTimestamp set: return"),
+    (
+        Step::EnsureReady,
+        "if err := consistencyStore.EnsureReady(key); err != nil { return ctrl.Result{}, err }   // KEP-5647, ported, when on",
+    ),
+    (
+        Step::GetOwner,
+        "err := r.Get(ctx, req.NamespacedName, &ensemble)   // the cache; NotFound: forget expectations; DeletionTimestamp set: return",
+    ),
     (Step::CheckExpectations, "if !expectations.SatisfiedExpectations(key) { return ctrl.Result{}, nil }"),
     (Step::ListChildren, "r.List(ctx, &children, client.MatchingLabels{ensemble: req.Name})   // the cache, not the cluster"),
     (Step::Create, "for i := len(children.Items); i < spec.voices; i++ { r.Create(ctx, voice) }"),
     (Step::Delete, "for _, c := range children.Items[spec.voices:] { r.Delete(ctx, &c) }   // --delete-surplus"),
-    (Step::Return, "return ctrl.Result{}, err   // err: AddRateLimited; nil: Forget; --double-enqueue: the key again, as a second event would"),
+    (
+        Step::Return,
+        "return ctrl.Result{}, err   // err: AddRateLimited; nil: Forget; --double-enqueue: the key again, as a second event would",
+    ),
 ];
 
 /// The two reads, live through the API reader (`controller.live_reads`).

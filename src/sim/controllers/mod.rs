@@ -19,8 +19,8 @@ use super::object::{Kind, ObjectKey, ObjectRc};
 use super::rng::Rng;
 use serde::Serialize;
 
-pub use super::settings::{ControllerSettings, ListOrder, Naming};
 use super::settings::RuntimeKind;
+pub use super::settings::{ControllerSettings, ListOrder, Naming};
 
 /// The caches a controller reads: one informer per watched kind.
 #[derive(Debug, Clone, Hash)]
