@@ -67,6 +67,10 @@ pub struct InvariantOutcome {
 pub struct Report {
     pub scenario: String,
     pub seed: u64,
+    /// The releases the run follows and the settings it sets over them
+    /// (absent without a profile: each setting at its own default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
     pub sim_time_ms: u64,
     pub frames: u64,
     pub trace_hash: String,
@@ -97,6 +101,30 @@ pub struct Report {
     /// Why the run contradicts the lesson, naming the step (`lesson[2]: …`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lesson_error: Option<String>,
+}
+
+/// The releases a run follows (`controller.kubernetes`,
+/// `controller.controller_runtime`) and the governed settings it overrides.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Profile {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kubernetes: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub controller_runtime: Option<&'static str>,
+    /// `path=value` for each setting the profile governs that the scenario sets itself.
+    pub overrides: Vec<String>,
+}
+
+impl Profile {
+    /// The profile of a controller's settings, if it names a release.
+    pub fn of(c: &crate::sim::settings::ControllerSettings) -> Option<Profile> {
+        use crate::sim::settings::word;
+        (c.kubernetes.is_some() || c.controller_runtime.is_some()).then(|| Profile {
+            kubernetes: c.kubernetes.map(word),
+            controller_runtime: c.controller_runtime.map(word),
+            overrides: c.overrides(),
+        })
+    }
 }
 
 /// Where and why a run stopped at its object limit.
@@ -152,6 +180,7 @@ impl Report {
         Report {
             scenario: name.to_string(),
             seed: world.seed,
+            profile: Profile::of(&scenario.controller),
             sim_time_ms: world.now_ms(),
             frames: world.frames(),
             trace_hash: hasher.hex(),

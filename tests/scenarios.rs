@@ -1013,7 +1013,7 @@ fn a_bookmark_moves_a_quiet_informer_to_the_cluster_s_resource_version() {
         .frames
         .iter()
         .filter_map(|f| match f.event {
-            Event::BookmarkDelivered { kind, resource_version } => Some((kind, resource_version, f.at_ms)),
+            Event::BookmarkDelivered { kind, resource_version, .. } => Some((kind, resource_version, f.at_ms)),
             _ => None,
         })
         .collect();

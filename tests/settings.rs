@@ -34,7 +34,15 @@ fn samples(domain: Domain) -> Vec<(String, bool)> {
 /// program cannot have, and controller-runtime's, which only the operator
 /// is written with, over-create.
 fn base_name(path: &str) -> &'static str {
-    if matches!(path, "controller.instances" | "controller.runtime" | "controller.live_reads" | "controller.read_your_writes") {
+    if matches!(
+        path,
+        "controller.instances"
+            | "controller.runtime"
+            | "controller.live_reads"
+            | "controller.read_your_writes"
+            | "controller.controller_runtime"
+            | "controller.priority_queue"
+    ) {
         "over-create"
     } else {
         "read-your-write"

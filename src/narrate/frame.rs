@@ -49,7 +49,7 @@ pub fn caption(frame: &Frame) -> String {
 
 fn event_caption(frame: &Frame) -> String {
     match &frame.event {
-        Event::ControllerStarted { restart, wait_for_cache_sync, abandoned } => {
+        Event::ControllerStarted { restart, wait_for_cache_sync, abandoned, watch_list } => {
             let start = match (*restart, *abandoned) {
                 (false, _) => "The controller starts with an empty cache".to_string(),
                 (true, 0) => "The controller restarts with an empty cache".to_string(),
@@ -58,13 +58,17 @@ fn event_caption(frame: &Frame) -> String {
                     plural(n, "request", "requests")
                 ),
             };
+            let list = if *watch_list { "open a watch-list (sendInitialEvents=true)" } else { "LIST" };
             if *wait_for_cache_sync {
-                format!("{start}; its informers LIST, and WaitForCacheSync holds the workers until HasSynced.")
+                format!("{start}; its informers {list}, and WaitForCacheSync holds the workers until HasSynced.")
             } else {
-                format!("{start}; its informers LIST, and it does not wait for the cache: the workers run now.")
+                format!("{start}; its informers {list}, and it does not wait for the cache: the workers run now.")
             }
         }
-        Event::FaultArmed { kind, event_type } => match event_type {
+        Event::FaultArmed { kind, bookmark: true, .. } => {
+            format!("A fault is armed: the next BOOKMARK on the controller's {kind} watch will be lost, as a proxy that filters objects without a name loses it.")
+        }
+        Event::FaultArmed { kind, event_type, .. } => match event_type {
             Some(t) => format!("A fault is armed: the next {t} event for a {kind} on the controller's watch will be lost.", t = t.as_str()),
             None => format!("A fault is armed: the next event for a {kind} on the controller's watch will be lost."),
         },
@@ -139,8 +143,14 @@ fn event_caption(frame: &Frame) -> String {
                 Verb::List => "lists",
                 Verb::Update => "updates",
                 Verb::Delete => "deletes",
+                Verb::Watch => "watches",
             };
             let what = match entry.verb {
+                Verb::Watch => format!(
+                    "opens a watch-list of {}s in {} (sendInitialEvents=true)",
+                    entry.kind,
+                    if entry.namespace.is_empty() { "all namespaces" } else { &entry.namespace }
+                ),
                 Verb::List => {
                     format!("lists {}s in {}", entry.kind, if entry.namespace.is_empty() { "all namespaces" } else { &entry.namespace })
                 }
@@ -151,6 +161,11 @@ fn event_caption(frame: &Frame) -> String {
                 _ => format!("{verb} {}{}", entry.kind, name),
             };
             let outcome = match (entry.verb, entry.status.code) {
+                (Verb::Watch, _) => format!(
+                    ": the apiserver streams {} as ADDED events, then the k8s.io/initial-events-end BOOKMARK at resourceVersion {}.",
+                    plural(entry.items.unwrap_or(0), "object", "objects"),
+                    entry.resource_version.unwrap_or(0)
+                ),
                 (Verb::List, _) => format!(
                     ": {} at resourceVersion {}.",
                     plural(entry.items.unwrap_or(0), "item", "items"),
@@ -244,9 +259,35 @@ fn event_caption(frame: &Frame) -> String {
             s.push('.');
             s
         }
-        Event::BookmarkDelivered { kind, resource_version } => format!(
+        Event::BookmarkDelivered { kind, resource_version, initial_events_end: true } => format!(
+            "The k8s.io/initial-events-end BOOKMARK reaches the controller's {kind} reflector at resourceVersion {resource_version}: the initial state is complete, and what was streamed goes to the FIFO's Replace."
+        ),
+        Event::BookmarkDelivered { kind, resource_version, .. } => format!(
             "A BOOKMARK reaches the controller's {kind} cache: no object changes, but its store has now read the cluster up to resourceVersion {resource_version}, the mark v1.36's consistency store compares."
         ),
+        Event::BookmarkDropped { kind, resource_version, initial_events_end: true } => format!(
+            "The k8s.io/initial-events-end BOOKMARK of the controller's {kind} watch-list (resourceVersion {resource_version}) is lost on the wire: the reflector keeps streaming into its temporary store, never calls Replace, and the informer never syncs."
+        ),
+        Event::BookmarkDropped { kind, resource_version, .. } => format!(
+            "A BOOKMARK on the controller's {kind} watch (resourceVersion {resource_version}) is lost on the wire: its store's progress mark stays where it was."
+        ),
+        Event::InitialEventDelivered { kind, event_type, object, n, of, initial, .. } => {
+            if *initial {
+                format!(
+                    "{} {} {} of the watch-list's initial state reaches the reflector: it goes to the temporary store ({n} of {of}), not the cache; no handler runs, and HasSynced stays false until the k8s.io/initial-events-end BOOKMARK.",
+                    event_type.as_str(),
+                    kind,
+                    object.name
+                )
+            } else {
+                format!(
+                    "{} {} {} reaches the reflector, still waiting for the k8s.io/initial-events-end BOOKMARK: it goes to the temporary store ({n} objects), not the cache.",
+                    event_type.as_str(),
+                    kind,
+                    object.name
+                )
+            }
+        }
         Event::WatchDropped { event_type, object, .. } => format!(
             "{} {} {} is lost on the wire: the cache will never see it, and nothing will observe it.",
             event_type.as_str(),

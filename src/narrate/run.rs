@@ -27,6 +27,7 @@ fn verb_noun(verb: Verb) -> (&'static str, &'static str) {
         Verb::List => ("list", "lists"),
         Verb::Update => ("update", "updates"),
         Verb::Delete => ("delete", "deletes"),
+        Verb::Watch => ("watch", "watches"),
     }
 }
 

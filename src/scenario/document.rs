@@ -188,7 +188,10 @@ pub struct DeletePodsSpec {
     pub interval_ms: u64,
 }
 
-/// Drop the next event on the controller's watch of `kind` (of `type`, if given).
+/// Drop the next event on the controller's watch of `kind` (of `type`, if
+/// given), or with `bookmark` its next BOOKMARK: a watch-list's
+/// `k8s.io/initial-events-end` among them, as a proxy that filters nameless
+/// objects has lost it (gravitational/teleport#64188).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
@@ -196,6 +199,8 @@ pub struct DropSpec {
     pub kind: Kind,
     #[serde(rename = "type", default)]
     pub event_type: Option<EventType>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bookmark: bool,
 }
 
 /// Make the controller's next request with `verb` on `kind` fail: `as` is

@@ -38,6 +38,15 @@ impl Scenario {
         let mut scenario = self.clone();
         // One edit at a time, so a failure is named by the setting that caused it.
         for (path, raw) in edits {
+            // A choice's word is a string, though `1.36` reads as a number.
+            let quoted;
+            let raw = match super::settings::setting(path).map(|s| s.domain) {
+                Some(super::settings::Domain::Choice(words)) if words.contains(&raw) => {
+                    quoted = format!("\"{raw}\"");
+                    quoted.as_str()
+                }
+                _ => raw,
+            };
             set_path(&mut value, path, raw)?;
             scenario = Scenario::from_value(value.clone()).map_err(|mut e| {
                 let leaf = path.rsplit(['.', '[']).next().unwrap_or(path);

@@ -3,6 +3,7 @@
 //! resolved at the start.
 
 use super::{limits, Act, ObjectSpec, Scenario};
+use crate::sim::informer::DropNext;
 use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, OwnerReference, Spec};
 use crate::sim::world::{Action, ActionKind, WorldInit};
 
@@ -46,7 +47,10 @@ impl Scenario {
                         count: d.count,
                         interval_ms: d.interval_ms,
                     },
-                    Act::DropNextEvent(d) => ActionKind::DropNextEvent { kind: d.kind, event_type: d.event_type },
+                    Act::DropNextEvent(d) => ActionKind::DropNextEvent {
+                        kind: d.kind,
+                        what: if d.bookmark { DropNext::Bookmark } else { DropNext::Event(d.event_type) },
+                    },
                     Act::Relist(r) => ActionKind::Relist { kind: r.kind },
                     Act::FailNext(f) => ActionKind::FailNext { verb: f.verb, kind: f.kind, mode: f.mode },
                     Act::PauseController(p) => ActionKind::PauseController { for_ms: p.for_ms },

@@ -14,9 +14,9 @@ use crate::sim::apiserver::ControllerKind;
 use crate::sim::controllers::{ListOrder, Naming};
 use crate::sim::informer::Fifo;
 use crate::sim::object::Kind;
-use crate::sim::settings::RuntimeKind;
 pub use crate::sim::settings::Val;
 use crate::sim::settings::{Choice, Knob};
+use crate::sim::settings::{CrRelease, KubeRelease, RuntimeKind};
 use serde_json::Value;
 
 /// The values a setting takes. Types are serde's business; the limits are here.
@@ -255,10 +255,28 @@ pub const SETTINGS: &[Setting] = &[
         live: false,
     },
     Setting {
-        path: "controller.consistency_store",
-        domain: Domain::Flag { optional: false },
+        path: "controller.kubernetes",
+        domain: Domain::Choice(KubeRelease::WORDS),
         unit: "",
-        default_note: None,
+        default_note: Some("none: each setting at its own default, the labs' behaviour"),
+        help: "the Kubernetes release the controller follows, a profile: kube-controller-manager's for the replicaset, client-go's for a client-go program. It sets fifo (1.28: delta; 1.36, 1.37: atomic), watch_list (1.28: off; later: on) and the replicaset's consistency_store (1.36, 1.37: on); each can still be set. 1.37 changes nothing modelled here (the store records deletes only from 1.38). An operator's informers follow its controller_runtime instead: a cluster upgrade changes nothing in it",
+        slider: None,
+        live: false,
+    },
+    Setting {
+        path: "controller.controller_runtime",
+        domain: Domain::Choice(CrRelease::WORDS),
+        unit: "",
+        default_note: Some("none: each setting at its own default"),
+        help: "controller-runtime only: the release the operator is built with, a profile: the client-go it pins (0.22: v0.34, 0.23: v0.35, 0.24: v0.36, 0.25: v0.37), and so its fifo and watch_list; priority_queue (off in 0.22); read_your_writes exists from 0.25",
+        slider: None,
+        live: false,
+    },
+    Setting {
+        path: "controller.consistency_store",
+        domain: Domain::Flag { optional: true },
+        unit: "",
+        default_note: Some("by `kubernetes`: `true` for `replicaset` at 1.36 and 1.37; else `false`"),
         help: "KEP-5647's consistency store: before each sync, EnsureReady checks that the caches have read the controller's own writes; if not, the sync is skipped and the key requeued with backoff. Kubernetes v1.36 runs it inside kube-controller-manager (the replicaset kind here); for the ensemble it is that store ported into the operator, which no release gives an operator (replicaset, ensemble)",
         slider: None,
         live: true,
@@ -276,8 +294,17 @@ pub const SETTINGS: &[Setting] = &[
         path: "controller.fifo",
         domain: Domain::Choice(Fifo::WORDS),
         unit: "",
-        default_note: None,
-        help: "how its informers take a LIST: atomic (v1.36's AtomicFIFO: the store is replaced at once, HasSynced then) or delta (v1.28's DeltaFIFO: one item popped at a time over initial_list_ms, then the tombstones, HasSynced at the last; its store keeps no progress mark, so the consistency store never skips a sync)",
+        default_note: Some("by profile (client-go v0.36 on: `atomic`; before: `delta`); else `atomic`"),
+        help: "how its informers take a LIST: atomic (v1.36's AtomicFIFO: the store is replaced at once, HasSynced then) or delta (client-go's FIFO before v0.36, DeltaFIFO or RealFIFO: one item popped at a time over initial_list_ms, then the tombstones, HasSynced at the last; its store keeps no progress mark, so the consistency store never skips a sync)",
+        slider: None,
+        live: false,
+    },
+    Setting {
+        path: "controller.watch_list",
+        domain: Domain::Flag { optional: true },
+        unit: "",
+        default_note: Some("by profile (client-go v0.35 on: `true`); else `false`"),
+        help: "its reflectors take their first state (and each relist) by watch-list, client-go's WatchListClient: a WATCH with sendInitialEvents=true streams the state as ADDED events into a temporary store, over initial_list_ms and the watch's lag; only the k8s.io/initial-events-end BOOKMARK hands it to the FIFO's Replace and HasSynced. Lose that bookmark (drop_next_event with bookmark) and the informer never syncs",
         slider: None,
         live: false,
     },
@@ -388,6 +415,15 @@ pub const SETTINGS: &[Setting] = &[
         help: "controller-runtime v0.25's EnableReadYourWritesConsistency (experimental): a cached Get waits until the cache has seen this client's last write of that object, a List every write of that kind, deletes included; no timeout but the reconcile's context",
         slider: None,
         live: true,
+    },
+    Setting {
+        path: "controller.priority_queue",
+        domain: Domain::Flag { optional: true },
+        unit: "",
+        default_note: Some("by `controller_runtime` (0.22: `false`); else `true`"),
+        help: "controller-runtime's UsePriorityQueue, on by default since 0.23: the initial list's events and resyncs are handed out last; off, client-go's rate-limiting queue with the same limiter",
+        slider: None,
+        live: false,
     },
     Setting { path: "controller.burst_replicas", domain: int(1, 10_000), unit: "", default_note: None, help: "ReplicaSet burstReplicas: the most creates or deletes one sync issues", slider: None, live: false },
 ];

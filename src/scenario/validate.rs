@@ -39,14 +39,28 @@ impl Scenario {
                 "only the ensemble operator is written with controller-runtime: the replicaset controller is kube-controller-manager's, and the pruner a plain client-go program",
             ));
         }
-        for (path, on) in [("controller.live_reads", c.live_reads), ("controller.read_your_writes", c.read_your_writes)] {
+        let settings = [
+            ("controller.live_reads", c.live_reads),
+            ("controller.read_your_writes", c.read_your_writes),
+            ("controller.priority_queue", c.priority_queue.is_some()),
+            ("controller.controller_runtime", c.controller_runtime.is_some()),
+        ];
+        for (path, on) in settings {
             if on && c.runtime() != RuntimeKind::ControllerRuntime {
-                return Err(ScenarioError::new(
-                    path,
-                    Some("true".into()),
-                    "is controller-runtime's client; set controller.runtime to controller-runtime",
-                ));
+                let value = match path {
+                    "controller.controller_runtime" => c.controller_runtime.map(|v| format!("\"{}\"", crate::sim::settings::word(v))),
+                    "controller.priority_queue" => c.priority_queue.map(|b| b.to_string()),
+                    _ => Some("true".into()),
+                };
+                return Err(ScenarioError::new(path, value, "is controller-runtime's; set controller.runtime to controller-runtime"));
             }
+        }
+        if let Some(v) = c.controller_runtime.filter(|v| c.read_your_writes && !v.reads_your_writes()) {
+            return Err(ScenarioError::new(
+                "controller.read_your_writes",
+                Some("true".into()),
+                format!("controller-runtime {} has no EnableReadYourWritesConsistency: it came in 0.25", crate::sim::settings::word(v)),
+            ));
         }
         let (qps, burst) = self.cluster.client_limit(self.controller.kind);
         if qps > 0 && burst == 0 {
@@ -246,7 +260,16 @@ impl Scenario {
                 limits::get("actions[].delete_pods.count").check(&format!("{at}.delete_pods.count"), u64::from(d.count))?;
                 limits::get("actions[].delete_pods.interval_ms").check(&format!("{at}.delete_pods.interval_ms"), d.interval_ms)?;
             }
-            Act::DropNextEvent(d) => watched("drop_next_event", d.kind)?,
+            Act::DropNextEvent(d) => {
+                watched("drop_next_event", d.kind)?;
+                if let (true, Some(t)) = (d.bookmark, d.event_type) {
+                    return Err(ScenarioError::new(
+                        format!("{at}.drop_next_event.type"),
+                        Some(format!("\"{}\"", t.as_str())),
+                        "a BOOKMARK has no event type: give type or bookmark, not both",
+                    ));
+                }
+            }
             Act::Relist(r) => watched("relist", r.kind)?,
             Act::RestartController | Act::FailNext(_) => {}
         }

@@ -103,9 +103,18 @@ pub enum Event {
         /// client-side rate limiter: they died with it, unsent.
         #[serde(skip_serializing_if = "is_zero")]
         abandoned: u64,
+        /// Its reflectors start with a watch-list, not a LIST.
+        #[serde(default, skip_serializing_if = "is_false")]
+        watch_list: bool,
     },
     /// A scenario action armed a fault: the next matching event on the controller's watch is dropped.
-    FaultArmed { kind: Kind, event_type: Option<EventType> },
+    FaultArmed {
+        kind: Kind,
+        event_type: Option<EventType>,
+        /// The next BOOKMARK is dropped instead (a watch-list's `k8s.io/initial-events-end` among them).
+        #[serde(default, skip_serializing_if = "is_false")]
+        bookmark: bool,
+    },
     /// A failure is armed for the controller's next request with `verb` on `kind`.
     FailureArmed { verb: Verb, kind: Kind, mode: FailMode },
     /// The controller's watch of `kind` expired (410, reason `Expired`): the informer re-lists.
@@ -147,7 +156,23 @@ pub enum Event {
     },
     /// A BOOKMARK reached the controller's informer of `kind`: no object
     /// changed, but its store has read the cluster up to `resource_version`.
-    BookmarkDelivered { kind: Kind, resource_version: u64 },
+    BookmarkDelivered {
+        kind: Kind,
+        resource_version: u64,
+        /// It is a watch-list's `k8s.io/initial-events-end`: the streamed
+        /// state goes to the FIFO's `Replace` now.
+        #[serde(default, skip_serializing_if = "is_false")]
+        initial_events_end: bool,
+    },
+    /// A BOOKMARK was lost on the wire; a watch-list's `k8s.io/initial-events-end`
+    /// lost leaves the informer streaming, never synced.
+    BookmarkDropped { kind: Kind, resource_version: u64, initial_events_end: bool },
+    /// A watch-list's event reached the controller's reflector while it
+    /// streams the initial state: it goes to the temporary store (`n` objects
+    /// there now, of the `of` in the snapshot), not the cache, and no handler
+    /// runs. `initial`: an ADDED of the snapshot, not a later change queued
+    /// behind a lost bookmark.
+    InitialEventDelivered { kind: Kind, event_type: EventType, object: ObjectRef, resource_version: u64, n: u32, of: u32, initial: bool },
     /// A watch event was lost on the wire: the store never sees it.
     WatchDropped { watcher: Watcher, event_type: EventType, object: ObjectRef, resource_version: u64 },
     /// `WaitForCacheSync` returned (or was skipped): the workers start.
@@ -197,6 +222,10 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
 impl Event {
     /// A frame of the controller process's own work (its informers, queue,
     /// workers and requests), which a replica's letter names when there are two.
@@ -217,6 +246,8 @@ impl Event {
             | Event::Resynced { .. }
             | Event::ListItemPopped { .. }
             | Event::BookmarkDelivered { .. }
+            | Event::BookmarkDropped { .. }
+            | Event::InitialEventDelivered { .. }
             | Event::WorkersStarted { .. }
             | Event::Requeued { .. }
             | Event::ReconcileStarted { .. }
@@ -248,6 +279,8 @@ impl Event {
             Event::WatchDelivered { .. } => "watch_delivered",
             Event::WatchDropped { .. } => "watch_dropped",
             Event::BookmarkDelivered { .. } => "bookmark_delivered",
+            Event::BookmarkDropped { .. } => "bookmark_dropped",
+            Event::InitialEventDelivered { .. } => "initial_event_delivered",
             Event::WorkersStarted { .. } => "workers_started",
             Event::Requeued { .. } => "requeued",
             Event::ReconcileStarted { .. } => "reconcile_started",

@@ -12,6 +12,14 @@
 //! DeltaFIFO pops the items one at a time, then the tombstones, and
 //! `HasSynced` turns true at the last pop, so a reader between pops sees part
 //! of the list.
+//!
+//! How the first state arrives is the reflector's choice: a LIST, or, with
+//! watch-list (client-go's `WatchListClient`, on by default since v0.35), a
+//! watch opened with `sendInitialEvents=true` that streams the state as
+//! ADDED events into a temporary store, closed by a BOOKMARK annotated
+//! `k8s.io/initial-events-end`; only then is the FIFO's `Replace` called
+//! with what was streamed (client-go v0.36.3 `tools/cache/reflector.go`,
+//! `watchList`). Lose that bookmark and the informer never syncs.
 
 use super::apiserver::{EventType, WatchEvent};
 use super::object::{Kind, ObjectKey, ObjectRc};
@@ -86,6 +94,9 @@ pub struct InFlight {
     /// A BOOKMARK: no object, only a resourceVersion (`object` is a
     /// placeholder of the informer's kind, nameless, at that version).
     pub bookmark: bool,
+    /// Of a watch-list's initial state: an ADDED of the snapshot, or (with
+    /// `bookmark`) the `k8s.io/initial-events-end` BOOKMARK that closes it.
+    pub initial: bool,
 }
 
 /// Where the reflector is.
@@ -98,6 +109,12 @@ pub enum ListState {
     /// The apiserver answered; the items reach the store at `fill_at_ms`
     /// (the LIST started at `started_at_ms`).
     Listed { items: Vec<ObjectRc>, list_rv: u64, started_at_ms: u64, fill_at_ms: u64 },
+    /// A watch-list streams the state (the snapshot at `list_rv`) as ADDED
+    /// events into `received`, the reflector's temporary store, until the
+    /// `k8s.io/initial-events-end` BOOKMARK; the store is untouched and no
+    /// handler runs until then. Events after the snapshot queue behind the
+    /// bookmark, and land in `received` too if it is lost.
+    Streaming { received: BTreeMap<ObjectKey, ObjectRc>, list_rv: u64, started_at_ms: u64, of: u32 },
     /// A DeltaFIFO pops the list: `queue[i]` at `times[i]`.
     Popping { queue: VecDeque<(Pop, u64)>, list_rv: u64, of: u32, done_at_ms: u64 },
     /// The store holds a list; the watch delivers events after its resourceVersion.
@@ -146,6 +163,18 @@ pub struct Delivered {
     pub event: InFlight,
     /// The store's previous version of the object, if it had one.
     pub old: Option<ObjectRc>,
+    /// A watch-list is still streaming its initial state: the event went to
+    /// the temporary store, and no handler runs (with its count so far).
+    pub streamed: Option<u32>,
+}
+
+/// What a controller's reflector arms its informer to lose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DropNext {
+    /// The next watch event, of this type if given.
+    Event(Option<EventType>),
+    /// The next BOOKMARK (a watch-list's `k8s.io/initial-events-end` among them).
+    Bookmark,
 }
 
 /// One informer for one kind, across all namespaces.
@@ -160,9 +189,30 @@ pub struct Informer {
     /// `LastStoreSyncResourceVersion`: the resourceVersion of the last LIST
     /// or event applied to the store, the informer's progress mark.
     last_sync_rv: u64,
-    /// A fault is armed: drop the next event (of this type, if given).
-    drop_next: Option<Option<EventType>>,
+    /// A fault is armed: what to drop next.
+    drop_next: Option<DropNext>,
     pub fifo: Fifo,
+    /// The reflector's first state (and each relist) is a watch-list stream, not a LIST.
+    pub watch_list: bool,
+}
+
+impl InFlight {
+    /// An event sent at `sent_at_ms` on the default timing.
+    fn new(event_type: EventType, object: ObjectRc, sent_at_ms: u64) -> Self {
+        InFlight {
+            event_type,
+            object,
+            sent_at_ms,
+            jitter_ms: 0,
+            held_ms: 0,
+            due_ms: None,
+            nth: 0,
+            drop_on_arrival: false,
+            dropped: false,
+            bookmark: false,
+            initial: false,
+        }
+    }
 }
 
 impl Informer {
@@ -177,6 +227,7 @@ impl Informer {
             last_sync_rv: 0,
             drop_next: None,
             fifo: Fifo::Atomic,
+            watch_list: false,
         }
     }
 
@@ -232,6 +283,42 @@ impl Informer {
         self.state = ListState::Listed { items, list_rv, started_at_ms: started, fill_at_ms };
     }
 
+    /// The watch-list's watch was answered at `now_ms` with the snapshot at
+    /// `list_rv`: its items join the wire as ADDED events, sent evenly until
+    /// `initial_list_ms` after the request (the apiserver streaming a big
+    /// state), then the `k8s.io/initial-events-end` BOOKMARK at `list_rv`.
+    /// Each travels the watch, lag included; events committed after the
+    /// snapshot follow the bookmark.
+    pub fn streamed(&mut self, items: Vec<ObjectRc>, list_rv: u64, now_ms: u64, initial_list_ms: u64) {
+        let started = match self.state {
+            ListState::Requested { started_at_ms } => started_at_ms,
+            _ => now_ms,
+        };
+        let end_ms = now_ms.max(started + initial_list_ms);
+        let span = end_ms - now_ms;
+        let of = items.len() as u64;
+        for (i, o) in items.into_iter().enumerate() {
+            let drop = self.take_drop(|d| matches!(d, DropNext::Event(None) | DropNext::Event(Some(EventType::Added))));
+            let mut e = InFlight::new(EventType::Added, o, now_ms + span * (i as u64 + 1) / (of + 1));
+            (e.initial, e.dropped) = (true, drop);
+            self.in_flight.push_back(e);
+        }
+        self.state = ListState::Streaming { received: BTreeMap::new(), list_rv, started_at_ms: started, of: of as u32 };
+        let mut end = self.bookmark_at(list_rv, end_ms);
+        end.initial = true;
+        end.dropped = self.take_drop(|d| d == DropNext::Bookmark);
+        self.in_flight.push_back(end);
+    }
+
+    /// Whether the armed fault, if any, takes this one; it is then spent.
+    fn take_drop(&mut self, takes: impl Fn(DropNext) -> bool) -> bool {
+        let hit = self.drop_next.is_some_and(takes);
+        if hit {
+            self.drop_next = None;
+        }
+        hit
+    }
+
     /// A committed change. It joins the wire if the watch covers it.
     pub fn offer(&mut self, event: &WatchEvent, now_ms: u64, jitter_ms: u64) {
         self.offer_timed(event, now_ms, jitter_ms, Timing::default());
@@ -240,33 +327,24 @@ impl Informer {
     /// A committed change, on the timing a schedule chose for it.
     pub(crate) fn offer_timed(&mut self, event: &WatchEvent, now_ms: u64, jitter_ms: u64, timing: Timing) {
         let list_rv = match &self.state {
-            ListState::Listed { list_rv, .. } | ListState::Popping { list_rv, .. } | ListState::Watching { list_rv } => *list_rv,
+            ListState::Listed { list_rv, .. }
+            | ListState::Streaming { list_rv, .. }
+            | ListState::Popping { list_rv, .. }
+            | ListState::Watching { list_rv } => *list_rv,
             ListState::Idle | ListState::Requested { .. } | ListState::Closed => return,
         };
         if event.object.resource_version <= list_rv {
             return;
         }
-        let dropped = match self.drop_next {
-            Some(None) => true,
-            Some(Some(t)) => t == event.event_type,
-            None => false,
-        };
-        if dropped {
-            self.drop_next = None;
-        }
-
-        self.in_flight.push_back(InFlight {
-            event_type: event.event_type,
-            object: event.object.clone(),
-            sent_at_ms: now_ms,
-            jitter_ms,
-            held_ms: timing.held_ms,
-            due_ms: timing.due_ms,
-            nth: timing.nth,
-            drop_on_arrival: timing.drop,
-            dropped,
-            bookmark: false,
-        });
+        let dropped = self.take_drop(|d| matches!(d, DropNext::Event(t) if t.is_none_or(|t| t == event.event_type)));
+        let mut e = InFlight::new(event.event_type, event.object.clone(), now_ms);
+        e.jitter_ms = jitter_ms;
+        e.held_ms = timing.held_ms;
+        e.due_ms = timing.due_ms;
+        e.nth = timing.nth;
+        e.drop_on_arrival = timing.drop;
+        e.dropped = dropped;
+        self.in_flight.push_back(e);
     }
 
     /// The apiserver's BOOKMARK at `rv` joins the wire of an established watch.
@@ -274,6 +352,13 @@ impl Informer {
         if !self.is_watching() {
             return;
         }
+        let mut e = self.bookmark_at(rv, now_ms);
+        e.dropped = self.take_drop(|d| d == DropNext::Bookmark);
+        self.in_flight.push_back(e);
+    }
+
+    /// A BOOKMARK at `rv`, sent at `now_ms`.
+    fn bookmark_at(&self, rv: u64, now_ms: u64) -> InFlight {
         let spec = match self.kind {
             Kind::Ensemble => super::object::Spec::Ensemble { voices: 0 },
             Kind::ReplicaSet => super::object::Spec::ReplicaSet { replicas: 0 },
@@ -296,23 +381,14 @@ impl Informer {
             spec,
             status: None,
         };
-        self.in_flight.push_back(InFlight {
-            event_type: EventType::Modified,
-            object: ObjectRc::new(placeholder),
-            sent_at_ms: now_ms,
-            jitter_ms: 0,
-            held_ms: 0,
-            due_ms: None,
-            nth: 0,
-            drop_on_arrival: false,
-            dropped: false,
-            bookmark: true,
-        });
+        let mut e = InFlight::new(EventType::Modified, ObjectRc::new(placeholder), now_ms);
+        e.bookmark = true;
+        e
     }
 
-    /// Arm a fault: the next event (of `event_type`, if given) is dropped on the wire.
-    pub(crate) fn drop_next(&mut self, event_type: Option<EventType>) {
-        self.drop_next = Some(event_type);
+    /// Arm a fault: the next event (or bookmark) it names is dropped on the wire.
+    pub(crate) fn drop_next(&mut self, what: DropNext) {
+        self.drop_next = Some(what);
     }
 
     /// When the next thing happens to this informer, under a watch lag of `lag_ms`.
@@ -320,7 +396,9 @@ impl Informer {
         match &self.state {
             ListState::Listed { fill_at_ms, .. } => Some(*fill_at_ms),
             ListState::Popping { queue, .. } => queue.front().map(|(_, at)| *at),
-            ListState::Watching { .. } => self.in_flight.front().map(|e| self.deliver_at(e, lag_ms, self.last_delivered_at_ms)),
+            ListState::Watching { .. } | ListState::Streaming { .. } => {
+                self.in_flight.front().map(|e| self.deliver_at(e, lag_ms, self.last_delivered_at_ms))
+            }
             ListState::Idle | ListState::Requested { .. } | ListState::Closed => None,
         }
     }
@@ -344,7 +422,7 @@ impl Informer {
             ListState::Listed { fill_at_ms, .. } => previous = previous.max(fill_at_ms),
             // Behind the population in the queue.
             ListState::Popping { done_at_ms, .. } => previous = previous.max(done_at_ms),
-            ListState::Watching { .. } => {}
+            ListState::Watching { .. } | ListState::Streaming { .. } => {}
             ListState::Idle | ListState::Requested { .. } | ListState::Closed => return out,
         }
         for e in &self.in_flight {
@@ -444,25 +522,47 @@ impl Informer {
         out
     }
 
-    /// Deliver the head of the wire: update the store, then hand the event to the handlers.
+    /// Deliver the head of the wire: update the store, then hand the event to
+    /// the handlers. While a watch-list streams, an event goes to the
+    /// temporary store instead, and its closing bookmark turns what was
+    /// streamed into a list waiting for the FIFO's `Replace` (at once: the
+    /// caller fills or pops it as it does a LIST's).
     pub fn deliver(&mut self, now_ms: u64) -> Delivered {
         let mut event = self.in_flight.pop_front().expect("deliver called with nothing in flight");
         event.dropped |= event.drop_on_arrival;
         self.last_delivered_at_ms = now_ms;
         if event.dropped {
-            return Delivered { event, old: None };
+            return Delivered { event, old: None, streamed: None };
+        }
+        if let ListState::Streaming { received, list_rv, started_at_ms, .. } = &mut self.state {
+            if event.bookmark && event.initial {
+                let items = std::mem::take(received).into_values().collect();
+                let (list_rv, started_at_ms) = (*list_rv, *started_at_ms);
+                self.state = ListState::Listed { items, list_rv, started_at_ms, fill_at_ms: now_ms };
+                return Delivered { event, old: None, streamed: None };
+            }
+            if event.bookmark {
+                return Delivered { event, old: None, streamed: None };
+            }
+            let key = event.object.key();
+            let old = match event.event_type {
+                EventType::Added | EventType::Modified => received.insert(key, event.object.clone()),
+                EventType::Deleted => received.remove(&key),
+            };
+            let n = received.len() as u32;
+            return Delivered { event, old, streamed: Some(n) };
         }
         self.last_sync_rv = self.last_sync_rv.max(event.object.resource_version);
         if event.bookmark {
             // Nothing changes in the store; only its progress mark moves.
-            return Delivered { event, old: None };
+            return Delivered { event, old: None, streamed: None };
         }
         let key = event.object.key();
         let old = match event.event_type {
             EventType::Added | EventType::Modified => self.store.insert(key, event.object.clone()),
             EventType::Deleted => self.store.remove(&key),
         };
-        Delivered { event, old }
+        Delivered { event, old, streamed: None }
     }
 
     /// The watch ended: what was on its wire is lost (the next LIST has it).
@@ -475,11 +575,16 @@ impl Informer {
         matches!(self.state, ListState::Watching { .. })
     }
 
+    /// A watch-list is streaming its initial state, its closing bookmark not yet in.
+    pub(crate) fn is_streaming(&self) -> bool {
+        matches!(self.state, ListState::Streaming { .. })
+    }
+
     /// A restarted process: an empty cache, no watch, not synced.
     pub fn reset(&mut self) {
-        let fifo = self.fifo;
+        let (fifo, watch_list) = (self.fifo, self.watch_list);
         *self = Informer::new(self.kind);
-        self.fifo = fifo;
+        (self.fifo, self.watch_list) = (fifo, watch_list);
     }
 }
 
@@ -697,7 +802,7 @@ mod tests {
         inf.start_list(0);
         inf.listed(vec![], 0, 0, 0);
         inf.fill(0);
-        inf.drop_next(Some(EventType::Added));
+        inf.drop_next(DropNext::Event(Some(EventType::Added)));
         inf.offer(&WatchEvent { event_type: EventType::Added, object: cm("a", 1) }, 0, 0);
         inf.offer(&WatchEvent { event_type: EventType::Added, object: cm("b", 2) }, 0, 0);
         let d = inf.deliver(0);
@@ -706,6 +811,99 @@ mod tests {
         let d = inf.deliver(0);
         assert!(!d.event.dropped, "only the next one is dropped");
         assert!(inf.get(&ObjectKey::new("ns", "b")).is_some());
+    }
+
+    /// A watch-list informer at `now_ms`, answered with `items` at `list_rv`.
+    fn streaming(items: Vec<ObjectRc>, list_rv: u64, initial_list_ms: u64) -> Informer {
+        let mut inf = Informer::new(Kind::ConfigMap);
+        inf.watch_list = true;
+        inf.start_list(0);
+        inf.streamed(items, list_rv, 10, initial_list_ms);
+        inf
+    }
+
+    /// Deliver everything on the wire, then fill a list that waits (as the
+    /// world does at its fill time): what arrived, in order.
+    fn drain(inf: &mut Informer, lag_ms: u64) -> Vec<Delivered> {
+        let mut out = Vec::new();
+        while let Some(at) = inf.next_due(lag_ms) {
+            if matches!(inf.state(), ListState::Listed { .. }) {
+                inf.fill(at);
+                continue;
+            }
+            out.push(inf.deliver(at));
+        }
+        out
+    }
+
+    /// Ported from client-go v0.36.0 `tools/cache/reflector_watchlist_test.go`,
+    /// `TestWatchList`, "prove that the reflector is synced after receiving a
+    /// bookmark event": two ADDED, then the `k8s.io/initial-events-end`
+    /// BOOKMARK; the store holds both, and only from the bookmark on.
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestWatchList_synced_after_receiving_a_bookmark_event() {
+        let mut inf = streaming(vec![cm("p1", 1), cm("p2", 2)], 2, 100);
+        assert!(inf.is_streaming() && !inf.has_synced());
+        // Sent evenly until the LIST time is over, each after the watch's lag; the bookmark last.
+        let wire: Vec<(bool, u64)> = inf.in_flight(1000).iter().map(|(e, at)| (e.bookmark, *at)).collect();
+        assert_eq!(wire, [(false, 1040), (false, 1070), (true, 1100)]);
+        let first = inf.deliver(1040);
+        assert_eq!(first.streamed, Some(1), "to the temporary store");
+        assert_eq!(inf.len(), 0, "not the cache: no lister sees it yet");
+        assert!(!inf.has_synced() && inf.last_sync_rv() == 0);
+        inf.deliver(1070);
+        let end = inf.deliver(1100);
+        assert!(end.event.bookmark && end.event.initial && end.streamed.is_none());
+        assert!(matches!(inf.state(), ListState::Listed { fill_at_ms: 1100, .. }), "Replace at once");
+        let r = inf.fill(1100);
+        assert!(r.first_sync && inf.has_synced());
+        assert_eq!(r.calls.len(), 2, "the handlers see two adds, at the Replace");
+        assert_eq!((inf.len(), inf.last_sync_rv()), (2, 2));
+    }
+
+    /// `TestWatchList`, "the reflector won't be synced if the bookmark event
+    /// has not been received", here because a proxy lost it: the stream's
+    /// items, and every change after it, stay in the temporary store.
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestWatchList_not_synced_without_the_bookmark_event() {
+        let mut inf = Informer::new(Kind::ConfigMap);
+        inf.watch_list = true;
+        inf.drop_next(DropNext::Bookmark);
+        inf.start_list(0);
+        inf.streamed(vec![cm("p1", 1)], 1, 10, 0);
+        inf.offer(&WatchEvent { event_type: EventType::Added, object: cm("p2", 2) }, 20, 0);
+        let got = drain(&mut inf, 0);
+        assert_eq!(
+            got.iter().map(|d| (d.event.bookmark, d.event.dropped, d.streamed)).collect::<Vec<_>>(),
+            [(false, false, Some(1)), (true, true, None), (false, false, Some(2))]
+        );
+        assert!(!inf.has_synced() && inf.is_streaming() && inf.is_empty());
+        assert_eq!(inf.phase(), Phase::Listing);
+    }
+
+    /// `TestWatchList`, "check if Updates and Deletes events are propagated
+    /// during streaming (until the bookmark is received)": changes that reach
+    /// the reflector before the bookmark edit the temporary store, so the
+    /// Replace holds p1's update and not the deleted p3. (Here they follow a
+    /// lost bookmark, the one way such events precede it in this model: the
+    /// apiserver's stream puts later changes behind it.)
+    #[test]
+    #[allow(non_snake_case)]
+    fn TestWatchList_updates_and_deletes_are_propagated_during_streaming() {
+        let mut inf = Informer::new(Kind::ConfigMap);
+        inf.watch_list = true;
+        inf.drop_next(DropNext::Bookmark);
+        inf.start_list(0);
+        inf.streamed(vec![cm("p1", 1), cm("p2", 2)], 2, 10, 0);
+        for (t, o) in [(EventType::Modified, cm("p1", 3)), (EventType::Added, cm("p3", 4)), (EventType::Deleted, cm("p3", 5))] {
+            inf.offer(&WatchEvent { event_type: t, object: o }, 20, 0);
+        }
+        drain(&mut inf, 0);
+        let ListState::Streaming { received, .. } = inf.state() else { panic!("still streaming") };
+        let held: Vec<(&str, u64)> = received.values().map(|o| (o.name.as_str(), o.resource_version)).collect();
+        assert_eq!(held, [("p1", 3), ("p2", 2)]);
     }
 
     /// A BOOKMARK moves the store's progress mark (`LastStoreSyncResourceVersion`)

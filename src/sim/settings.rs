@@ -100,6 +100,11 @@ impl Field for bool {
     }
 }
 
+/// The word a [`Choice`] is written as.
+pub fn word<T: Choice + PartialEq>(v: T) -> &'static str {
+    T::ALL.iter().position(|x| *x == v).map_or("", |i| T::WORDS[i])
+}
+
 /// An optional setting (absent: its default) is set to a value.
 impl<T: Field + Default> Field for Option<T> {
     fn set(&mut self, rest: &str, value: Val) -> bool {
@@ -320,10 +325,20 @@ settings_struct! {
         /// `key`. With `delete_surplus`, it decides which children go.
         #[serde(default)]
         pub list_order: ListOrder,
-        /// Kubernetes v1.36's consistency store (KEP-5647): skip a sync until the
-        /// caches have read the controller's own writes back (`replicaset`, `ensemble`).
+        /// The Kubernetes release it follows, a profile of the settings below
+        /// that changed between releases (absent: each at its own default,
+        /// the labs' behaviour). See [`KubeRelease`].
         #[serde(default)]
-        pub consistency_store: bool,
+        pub kubernetes: Option<KubeRelease>,
+        /// The controller-runtime release an operator is built with, a
+        /// profile as `kubernetes` is for its client-go. See [`CrRelease`].
+        #[serde(default)]
+        pub controller_runtime: Option<CrRelease>,
+        /// Kubernetes v1.36's consistency store (KEP-5647): skip a sync until the
+        /// caches have read the controller's own writes back (`replicaset`, `ensemble`;
+        /// absent: on for the ReplicaSet under the 1.36 and 1.37 profiles, else off).
+        #[serde(default)]
+        pub consistency_store: Option<bool>,
         /// ReplicaSet: write `status.replicas` after each sync, from the cache,
         /// with the resourceVersion it read (`updateReplicaSetStatus`), as
         /// upstream always does ("Always updates status as pods come up or
@@ -331,9 +346,14 @@ settings_struct! {
         #[serde(default = "default_true")]
         pub update_status: bool,
         /// How its informers take a LIST: `atomic` (v1.36's AtomicFIFO, at once)
-        /// or `delta` (v1.28's DeltaFIFO, one item at a time).
+        /// or `delta` (v1.28's DeltaFIFO, one item at a time; absent: by profile, else atomic).
         #[serde(default)]
-        pub fifo: Fifo,
+        pub fifo: Option<Fifo>,
+        /// Its reflectors stream their first state with a watch-list instead of
+        /// a LIST (client-go's `WatchListClient`, on by default since v0.35;
+        /// absent: by profile, else off).
+        #[serde(default)]
+        pub watch_list: Option<bool>,
         /// Replicas of the controller: 1, or 2 with leader election.
         #[serde(default = "default_instances")]
         pub instances: u32,
@@ -376,6 +396,10 @@ settings_struct! {
         /// a cached read blocks until the cache has seen this client's writes.
         #[serde(default)]
         pub read_your_writes: bool,
+        /// controller-runtime: `UsePriorityQueue` (absent: on, as since v0.23;
+        /// off under the 0.22 profile).
+        #[serde(default)]
+        pub priority_queue: Option<bool>,
     }
 }
 
@@ -406,9 +430,12 @@ impl ControllerSettings {
             namespace: default_namespace(),
             naming: default_naming(),
             list_order: ListOrder::default(),
-            consistency_store: false,
+            kubernetes: None,
+            controller_runtime: None,
+            consistency_store: None,
             update_status: true,
-            fifo: Fifo::default(),
+            fifo: None,
+            watch_list: None,
             instances: default_instances(),
             double_enqueue: false,
             expectations: None,
@@ -422,7 +449,64 @@ impl ControllerSettings {
             runtime: None,
             live_reads: false,
             read_your_writes: false,
+            priority_queue: None,
         }
+    }
+
+    /// The minor version of the client-go its informers run, if a profile
+    /// names one: the `kubernetes` release's for a client-go program (and
+    /// kube-controller-manager), the one its `controller_runtime` release
+    /// pins for an operator, whose informers no cluster upgrade changes.
+    pub fn client_go(&self) -> Option<u32> {
+        match self.runtime() {
+            RuntimeKind::ClientGo => self.kubernetes.map(KubeRelease::minor),
+            RuntimeKind::ControllerRuntime => self.controller_runtime.map(CrRelease::client_go),
+        }
+    }
+
+    /// How its informers take a list: as set, else its client-go's FIFO
+    /// (AtomicFIFO from v0.36; before, the DeltaFIFO and from v0.33 the
+    /// RealFIFO, which pop one item at a time alike), else atomic.
+    pub fn fifo(&self) -> Fifo {
+        self.fifo.or(self.client_go().map(|m| if m >= 36 { Fifo::Atomic } else { Fifo::Delta })).unwrap_or_default()
+    }
+
+    /// Whether its reflectors watch-list: as set, else its client-go's
+    /// `WatchListClient` default (on from v0.35), else off.
+    pub fn watch_list(&self) -> bool {
+        self.watch_list.or(self.client_go().map(|m| m >= 35)).unwrap_or(false)
+    }
+
+    /// Whether it runs the consistency store: as set, else, for
+    /// kube-controller-manager's ReplicaSet controller, its release's
+    /// `StaleControllerConsistencyReplicaSet` (beta, on, from v1.36), else off.
+    pub fn consistency_store(&self) -> bool {
+        let by_release = (self.kind == ControllerKind::ReplicaSet).then(|| self.kubernetes.map(|k| k.minor() >= 36)).flatten();
+        self.consistency_store.or(by_release).unwrap_or(false)
+    }
+
+    /// Whether its workqueue is controller-runtime's priority queue: as set,
+    /// else its release's default (on from v0.23), else on.
+    pub fn priority_queue(&self) -> bool {
+        let by_release = self.controller_runtime.map(|v| v >= CrRelease::V0_23);
+        self.runtime() == RuntimeKind::ControllerRuntime && self.priority_queue.or(by_release).unwrap_or(true)
+    }
+
+    /// The settings a profile governs that the scenario sets itself, as
+    /// `path=value` (empty without a profile): what a run reports beside it.
+    pub fn overrides(&self) -> Vec<String> {
+        if self.kubernetes.is_none() && self.controller_runtime.is_none() {
+            return Vec::new();
+        }
+        [
+            ("controller.fifo", self.fifo.map(|f| word(f).to_string())),
+            ("controller.watch_list", self.watch_list.map(|b| b.to_string())),
+            ("controller.consistency_store", self.consistency_store.map(|b| b.to_string())),
+            ("controller.priority_queue", self.priority_queue.map(|b| b.to_string())),
+        ]
+        .into_iter()
+        .filter_map(|(path, v)| v.map(|v| format!("{path}={v}")))
+        .collect()
     }
 
     /// The library it is written with (absent: controller-runtime for the
@@ -487,6 +571,93 @@ pub enum RuntimeKind {
 impl Choice for RuntimeKind {
     const ALL: &'static [Self] = &[RuntimeKind::ClientGo, RuntimeKind::ControllerRuntime];
     const WORDS: &'static [&'static str] = &["client-go", "controller-runtime"];
+}
+
+/// A Kubernetes release, as a profile: what the simulation models of it.
+///
+/// | | 1.28 | 1.36 | 1.37 |
+/// |---|---|---|---|
+/// | informers' FIFO | DeltaFIFO | AtomicFIFO (beta, on) | AtomicFIFO |
+/// | first state | LIST | watch-list (`WatchListClient` on since v0.35) | watch-list |
+/// | ReplicaSet's consistency store | none | on (`StaleControllerConsistencyReplicaSet`, beta) | on |
+///
+/// 1.37 changes nothing modelled here: the store recording deletes
+/// (kubernetes #138724) came in v1.38. Sources: client-go
+/// `features/known_features.go` at v0.28.0, v0.35.0 and v0.36.0; the
+/// feature-gate docs of v1.36.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize, Hash)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub enum KubeRelease {
+    #[serde(rename = "1.28")]
+    V1_28,
+    #[default]
+    #[serde(rename = "1.36")]
+    V1_36,
+    #[serde(rename = "1.37")]
+    V1_37,
+}
+
+impl KubeRelease {
+    pub fn minor(self) -> u32 {
+        match self {
+            KubeRelease::V1_28 => 28,
+            KubeRelease::V1_36 => 36,
+            KubeRelease::V1_37 => 37,
+        }
+    }
+}
+
+impl Choice for KubeRelease {
+    const ALL: &'static [Self] = &[KubeRelease::V1_28, KubeRelease::V1_36, KubeRelease::V1_37];
+    const WORDS: &'static [&'static str] = &["1.28", "1.36", "1.37"];
+}
+
+/// A controller-runtime release, as a profile: its workqueue, what its
+/// client offers, and the client-go (and so the informers) it pins.
+///
+/// | | 0.22 | 0.23 | 0.24 | 0.25 |
+/// |---|---|---|---|---|
+/// | client-go | v0.34 | v0.35 | v0.36 | v0.37 |
+/// | priority queue | off | on | on | on |
+/// | `EnableReadYourWritesConsistency` | – | – | – | experimental |
+///
+/// Sources: controller-runtime `pkg/controller/controller.go` (`UsePriorityQueue`
+/// defaults false at v0.22.0, true at v0.23.0), its go.mod at each tag, and
+/// `pkg/client/client.go` `CacheOptions` at v0.25.0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize, Hash)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub enum CrRelease {
+    #[serde(rename = "0.22")]
+    V0_22,
+    #[serde(rename = "0.23")]
+    V0_23,
+    #[default]
+    #[serde(rename = "0.24")]
+    V0_24,
+    #[serde(rename = "0.25")]
+    V0_25,
+}
+
+impl CrRelease {
+    /// The minor version of the client-go it pins.
+    pub fn client_go(self) -> u32 {
+        match self {
+            CrRelease::V0_22 => 34,
+            CrRelease::V0_23 => 35,
+            CrRelease::V0_24 => 36,
+            CrRelease::V0_25 => 37,
+        }
+    }
+
+    /// It has `EnableReadYourWritesConsistency`.
+    pub fn reads_your_writes(self) -> bool {
+        self >= CrRelease::V0_25
+    }
+}
+
+impl Choice for CrRelease {
+    const ALL: &'static [Self] = &[CrRelease::V0_22, CrRelease::V0_23, CrRelease::V0_24, CrRelease::V0_25];
+    const WORDS: &'static [&'static str] = &["0.22", "0.23", "0.24", "0.25"];
 }
 
 /// The order a lister returns objects in.
@@ -586,6 +757,8 @@ mod tests {
         serde_agrees::<ListOrder>();
         serde_agrees::<Fifo>();
         serde_agrees::<RuntimeKind>();
+        serde_agrees::<KubeRelease>();
+        serde_agrees::<CrRelease>();
     }
 
     #[test]

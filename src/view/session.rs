@@ -6,6 +6,7 @@ use crate::scenario::{expect, settings, Scenario, ScenarioError, Verdict};
 use crate::sim::apiserver::{ControllerKind, FailMode, Propagation, Verb};
 use crate::sim::frame::Frame;
 use crate::sim::history::History;
+use crate::sim::informer::DropNext;
 use crate::sim::object::{Kind, ObjectKey};
 use crate::sim::world::{ActionKind, Knob, World};
 use std::fmt;
@@ -637,7 +638,7 @@ fn resolve(a: UiAction, kind: ControllerKind, owner: Option<(Kind, ObjectKey)>) 
             let (k, key) = owner?;
             ActionKind::Scale { kind: k, key, to }
         }
-        UiAction::DropNextEvent => ActionKind::DropNextEvent { kind: tracked_kind(kind), event_type: None },
+        UiAction::DropNextEvent => ActionKind::DropNextEvent { kind: tracked_kind(kind), what: DropNext::Event(None) },
         UiAction::FailNextCreate(mode) => ActionKind::FailNext { verb: Verb::Create, kind: tracked_kind(kind), mode },
         UiAction::RestartController => ActionKind::RestartController,
         UiAction::PauseController(for_ms) => ActionKind::PauseController { for_ms },

@@ -208,7 +208,7 @@ pub fn snapshot(s: &Session) -> Snapshot {
             wait_for_cache_sync: c.wait_for_cache_sync,
             delete_surplus: c.delete_surplus,
             owner_references: c.owner_references,
-            consistency_store: c.consistency_store,
+            consistency_store: c.consistency_store(),
             update_status: c.update_status,
             hide_gc: s.hide_gc(),
             shown: Shown::of(s.scenario()),

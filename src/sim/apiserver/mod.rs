@@ -168,7 +168,8 @@ impl ApiServer {
         match req.verb {
             Verb::Create => self.create(req, now_ms, rng),
             Verb::Get => self.read(req, now_ms),
-            Verb::List => self.list_request(req, now_ms),
+            // A watch-list's initial state is the same snapshot a LIST reads.
+            Verb::List | Verb::Watch => self.list_request(req, now_ms),
             Verb::Update => self.update(req, now_ms),
             Verb::Delete => self.delete(req, now_ms),
         }

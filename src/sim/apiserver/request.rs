@@ -17,6 +17,10 @@ pub enum Verb {
     List,
     Update,
     Delete,
+    /// A watch-list: a WATCH with `sendInitialEvents=true`, answered with the
+    /// state at its resourceVersion, streamed (what an informer sends for
+    /// its first state under client-go's `WatchListClient`).
+    Watch,
 }
 
 impl Verb {
@@ -27,6 +31,7 @@ impl Verb {
             Verb::List => "list",
             Verb::Update => "update",
             Verb::Delete => "delete",
+            Verb::Watch => "watch",
         }
     }
 }
@@ -204,6 +209,13 @@ impl Request {
 
     pub fn list(actor: Actor, kind: Kind, namespace: &str) -> Self {
         Request { verb: Verb::List, kind, namespace: namespace.to_string(), name: None, body: None, actor, options: Options::default() }
+    }
+
+    /// A reflector's watch-list: `sendInitialEvents=true`,
+    /// `resourceVersionMatch=NotOlderThan`, `allowWatchBookmarks=true`
+    /// (client-go v0.36.3 `tools/cache/reflector.go`, `watchList`).
+    pub fn watch_list(actor: Actor, kind: Kind, namespace: &str) -> Self {
+        Request { verb: Verb::Watch, ..Request::list(actor, kind, namespace) }
     }
 
     /// `UpdateStatus`: `object`'s status becomes `status`, if the object is

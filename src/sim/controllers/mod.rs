@@ -75,7 +75,7 @@ impl Cx<'_> {
     /// `EnsureReady(key)`, when the consistency store is on: the error that
     /// skips this sync, if a cache has not read the controller's own writes.
     pub(crate) fn ensure_ready(&mut self, key: &str) -> Result<(), ConsistencyError> {
-        if !self.settings.consistency_store {
+        if !self.settings.consistency_store() {
             return Ok(());
         }
         let caches = self.caches;
@@ -88,7 +88,7 @@ impl Cx<'_> {
 
     /// `WroteAt(key, ownerUID, resource, rv)` for a write this reconcile made.
     pub(crate) fn wrote_at(&mut self, key: &str, owner_uid: u64, resource: Kind, rv: Option<u64>) {
-        if let (true, Some(rv)) = (self.settings.consistency_store, rv) {
+        if let (true, Some(rv)) = (self.settings.consistency_store(), rv) {
             self.consistency.wrote_at(key, owner_uid, resource, rv);
         }
     }

@@ -8,6 +8,7 @@ use super::state::World;
 use super::timer::{Start, Timer};
 use crate::sim::apiserver::{Actor, Options, Request};
 use crate::sim::frame::Event;
+use crate::sim::informer::DropNext;
 use crate::sim::invariants::SentWith;
 use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, Spec};
 use std::rc::Rc;
@@ -67,17 +68,21 @@ impl World {
                 self.delete_random_pod(i, count);
                 None
             }
-            ActionKind::DropNextEvent { kind, event_type } => {
+            ActionKind::DropNextEvent { kind, what } => {
                 let inf = self.ctl.caches.informer_mut(kind)?;
-                inf.drop_next(event_type);
-                Some(Event::FaultArmed { kind, event_type })
+                inf.drop_next(what);
+                let (event_type, bookmark) = match what {
+                    DropNext::Event(t) => (t, false),
+                    DropNext::Bookmark => (None, true),
+                };
+                Some(Event::FaultArmed { kind, event_type, bookmark })
             }
             ActionKind::RestartController => Some(self.start_controller(Start::Again)),
             ActionKind::Relist { kind } => {
                 let epoch = self.ctl.epoch;
                 let inf = self.ctl.caches.informer_mut(kind)?;
                 inf.start_list(self.now_ms);
-                let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
+                let req = self.reflector_request(kind);
                 self.send(req, Origin::Informer { kind, epoch }, SentWith::SYNCED);
                 Some(Event::RelistStarted { kind })
             }

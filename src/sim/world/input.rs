@@ -2,7 +2,8 @@
 //! before it starts, the scenario's actions and the schedule's deviations
 //! (`WorldInit`), as plain data. A leaf: it imports nothing of the world.
 
-use crate::sim::apiserver::{EventType, FailMode, Propagation, Verb};
+use crate::sim::apiserver::{FailMode, Propagation, Verb};
+use crate::sim::informer::DropNext;
 use crate::sim::object::{Kind, ObjectKey, ObjectTemplate};
 use crate::sim::settings::{ClusterSettings, ControllerSettings};
 use serde::{Deserialize, Serialize};
@@ -94,7 +95,7 @@ pub enum ActionKind {
     /// Delete `count` pods of a ReplicaSet, one every `interval_ms`, chosen by the seeded RNG.
     DeletePods { owner: ObjectKey, count: u32, interval_ms: u64 },
     /// Drop the next event (of `event_type`, if given) on the controller's watch of `kind`.
-    DropNextEvent { kind: Kind, event_type: Option<EventType> },
+    DropNextEvent { kind: Kind, what: DropNext },
     /// Kill the controller: its cache, queue and expectations are lost; it starts again.
     RestartController,
     /// The controller's watch of `kind` expires (410): the informer re-lists.

@@ -100,7 +100,9 @@ impl World {
     /// flight, no reconcile running. (The page skips such quiet stretches.)
     pub fn is_quiet(&self) -> bool {
         let idle = |inf: &Informer| {
-            matches!(inf.state(), ListState::Watching { .. } | ListState::Idle | ListState::Closed) && inf.in_flight_len() == 0
+            // A watch-list whose closing bookmark was lost waits for nothing that will come.
+            matches!(inf.state(), ListState::Watching { .. } | ListState::Streaming { .. } | ListState::Idle | ListState::Closed)
+                && inf.in_flight_len() == 0
         };
         self.requests_in_flight == 0 && self.ctl.workers.iter().all(|w| w.busy.is_none()) && self.ctl.caches.informers.iter().all(idle)
     }

@@ -45,7 +45,7 @@ impl World {
             return None;
         }
         let inf = self.ctl.caches.informer_mut(kind)?;
-        if !inf.is_watching() {
+        if !inf.is_watching() && !inf.is_streaming() {
             return None;
         }
         inf.close_watch();
@@ -60,9 +60,22 @@ impl World {
             return None;
         }
         self.ctl.caches.informer_mut(kind)?.start_list(self.now_ms);
-        let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
+        let req = self.reflector_request(kind);
         self.send(req, Origin::Informer { kind, epoch }, SentWith::SYNCED);
         Some(Event::Relisting { kind, backoff_ms })
+    }
+
+    /// What the reflector of `kind` sends for its state: a LIST, or with
+    /// watch-list a WATCH with `sendInitialEvents=true`, which the apiserver
+    /// answers with the same snapshot, streamed.
+    pub(super) fn reflector_request(&self, kind: Kind) -> Request {
+        let actor = Actor::Informer(self.ctl.kind);
+        let streams = self.ctl.caches.informer(kind).is_some_and(|i| i.watch_list);
+        if streams {
+            Request::watch_list(actor, kind, "")
+        } else {
+            Request::list(actor, kind, "")
+        }
     }
 
     /// The resync period is up: every cached object goes to the update

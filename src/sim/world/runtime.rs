@@ -14,7 +14,7 @@ use crate::sim::expectations::Expectations;
 use crate::sim::frame::{QueuedBy, Watcher};
 use crate::sim::object::{Kind, ObjectKey};
 use crate::sim::reflector::ExponentialBackoff;
-use crate::sim::settings::{ClusterSettings, ControllerSettings, RuntimeKind};
+use crate::sim::settings::{ClusterSettings, ControllerSettings};
 use crate::sim::sorted::{SortedMap, SortedSet};
 use crate::sim::workqueue::WorkQueue;
 
@@ -111,15 +111,15 @@ impl Runtime {
         let kind = controller.kind;
         let mut caches = Caches::new(controllers::watched_kinds(kind));
         for inf in &mut caches.informers {
-            inf.fifo = controller.fifo;
+            inf.fifo = controller.fifo();
+            inf.watch_list = controller.watch_list();
         }
         Runtime {
             kind,
             caches,
-            queue: match controller.runtime() {
-                RuntimeKind::ClientGo => WorkQueue::default(),
-                RuntimeKind::ControllerRuntime => WorkQueue::priority_queue(),
-            },
+            // controller-runtime without its priority queue (v0.22's default)
+            // builds client-go's rate-limiting queue with the same limiter.
+            queue: if controller.priority_queue() { WorkQueue::priority_queue() } else { WorkQueue::default() },
             expectations: Expectations::new(cluster.expectations_timeout_ms),
             workers: vec![Worker::default(); controller.workers().max(1) as usize],
             epoch: 0,

@@ -118,27 +118,47 @@ impl World {
             }
             Origin::Informer { kind, .. } => {
                 let initial_list_ms = self.cluster.initial_list_for(kind);
-                let mut synced_empty = false;
-                if let Some(inf) = self.ctl.caches.informer_mut(kind) {
-                    inf.listed(outcome.response.items.clone(), outcome.response.list_rv, self.now_ms, initial_list_ms);
-                    if inf.fifo == Fifo::Delta {
-                        let was_synced = inf.has_synced();
-                        inf.queue_population(self.now_ms);
-                        // Nothing to pop: `Replace` of nothing is synced at once.
-                        synced_empty = !inf.is_popping();
-                        if synced_empty && was_synced {
-                            synced_empty = false;
-                            self.watch_started(kind);
-                        }
-                    }
-                }
-                if synced_empty {
+                let (now, items, list_rv) = (self.now_ms, outcome.response.items.clone(), outcome.response.list_rv);
+                let inf = self.ctl.caches.informer_mut(kind)?;
+                if inf.watch_list {
+                    // The watch is open from now on: its timeout runs from here.
+                    inf.streamed(items, list_rv, now, initial_list_ms);
                     self.watch_started(kind);
-                    self.start_resync(kind);
+                } else {
+                    inf.listed(items, list_rv, now, initial_list_ms);
+                    self.queue_list(kind);
                 }
                 None
             }
             _ => None,
+        }
+    }
+
+    /// A list waits for the controller's informer of `kind`: a DeltaFIFO
+    /// queues its population now, to pop it item by item (an AtomicFIFO
+    /// takes it whole at its fill time).
+    fn queue_list(&mut self, kind: Kind) {
+        let Some(inf) = self.ctl.caches.informer_mut(kind) else { return };
+        if inf.fifo != Fifo::Delta {
+            return;
+        }
+        let was_synced = inf.has_synced();
+        inf.queue_population(self.now_ms);
+        // Nothing to pop: `Replace` of nothing is synced at once.
+        if !inf.is_popping() {
+            self.list_done(kind, !was_synced);
+        }
+    }
+
+    /// The controller's informer of `kind` has taken a whole list: a LIST's
+    /// watch begins now (a watch-list's began with its stream), and the
+    /// first sync starts the resync clock.
+    fn list_done(&mut self, kind: Kind, first_sync: bool) {
+        if !self.ctl.caches.informer(kind).is_some_and(|i| i.watch_list) {
+            self.watch_started(kind);
+        }
+        if first_sync {
+            self.start_resync(kind);
         }
     }
 
@@ -181,10 +201,7 @@ impl World {
                 merge(&mut effects, fx);
             }
             if watcher == Watcher::Controller {
-                self.watch_started(kind);
-                if replaced.first_sync {
-                    self.start_resync(kind);
-                }
+                self.list_done(kind, replaced.first_sync);
             }
             let tombstones = replaced.tombstones().map(|o| crate::sim::controllers::queue_key(&o.namespace, &o.name)).collect();
             return Event::CacheFilled { watcher, kind, n_objects, first_sync: replaced.first_sync, tombstones, effects };
@@ -209,10 +226,7 @@ impl World {
             let cause = QueuedBy::ListPop { kind, name: object.name.clone() };
             let effects = self.handle(watcher, kind, &ev, &cause, initial);
             if p.first_sync || p.n == p.of {
-                self.watch_started(kind);
-                if p.first_sync {
-                    self.start_resync(kind);
-                }
+                self.list_done(kind, p.first_sync);
             }
             return Event::ListItemPopped {
                 kind,
@@ -232,8 +246,31 @@ impl World {
             (inf.kind, inf.deliver(now))
         };
         let e = &delivered.event;
+        let resource_version = e.object.resource_version;
+        if e.bookmark && e.dropped {
+            return Event::BookmarkDropped { kind, resource_version, initial_events_end: e.initial };
+        }
         if e.bookmark {
-            return Event::BookmarkDelivered { kind, resource_version: e.object.resource_version };
+            if e.initial {
+                // `k8s.io/initial-events-end`: what was streamed waits for the FIFO's `Replace`.
+                self.queue_list(kind);
+            }
+            return Event::BookmarkDelivered { kind, resource_version, initial_events_end: e.initial };
+        }
+        if let (Some(n), false) = (delivered.streamed, e.dropped) {
+            let of = match self.ctl.caches.informers[i].state() {
+                crate::sim::informer::ListState::Streaming { of, .. } => *of,
+                _ => n,
+            };
+            return Event::InitialEventDelivered {
+                kind,
+                event_type: e.event_type,
+                object: e.object.object_ref(),
+                resource_version,
+                n,
+                of,
+                initial: e.initial,
+            };
         }
         if e.dropped {
             return Event::WatchDropped {

@@ -7,7 +7,7 @@ use super::in_flight::Origin;
 use super::runtime::{Busy, TrackedWrite};
 use super::state::World;
 use super::timer::{Start, Timer};
-use crate::sim::apiserver::{Actor, ControllerKind, Request, Verb};
+use crate::sim::apiserver::{ControllerKind, Verb};
 use crate::sim::controller_runtime::{self, Outcome};
 use crate::sim::controllers::{self, Beat, Cx, Input, Note, ReconcileError, ReconcileState};
 use crate::sim::frame::{Event, QueuedBy, Requeue};
@@ -85,7 +85,7 @@ impl World {
         let kinds: Vec<Kind> = ctl.caches.informers.iter().map(|i| i.kind).collect();
         for kind in kinds {
             self.ctl.caches.informer_mut(kind).expect("watched kind").start_list(self.now_ms);
-            let req = Request::list(Actor::Informer(self.ctl.kind), kind, "");
+            let req = self.reflector_request(kind);
             self.send(req, Origin::Informer { kind, epoch }, SentWith::UNSYNCED);
         }
         if self.ctl.kind == ControllerKind::Pruner {
@@ -98,7 +98,8 @@ impl World {
         } else {
             self.ctl.running = true;
         }
-        Event::ControllerStarted { restart: start == Start::Again, wait_for_cache_sync: wait, abandoned: 0 }
+        let watch_list = self.controller.watch_list();
+        Event::ControllerStarted { restart: start == Start::Again, wait_for_cache_sync: wait, abandoned: 0, watch_list }
     }
 
     pub(super) fn pick_up(&mut self, w: usize) -> Event {

@@ -103,7 +103,7 @@ pub fn consistency(world: &World) -> ConsistencyView {
             }
         })
         .collect();
-    ConsistencyView { enabled: world.controller.consistency_store, records, skips: world.ctl.stale_sync_skips }
+    ConsistencyView { enabled: world.controller.consistency_store(), records, skips: world.ctl.stale_sync_skips }
 }
 
 #[cfg(test)]

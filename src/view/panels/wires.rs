@@ -54,7 +54,9 @@ pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
         }
         for (e, at) in inf.in_flight(lag) {
             let span = at.saturating_sub(e.sent_at_ms).max(1) as f64;
-            let (label, name) = if e.bookmark {
+            let (label, name) = if e.bookmark && e.initial {
+                ("BOOKMARK".to_string(), format!("initial-events-end, rv {}", e.object.resource_version))
+            } else if e.bookmark {
                 ("BOOKMARK".to_string(), format!("rv {}", e.object.resource_version))
             } else {
                 (e.event_type.as_str().to_string(), e.object.name.clone())

@@ -1,0 +1,232 @@
+//! Releases as profiles (`controller.kubernetes`, `controller.controller_runtime`)
+//! and watch-list's initial sync (issue 21, items 3 and 4): each profile sets
+//! the settings it governs, a scenario may still set them, and the run says
+//! which; a watch-list streams the first state and syncs only at its
+//! `k8s.io/initial-events-end` BOOKMARK, and a lost one leaves the workers
+//! waiting.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use cachescope::report::Profile;
+use cachescope::scenario::{preset, Scenario};
+use cachescope::sim::apiserver::{Actor, Verb};
+use cachescope::sim::frame::Event;
+use cachescope::sim::informer::Fifo;
+use cachescope::sim::object::Kind;
+use support::{check, run_scenario, Run};
+
+/// The informers' requests for their state, by verb.
+fn reflector_requests(run: &Run, verb: Verb) -> usize {
+    run.frames
+        .iter()
+        .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == verb && matches!(entry.actor, Actor::Informer(_))))
+        .count()
+}
+
+fn popped(run: &Run) -> usize {
+    run.frames.iter().filter(|f| matches!(f.event, Event::ListItemPopped { .. })).count()
+}
+
+fn streamed(run: &Run) -> usize {
+    run.frames.iter().filter(|f| matches!(f.event, Event::InitialEventDelivered { initial: true, .. })).count()
+}
+
+fn workers_started(run: &Run) -> Option<u64> {
+    run.frames.iter().find(|f| matches!(f.event, Event::WorkersStarted { .. })).map(|f| f.at_ms)
+}
+
+/// The same over-create with a watch-list: the Ensemble informer's first
+/// state is one ADDED per object and the `initial-events-end` BOOKMARK; the
+/// workers start only after it, and the run makes the same 11 ConfigMaps.
+#[test]
+fn a_watch_list_streams_the_first_state_and_syncs_at_its_initial_events_end_bookmark() {
+    let list = check("over-create", &[("controller.naming", "generate")]);
+    let stream = check("over-create", &[("controller.naming", "generate"), ("controller.watch_list", "true")]);
+    assert_eq!(reflector_requests(&list, Verb::Watch), 0);
+    assert_eq!(reflector_requests(&stream, Verb::List), 0, "no LIST at all");
+    assert_eq!(reflector_requests(&stream, Verb::Watch), 2, "one watch-list per informer: Ensemble and ConfigMap");
+    let end = stream
+        .frames
+        .iter()
+        .position(|f| matches!(f.event, Event::BookmarkDelivered { initial_events_end: true, .. }))
+        .expect("the initial-events-end bookmark arrives");
+    // Nothing reaches a cache, and no worker starts, before the bookmark.
+    let before = &stream.frames[..end];
+    assert!(!before.iter().any(|f| matches!(f.event, Event::CacheFilled { .. } | Event::WorkersStarted { .. })));
+    let filled = stream.frames[end..].iter().find(|f| matches!(f.event, Event::CacheFilled { first_sync: true, .. })).unwrap();
+    assert_eq!(filled.at_ms, stream.frames[end].at_ms, "Replace at the bookmark");
+    // The stream travels the watch: the first sync comes a watch lag later than the LIST's.
+    let lag = stream.scenario.cluster.watch_lag_ms;
+    assert!(lag > 0);
+    assert_eq!(workers_started(&stream).unwrap(), workers_started(&list).unwrap() + lag, "{}", stream.captions(1, 12));
+    assert_eq!((list.report.live("ConfigMap"), stream.report.live("ConfigMap")), (11, 11));
+}
+
+/// The bookmark lost on the wire, as a proxy that drops nameless objects
+/// lost it (gravitational/teleport#64188): the informer streams on, never
+/// synced, and WaitForCacheSync holds the workers for the whole run.
+#[test]
+fn a_lost_initial_events_end_bookmark_leaves_the_informer_never_synced_and_the_workers_waiting() {
+    let lost = |sets: &[(&str, &str)]| {
+        let mut doc = preset("over-create").unwrap().with_settings(sets.iter().copied()).unwrap().to_value();
+        doc["actions"]
+            .as_array_mut()
+            .unwrap()
+            .insert(0, serde_json::json!({"at_ms": 0, "drop_next_event": {"kind": "Ensemble", "bookmark": true}}));
+        run_scenario(Scenario::from_value(doc).unwrap())
+    };
+    let run = lost(&[("controller.watch_list", "true")]);
+    assert!(run.frames.iter().any(|f| matches!(f.event, Event::BookmarkDropped { kind: Kind::Ensemble, initial_events_end: true, .. })));
+    assert_eq!(workers_started(&run), None, "{}", run.captions(1, 30));
+    assert_eq!(run.report.metrics["ensemble-controller"].reconciles, 0);
+    assert_eq!(run.report.live("ConfigMap"), 0, "nothing reconciled, nothing created");
+    assert!(!run.world.controller_synced());
+    // The Ensemble beta was applied after the stream began: it reached the temporary store, not the cache.
+    assert!(run
+        .frames
+        .iter()
+        .any(|f| matches!(&f.event, Event::InitialEventDelivered { initial: false, object, .. } if object.name == "beta")));
+    assert_eq!(run.world.ctl.caches.informer(Kind::Ensemble).unwrap().len(), 0);
+
+    // `TestWatchList`, "check if stopping a watcher before sync results in
+    // creating a new watch-list request": when the watch times out, the
+    // reflector opens a new watch-list, whose bookmark gets through.
+    let retried = lost(&[("controller.watch_list", "true"), ("cluster.watch_timeout_ms", "10000")]);
+    let started = workers_started(&retried).expect("the second watch-list syncs");
+    assert!(started > 10_000, "{started}");
+    let ensemble_watches = retried
+        .frames
+        .iter()
+        .filter(|f| f.at_ms <= started)
+        .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == Verb::Watch && entry.kind == Kind::Ensemble))
+        .count();
+    assert_eq!(ensemble_watches, 2, "{}", retried.captions(1, 40));
+    assert_eq!(reflector_requests(&retried, Verb::List), 0, "no fall-back to LIST");
+    assert!(retried.report.metrics["ensemble-controller"].reconciles > 0 && retried.report.live("ConfigMap") >= 4, "then it reconciles");
+
+    // With a LIST there is no such bookmark: the same fault waits for a periodic one that never comes.
+    let listed = lost(&[]);
+    assert!(workers_started(&listed).is_some());
+    assert_eq!(listed.report.live("ConfigMap"), 4, "deterministic names: the lab's 4");
+}
+
+/// A profile sets what it governs: 1.28 is a DeltaFIFO and a LIST, 1.36 an
+/// AtomicFIFO and a watch-list with the ReplicaSet's consistency store on.
+#[test]
+fn the_kubernetes_profile_sets_the_fifo_the_watch_list_and_the_replicaset_s_store() {
+    let old = check("staleness-mitigation-replicaset", &[("controller.consistency_store", "null"), ("controller.kubernetes", "1.28")]);
+    let c = &old.scenario.world_init().controller;
+    assert_eq!((c.fifo(), c.watch_list(), c.consistency_store()), (Fifo::Delta, false, false));
+    assert_eq!(streamed(&old), 0);
+    assert!(reflector_requests(&old, Verb::List) >= 2 && reflector_requests(&old, Verb::Watch) == 0);
+    assert_eq!(old.report.metrics["replicaset-controller"].stale_sync_skips, 0, "no store in 1.28");
+    assert_eq!(old.report.peak_live["Pod"], 11, "#129795 as it was: {:?}", old.report);
+
+    for release in ["1.36", "1.37"] {
+        let new = check("staleness-mitigation-replicaset", &[("controller.consistency_store", "null"), ("controller.kubernetes", release)]);
+        let c = &new.scenario.world_init().controller;
+        assert_eq!((c.fifo(), c.watch_list(), c.consistency_store()), (Fifo::Atomic, true, true), "{release}");
+        assert!(reflector_requests(&new, Verb::Watch) >= 2 && reflector_requests(&new, Verb::List) == 0, "{release}");
+        assert!(new.report.metrics["replicaset-controller"].stale_sync_skips >= 1, "{release}: the store is on");
+        assert_eq!(new.report.peak_live["Pod"], 6, "{release}: {:?}", new.report);
+        let p = new.report.profile.as_ref().unwrap();
+        assert_eq!((p.kubernetes, p.controller_runtime, p.overrides.len()), (Some(release), None, 0));
+    }
+}
+
+/// With the v1.36 profile the store protects creates and not deletes: a
+/// ReplicaSet relying on the store alone (expectations off, and no status
+/// write whose record would cover the ReplicaSet cache), scaled to 2 and
+/// then to 3 under a 2 s lag, syncs on a cache that still shows the pods it
+/// deleted, and deletes them again: 404 NotFound. Its creates were never doubled.
+#[test]
+fn under_the_1_36_profile_the_store_protects_creates_and_not_deletes() {
+    let scenario: Scenario = serde_json::from_value(serde_json::json!({
+        "name": "scale-down", "seed": 1, "until_ms": 40000,
+        "cluster": {"watch_lag_ms": 2000, "api_latency_ms": 20, "initial_list_ms": 300},
+        "controller": {"kind": "replicaset", "kubernetes": "1.36", "expectations": false, "update_status": false},
+        "actions": [
+            {"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 8}},
+            {"at_ms": 15000, "scale": {"kind": "ReplicaSet", "name": "web", "to": 2}},
+            {"at_ms": 15500, "scale": {"kind": "ReplicaSet", "name": "web", "to": 3}}
+        ]
+    }))
+    .unwrap();
+    assert!(scenario.world_init().controller.consistency_store(), "the profile turns it on");
+    let run = run_scenario(scenario);
+    let r = &run.report;
+    assert_eq!(r.peak_live["Pod"], 8, "creates protected: {r:?}");
+    assert!(r.metrics["replicaset-controller"].stale_sync_skips >= 1, "{r:?}");
+    assert_eq!(r.live("Pod"), 3);
+    assert!(r.api_count("delete", 404) >= 1, "deletes are not: {:?}\n{}", r.api, run.captions(110, 160));
+}
+
+/// "with fifo=delta it never skips": the profile's store on top of a
+/// DeltaFIFO reads no progress mark and fails open; the run names the override.
+#[test]
+fn under_a_profile_a_set_fifo_is_an_override_and_on_delta_the_store_never_skips() {
+    let run = check(
+        "staleness-mitigation-replicaset",
+        &[("controller.consistency_store", "null"), ("controller.kubernetes", "1.36"), ("controller.fifo", "delta")],
+    );
+    assert_eq!(run.report.metrics["replicaset-controller"].stale_sync_skips, 0);
+    assert_eq!(run.report.peak_live["Pod"], 11);
+    assert_eq!(
+        run.report.profile,
+        Some(Profile { kubernetes: Some("1.36"), controller_runtime: None, overrides: vec!["controller.fifo=delta".into()] })
+    );
+    let json = serde_json::to_value(&run.report).unwrap();
+    assert_eq!(json["profile"]["overrides"][0], "controller.fifo=delta");
+    // Without a profile the run says none.
+    assert!(check("staleness-mitigation-replicaset", &[]).report.profile.is_none());
+}
+
+/// An operator's informers are its own client-go's, pinned by its
+/// controller-runtime release: upgrading the cluster changes nothing in it.
+#[test]
+fn a_cluster_upgrade_changes_nothing_in_an_operator_its_controller_runtime_release_does() {
+    let plain = check("over-create", &[("controller.naming", "generate")]);
+    for release in ["1.28", "1.36", "1.37"] {
+        let upgraded = check("over-create", &[("controller.naming", "generate"), ("controller.kubernetes", release)]);
+        assert_eq!(upgraded.report.trace_hash, plain.report.trace_hash, "kubernetes {release}");
+    }
+    let world = |cr: &str| {
+        let s = preset("over-create").unwrap().with_settings([("controller.controller_runtime", cr)]).unwrap();
+        s.world_init().controller
+    };
+    // 0.22 pins client-go v0.34: a FIFO that pops, a LIST, and no priority queue yet.
+    let c = world("0.22");
+    assert_eq!((c.fifo(), c.watch_list(), c.priority_queue()), (Fifo::Delta, false, false));
+    let c = world("0.23");
+    assert_eq!((c.fifo(), c.watch_list(), c.priority_queue()), (Fifo::Delta, true, true));
+    for cr in ["0.24", "0.25"] {
+        let c = world(cr);
+        assert_eq!((c.fifo(), c.watch_list(), c.priority_queue()), (Fifo::Atomic, true, true), "{cr}");
+    }
+    let run = check("over-create", &[("controller.naming", "generate"), ("controller.controller_runtime", "0.22")]);
+    assert!(popped(&run) == 0 || reflector_requests(&run, Verb::List) == 2);
+    assert_eq!(reflector_requests(&run, Verb::Watch), 0);
+    let run = check("over-create", &[("controller.naming", "generate"), ("controller.controller_runtime", "0.24")]);
+    assert_eq!((reflector_requests(&run, Verb::Watch), reflector_requests(&run, Verb::List)), (2, 0));
+}
+
+/// What a release does not have is refused, naming the field.
+#[test]
+fn a_release_without_the_feature_is_refused_naming_the_field() {
+    let err = |sets: &[(&str, &str)]| preset("over-create").unwrap().with_settings(sets.iter().copied()).unwrap_err();
+    let e = err(&[("controller.controller_runtime", "0.24"), ("controller.read_your_writes", "true")]);
+    assert_eq!(e.field, "controller.read_your_writes");
+    assert!(e.message.contains("0.24") && e.message.contains("0.25"), "{}", e.message);
+    let e = preset("staleness-mitigation-replicaset").unwrap().with_settings([("controller.controller_runtime", "0.24")]).unwrap_err();
+    assert_eq!((e.field.as_str(), e.value.as_deref()), ("controller.controller_runtime", Some("\"0.24\"")));
+    let e = err(&[("controller.kubernetes", "1.29")]);
+    assert_eq!(e.field, "controller.kubernetes");
+    let mut doc = preset("over-create").unwrap().to_value();
+    doc["actions"]
+        .as_array_mut()
+        .unwrap()
+        .insert(0, serde_json::json!({"at_ms": 0, "drop_next_event": {"kind": "Ensemble", "type": "ADDED", "bookmark": true}}));
+    let e = Scenario::from_value(doc).unwrap_err();
+    assert_eq!(e.field, "actions[0].drop_next_event.type", "{e:?}");
+}
