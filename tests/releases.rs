@@ -176,6 +176,8 @@ fn under_a_profile_a_set_fifo_is_an_override_and_on_delta_the_store_never_skips(
         run.report.profile,
         Some(Profile { kubernetes: Some("1.36"), controller_runtime: None, overrides: vec!["controller.fifo=delta".into()] })
     );
+    let summary = cachescope::narrate::run::end_summary(&run.scenario, &run.world, &run.frames);
+    assert!(summary.ends_with(" It follows Kubernetes 1.36, with controller.fifo=delta set over it."), "{summary}");
     let json = serde_json::to_value(&run.report).unwrap();
     assert_eq!(json["profile"]["overrides"][0], "controller.fifo=delta");
     // Without a profile the run says none.

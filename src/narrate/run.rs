@@ -180,7 +180,30 @@ pub fn end_summary(scenario: &Scenario, world: &World, frames: &[Frame]) -> Stri
     if !held.is_empty() {
         s.push_str(&format!(" Held: {}.", held.join(", ")));
     }
+    if let Some(p) = profile_words(&scenario.controller) {
+        s.push_str(&format!(" {p}"));
+    }
     s
+}
+
+/// The releases a run follows and what it set over them: "It follows
+/// Kubernetes 1.36, with controller.fifo=delta set over it." `None` without a profile.
+pub fn profile_words(c: &crate::sim::settings::ControllerSettings) -> Option<String> {
+    use crate::sim::settings::word;
+    let releases: Vec<String> =
+        [c.kubernetes.map(|k| format!("Kubernetes {}", word(k))), c.controller_runtime.map(|v| format!("controller-runtime {}", word(v)))]
+            .into_iter()
+            .flatten()
+            .collect();
+    if releases.is_empty() {
+        return None;
+    }
+    let overrides = c.overrides();
+    Some(if overrides.is_empty() {
+        format!("It follows {}.", releases.join(" and "))
+    } else {
+        format!("It follows {}, with {} set over it.", releases.join(" and "), overrides.join(", "))
+    })
 }
 
 /// A check's measure as a figure in words: "12 ConfigMaps in the cluster",

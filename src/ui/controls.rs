@@ -308,6 +308,8 @@ fn SettingField(setting: &'static Setting, revision: Memo<Revision>) -> impl Int
         })),
         Domain::Choice(words) => Either::Right(Either::Left(view! {
             <select id=id.clone() aria-describedby=help_id.clone() prop:value=value on:change=move |ev| set_setting(ui, setting, &event_target_value(&ev))>
+                // Absent: its default (or its release's), as the table's default column says.
+                <option value="" disabled>"default"</option>
                 {words.iter().map(|w| view! { <option value=*w>{*w}</option> }).collect_view()}
             </select>
         })),
@@ -325,9 +327,19 @@ fn SettingField(setting: &'static Setting, revision: Memo<Revision>) -> impl Int
     }
 }
 
-/// An optional flag left to its default (`controller.expectations`: on for the ReplicaSet).
+/// An optional flag left to its default, as it resolves (`controller.expectations`:
+/// on for the ReplicaSet; what a release's profile governs: by the profile).
 fn default_on(ui: Ui, path: &str) -> bool {
-    path == "controller.expectations" && ui.session.with_untracked(|s| s.scenario().expectations())
+    ui.session.with_untracked(|s| {
+        let c = &s.scenario().controller;
+        match path {
+            "controller.expectations" => c.expectations(),
+            "controller.consistency_store" => c.consistency_store(),
+            "controller.watch_list" => c.watch_list(),
+            "controller.priority_queue" => c.priority_queue(),
+            _ => false,
+        }
+    })
 }
 
 /// "More settings": every setting of the table that the lesson's own
