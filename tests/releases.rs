@@ -232,3 +232,34 @@ fn a_release_without_the_feature_is_refused_naming_the_field() {
     let e = Scenario::from_value(doc).unwrap_err();
     assert_eq!(e.field, "actions[0].drop_next_event.type", "{e:?}");
 }
+
+/// controller-runtime gives up where client-go waits: its `CacheSyncTimeout`
+/// (two minutes) ends a Start whose caches never synced, the manager exits,
+/// and the restarted process's new watch-list gets its bookmark through.
+#[test]
+fn under_controller_runtime_a_cache_that_never_syncs_times_out_and_the_process_restarts() {
+    let lost = |runtime: &str| {
+        let sets =
+            [("controller.naming", "generate"), ("controller.watch_list", "true"), ("controller.runtime", runtime), ("until_ms", "200000")];
+        let mut doc = preset("over-create").unwrap().with_settings(sets).unwrap().to_value();
+        doc["actions"]
+            .as_array_mut()
+            .unwrap()
+            .insert(0, serde_json::json!({"at_ms": 0, "drop_next_event": {"kind": "Ensemble", "bookmark": true}}));
+        run_scenario(Scenario::from_value(doc).unwrap())
+    };
+    let run = lost("controller-runtime");
+    let timed_out = run.frames.iter().find(|f| matches!(f.event, Event::CacheSyncTimedOut { .. })).expect("it times out");
+    assert!(matches!(timed_out.event, Event::CacheSyncTimedOut { waited_ms: 120_000, restart_in_ms: 10_000 }), "{:?}", timed_out.event);
+    let restart = run.frames.iter().find(|f| matches!(f.event, Event::ControllerStarted { restart: true, .. })).unwrap();
+    assert_eq!(restart.at_ms, timed_out.at_ms + 10_000);
+    assert!(workers_started(&run).unwrap() > restart.at_ms);
+    assert!(run.report.metrics["ensemble-controller"].reconciles > 0 && run.report.live("ConfigMap") >= 4, "{:?}", run.report);
+    // A client-go program's WaitForCacheSync has no timeout: it waits for ever.
+    let waits = lost("client-go");
+    assert!(!waits
+        .frames
+        .iter()
+        .any(|f| matches!(f.event, Event::CacheSyncTimedOut { .. } | Event::ControllerStarted { restart: true, .. })));
+    assert_eq!(workers_started(&waits), None);
+}

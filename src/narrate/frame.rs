@@ -294,6 +294,11 @@ fn event_caption(frame: &Frame) -> String {
             object.kind,
             object.name
         ),
+        Event::CacheSyncTimedOut { waited_ms, restart_in_ms } => format!(
+            "CacheSyncTimeout: after {} the caches have still not synced, so controller-runtime's Start fails (\"timed out waiting for cache to be synced\"), the manager exits, and the kubelet restarts it in {}.",
+            secs(*waited_ms),
+            secs(*restart_in_ms)
+        ),
         Event::WorkersStarted { waited_for_sync, waited_ms } => {
             if *waited_for_sync {
                 format!("WaitForCacheSync returns after {}: every informer has synced, the workers start.", secs(*waited_ms))

@@ -425,6 +425,15 @@ pub const SETTINGS: &[Setting] = &[
         slider: None,
         live: false,
     },
+    Setting {
+        path: "controller.cache_sync_timeout_ms",
+        domain: int(1, 86_400_000),
+        unit: MS,
+        default_note: None,
+        help: "controller-runtime's CacheSyncTimeout: if its caches have not synced by then, the controller's Start fails, the manager exits, and the kubelet restarts it 10 s later (CrashLoopBackOff's first step); client-go's WaitForCacheSync waits for ever",
+        slider: None,
+        live: false,
+    },
     Setting { path: "controller.burst_replicas", domain: int(1, 10_000), unit: "", default_note: None, help: "ReplicaSet burstReplicas: the most creates or deletes one sync issues", slider: None, live: false },
 ];
 

@@ -175,6 +175,10 @@ pub enum Event {
     InitialEventDelivered { kind: Kind, event_type: EventType, object: ObjectRef, resource_version: u64, n: u32, of: u32, initial: bool },
     /// A watch event was lost on the wire: the store never sees it.
     WatchDropped { watcher: Watcher, event_type: EventType, object: ObjectRef, resource_version: u64 },
+    /// controller-runtime's `CacheSyncTimeout` ran out with a cache not synced:
+    /// the controller's `Start` fails, the manager exits, and the kubelet
+    /// restarts the process `restart_in_ms` later.
+    CacheSyncTimedOut { waited_ms: u64, restart_in_ms: u64 },
     /// `WaitForCacheSync` returned (or was skipped): the workers start.
     WorkersStarted { waited_for_sync: bool, waited_ms: u64 },
     /// Rate-limited keys whose delay is over went back on the queue.
@@ -248,6 +252,7 @@ impl Event {
             | Event::BookmarkDelivered { .. }
             | Event::BookmarkDropped { .. }
             | Event::InitialEventDelivered { .. }
+            | Event::CacheSyncTimedOut { .. }
             | Event::WorkersStarted { .. }
             | Event::Requeued { .. }
             | Event::ReconcileStarted { .. }
@@ -280,6 +285,7 @@ impl Event {
             Event::WatchDropped { .. } => "watch_dropped",
             Event::BookmarkDelivered { .. } => "bookmark_delivered",
             Event::BookmarkDropped { .. } => "bookmark_dropped",
+            Event::CacheSyncTimedOut { .. } => "cache_sync_timed_out",
             Event::InitialEventDelivered { .. } => "initial_event_delivered",
             Event::WorkersStarted { .. } => "workers_started",
             Event::Requeued { .. } => "requeued",

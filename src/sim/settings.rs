@@ -400,6 +400,12 @@ settings_struct! {
         /// off under the 0.22 profile).
         #[serde(default)]
         pub priority_queue: Option<bool>,
+        /// controller-runtime: `CacheSyncTimeout`, how long a controller's
+        /// `Start` waits for its caches before it fails and the manager exits
+        /// (two minutes, `pkg/config/controller.go`). client-go's
+        /// `WaitForCacheSync` waits for ever.
+        #[serde(default = "default_cache_sync_timeout")]
+        pub cache_sync_timeout_ms: u64,
     }
 }
 
@@ -420,6 +426,9 @@ fn default_reconcile_ms() -> u64 {
 }
 fn default_burst() -> u32 {
     500
+}
+fn default_cache_sync_timeout() -> u64 {
+    120_000
 }
 
 impl ControllerSettings {
@@ -450,6 +459,7 @@ impl ControllerSettings {
             live_reads: false,
             read_your_writes: false,
             priority_queue: None,
+            cache_sync_timeout_ms: default_cache_sync_timeout(),
         }
     }
 

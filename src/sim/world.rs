@@ -51,8 +51,14 @@ use super::apiserver::{Actor, Options, Request};
 use super::frame::{Event, Frame, QueuedBy, Watcher};
 use super::invariants::SentWith;
 use super::object::Kind;
+use super::settings::RuntimeKind;
 use in_flight::{InFlightRequest, Origin};
 use timer::{Scheduled, Source, Start, Timer};
+
+/// How long the kubelet waits before it restarts a container that exited:
+/// CrashLoopBackOff's first step (it doubles on each crash up to five
+/// minutes; a fixed 10 s here).
+pub const CRASH_RESTART_MS: u64 = 10_000;
 
 impl World {
     /// The worker the schedule's `takes` choose for the next key taken, if any.
@@ -239,9 +245,20 @@ impl World {
                 if epoch != self.ctl.epoch {
                     return None;
                 }
+                let waited_ms = self.now_ms - since_ms;
                 if self.ctl.caches.all_synced() {
                     self.ctl.running = true;
-                    Some(Event::WorkersStarted { waited_for_sync: true, waited_ms: self.now_ms - since_ms })
+                    Some(Event::WorkersStarted { waited_for_sync: true, waited_ms })
+                } else if self.controller.runtime() == RuntimeKind::ControllerRuntime && waited_ms >= self.controller.cache_sync_timeout_ms
+                {
+                    // controller-runtime v0.24.1 pkg/internal/controller/controller.go,
+                    // `Start`: "failed to wait for caches to sync: timed out waiting
+                    // for cache to be synced"; the manager's Start returns it and the
+                    // process exits. The kubelet restarts the container after
+                    // CrashLoopBackOff's first delay, 10 s (a fixed 10 s here).
+                    self.reset_process();
+                    self.set_timer(self.now_ms + CRASH_RESTART_MS, Timer::Start(Start::Again));
+                    Some(Event::CacheSyncTimedOut { waited_ms, restart_in_ms: CRASH_RESTART_MS })
                 } else {
                     self.set_timer(self.now_ms + 100, Timer::SyncPoll { epoch, since_ms });
                     None
