@@ -22,6 +22,8 @@ pub struct EmptyFacts<'a> {
     pub cache_holds: usize,
     /// The controller's cache has synced.
     pub synced: bool,
+    /// Its informers take their first state by watch-list.
+    pub watch_list: bool,
     /// Successful deletes by kind so far.
     pub deleted: &'a [(Kind, u64)],
 }
@@ -170,6 +172,9 @@ pub fn empty_note(facts: &EmptyFacts, cache_side: bool) -> Option<String> {
         return Some(if cache_side { format!("Empty, as the cluster is: {gone}.") } else { format!("Empty: {gone}.") });
     }
     Some(match cache_side {
+        true if !facts.synced && facts.watch_list => format!(
+            "Empty until the watch-list's initial-events-end BOOKMARK: its stream goes to a temporary store, so HasSynced is false while the cluster holds {other}."
+        ),
         true if !facts.synced => format!(
             "Empty. The first LIST has not reached this store, so HasSynced is false: a lister finds nothing here, while the cluster holds {other}."
         ),

@@ -45,7 +45,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
     ),
     s(
         "With controller.watch_list, the initial state's ADDED events are sent evenly over initial_list_ms and each travels the watch's lag, so the first sync comes a lag later than a LIST's; a watch-list whose watch ends before its initial-events-end bookmark is opened again after the reflector's backoff (client-go opens it again at once). The apiserver serves watch-list in every release here, 1.28's included.",
-        Some((Panel::Watch, "a watch-list's events travel the watch's lag")),
+        None,
     ),
     s(
         "Watch events reach an informer one by one and in order, as v1.36's RealFIFO delivers them, and the handlers run as the store takes each one (client-go runs them a little later).",

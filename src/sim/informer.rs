@@ -433,13 +433,20 @@ impl Informer {
         out
     }
 
-    /// The in-flight event for `key`, if any: the newest one.
+    /// The in-flight event for `key`, if any (the newest one), and when the
+    /// store will hold it: a watch-list's initial event only at its
+    /// `initial-events-end` bookmark (never, if that is lost).
     pub fn pending_for(&self, key: &ObjectKey, lag_ms: u64) -> Option<(EventType, u64)> {
-        self.in_flight(lag_ms)
-            .into_iter()
+        let wire = self.in_flight(lag_ms);
+        let (e, at) = wire
+            .iter()
             .rev()
-            .find(|(e, _)| !e.dropped && !e.bookmark && e.object.namespace == key.namespace && e.object.name == key.name)
-            .map(|(e, at)| (e.event_type, at))
+            .find(|(e, _)| !e.dropped && !e.bookmark && e.object.namespace == key.namespace && e.object.name == key.name)?;
+        if !self.is_streaming() {
+            return Some((e.event_type, *at));
+        }
+        let end = wire.iter().find(|(e, _)| e.bookmark && e.initial && !e.dropped)?;
+        Some((e.event_type, end.1))
     }
 
     /// A DeltaFIFO's `Replace`: the listed items, then a tombstone for each

@@ -21,6 +21,8 @@ pub struct Snapshot {
     pub now_ms: u64,
     pub resource_version: u64,
     pub synced: bool,
+    /// Its informers take their first state by watch-list.
+    pub watch_list: bool,
     pub caption: String,
     /// The frame is a stale read the learner should notice.
     pub stale: bool,
@@ -181,6 +183,7 @@ pub fn snapshot(s: &Session) -> Snapshot {
         now_ms: w.now_ms(),
         resource_version: w.api.resource_version(),
         synced: w.controller_synced(),
+        watch_list: w.controller.watch_list(),
         caption: pv::session_caption(s),
         stale: s.last_frame().is_some_and(pv::is_stale_read),
         rows: {
@@ -312,6 +315,7 @@ impl Snapshot {
             cluster_holds: self.cluster_holds,
             cache_holds: self.cache_holds,
             synced: self.synced,
+            watch_list: self.watch_list,
             deleted: &self.deleted,
         };
         crate::narrate::panels::empty_note(&facts, cache_side)
@@ -392,6 +396,10 @@ mod tests {
             note.starts_with("Empty. The first LIST has not reached this store") && note.ends_with("while the cluster holds 50."),
             "{note}"
         );
+        // A watch-list's stream fills a temporary store: the cache waits for its bookmark.
+        let streaming = snapshot_where("empty-cache", &[("controller.watch_list", "true")], |s| s.position > 0 && !s.synced);
+        let note = streaming.empty_note(true).unwrap();
+        assert_eq!(note, "Empty until the watch-list's initial-events-end BOOKMARK: its stream goes to a temporary store, so HasSynced is false while the cluster holds 50.");
         // Teardown's end: the Ensemble and its 11 ConfigMaps, all deleted.
         let mut s = Session::new(preset("teardown").unwrap());
         s.seek(usize::MAX);

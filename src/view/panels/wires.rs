@@ -58,6 +58,9 @@ pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
                 ("BOOKMARK".to_string(), format!("initial-events-end, rv {}", e.object.resource_version))
             } else if e.bookmark {
                 ("BOOKMARK".to_string(), format!("rv {}", e.object.resource_version))
+            } else if e.initial {
+                // Of a watch-list's initial state: to the temporary store, not the cache.
+                ("INITIAL".to_string(), e.object.name.clone())
             } else {
                 (e.event_type.as_str().to_string(), e.object.name.clone())
             };
