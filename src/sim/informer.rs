@@ -409,6 +409,11 @@ impl Informer {
     }
 
     /// How many events are on the wire.
+    /// The events on the wire, head first, without their delivery times.
+    pub fn wire(&self) -> impl Iterator<Item = &InFlight> {
+        self.in_flight.iter()
+    }
+
     pub(crate) fn in_flight_len(&self) -> usize {
         self.in_flight.len()
     }

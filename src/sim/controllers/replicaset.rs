@@ -192,15 +192,13 @@ impl SyncReplicaSet {
         let pods: Vec<&ObjectRc> =
             informer.list().filter(|p| !p.is_terminating() && p.controller_ref().is_some_and(|r| r.uid == rs.uid)).collect();
         let unseen = informer
-            .in_flight(cx.lag_ms)
-            .iter()
-            .filter(|(e, _)| !e.dropped && e.event_type == EventType::Added && e.object.controller_ref().is_some_and(|r| r.uid == rs.uid))
+            .wire()
+            .filter(|e| !e.dropped && e.event_type == EventType::Added && e.object.controller_ref().is_some_and(|r| r.uid == rs.uid))
             .count() as u32;
         let desired = rs.spec.desired().unwrap_or(0);
         let active = pods.len() as u32;
-        let in_cluster =
-            cx.truth.objects_of(Kind::Pod).filter(|p| !p.is_terminating() && p.controller_ref().is_some_and(|r| r.uid == rs.uid)).count()
-                as u32;
+        // What the cluster holds, for the note only: the apiserver's index, not a scan.
+        let in_cluster = cx.truth.controlled_by(Kind::Pod, rs.uid).0;
         let burst = cx.settings.burst_replicas.max(1);
         // `rsNeedsSync && rs.DeletionTimestamp == nil`: a ReplicaSet being
         // deleted manages no pods (its status is still written).
