@@ -194,8 +194,9 @@ fn event_caption(frame: &Frame) -> String {
             // Actor names are identifiers (kubectl, pruner): kept lower-case, as logs print them.
             format!("{} {what}{outcome}{waited}", entry.actor)
         }
-        Event::CacheFilled { watcher, kind, n_objects, first_sync, tombstones, effects } => {
-            let mut s = format!("The {kind} LIST reaches {}: {} in the store", who(*watcher), plural(*n_objects, "object", "objects"));
+        Event::CacheFilled { watcher, kind, n_objects, first_sync, tombstones, effects, streamed } => {
+            let what = if *streamed { "watch-list's streamed state" } else { "LIST" };
+            let mut s = format!("The {kind} {what} reaches {}: {} in the store", who(*watcher), plural(*n_objects, "object", "objects"));
             if *first_sync {
                 s.push_str(", and HasSynced turns true");
             }

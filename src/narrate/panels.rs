@@ -24,6 +24,8 @@ pub struct EmptyFacts<'a> {
     pub synced: bool,
     /// Its informers take their first state by watch-list.
     pub watch_list: bool,
+    /// The controller process is down until the kubelet restarts it then.
+    pub restart_at: Option<u64>,
     /// Successful deletes by kind so far.
     pub deleted: &'a [(Kind, u64)],
 }
@@ -172,6 +174,10 @@ pub fn empty_note(facts: &EmptyFacts, cache_side: bool) -> Option<String> {
         return Some(if cache_side { format!("Empty, as the cluster is: {gone}.") } else { format!("Empty: {gone}.") });
     }
     Some(match cache_side {
+        true if facts.restart_at.is_some() => format!(
+            "Empty: the process exited, and the kubelet restarts it at {}, with a new, empty cache. The cluster holds {other}.",
+            secs(facts.restart_at.unwrap_or(0))
+        ),
         true if !facts.synced && facts.watch_list => format!(
             "Empty until the watch-list's initial-events-end BOOKMARK: its stream goes to a temporary store, so HasSynced is false while the cluster holds {other}."
         ),
@@ -181,6 +187,18 @@ pub fn empty_note(facts: &EmptyFacts, cache_side: bool) -> Option<String> {
         true => format!("Empty, though the cluster holds {other}: their events are still on the wire."),
         false => format!("Empty: every object is gone from the cluster, while the cache still holds {other}."),
     })
+}
+
+/// What the Watch panel says with nothing on the wire: that the cache has
+/// every change, unless a watch-list waits for a bookmark that was lost.
+pub fn empty_wire_note(stalled: Option<Kind>, restart_at: Option<u64>) -> String {
+    match (stalled, restart_at) {
+        (_, Some(at)) => format!("Nothing on the wire: the process exited, and has no watch until the kubelet restarts it at {}.", secs(at)),
+        (None, None) => "Nothing on the wire: the cache has every change.".to_string(),
+        (Some(kind), None) => format!(
+            "Nothing on the wire, yet the {kind} cache never synced: its watch-list's initial-events-end BOOKMARK was lost, and nothing else will fill it."
+        ),
+    }
 }
 
 /// What a held read waits for: `the cache has seen rv 12 · this client wrote rv 15`.

@@ -16,6 +16,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("staleness-mitigation-replicaset", include_str!("../../scenarios/staleness-mitigation-replicaset.json")),
     ("over-create-answers", include_str!("../../scenarios/over-create-answers.json")),
     ("two-replicas", include_str!("../../scenarios/two-replicas.json")),
+    ("lost-bookmark", include_str!("../../scenarios/lost-bookmark.json")),
 ];
 
 /// The presets' names.

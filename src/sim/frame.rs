@@ -138,7 +138,17 @@ pub enum Event {
         throttled_ms: u64,
     },
     /// A LIST reached an informer's store (`Replace`): handlers ran, tombstones for vanished keys.
-    CacheFilled { watcher: Watcher, kind: Kind, n_objects: u32, first_sync: bool, tombstones: Vec<String>, effects: HandlerEffects },
+    CacheFilled {
+        watcher: Watcher,
+        kind: Kind,
+        n_objects: u32,
+        first_sync: bool,
+        tombstones: Vec<String>,
+        effects: HandlerEffects,
+        /// What a watch-list streamed, at its `initial-events-end` bookmark, not a LIST.
+        #[serde(default, skip_serializing_if = "is_false")]
+        streamed: bool,
+    },
     /// v1.28's DeltaFIFO popped entry `n` of `of` of a LIST into the
     /// controller's store (a listed item, or a tombstone): the handlers ran.
     ListItemPopped { kind: Kind, object: ObjectRef, tombstone: bool, n: u32, of: u32, first_sync: bool, effects: HandlerEffects },

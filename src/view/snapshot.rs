@@ -23,6 +23,10 @@ pub struct Snapshot {
     pub synced: bool,
     /// Its informers take their first state by watch-list.
     pub watch_list: bool,
+    /// An informer whose watch-list waits for a lost `initial-events-end` bookmark.
+    pub stalled: Option<crate::sim::object::Kind>,
+    /// The controller process is down until the kubelet restarts it then.
+    pub restart_at: Option<u64>,
     pub caption: String,
     /// The frame is a stale read the learner should notice.
     pub stale: bool,
@@ -184,6 +188,8 @@ pub fn snapshot(s: &Session) -> Snapshot {
         resource_version: w.api.resource_version(),
         synced: w.controller_synced(),
         watch_list: w.controller.watch_list(),
+        stalled: w.stalled_watch_list(),
+        restart_at: w.restart_at(),
         caption: pv::session_caption(s),
         stale: s.last_frame().is_some_and(pv::is_stale_read),
         rows: {
@@ -316,6 +322,7 @@ impl Snapshot {
             cache_holds: self.cache_holds,
             synced: self.synced,
             watch_list: self.watch_list,
+            restart_at: self.restart_at,
             deleted: &self.deleted,
         };
         crate::narrate::panels::empty_note(&facts, cache_side)
@@ -400,6 +407,23 @@ mod tests {
         let streaming = snapshot_where("empty-cache", &[("controller.watch_list", "true")], |s| s.position > 0 && !s.synced);
         let note = streaming.empty_note(true).unwrap();
         assert_eq!(note, "Empty until the watch-list's initial-events-end BOOKMARK: its stream goes to a temporary store, so HasSynced is false while the cluster holds 50.");
+        assert_eq!(streaming.stalled, None, "streaming, not stalled");
+        // lost-bookmark: once the ConfigMap stream is in and its bookmark lost, that informer is stalled.
+        let lost = snapshot_where("lost-bookmark", &[], |s| s.stalled.is_some());
+        assert_eq!(lost.stalled, Some(crate::sim::object::Kind::ConfigMap));
+        assert!(!lost.synced && lost.caption.contains("is lost on the wire"), "{}", lost.caption);
+        assert!(crate::narrate::panels::empty_wire_note(lost.stalled, lost.restart_at).contains("ConfigMap cache never synced"));
+        // CacheSyncTimeout: the process is down until the kubelet restarts it.
+        let down = snapshot_where("lost-bookmark", &[], |s| s.restart_at.is_some());
+        assert_eq!((down.now_ms, down.restart_at), (120_000, Some(130_000)));
+        assert_eq!(
+            down.empty_note(true).as_deref(),
+            Some("Empty: the process exited, and the kubelet restarts it at 130.0 s, with a new, empty cache. The cluster holds 21.")
+        );
+        assert_eq!(
+            crate::narrate::panels::empty_wire_note(down.stalled, down.restart_at),
+            "Nothing on the wire: the process exited, and has no watch until the kubelet restarts it at 130.0 s."
+        );
         // Teardown's end: the Ensemble and its 11 ConfigMaps, all deleted.
         let mut s = Session::new(preset("teardown").unwrap());
         s.seek(usize::MAX);

@@ -39,6 +39,7 @@ const PRESETS = [
   'staleness-mitigation',
   'staleness-mitigation-replicaset',
   'two-replicas',
+  'lost-bookmark',
 ];
 
 /** Two laptops, a phone upright and the same phone on its side. */

@@ -5,7 +5,7 @@
 use super::in_flight::SentBy;
 use super::input::Deviation;
 use super::state::World;
-use super::timer::Source;
+use super::timer::{Source, Start, Timer};
 use crate::sim::apiserver::Verb;
 use crate::sim::informer::{Informer, ListState};
 use crate::sim::object::Kind;
@@ -110,6 +110,19 @@ impl World {
     /// When the next change is due, if anything is left before `until_ms`.
     pub fn next_at_ms(&self) -> Option<u64> {
         self.next_due().map(|(at, _)| at).filter(|at| *at <= self.until_ms)
+    }
+
+    /// A controller informer whose watch-list has streamed all it will and
+    /// waits for an `initial-events-end` bookmark that was lost: nothing on
+    /// its wire, never synced.
+    pub fn stalled_watch_list(&self) -> Option<Kind> {
+        self.ctl.caches.informers.iter().find(|i| i.is_streaming() && i.in_flight_len() == 0).map(|i| i.kind)
+    }
+
+    /// When the kubelet restarts a controller process that exited (after
+    /// controller-runtime's CacheSyncTimeout), while it is down.
+    pub fn restart_at(&self) -> Option<u64> {
+        self.timers.iter().find(|s| matches!(s.timer, Timer::Start(Start::Again))).map(|s| s.at_ms)
     }
 
     /// Whether every informer of the controller has synced.

@@ -204,7 +204,8 @@ impl World {
                 self.list_done(kind, replaced.first_sync);
             }
             let tombstones = replaced.tombstones().map(|o| crate::sim::controllers::queue_key(&o.namespace, &o.name)).collect();
-            return Event::CacheFilled { watcher, kind, n_objects, first_sync: replaced.first_sync, tombstones, effects };
+            let streamed = watcher == Watcher::Controller && self.ctl.caches.informers[i].watch_list;
+            return Event::CacheFilled { watcher, kind, n_objects, first_sync: replaced.first_sync, tombstones, effects, streamed };
         }
         let popping = watcher == Watcher::Controller && self.ctl.caches.informers[i].is_popping();
         if popping {
