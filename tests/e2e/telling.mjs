@@ -91,6 +91,13 @@ export const TELLING = [
     pick: { at: /^Replica A: replicaset-controller creates Pod .*This breaks children_within_desired/ },
     alt: 'two-replicas: the leader, thawed after another replica took its lease, leads on until its renew deadline and sends the creates it had decided: three pods over',
   },
+  {
+    file: 'lost-bookmark',
+    preset: 'lost-bookmark',
+    settings: {},
+    pick: { at: /initial-events-end BOOKMARK of the controller's ConfigMap watch-list .* is lost/ },
+    alt: "lost-bookmark: the ConfigMap watch-list's initial-events-end BOOKMARK is lost, so its cache never syncs and the workers wait",
+  },
 ];
 
 /** The runner's trace of a preset with settings: one object per frame. */
