@@ -345,6 +345,8 @@ fn Ask(step: LessonStep) -> impl IntoView {
         });
         mode != ControlsMode::All
     };
+    // On a phone the settings fold into a popover: a button opens it, where the change is the learner's to make.
+    let settings_folded = !controls_hidden && super::popover::compact();
     view! {
         <p class="ask" id="lesson-ask">{step.ask.clone()}</p>
         {move || {
@@ -353,6 +355,9 @@ fn Ask(step: LessonStep) -> impl IntoView {
                 let todo = m.clone();
                 view! {
                     <p class="waiting" role="status">{words::waiting(&m)}</p>
+                    {settings_folded.then(|| view! {
+                        <button class="lesson-answer" on:click=move |_| open_settings()>"Open Settings"</button>
+                    })}
                     {controls_hidden.then(|| view! {
                         <button class="lesson-answer" on:click=move |_| {
                             for (path, value) in &todo {
@@ -457,5 +462,15 @@ fn Notes(scenario: Memo<Scenario>) -> impl IntoView {
                 </details>
             }
         })
+    }
+}
+
+/// Open the settings popover (a phone's folded settings bar), its summary
+/// scrolled into view, for a step that waits for the learner's change.
+fn open_settings() {
+    let settings = document().query_selector("details.settings").ok().flatten();
+    if let Some(details) = settings.and_then(|e| e.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
+        details.set_open(true);
+        details.scroll_into_view();
     }
 }

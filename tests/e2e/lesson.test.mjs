@@ -147,6 +147,15 @@ test('lesson=1&step=3 resumes at step 3, and reloads there; a bad step is named'
       assert.ok(r.width >= 44 && r.height >= 44, `${await b.innerText()}: ${r.width}×${r.height}`);
     }
     assert.deepEqual(await axeProblems(page), []);
+    // The settings are folded into a popover here: the step offers to open it, and the change is the learner's.
+    assert.equal(await lesson.getByRole('button', { name: 'Make the change' }).count(), 0);
+    const generate = page.getByRole('radio', { name: 'GenerateName' });
+    assert.equal(await generate.isVisible(), false, 'folded away until asked for');
+    await lesson.getByRole('button', { name: 'Open Settings' }).click();
+    await generate.waitFor({ state: 'visible' });
+    await generate.check();
+    await lesson.getByLabel('Your prediction').waitFor({ state: 'visible' });
+    assert.equal(await lesson.locator('.waiting').count(), 0, 'the change is made: the step asks');
     await openStage(page, env.server.url, '?s=over-create&lesson=1&step=9');
     await page.getByRole('alert').getByText('URL parameter step: the lesson has 4 steps; it starts at the first (got "9")').waitFor();
     await lesson.getByText('Step 1 of 4', { exact: true }).waitFor();
