@@ -263,3 +263,35 @@ fn under_controller_runtime_a_cache_that_never_syncs_times_out_and_the_process_r
         .any(|f| matches!(f.event, Event::CacheSyncTimedOut { .. } | Event::ControllerStarted { restart: true, .. })));
     assert_eq!(workers_started(&waits), None);
 }
+
+/// A relist sent while the first watch-list is still unanswered: only the
+/// request the reflector waits for streams; the overtaken answer is dropped,
+/// so no second stream lands on a DeltaFIFO that is not waiting for one.
+#[test]
+fn a_relist_before_the_watch_list_is_answered_streams_once() {
+    let mut doc =
+        preset("over-create").unwrap().with_settings([("controller.watch_list", "true"), ("controller.fifo", "delta")]).unwrap().to_value();
+    doc["actions"].as_array_mut().unwrap().insert(0, serde_json::json!({"at_ms": 0, "relist": {"kind": "Ensemble"}}));
+    let run = run_scenario(Scenario::from_value(doc).unwrap());
+    let ends = run
+        .frames
+        .iter()
+        .filter(|f| matches!(f.event, Event::BookmarkDelivered { kind: Kind::Ensemble, initial_events_end: true, .. }))
+        .count();
+    assert_eq!(ends, 1, "{}", run.captions(1, 20));
+    assert!(workers_started(&run).is_some());
+    assert_eq!(run.report.live("ConfigMap"), 4);
+}
+
+/// The kubelet's restart after CacheSyncTimeout belongs to the process that
+/// exited: restarted by hand before it fires, that process is not restarted again.
+#[test]
+fn a_restart_by_hand_before_the_kubelet_s_is_the_only_one() {
+    let mut doc = preset("lost-bookmark").unwrap().to_value();
+    doc["actions"].as_array_mut().unwrap().push(serde_json::json!({"at_ms": 125000, "restart_controller": {}}));
+    let run = run_scenario(Scenario::from_value(doc).unwrap());
+    let restarts: Vec<u64> =
+        run.frames.iter().filter(|f| matches!(f.event, Event::ControllerStarted { restart: true, .. })).map(|f| f.at_ms).collect();
+    assert_eq!(restarts, [125_000], "{}", run.captions(28, 34));
+    assert_eq!(run.report.live("ConfigMap"), 24);
+}

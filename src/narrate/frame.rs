@@ -266,16 +266,18 @@ fn event_caption(frame: &Frame) -> String {
         Event::BookmarkDelivered { kind, resource_version, .. } => format!(
             "A BOOKMARK reaches the controller's {kind} cache: no object changes, but its store has now read the cluster up to resourceVersion {resource_version}, the mark v1.36's consistency store compares."
         ),
-        Event::BookmarkDropped { kind, resource_version, initial_events_end: true } => format!(
-            "The k8s.io/initial-events-end BOOKMARK of the controller's {kind} watch-list (resourceVersion {resource_version}) is lost on the wire: the reflector keeps streaming into its temporary store, never calls Replace, and the informer never syncs."
+        Event::BookmarkDropped { kind, resource_version, initial_events_end: true, synced } => format!(
+            "The k8s.io/initial-events-end BOOKMARK of the controller's {kind} watch-list (resourceVersion {resource_version}) is lost on the wire: the reflector keeps streaming into its temporary store and never calls Replace, {}.",
+            if *synced { "so the cache keeps the state it had" } else { "so the informer never syncs" }
         ),
         Event::BookmarkDropped { kind, resource_version, .. } => format!(
             "A BOOKMARK on the controller's {kind} watch (resourceVersion {resource_version}) is lost on the wire: its store's progress mark stays where it was."
         ),
-        Event::InitialEventDelivered { kind, event_type, object, n, of, initial, .. } => {
+        Event::InitialEventDelivered { kind, event_type, object, n, of, initial, synced, .. } => {
             if *initial {
+                let until = if *synced { "nothing reaches the cache" } else { "HasSynced stays false" };
                 format!(
-                    "{} {} {} of the watch-list's initial state reaches the reflector: it goes to the temporary store ({n} of {of}), not the cache; no handler runs, and HasSynced stays false until the k8s.io/initial-events-end BOOKMARK.",
+                    "{} {} {} of the watch-list's initial state reaches the reflector: it goes to the temporary store ({n} of {of}), not the cache; no handler runs, and {until} until the k8s.io/initial-events-end BOOKMARK.",
                     event_type.as_str(),
                     kind,
                     object.name

@@ -196,7 +196,7 @@ pub fn empty_wire_note(stalled: Option<Kind>, restart_at: Option<u64>) -> String
         (_, Some(at)) => format!("Nothing on the wire: the process exited, and has no watch until the kubelet restarts it at {}.", secs(at)),
         (None, None) => "Nothing on the wire: the cache has every change.".to_string(),
         (Some(kind), None) => format!(
-            "Nothing on the wire, yet the {kind} cache never synced: its watch-list's initial-events-end BOOKMARK was lost, and nothing else will fill it."
+            "Nothing on the wire, yet the {kind} watch-list's initial-events-end BOOKMARK never came: it was lost, and what the watch-list streamed waits in a temporary store, not the cache."
         ),
     }
 }

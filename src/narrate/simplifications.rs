@@ -52,7 +52,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         Some((Panel::Cache, "handlers run as the store takes each event")),
     ),
     s(
-        "A watch ends only when cluster.watch_timeout_ms or the relist action says, and always with 410 Expired and a LIST (a real reflector re-watches after an ordinary timeout without one); it carries bookmarks only when cluster.bookmark_ms is set, on that beat (each up to cluster.bookmark_jitter_ms late, seeded), where the watch cache sends one about a minute apart. A dropped event is a fault you inject, lost silently, which a real watch cannot do (a gap ends it with 410 Expired and a relist); a cache behind it reads on only with the next event of its kind.",
+        "A watch ends only when cluster.watch_timeout_ms or the relist action says, and always with 410 Expired and a LIST, or a new watch-list with controller.watch_list (a real reflector re-watches after an ordinary timeout without one); it carries bookmarks only when cluster.bookmark_ms is set, on that beat (each up to cluster.bookmark_jitter_ms late, seeded), where the watch cache sends one about a minute apart. A dropped event is a fault you inject, lost silently, which a real watch cannot do (a gap ends it with 410 Expired and a relist); a cache behind it reads on only with the next event of its kind.",
         Some((Panel::Watch, "a dropped event is a fault you inject")),
     ),
     s(

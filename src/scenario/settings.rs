@@ -421,7 +421,7 @@ pub const SETTINGS: &[Setting] = &[
         domain: Domain::Flag { optional: true },
         unit: "",
         default_note: Some("by `controller_runtime` (0.22: `false`); else `true`"),
-        help: "controller-runtime's UsePriorityQueue, on by default since 0.23: the initial list's events and resyncs are handed out last; off, client-go's rate-limiting queue with the same limiter",
+        help: "controller-runtime's UsePriorityQueue, on by default since 0.23: the initial list's events and resyncs are handed out last; off, client-go's rate-limiting queue with its default controller rate limiter (per-item backoff and the 10 qps / 100 bucket)",
         slider: None,
         live: false,
     },

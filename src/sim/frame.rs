@@ -176,13 +176,31 @@ pub enum Event {
     },
     /// A BOOKMARK was lost on the wire; a watch-list's `k8s.io/initial-events-end`
     /// lost leaves the informer streaming, never synced.
-    BookmarkDropped { kind: Kind, resource_version: u64, initial_events_end: bool },
+    BookmarkDropped {
+        kind: Kind,
+        resource_version: u64,
+        initial_events_end: bool,
+        /// The informer had synced before (a relist's stream): its cache keeps what it had.
+        #[serde(default, skip_serializing_if = "is_false")]
+        synced: bool,
+    },
     /// A watch-list's event reached the controller's reflector while it
     /// streams the initial state: it goes to the temporary store (`n` objects
     /// there now, of the `of` in the snapshot), not the cache, and no handler
     /// runs. `initial`: an ADDED of the snapshot, not a later change queued
     /// behind a lost bookmark.
-    InitialEventDelivered { kind: Kind, event_type: EventType, object: ObjectRef, resource_version: u64, n: u32, of: u32, initial: bool },
+    InitialEventDelivered {
+        kind: Kind,
+        event_type: EventType,
+        object: ObjectRef,
+        resource_version: u64,
+        n: u32,
+        of: u32,
+        initial: bool,
+        /// The informer had synced before (a relist's stream).
+        #[serde(default, skip_serializing_if = "is_false")]
+        synced: bool,
+    },
     /// A watch event was lost on the wire: the store never sees it.
     WatchDropped { watcher: Watcher, event_type: EventType, object: ObjectRef, resource_version: u64 },
     /// controller-runtime's `CacheSyncTimeout` ran out with a cache not synced:

@@ -257,7 +257,8 @@ impl World {
                     // process exits. The kubelet restarts the container after
                     // CrashLoopBackOff's first delay, 10 s (a fixed 10 s here).
                     self.reset_process();
-                    self.set_timer(self.now_ms + CRASH_RESTART_MS, Timer::Start(Start::Again));
+                    let epoch = self.ctl.epoch;
+                    self.set_timer(self.now_ms + CRASH_RESTART_MS, Timer::Restart { epoch });
                     Some(Event::CacheSyncTimedOut { waited_ms, restart_in_ms: CRASH_RESTART_MS })
                 } else {
                     self.set_timer(self.now_ms + 100, Timer::SyncPoll { epoch, since_ms });
@@ -272,6 +273,8 @@ impl World {
             Timer::TryAcquire { epoch } => self.try_acquire(epoch),
             Timer::LeaseLost { epoch } => self.lease_lost(epoch),
             Timer::Thaw { epoch } => self.thaw(epoch),
+            // Routed by epoch: a process restarted meanwhile has another.
+            Timer::Restart { epoch } => (epoch == self.ctl.epoch).then(|| self.start_controller(Start::Again)),
             Timer::Bookmark => {
                 let (rv, now) = (self.api.resource_version(), self.now_ms);
                 let peer = self.peer.iter_mut().flat_map(|p| p.caches.informers.iter_mut());

@@ -412,7 +412,8 @@ mod tests {
         let lost = snapshot_where("lost-bookmark", &[], |s| s.stalled.is_some());
         assert_eq!(lost.stalled, Some(crate::sim::object::Kind::ConfigMap));
         assert!(!lost.synced && lost.caption.contains("is lost on the wire"), "{}", lost.caption);
-        assert!(crate::narrate::panels::empty_wire_note(lost.stalled, lost.restart_at).contains("ConfigMap cache never synced"));
+        assert!(crate::narrate::panels::empty_wire_note(lost.stalled, lost.restart_at)
+            .contains("ConfigMap watch-list's initial-events-end BOOKMARK never came"));
         // CacheSyncTimeout: the process is down until the kubelet restarts it.
         let down = snapshot_where("lost-bookmark", &[], |s| s.restart_at.is_some());
         assert_eq!((down.now_ms, down.restart_at), (120_000, Some(130_000)));

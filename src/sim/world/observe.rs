@@ -5,7 +5,7 @@
 use super::in_flight::SentBy;
 use super::input::Deviation;
 use super::state::World;
-use super::timer::{Source, Start, Timer};
+use super::timer::{Source, Timer};
 use crate::sim::apiserver::Verb;
 use crate::sim::informer::{Informer, ListState};
 use crate::sim::object::Kind;
@@ -122,7 +122,8 @@ impl World {
     /// When the kubelet restarts a controller process that exited (after
     /// controller-runtime's CacheSyncTimeout), while it is down.
     pub fn restart_at(&self) -> Option<u64> {
-        self.timers.iter().find(|s| matches!(s.timer, Timer::Start(Start::Again))).map(|s| s.at_ms)
+        let epoch = self.ctl.epoch;
+        self.timers.iter().find(|s| matches!(s.timer, Timer::Restart { epoch: e } if e == epoch)).map(|s| s.at_ms)
     }
 
     /// Whether every informer of the controller has synced.

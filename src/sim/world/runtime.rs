@@ -118,7 +118,8 @@ impl Runtime {
             kind,
             caches,
             // controller-runtime without its priority queue (v0.22's default)
-            // builds client-go's rate-limiting queue with the same limiter.
+            // builds client-go's rate-limiting queue with its default
+            // controller rate limiter, the overall bucket included.
             queue: if controller.priority_queue() { WorkQueue::priority_queue() } else { WorkQueue::default() },
             expectations: Expectations::new(cluster.expectations_timeout_ms),
             workers: vec![Worker::default(); controller.workers().max(1) as usize],

@@ -52,6 +52,9 @@ pub(super) enum Timer {
     Thaw { epoch: u32 },
     /// The apiserver sends a BOOKMARK on each of the controller's watches.
     Bookmark,
+    /// The kubelet restarts the process that exited (its new, not yet
+    /// started epoch): dropped if that process has started again meanwhile.
+    Restart { epoch: u32 },
 }
 
 impl Timer {
@@ -66,7 +69,8 @@ impl Timer {
             | Timer::Renew { epoch }
             | Timer::TryAcquire { epoch }
             | Timer::LeaseLost { epoch }
-            | Timer::Thaw { epoch } => Some(*epoch),
+            | Timer::Thaw { epoch }
+            | Timer::Restart { epoch } => Some(*epoch),
             Timer::Start { .. }
             | Timer::StartPeer
             | Timer::Request(_)

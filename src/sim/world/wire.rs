@@ -120,6 +120,10 @@ impl World {
                 let initial_list_ms = self.cluster.initial_list_for(kind);
                 let (now, items, list_rv) = (self.now_ms, outcome.response.items.clone(), outcome.response.list_rv);
                 let inf = self.ctl.caches.informer_mut(kind)?;
+                if inf.watch_list && !matches!(inf.state(), crate::sim::informer::ListState::Requested { .. }) {
+                    // An earlier request's stream, overtaken by a relist: that reflector has gone.
+                    return None;
+                }
                 if inf.watch_list {
                     // The watch is open from now on: its timeout runs from here.
                     inf.streamed(items, list_rv, now, initial_list_ms);
@@ -248,11 +252,13 @@ impl World {
         };
         let e = &delivered.event;
         let resource_version = e.object.resource_version;
+        let synced = watcher == Watcher::Controller && self.ctl.caches.informers[i].has_synced();
         if e.bookmark && e.dropped {
-            return Event::BookmarkDropped { kind, resource_version, initial_events_end: e.initial };
+            return Event::BookmarkDropped { kind, resource_version, initial_events_end: e.initial, synced };
         }
         if e.bookmark {
-            if e.initial {
+            let closed = matches!(self.ctl.caches.informers[i].state(), crate::sim::informer::ListState::Listed { .. });
+            if e.initial && closed {
                 // `k8s.io/initial-events-end`: what was streamed waits for the FIFO's `Replace`.
                 self.queue_list(kind);
             }
@@ -271,6 +277,7 @@ impl World {
                 n,
                 of,
                 initial: e.initial,
+                synced,
             };
         }
         if e.dropped {
