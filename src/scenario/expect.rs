@@ -424,11 +424,14 @@ pub fn effective_settings(scenario: &super::Scenario, world: &World) -> Value {
     // What a profile governs, as it resolved: a check `when` the store is
     // off applies to a 1.28 run that never names it.
     if let Some(Value::Object(c)) = doc.get_mut("controller") {
-        let w = &world.controller;
-        c.insert("consistency_store".into(), Value::Bool(w.consistency_store()));
-        c.insert("fifo".into(), Value::from(crate::sim::settings::word(w.fifo())));
-        c.insert("watch_list".into(), Value::Bool(w.watch_list()));
-        c.insert("priority_queue".into(), Value::Bool(w.priority_queue()));
+        for g in world.controller.governed() {
+            let value = match g.resolved {
+                crate::sim::settings::Val::Flag(b) => Value::Bool(b),
+                crate::sim::settings::Val::Word(w) => Value::from(w),
+                crate::sim::settings::Val::Int(n) => Value::from(n),
+            };
+            c.insert(g.path.trim_start_matches("controller.").into(), value);
+        }
     }
     doc
 }

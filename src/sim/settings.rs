@@ -508,15 +508,20 @@ impl ControllerSettings {
         if self.kubernetes.is_none() && self.controller_runtime.is_none() {
             return Vec::new();
         }
+        self.governed().into_iter().filter_map(|g| g.set.map(|v| format!("{}={v}", g.path))).collect()
+    }
+
+    /// Each setting a release's profile governs: its path, what the
+    /// scenario set (if anything), and what it resolves to. The one list the
+    /// run's overrides, the checks' `when` and the page's fields read.
+    pub fn governed(&self) -> [Governed; 4] {
+        let flag = |set: Option<bool>, resolved| Governed { path: "", set: set.map(Val::Flag), resolved: Val::Flag(resolved) };
         [
-            ("controller.fifo", self.fifo.map(|f| word(f).to_string())),
-            ("controller.watch_list", self.watch_list.map(|b| b.to_string())),
-            ("controller.consistency_store", self.consistency_store.map(|b| b.to_string())),
-            ("controller.priority_queue", self.priority_queue.map(|b| b.to_string())),
+            Governed { path: "controller.fifo", set: self.fifo.map(|f| Val::Word(word(f))), resolved: Val::Word(word(self.fifo())) },
+            Governed { path: "controller.watch_list", ..flag(self.watch_list, self.watch_list()) },
+            Governed { path: "controller.consistency_store", ..flag(self.consistency_store, self.consistency_store()) },
+            Governed { path: "controller.priority_queue", ..flag(self.priority_queue, self.priority_queue()) },
         ]
-        .into_iter()
-        .filter_map(|(path, v)| v.map(|v| format!("{path}={v}")))
-        .collect()
     }
 
     /// The library it is written with (absent: controller-runtime for the
@@ -581,6 +586,16 @@ pub enum RuntimeKind {
 impl Choice for RuntimeKind {
     const ALL: &'static [Self] = &[RuntimeKind::ClientGo, RuntimeKind::ControllerRuntime];
     const WORDS: &'static [&'static str] = &["client-go", "controller-runtime"];
+}
+
+/// A setting a release's profile governs ([`ControllerSettings::governed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Governed {
+    pub path: &'static str,
+    /// What the scenario sets over the profile, if anything.
+    pub set: Option<Val>,
+    /// What the run uses.
+    pub resolved: Val,
 }
 
 /// A Kubernetes release, as a profile: what the simulation models of it.

@@ -334,10 +334,7 @@ fn default_on(ui: Ui, path: &str) -> bool {
         let c = &s.scenario().controller;
         match path {
             "controller.expectations" => c.expectations(),
-            "controller.consistency_store" => c.consistency_store(),
-            "controller.watch_list" => c.watch_list(),
-            "controller.priority_queue" => c.priority_queue(),
-            _ => false,
+            _ => c.governed().iter().any(|g| g.path == path && g.resolved == crate::sim::settings::Val::Flag(true)),
         }
     })
 }
