@@ -33,6 +33,8 @@ impl Ui {
         if !self.playing.try_get_untracked().unwrap_or(false) {
             return;
         }
+        // What the last frame left for this one's start, before this one changes anything.
+        super::state::run_next_frame();
         let now = window().performance().map_or(0.0, |p| p.now());
         let dt = self.last_tick.get_value().map_or(0.0, |t| (now - t).clamp(0.0, 100.0));
         self.last_tick.set_value(Some(now));

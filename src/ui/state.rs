@@ -130,6 +130,37 @@ pub(super) fn part_of(snap: Memo<Snapshot>, part: impl Fn(&Snapshot, &mut rustc_
     })
 }
 
+thread_local! {
+    /// What [`at_next_frame`] has queued.
+    static NEXT_FRAME: std::cell::RefCell<Vec<Box<dyn FnOnce()>>> = std::cell::RefCell::default();
+}
+
+/// Runs `f` at the start of the next frame, before anything changes the page
+/// in it: a scroll set or a box measured while a frame's changes are being
+/// made makes the browser lay the page out there and then, and again once
+/// the rest are made (about a millisecond each at 500 replicas); at the next
+/// frame's start the layout is the one just drawn, and reading or scrolling
+/// it costs nothing. The learner sees it one frame later, with that frame's
+/// changes. Playback runs the queue first thing in its tick
+/// ([`run_next_frame`]); a frame callback of its own runs it otherwise.
+pub(super) fn at_next_frame(f: impl FnOnce() + 'static) {
+    let first = NEXT_FRAME.with(|queued| {
+        let mut queued = queued.borrow_mut();
+        queued.push(Box::new(f));
+        queued.len() == 1
+    });
+    if first {
+        request_animation_frame(run_next_frame);
+    }
+}
+
+/// Runs what [`at_next_frame`] queued, in the order it was queued.
+pub(super) fn run_next_frame() {
+    for f in NEXT_FRAME.with(|queued| std::mem::take(&mut *queued.borrow_mut())) {
+        f();
+    }
+}
+
 pub(super) fn use_ui() -> Ui {
     expect_context::<Ui>()
 }

@@ -32,6 +32,10 @@
 //   (the app's tick, re-rendering, style, layout and paint), from the frame's
 //   start to the first task after its rendering update; the interval above
 //   cannot go below one vsync (16.7 ms at 60 Hz), this can.
+// - frame_work_spacetime_in_view_p50_ms and _p95_ms: the same run with the
+//   stage scrolled to Space-time (below the first screen, so while playing it
+//   is drawn only when scrolled into view); frame_work_<panel>_p95_ms: the
+//   run with that panel alone (`panels=`), scrolled into view.
 // - seek_startup_task_ms, seek_slice_task_ms, seek_slices, seek_ms: a URL
 //   whose frame (57,656 of over-create played for two hours) lies past the
 //   frames the page computes ahead of itself (SEEK_SETTINGS), so the seek
@@ -260,7 +264,7 @@ function waitForQuiet(page) {
  * so ~16.7 ms is the floor of every interval: a p95 at the floor means
  * playback kept up with every frame.
  */
-async function measureFrames(browser, server, query = PLAY_QUERY) {
+async function measureFrames(browser, server, query = PLAY_QUERY, { inView } = {}) {
   const { page, context, problems } = await openPage(browser, server.origin);
   try {
     await page.goto(`${server.url}?${query}`, { waitUntil: 'commit' });
@@ -281,6 +285,9 @@ async function measureFrames(browser, server, query = PLAY_QUERY) {
     if (!(await waitForQuiet(page))) {
       console.error('page bench: note: the page was still busy 20 s after loading; playing anyway');
     }
+    // A panel below the first screen is drawn while playing only when in view (src/ui/panels/layout.rs, worth_drawing).
+    const shown = inView && page.locator(inView).first();
+    if (shown && (await shown.count())) await shown.scrollIntoViewIfNeeded();
     const frameNumber = async () => Number((await counter.innerText()).match(/\d+/)[0]);
     const before = await frameNumber();
 
@@ -421,9 +428,13 @@ async function main() {
     say('frame_work_p95_ms', frames.workP95.toFixed(1), 'ms');
     say('frame_samples', frames.frames, 'frames');
     say('play_sim_frames', frames.advanced, 'frames');
-    // Each panel alone (`panels=`), the same run: the share each adds.
+    // Every panel, scrolled to Space-time, which lies below the first screen.
+    const below = await measureFrames(browser, server, PLAY_QUERY, { inView: '#space-time' });
+    say('frame_work_spacetime_in_view_p50_ms', below.workP50.toFixed(1), 'ms');
+    say('frame_work_spacetime_in_view_p95_ms', below.workP95.toFixed(1), 'ms');
+    // Each panel alone (`panels=`) and in view, the same run: the share each adds.
     for (const panel of PANELS) {
-      const alone = await measureFrames(browser, server, `${PLAY_QUERY}&panels=${panel}`);
+      const alone = await measureFrames(browser, server, `${PLAY_QUERY}&panels=${panel}`, { inView: 'section.panel' });
       say(`frame_work_${panel}_p95_ms`, alone.workP95.toFixed(1), 'ms');
     }
     const largest = await measureFrames(browser, server, LARGEST_QUERY);

@@ -2,7 +2,7 @@
 
 use super::layout::{keep_in_view, simplified};
 use crate::narrate::simplifications::Panel;
-use crate::ui::state::{part_of, use_ui};
+use crate::ui::state::{at_next_frame, part_of, use_ui};
 use leptos::prelude::*;
 use std::hash::Hash;
 
@@ -12,12 +12,15 @@ pub fn ReconcilePanel() -> impl IntoView {
     let code = NodeRef::<leptos::html::Ol>::new();
     // Redrawn when the code's state changes, not with every frame the snapshot does.
     let version = part_of(snap, |s, h| s.reconcile.hash(h));
-    // The lit line stays in view when the panel is too short for all of the code.
+    // The lit line stays in view when the panel is too short for all of the
+    // code: measured at the next frame's start, when measuring costs nothing.
     Effect::new(move |_| {
         let _ = version.get();
-        if let Some(list) = code.get() {
-            keep_in_view(&list, "li.lit");
-        }
+        at_next_frame(move || {
+            if let Some(list) = code.try_get_untracked().flatten() {
+                keep_in_view(&list, "li.lit");
+            }
+        });
     });
     view! {
         <section class="panel reconcile" aria-label="Reconcile">

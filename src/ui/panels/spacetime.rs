@@ -9,6 +9,7 @@
 //! one, `SpaceTime::shapes`, which the export writes and the pointer is
 //! tested against.
 
+use super::layout::worth_drawing;
 use crate::ui::state::use_ui;
 use crate::view::spacetime::{of_session, words_list, Shape, SpaceTime, HEIGHT};
 use leptos::prelude::*;
@@ -79,6 +80,12 @@ pub fn SpaceTimePanel() -> impl IntoView {
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let size = RwSignal::new(Box_::default());
     let palette = RwSignal::new(Palette::default());
+    // The drawing is painted off the page, then copied onto the canvas: a
+    // canvas in the document resolves every `font` it is given against the
+    // page's style, which forces the browser to restyle the whole page in the
+    // middle of a frame (about 1.4 ms a call at 500 replicas); one that is in
+    // no document does not.
+    let back = StoredValue::new_local(document().create_element("canvas").ok().and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok()));
     // Sized (its bitmap to its box, in device pixels) and coloured when it is
     // drawn and whenever its box or the colour scheme changes.
     Effect::new(move |done: Option<bool>| {
@@ -89,15 +96,23 @@ pub fn SpaceTimePanel() -> impl IntoView {
         watch_size_and_scheme(el, size, palette);
         true
     });
-    // Painted at every change of the view, the pointer, the box or the palette.
+    // Painted at every change of the view, the pointer, the box or the
+    // palette, where it is worth it: scrolled out of view while playing, it is
+    // painted when it comes back (its words, the canvas's label, stay current).
+    let section = NodeRef::<leptos::html::Section>::new();
+    let worth = worth_drawing(section);
     Effect::new(move |_| {
+        if !worth.get() {
+            return;
+        }
         let Some(el) = canvas.get() else { return };
         let b = size.get();
         if b.w <= 0.0 || b.h <= 0.0 {
             return;
         }
         let lit = pointed.get();
-        palette.with(|p| view.with(|v| paint(&el, v, lit, p, b)));
+        back.with_value(|back| palette.with(|p| view.with(|v| paint(back, v, lit, p, b))));
+        back.with_value(|back| show(&el, back));
     });
     // The mark under the pointer, in drawing units, with 3 CSS px of slack.
     let under = move |e: &leptos::ev::MouseEvent| {
@@ -156,7 +171,7 @@ pub fn SpaceTimePanel() -> impl IntoView {
         }
     };
     view! {
-        <section class="panel spacetime-panel" id="space-time" tabindex="-1" aria-label="Space-time">
+        <section class="panel spacetime-panel" id="space-time" tabindex="-1" aria-label="Space-time" node_ref=section>
             <header>
                 <h2>"Space-time"</h2>
                 <span class="sub">"time runs down · an arrow per watch event, sloped by its lag · ◆ a cache read, red when stale"</span>
@@ -274,13 +289,33 @@ fn watch_size_and_scheme(el: HtmlCanvasElement, size: RwSignal<Box_>, palette: R
     measure();
 }
 
-/// Paints the drawing of `st` on `el`, as the export's SVG draws it
+/// Copies the drawing painted on `back` onto `el`, the canvas on the page,
+/// pixel for pixel (both bitmaps are the box in device pixels).
+fn show(el: &HtmlCanvasElement, back: &Option<HtmlCanvasElement>) {
+    let Some(back) = back else { return };
+    let Some(ctx) = context(el) else { return };
+    ctx.clear_rect(0.0, 0.0, f64::from(el.width()), f64::from(el.height()));
+    let _ = ctx.draw_image_with_html_canvas_element(back, 0.0, 0.0);
+}
+
+fn context(el: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {
+    el.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+}
+
+/// Paints the drawing of `st` on `el` (the canvas off the page, sized here to
+/// the box in device pixels), as the export's SVG draws it
 /// (src/view/spacetime.rs, EXPORT_STYLE and the page's `.spacetime` styles):
 /// one path a style, in the SVG's order (lanes, bars, writes, arrows, reads,
 /// what is lit, the cursor), so a frame is a few dozen calls and one
 /// stroke or fill a style, whatever the number of marks.
-fn paint(el: &HtmlCanvasElement, st: &SpaceTime, lit: Option<usize>, p: &Palette, b: Box_) {
-    let Some(ctx) = el.get_context("2d").ok().flatten().and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok()) else { return };
+fn paint(el: &Option<HtmlCanvasElement>, st: &SpaceTime, lit: Option<usize>, p: &Palette, b: Box_) {
+    let Some(el) = el else { return };
+    let (w, h) = ((b.w * b.dpr).round() as u32, (b.h * b.dpr).round() as u32);
+    if el.width() != w || el.height() != h {
+        el.set_width(w);
+        el.set_height(h);
+    }
+    let Some(ctx) = context(el) else { return };
     let (k, ox, oy) = b.fit(st);
     let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
     ctx.clear_rect(0.0, 0.0, f64::from(el.width()), f64::from(el.height()));

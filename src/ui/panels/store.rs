@@ -5,7 +5,7 @@
 use super::layout::{kind_abbr, simplified};
 use crate::narrate::simplifications::Panel;
 use crate::narrate::units::{plural, secs};
-use crate::ui::state::{part_of, use_ui};
+use crate::ui::state::{at_next_frame, part_of, use_ui};
 use crate::view::panels::{self as pv, Row, RowState};
 use crate::view::snapshot::Snapshot;
 use leptos::either::Either;
@@ -281,10 +281,14 @@ fn rows_list(side: Side) -> impl IntoView {
         let h = if other > 0.0 { height.get().min(other) } else { height.get() };
         let Some(i) = snap.with(|s| s.rows.iter().position(|r| r.touched)) else { return };
         if let Some(to) = pv::scroll_to_show(i, top.get_untracked(), h, pitch) {
-            if let Some(el) = list.get_untracked() {
-                el.set_scroll_top(to.round() as i32);
-            }
-            top.set(to);
+            // Scrolled, and the rows there drawn, at the next frame's start
+            // (`at_next_frame`): set now, the scroll would lay the page out twice.
+            at_next_frame(move || {
+                if let Some(el) = list.try_get_untracked().flatten() {
+                    el.set_scroll_top(to.round() as i32);
+                }
+                top.try_set(to);
+            });
         }
     });
     // Each drawn row's place in the list, where rows come and go around it:

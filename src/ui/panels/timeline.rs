@@ -1,6 +1,6 @@
 //! The Timeline panel: the audit log and the controller log, side by side.
 
-use super::layout::kind_abbr;
+use super::layout::{kind_abbr, worth_drawing};
 use crate::narrate::units::fmt_ms;
 use crate::sim::apiserver::Actor;
 use crate::ui::state::{part_of, use_ui};
@@ -13,11 +13,14 @@ pub fn TimelinePanel() -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
     let pointed = ui.pointed;
-    // Each log redrawn when it gains or loses a line, not with every frame the snapshot does.
-    let audit = part_of(snap, |s, h| s.audit.hash(h));
-    let logs = part_of(snap, |s, h| s.logs.hash(h));
+    // Each log redrawn when it gains or loses a line, not with every frame
+    // the snapshot does; and not while playing out of view (`worth_drawing`).
+    let section = NodeRef::<leptos::html::Section>::new();
+    let worth = worth_drawing(section);
+    let audit = while_worth(worth, part_of(snap, |s, h| s.audit.hash(h)));
+    let logs = while_worth(worth, part_of(snap, |s, h| s.logs.hash(h)));
     view! {
-        <section class="panel timeline" id="timeline" tabindex="-1" aria-label="Timeline">
+        <section class="panel timeline" id="timeline" tabindex="-1" aria-label="Timeline" node_ref=section>
             <div class="column">
                 <h2>"Audit log"</h2>
                 <ol class="audit mono">
@@ -54,4 +57,13 @@ pub fn TimelinePanel() -> impl IntoView {
             </div>
         </section>
     }
+}
+
+/// `version` while the panel is worth drawing; else the value it had, so
+/// what reads it is not redrawn (and `version`, not read, is not computed).
+fn while_worth(worth: Memo<bool>, version: Memo<u64>) -> Memo<u64> {
+    Memo::new(move |was: Option<&u64>| match (was, worth.get()) {
+        (Some(&was), false) => was,
+        _ => version.get(),
+    })
 }
