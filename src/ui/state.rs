@@ -130,34 +130,27 @@ pub(super) fn part_of(snap: Memo<Snapshot>, part: impl Fn(&Snapshot, &mut rustc_
     })
 }
 
+/// What [`Ui::at_next_frame`] has queued, and whether a frame callback waits to run it.
+type NextFrame = (std::cell::RefCell<Vec<Box<dyn FnOnce()>>>, std::cell::Cell<bool>);
+
 thread_local! {
-    /// What [`at_next_frame`] has queued.
-    static NEXT_FRAME: std::cell::RefCell<Vec<Box<dyn FnOnce()>>> = std::cell::RefCell::default();
+    static NEXT_FRAME: NextFrame = Default::default();
 }
 
-/// Runs `f` at the start of the next frame, before anything changes the page
-/// in it: a scroll set or a box measured while a frame's changes are being
-/// made makes the browser lay the page out there and then, and again once
-/// the rest are made (about a millisecond each at 500 replicas); at the next
-/// frame's start the layout is the one just drawn, and reading or scrolling
-/// it costs nothing. The learner sees it one frame later, with that frame's
-/// changes. Playback runs the queue first thing in its tick
-/// ([`run_next_frame`]); a frame callback of its own runs it otherwise.
-pub(super) fn at_next_frame(f: impl FnOnce() + 'static) {
-    let first = NEXT_FRAME.with(|queued| {
-        let mut queued = queued.borrow_mut();
-        queued.push(Box::new(f));
-        queued.len() == 1
-    });
-    if first {
-        request_animation_frame(run_next_frame);
+/// Runs what [`Ui::at_next_frame`] queued, in the order it was queued.
+pub(super) fn run_next_frame() {
+    for f in NEXT_FRAME.with(|(queued, _)| std::mem::take(&mut *queued.borrow_mut())) {
+        f();
     }
 }
 
-/// Runs what [`at_next_frame`] queued, in the order it was queued.
-pub(super) fn run_next_frame() {
-    for f in NEXT_FRAME.with(|queued| std::mem::take(&mut *queued.borrow_mut())) {
-        f();
+/// Runs the queue from a frame callback of its own, once, unless playback's tick runs it first.
+fn run_next_frame_soon() {
+    if NEXT_FRAME.with(|(_, waiting)| !waiting.replace(true)) {
+        request_animation_frame(|| {
+            NEXT_FRAME.with(|(_, waiting)| waiting.set(false));
+            run_next_frame();
+        });
     }
 }
 
@@ -276,8 +269,26 @@ impl Ui {
     }
 
     /// Stop playing, and any seek still being computed.
+    /// Runs `f` at the start of the next frame, before anything changes the
+    /// page in it: a scroll set or a box measured while a frame's changes are
+    /// being made makes the browser lay the page out there and then, and
+    /// again once the rest are made (about a millisecond each at 500
+    /// replicas); at the next frame's start the layout is the one just drawn,
+    /// and reading or scrolling it costs nothing. The learner sees it one
+    /// frame later, with that frame's changes. While playing, the tick runs
+    /// the queue first thing ([`run_next_frame`]): a frame callback queued
+    /// now would run after the next tick, its changes made. Otherwise, and
+    /// for what is left when playback pauses, a frame callback of its own.
+    pub(super) fn at_next_frame(&self, f: impl FnOnce() + 'static) {
+        NEXT_FRAME.with(|(queued, _)| queued.borrow_mut().push(Box::new(f)));
+        if !self.playing.get_untracked() {
+            run_next_frame_soon();
+        }
+    }
+
     pub(super) fn pause(&self) {
         self.playing.set(false);
+        run_next_frame_soon();
         self.seek_generation.update_value(|g| *g += 1);
         if self.computing.get_untracked().is_some() {
             self.computing.set(None);

@@ -2,13 +2,14 @@
 
 use super::layout::{keep_in_view, simplified};
 use crate::narrate::simplifications::Panel;
-use crate::ui::state::{at_next_frame, part_of, use_ui};
+use crate::ui::state::{part_of, use_ui};
 use leptos::prelude::*;
 use std::hash::Hash;
 
 #[component]
 pub fn ReconcilePanel() -> impl IntoView {
-    let snap = use_ui().snap;
+    let ui = use_ui();
+    let snap = ui.snap;
     let code = NodeRef::<leptos::html::Ol>::new();
     // Redrawn when the code's state changes, not with every frame the snapshot does.
     let version = part_of(snap, |s, h| s.reconcile.hash(h));
@@ -16,7 +17,7 @@ pub fn ReconcilePanel() -> impl IntoView {
     // code: measured at the next frame's start, when measuring costs nothing.
     Effect::new(move |_| {
         let _ = version.get();
-        at_next_frame(move || {
+        ui.at_next_frame(move || {
             if let Some(list) = code.try_get_untracked().flatten() {
                 keep_in_view(&list, "li.lit");
             }

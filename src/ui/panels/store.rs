@@ -5,7 +5,7 @@
 use super::layout::{kind_abbr, simplified};
 use crate::narrate::simplifications::Panel;
 use crate::narrate::units::{plural, secs};
-use crate::ui::state::{at_next_frame, part_of, use_ui};
+use crate::ui::state::{part_of, use_ui};
 use crate::view::panels::{self as pv, Row, RowState};
 use crate::view::snapshot::Snapshot;
 use leptos::either::Either;
@@ -282,9 +282,15 @@ fn rows_list(side: Side) -> impl IntoView {
         let Some(i) = snap.with(|s| s.rows.iter().position(|r| r.touched)) else { return };
         if let Some(to) = pv::scroll_to_show(i, top.get_untracked(), h, pitch) {
             // Scrolled, and the rows there drawn, at the next frame's start
-            // (`at_next_frame`): set now, the scroll would lay the page out twice.
-            at_next_frame(move || {
+            // (`Ui::at_next_frame`): set now, the scroll would lay the page out twice.
+            // Its scroll event is marked (`data-scrolled`): where the list
+            // stands is known, and reading it there would lay the page out
+            // again, the other list's rows having been redrawn by then.
+            ui.at_next_frame(move || {
                 if let Some(el) = list.try_get_untracked().flatten() {
+                    if top.get_untracked() != to {
+                        let _ = el.set_attribute("data-scrolled", "");
+                    }
                     el.set_scroll_top(to.round() as i32);
                 }
                 top.try_set(to);
@@ -335,6 +341,11 @@ fn rows_list(side: Side) -> impl IntoView {
             style=format!("--row-h:{ROW_HEIGHT_REM}rem;--row-gap:{ROW_GAP_PX}px")
             on:scroll=move |ev| {
                 if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                    // The echo of scrolling to the touched row: `top` is already where it went.
+                    if el.has_attribute("data-scrolled") {
+                        let _ = el.remove_attribute("data-scrolled");
+                        return;
+                    }
                     measure(&el);
                     sync_scroll(&el, side);
                 }
