@@ -4,7 +4,6 @@
 use super::layout::{kind_abbr, percent, simplified};
 use crate::narrate::simplifications::Panel;
 use crate::narrate::units::secs;
-use crate::sim::object::Kind;
 use crate::ui::state::use_ui;
 use crate::view::hands::WireChoice;
 use crate::view::panels as pv;
@@ -30,7 +29,10 @@ pub fn WatchPanel() -> impl IntoView {
                 <span>"apiserver"</span>
                 <span>"cache"</span>
             </div>
-            <ul class="wires" role="list" tabindex="0" aria-label="Events in flight">
+            // The hands' presses, for every wire at once: a listener a button
+            // was three closures made and dropped for each event that came and
+            // went, at every frame played.
+            <ul class="wires" role="list" tabindex="0" aria-label="Events in flight" on:click=move |e: leptos::ev::MouseEvent| press_hand(&e, wires, ui)>
                 <For
                     each=move || wires.with(|w| w.iter().take(MAX_WIRES).map(|w| (w.id.clone(), w.label.clone(), w.kind, w.name.clone(), w.dropped, w.held_ms, w.nth)).collect::<Vec<_>>())
                     key=|w| (w.0.clone(), w.4)
@@ -46,7 +48,7 @@ pub fn WatchPanel() -> impl IntoView {
                             wires.with(|ws| ws.iter().take(MAX_WIRES).find(|w| w.id == eta_id).map(|w| w.deliver_at_ms.saturating_sub(at)))
                         };
                         view! {
-                            <li class=format!("wire {}", label.to_lowercase()) class:dropped=dropped class:held={held_ms > 0}>
+                            <li class=format!("wire {}", label.to_lowercase()) class:dropped=dropped class:held={held_ms > 0} data-wire=id.clone()>
                                 <span class="what">
                                     <span class="event">{label.clone()}</span>
                                     " "
@@ -59,7 +61,7 @@ pub fn WatchPanel() -> impl IntoView {
                                 <span class="track" aria-hidden="true">
                                     <span class="dot" style:left=move || percent(progress())></span>
                                 </span>
-                                {(nth > 0 && !dropped).then(|| view! { <WireHands kind nth what=what.clone() on_hold /> })}
+                                {(nth > 0 && !dropped).then(|| view! { <WireHands what=what.clone() on_hold /> })}
                             </li>
                         }
                     }
@@ -75,25 +77,17 @@ pub fn WatchPanel() -> impl IntoView {
     }
 }
 
+/// The hands' choices, in the order `data-choice` numbers them.
+const CHOICES: [WireChoice; 4] = [WireChoice::DeliverNow, WireChoice::Hold, WireChoice::Release, WireChoice::Drop];
+
 /// Deliver now, Hold (or Release) and Drop for one event in flight: each
-/// names the event, and joins the run's schedule.
+/// names the event, and joins the run's schedule when pressed (`press_hand`).
 #[component]
-fn WireHands(kind: Kind, nth: u32, what: String, on_hold: Signal<bool>) -> impl IntoView {
-    let ui = use_ui();
-    let button = move |choice: WireChoice, glyph: &'static str, what: String| {
-        let name = format!("{}: {what}", choice.label());
+fn WireHands(what: String, on_hold: Signal<bool>) -> impl IntoView {
+    let button = move |choice: usize, glyph: &'static str, what: String| {
+        let name = format!("{}: {what}", CHOICES[choice].label());
         view! {
-            <button
-                class="hand"
-                aria-label=name.clone()
-                title=name
-                on:click=move |e: leptos::ev::MouseEvent| {
-                    // The wire may go (Drop, Deliver now): the focus goes to its neighbour, never to the page.
-                    let at = wire_index(&e);
-                    ui.choose_wire(kind, nth, choice, &what);
-                    request_animation_frame(move || focus_wire_near(at));
-                }
-            >
+            <button class="hand" aria-label=name.clone() title=name data-choice=choice>
                 {glyph}
             </button>
         }
@@ -101,16 +95,37 @@ fn WireHands(kind: Kind, nth: u32, what: String, on_hold: Signal<bool>) -> impl 
     let (w1, w2, w3, w4) = (what.clone(), what.clone(), what.clone(), what);
     view! {
         <span class="hands">
-            {button(WireChoice::DeliverNow, "⇥", w1)}
-            {move || if on_hold.get() { button(WireChoice::Release, "▶", w2.clone()) } else { button(WireChoice::Hold, "‖", w3.clone()) }}
-            {button(WireChoice::Drop, "✕", w4)}
+            {button(0, "⇥", w1)}
+            {move || if on_hold.get() { button(2, "▶", w2.clone()) } else { button(1, "‖", w3.clone()) }}
+            {button(3, "✕", w4)}
         </span>
     }
 }
 
+/// A press on a hands-on button of the Watch list: its choice made on its
+/// wire's event, and the focus kept in the list (the wire may go: Drop,
+/// Deliver now), never given to the page.
+fn press_hand(e: &leptos::ev::MouseEvent, wires: Memo<Vec<pv::Wire>>, ui: crate::ui::state::Ui) {
+    let Some(button) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|t| t.closest("button.hand").ok().flatten())
+    else {
+        return;
+    };
+    let choice = button.get_attribute("data-choice").and_then(|c| c.parse::<usize>().ok()).and_then(|c| CHOICES.get(c).copied());
+    let id = button.closest("li.wire").ok().flatten().and_then(|li| li.get_attribute("data-wire"));
+    let (Some(choice), Some(id)) = (choice, id) else { return };
+    let Some((kind, nth, what)) =
+        wires.with_untracked(|ws| ws.iter().find(|w| w.id == id).map(|w| (w.kind, w.nth, format!("{} {} {}", w.label, w.kind, w.name))))
+    else {
+        return;
+    };
+    let at = wire_index(&button);
+    ui.choose_wire(kind, nth, choice, &what);
+    request_animation_frame(move || focus_wire_near(at));
+}
+
 /// Where the wire of a pressed hands-on button stands in the Watch list.
-fn wire_index(e: &leptos::ev::MouseEvent) -> Option<usize> {
-    let li = e.target()?.dyn_into::<web_sys::Element>().ok()?.closest("li.wire").ok()??;
+fn wire_index(button: &web_sys::Element) -> Option<usize> {
+    let li = button.closest("li.wire").ok()??;
     let list = li.parent_element()?;
     let items = list.children();
     (0..items.length()).find(|i| items.item(*i).is_some_and(|x| x == li)).map(|i| i as usize)
