@@ -173,3 +173,34 @@ test('the audit log and the Space-time view point to each other', async () => {
     await context.close();
   }
 });
+
+test('While playing, Space-time out of view is not repainted; in view, or at a pause, it is', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    await openStage(page, env.server.url, '?s=over-create&speed=1');
+    const canvas = page.locator('canvas.spacetime');
+    const pixels = () => canvas.evaluate((c) => c.toDataURL());
+    const play = page.getByRole('button', { name: 'Play', exact: true });
+    const pause = page.getByRole('button', { name: 'Pause', exact: true });
+    // Below the first screen: the frames go by and the canvas keeps what it had.
+    const below = () => canvas.evaluate((c) => c.getBoundingClientRect().top >= document.querySelector('.stage-scroll').getBoundingClientRect().bottom);
+    assert.equal(await below(), true, 'below the stage at 1280×720');
+    const before = await pixels();
+    const from = await readFrame(page);
+    await play.click();
+    await page.waitForFunction((f) => Number(document.querySelector('.clock .frame')?.textContent.match(/\d+/)?.[0]) > f + 3, from);
+    assert.equal(await pixels(), before, 'not repainted while playing out of view');
+    // Paused, it is the paused frame's drawing.
+    await pause.click();
+    await page.waitForFunction((was) => document.querySelector('canvas.spacetime').toDataURL() !== was, before);
+    const paused = await pixels();
+    // Scrolled into view while playing, it is painted again as the run goes on.
+    await canvas.scrollIntoViewIfNeeded();
+    await play.click();
+    await page.waitForFunction((was) => document.querySelector('canvas.spacetime').toDataURL() !== was, paused);
+    await pause.click();
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
