@@ -75,7 +75,14 @@ impl Box_ {
 pub fn SpaceTimePanel() -> impl IntoView {
     let ui = use_ui();
     let wires = ui.wires;
-    let view = Memo::new(move |_| wires.with(|w| ui.session.with(|s| of_session(s, w))));
+    let section = NodeRef::<leptos::html::Section>::new();
+    let worth = worth_drawing(section);
+    // Computed where it is worth drawing; else it stays as it was (its words,
+    // the canvas's label, included) until a pause or a scroll brings it back.
+    let view = Memo::new(move |was: Option<&SpaceTime>| match (was, worth.get()) {
+        (Some(was), false) => was.clone(),
+        _ => wires.with(|w| ui.session.with(|s| of_session(s, w))),
+    });
     let pointed = ui.pointed;
     let canvas = NodeRef::<leptos::html::Canvas>::new();
     let size = RwSignal::new(Box_::default());
@@ -97,10 +104,7 @@ pub fn SpaceTimePanel() -> impl IntoView {
         true
     });
     // Painted at every change of the view, the pointer, the box or the
-    // palette, where it is worth it: scrolled out of view while playing, it is
-    // painted when it comes back (its words, the canvas's label, stay current).
-    let section = NodeRef::<leptos::html::Section>::new();
-    let worth = worth_drawing(section);
+    // palette, where it is worth it (as the view is computed).
     Effect::new(move |_| {
         if !worth.get() {
             return;
