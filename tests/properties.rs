@@ -231,3 +231,44 @@ mod url_codec {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    /// The Pod informer's count of each ReplicaSet's active pods, kept as its
+    /// store changes (events, a DeltaFIFO's pops, a LIST's Replace, pods going
+    /// Terminating), is at every frame the scan `FilterActivePods` would make.
+    #[test]
+    fn the_informers_active_count_is_the_scan(
+        seed in any::<u64>(),
+        lag_ms in 0u64..3_000,
+        grace_ms in prop_oneof![Just(0u64), 100u64..3_000],
+        fifo in prop_oneof![Just("atomic"), Just("delta")],
+        watch_timeout_ms in prop_oneof![Just(0u64), 1_500u64..6_000],
+        replicas in 1u32..12,
+    ) {
+        use cachescope::sim::object::Kind;
+        use cachescope::sim::world::World;
+        let s = preset("replicaset-pressure").unwrap().with_settings([
+            ("seed", seed.to_string().as_str()),
+            ("cluster.watch_lag_ms", lag_ms.to_string().as_str()),
+            ("cluster.pod_grace_period_ms", grace_ms.to_string().as_str()),
+            ("cluster.watch_timeout_ms", watch_timeout_ms.to_string().as_str()),
+            ("controller.fifo", fifo),
+            ("actions.0.apply.replicas", replicas.to_string().as_str()),
+            ("until_ms", "15000"),
+        ]).unwrap();
+        let mut world = World::new(s.world_init());
+        let mut checked = 0;
+        while let Some(frame) = world.step() {
+            let Some(pods) = world.controller_informer(Kind::Pod) else { continue };
+            let owners: Vec<u64> = world.controller_informer(Kind::ReplicaSet).into_iter().flat_map(|i| i.list().map(|rs| rs.uid)).collect();
+            for uid in owners {
+                let scanned = pods.list().filter(|p| !p.is_terminating() && p.controller_ref().is_some_and(|r| r.uid == uid)).count() as u32;
+                prop_assert_eq!(pods.active_controlled_by(uid), scanned, "frame {}", frame.n);
+                checked += 1;
+            }
+        }
+        prop_assert!(checked > 0, "a ReplicaSet was cached at some frame");
+    }
+}

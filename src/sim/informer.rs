@@ -23,6 +23,7 @@
 
 use super::apiserver::{EventType, WatchEvent};
 use super::object::{Kind, ObjectKey, ObjectRc};
+use super::sorted::SortedMap;
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -182,6 +183,12 @@ pub enum DropNext {
 pub struct Informer {
     pub kind: Kind,
     store: BTreeMap<ObjectKey, ObjectRc>,
+    /// Of the objects in the store, how many each controller (by UID) owns
+    /// that are not Terminating: `FilterActivePods` over the lister, kept as
+    /// the store changes, so a reconcile reads its count instead of scanning
+    /// every object (the same number; at 1,000 pods the scan was a tenth of
+    /// the simulation's time).
+    active_by_controller: SortedMap<u64, u32>,
     in_flight: VecDeque<InFlight>,
     state: ListState,
     has_synced: bool,
@@ -220,6 +227,7 @@ impl Informer {
         Informer {
             kind,
             store: BTreeMap::new(),
+            active_by_controller: SortedMap::new(),
             in_flight: VecDeque::new(),
             state: ListState::Idle,
             has_synced: false,
@@ -254,6 +262,28 @@ impl Informer {
     /// The lister: every cached object, by key.
     pub fn list(&self) -> impl Iterator<Item = &ObjectRc> {
         self.store.values()
+    }
+
+    /// How many cached objects the controller with this UID owns (its
+    /// `controllerRef`) that are not Terminating: what
+    /// `FilterActivePods(ListPods(...))` counts.
+    pub fn active_controlled_by(&self, uid: u64) -> u32 {
+        self.active_by_controller.get(&uid).copied().unwrap_or(0)
+    }
+
+    /// The store, with `active_by_controller` kept in step: `new` in for `key`, and out what it replaces.
+    fn store_put(&mut self, key: ObjectKey, new: Option<ObjectRc>) -> Option<ObjectRc> {
+        if let Some(new) = &new {
+            count_active(&mut self.active_by_controller, new, true);
+        }
+        let old = match new {
+            Some(new) => self.store.insert(key, new),
+            None => self.store.remove(&key),
+        };
+        if let Some(old) = &old {
+            count_active(&mut self.active_by_controller, old, false);
+        }
+        old
     }
 
     pub fn len(&self) -> usize {
@@ -489,8 +519,8 @@ impl Informer {
         let (pop, _) = queue.pop_front().expect("a queued pop");
         let (n, of, list_rv, last) = (*of - queue.len() as u32, *of, *list_rv, queue.is_empty());
         let old = match &pop {
-            Pop::Item(o) => self.store.insert(o.key(), o.clone()),
-            Pop::Tombstone(o) => self.store.remove(&o.key()),
+            Pop::Item(o) => self.store_put(o.key(), Some(o.clone())),
+            Pop::Tombstone(o) => self.store_put(o.key(), None),
         };
         self.last_delivered_at_ms = now_ms;
         let mut first_sync = false;
@@ -526,6 +556,10 @@ impl Informer {
         }
         out.calls.append(&mut replacements);
         self.store = new_store;
+        self.active_by_controller.clear();
+        for o in self.store.values() {
+            count_active(&mut self.active_by_controller, o, true);
+        }
         self.state = ListState::Watching { list_rv };
         self.last_sync_rv = self.last_sync_rv.max(list_rv);
         self.last_delivered_at_ms = now_ms;
@@ -571,8 +605,8 @@ impl Informer {
         }
         let key = event.object.key();
         let old = match event.event_type {
-            EventType::Added | EventType::Modified => self.store.insert(key, event.object.clone()),
-            EventType::Deleted => self.store.remove(&key),
+            EventType::Added | EventType::Modified => self.store_put(key, Some(event.object.clone())),
+            EventType::Deleted => self.store_put(key, None),
         };
         Delivered { event, old, streamed: None }
     }
@@ -620,6 +654,19 @@ impl Informer {
 }
 
 /// Ported from client-go `delta_fifo_test.go` and `reflector` behaviour.
+/// `o` counted into (`add`) or out of `counts`, the store's active objects by controller UID.
+fn count_active(counts: &mut SortedMap<u64, u32>, o: &ObjectRc, add: bool) {
+    let Some(uid) = o.controller_ref().map(|r| r.uid).filter(|_| !o.is_terminating()) else { return };
+    let n = counts.get(&uid).copied().unwrap_or(0);
+    match (add, n) {
+        (true, n) => counts.insert(uid, n + 1),
+        (false, 0 | 1) => {
+            counts.remove(&uid);
+        }
+        (false, n) => counts.insert(uid, n - 1),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

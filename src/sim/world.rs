@@ -105,11 +105,11 @@ impl World {
         let ctl = Some(&self.ctl).filter(|c| c.paused_until.is_none());
         let peer = self.peer.as_ref().filter(|p| p.paused_until.is_none());
         let lag = self.cluster.watch_lag_ms;
-        for (at, s) in ctl.map(|c| c.informers_due(lag)).unwrap_or_default() {
-            consider(at, s);
+        if let Some(c) = ctl {
+            c.informers_due(lag, &mut consider);
         }
-        for (at, s) in peer.map(|p| p.informers_due(lag)).unwrap_or_default() {
-            consider(at, Source::Peer(Box::new(s)));
+        if let Some(p) = peer {
+            p.informers_due(lag, &mut |at, s| consider(at, Source::Peer(Box::new(s))));
         }
         for (i, inf) in self.gc.caches.informers.iter().enumerate() {
             if let Some(at) = inf.next_due(self.cluster.gc_watch_lag_ms()) {
@@ -117,11 +117,11 @@ impl World {
             }
         }
         let chosen = self.chosen_worker();
-        for (at, s) in ctl.map(|c| c.work_due(self.now_ms, chosen)).unwrap_or_default() {
-            consider(at, s);
+        if let Some(c) = ctl {
+            c.work_due(self.now_ms, chosen, &mut consider);
         }
-        for (at, s) in peer.map(|p| p.work_due(self.now_ms, None)).unwrap_or_default() {
-            consider(at, Source::Peer(Box::new(s)));
+        if let Some(p) = peer {
+            p.work_due(self.now_ms, None, &mut |at, s| consider(at, Source::Peer(Box::new(s))));
         }
         best
     }

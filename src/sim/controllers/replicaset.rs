@@ -189,14 +189,13 @@ impl SyncReplicaSet {
         };
         let informer = cx.caches.informer(Kind::Pod).expect("the ReplicaSet controller watches pods");
         // FilterActivePods: a Terminating pod is already gone, to the controller.
-        let pods: Vec<&ObjectRc> =
-            informer.list().filter(|p| !p.is_terminating() && p.controller_ref().is_some_and(|r| r.uid == rs.uid)).collect();
+        // Counted as the store changes (Informer::active_controlled_by); listed when some are to go.
+        let active = informer.active_controlled_by(rs.uid);
         let unseen = informer
             .wire()
             .filter(|e| !e.dropped && e.event_type == EventType::Added && e.object.controller_ref().is_some_and(|r| r.uid == rs.uid))
             .count() as u32;
         let desired = rs.spec.desired().unwrap_or(0);
-        let active = pods.len() as u32;
         // What the cluster holds, for the note only: the apiserver's index, not a scan.
         let in_cluster = cx.truth.controlled_by(Kind::Pod, rs.uid).0;
         let burst = cx.settings.burst_replicas.max(1);
@@ -214,7 +213,8 @@ impl SyncReplicaSet {
         // LogarithmicScaleDown) compares ages in power-of-two buckets and
         // breaks a tie by UID, a pseudorandom order; here, by age alone.
         let victims = if let Plan::Delete(n) = plan {
-            let mut sorted = pods.clone();
+            let mut sorted: Vec<&ObjectRc> =
+                informer.list().filter(|p| !p.is_terminating() && p.controller_ref().is_some_and(|r| r.uid == rs.uid)).collect();
             sorted.sort_by(|a, b| b.creation_rv.cmp(&a.creation_rv).then(a.name.cmp(&b.name)));
             sorted.iter().take(n as usize).map(|p| p.key()).collect()
         } else {

@@ -44,10 +44,13 @@ impl World {
     pub fn next_take(&self) -> Option<(String, u32)> {
         let key = self.ctl.queue.queued().next()?.clone();
         let chosen = self.chosen_worker();
-        let worker = self.ctl.work_due(self.now_ms, chosen).into_iter().find_map(|(_, s)| match s {
-            Source::Worker(w) => Some(w as u32),
-            _ => None,
-        })?;
+        let mut worker = None;
+        self.ctl.work_due(self.now_ms, chosen, &mut |_, s| {
+            if let (None, Source::Worker(w)) = (worker, s) {
+                worker = Some(w as u32);
+            }
+        });
+        let worker = worker?;
         Some((key, worker))
     }
 

@@ -147,36 +147,34 @@ impl Runtime {
         }
     }
 
-    /// When its informers next have something, and what.
-    pub(super) fn informers_due(&self, lag_ms: u64) -> Vec<(u64, Source)> {
-        self.caches
-            .informers
-            .iter()
-            .enumerate()
-            .filter_map(|(i, inf)| inf.next_due(lag_ms).map(|at| (at, Source::Informer(Watcher::Controller, i))))
-            .collect()
+    /// When its informers next have something, and what: each given to
+    /// `consider`, in order (no list is made: this runs at every step).
+    pub(super) fn informers_due(&self, lag_ms: u64, consider: &mut impl FnMut(u64, Source)) {
+        for (i, inf) in self.caches.informers.iter().enumerate() {
+            if let Some(at) = inf.next_due(lag_ms) {
+                consider(at, Source::Informer(Watcher::Controller, i));
+            }
+        }
     }
 
-    /// When its queue or an idle worker next has something, and what.
+    /// When its queue or an idle worker next has something, and what, each given to `consider`, in order.
     /// `chosen`: the worker the schedule says takes the next key, if it is idle.
-    pub(super) fn work_due(&self, now_ms: u64, chosen: Option<usize>) -> Vec<(u64, Source)> {
-        let mut out = Vec::new();
+    pub(super) fn work_due(&self, now_ms: u64, chosen: Option<usize>, consider: &mut impl FnMut(u64, Source)) {
         if let Some(at) = self.queue.next_ready_at() {
-            out.push((at.max(now_ms), Source::QueueReady));
+            consider(at.max(now_ms), Source::QueueReady);
         }
         // A read the read-your-writes client held is let through once the cache has caught up.
         for (w, worker) in self.workers.iter().enumerate() {
             if worker.busy.as_ref().and_then(|b| b.blocked.as_ref()).is_some_and(|(read, _)| self.ryw.ready(read).is_ok()) {
-                out.push((now_ms, Source::Unblocked(w)));
+                consider(now_ms, Source::Unblocked(w));
             }
         }
         if self.running && !self.queue.is_empty() {
             let idle = |w: &usize| self.workers.get(*w).is_some_and(|w| w.busy.is_none());
             if let Some(w) = chosen.filter(idle).or_else(|| self.workers.iter().position(|w| w.busy.is_none())) {
-                out.push((now_ms, Source::Worker(w)));
+                consider(now_ms, Source::Worker(w));
             }
         }
-        out
     }
 
     /// It holds `lease` (it may not know it lost it: see `leading`).
