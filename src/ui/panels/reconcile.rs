@@ -30,10 +30,15 @@ pub fn ReconcilePanel() -> impl IntoView {
                 <span class="sub">"the controller's code, current step lit"</span>
             </header>
             <ol class="code mono" tabindex="0" aria-label="The reconcile's code" node_ref=code>
-                {move || {
-                    let _ = version.get();
-                    let r = snap.with_untracked(|s| s.reconcile.clone());
-                    r.lines.into_iter().map(|line| {
+                // A line redrawn when what it shows changes (lit, its value,
+                // who waits there), not the whole code at every change.
+                <For
+                    each=move || {
+                        let _ = version.get();
+                        snap.with_untracked(|s| s.reconcile.lines.iter().cloned().enumerate().collect::<Vec<_>>())
+                    }
+                    key=|line| line.clone()
+                    children=|(_, line)| {
                         let lit = line.lit;
                         let waiting = (!line.waiting.is_empty() && !lit).then(|| {
                             let who = line.waiting.iter().map(|w| format!("worker {w}")).collect::<Vec<_>>().join(", ");
@@ -47,8 +52,8 @@ pub fn ReconcilePanel() -> impl IntoView {
                                 {waiting}
                             </li>
                         }
-                    }).collect_view()
-                }}
+                    }
+                />
             </ol>
             {simplified(Panel::Reconcile)}
         </section>
