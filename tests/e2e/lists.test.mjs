@@ -106,3 +106,53 @@ test('up to 60 objects every row is drawn, with no spacer', async () => {
     await context.close();
   }
 });
+
+test('at 500 replicas both lists follow the row the frame acts on: while playing, and exactly at a pause', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    // From the pressure: a pod deleted every 250 ms, anywhere in the list.
+    await openStage(page, env.server.url, `${FIVE_HUNDRED}&actions.1.delete_pods.count=400&until_ms=120000&frame=2000&speed=10`);
+    /** The lit row's place in each list, and whether the list shows it whole. */
+    const lit = (panel) =>
+      region(page, panel)
+        .locator('ul.rows')
+        .evaluate((ul) => {
+          const li = ul.querySelector(':scope > li.touched');
+          if (!li) return { place: 0, shown: false };
+          const r = li.getBoundingClientRect();
+          const l = ul.getBoundingClientRect();
+          return { place: Number(li.getAttribute('aria-posinset')), shown: r.top >= l.top - 1 && r.bottom <= l.bottom + 1 };
+        });
+    // While playing, the list moves to where the frames act (at most five times a second).
+    const tops = new Set();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    for (let i = 0; i < 12; i++) {
+      await page.waitForTimeout(150);
+      tops.add(await region(page, 'Cluster').locator('ul.rows').evaluate((ul) => ul.scrollTop));
+    }
+    assert.ok(tops.size >= 3, `while playing, the Cluster list stood at ${tops.size} places: it follows the frames`);
+    // At a pause on a frame that acts on an object, both lists show its row, whole.
+    let checked = 0;
+    for (let attempt = 0; attempt < 8 && !checked; attempt++) {
+      if (attempt) {
+        await page.getByRole('button', { name: 'Play', exact: true }).click();
+        await page.waitForTimeout(120);
+      }
+      await page.getByRole('button', { name: 'Pause', exact: true }).click();
+      const frame = await readFrame(page);
+      await page.waitForTimeout(300);
+      const [a, b] = [await lit('Cluster'), await lit('Cache')];
+      if (!a.place) continue; // this frame acts on no object (a reconcile's note, a request sent)
+      assert.ok(a.shown, `Cluster, paused at frame ${frame}: the lit row (place ${a.place}) is in view`);
+      if (b.place) {
+        assert.ok(b.shown, `Cache, paused at frame ${frame}: the lit row is in view`);
+        assert.equal(b.place, a.place, 'the two lists show the same row');
+      }
+      checked++;
+    }
+    assert.equal(checked, 1, 'a pause on a frame that acts on an object, within 8 tries');
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
