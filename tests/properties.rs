@@ -272,3 +272,55 @@ proptest! {
         prop_assert!(checked > 0, "a ReplicaSet was cached at some frame");
     }
 }
+
+proptest! {
+    #![proptest_config(config(32))]
+
+    /// What each row's slot says is in flight for it (`Informer::pending`, one
+    /// pass over the wire for every object) is, at every frame, what walking
+    /// the wire for that one object finds: its newest event not lost, due at
+    /// its delivery, or at the bookmark that ends a watch-list's stream.
+    #[test]
+    fn pending_for_every_object_is_the_walk_for_each(
+        seed in any::<u64>(),
+        lag_ms in 0u64..3_000,
+        jitter_ms in 0u64..400,
+        watch_list in any::<bool>(),
+        lose_bookmark in any::<bool>(),
+    ) {
+        use cachescope::sim::informer::ListState;
+        use cachescope::sim::object::Kind;
+        use cachescope::sim::world::World;
+        let name = if lose_bookmark { "lost-bookmark" } else { "replicaset-pressure" };
+        let s = preset(name).unwrap().with_settings([
+            ("seed", seed.to_string().as_str()),
+            ("cluster.watch_lag_ms", lag_ms.to_string().as_str()),
+            ("cluster.watch_jitter_ms", jitter_ms.to_string().as_str()),
+            ("controller.watch_list", if watch_list || lose_bookmark { "true" } else { "false" }),
+            ("until_ms", "20000"),
+        ]).unwrap();
+        let mut world = World::new(s.world_init());
+        let mut pending_seen = 0;
+        while let Some(frame) = world.step() {
+            let lag = world.cluster.watch_lag_ms;
+            for kind in Kind::ALL {
+                let Some(inf) = world.controller_informer(kind) else { continue };
+                let wire = inf.in_flight(lag);
+                let streaming = matches!(inf.state(), ListState::Streaming { .. });
+                let all = inf.pending(lag);
+                for o in world.api.objects_of(kind) {
+                    let walked = wire.iter().rev().find(|(e, _)| !e.dropped && !e.bookmark && e.object.namespace == o.namespace && e.object.name == o.name).and_then(|(e, at)| {
+                        if !streaming {
+                            return Some((e.event_type, *at));
+                        }
+                        wire.iter().find(|(e, _)| e.bookmark && e.initial && !e.dropped).map(|(_, end)| (e.event_type, *end))
+                    });
+                    pending_seen += usize::from(walked.is_some());
+                    prop_assert_eq!(all.get(&(o.namespace.as_str(), o.name.as_str())).copied(), walked, "frame {}: {}", frame.n, o.name);
+                    prop_assert_eq!(inf.pending_for(&o.key(), lag), walked);
+                }
+            }
+        }
+        prop_assert!(pending_seen > 0, "some object had an event in flight");
+    }
+}

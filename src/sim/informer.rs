@@ -472,16 +472,29 @@ impl Informer {
     /// store will hold it: a watch-list's initial event only at its
     /// `initial-events-end` bookmark (never, if that is lost).
     pub fn pending_for(&self, key: &ObjectKey, lag_ms: u64) -> Option<(EventType, u64)> {
+        self.pending(lag_ms).remove(&(key.namespace.as_str(), key.name.as_str()))
+    }
+
+    /// [`Informer::pending_for`] of every object with an event in flight, in
+    /// one pass over the wire, by (namespace, name): what a panel drawing
+    /// every row asks (one call a row was the wire walked once a row).
+    pub fn pending(&self, lag_ms: u64) -> BTreeMap<(&str, &str), (EventType, u64)> {
         let wire = self.in_flight(lag_ms);
-        let (e, at) = wire
-            .iter()
-            .rev()
-            .find(|(e, _)| !e.dropped && !e.bookmark && e.object.namespace == key.namespace && e.object.name == key.name)?;
-        if !self.is_streaming() {
-            return Some((e.event_type, *at));
+        // Of a watch-list's initial state, the store holds each at the bookmark that ends it.
+        let end = if self.is_streaming() {
+            match wire.iter().find(|(e, _)| e.bookmark && e.initial && !e.dropped) {
+                Some((_, at)) => Some(*at),
+                None => return BTreeMap::new(),
+            }
+        } else {
+            None
+        };
+        // The newest event of each object wins: later on the wire, later inserted.
+        let mut out = BTreeMap::new();
+        for (e, at) in wire.iter().filter(|(e, _)| !e.dropped && !e.bookmark) {
+            out.insert((e.object.namespace.as_str(), e.object.name.as_str()), (e.event_type, end.unwrap_or(*at)));
         }
-        let end = wire.iter().find(|(e, _)| e.bookmark && e.initial && !e.dropped)?;
-        Some((e.event_type, end.1))
+        out
     }
 
     /// A DeltaFIFO's `Replace`: the listed items, then a tombstone for each

@@ -84,10 +84,12 @@ pub fn object_rows(world: &World) -> Vec<Row> {
         (x.creation_rv, x.kind(), &x.namespace, &x.name).cmp(&(y.creation_rv, y.kind(), &y.namespace, &y.name))
     });
     let written = |o: &Option<ObjectRc>| o.as_ref().and_then(|o| o.status).filter(|s| s.observed_generation > 0).map(|s| s.replicas);
+    // What is on each informer's wire, by object: once a kind, not once a row.
+    let pending: Vec<_> = Kind::ALL.iter().map(|&k| world.controller_informer(k).map(|i| i.pending(lag)).unwrap_or_default()).collect();
     let make = |v: &(Option<ObjectRc>, Option<ObjectRc>), depth: u8| {
         let o = any(v);
-        let pending =
-            world.controller_informer(o.kind()).and_then(|i| i.pending_for(&o.key(), lag)).map(|(t, at)| (t, at.saturating_sub(now)));
+        let of_kind = Kind::ALL.iter().position(|&k| k == o.kind()).and_then(|k| pending.get(k));
+        let pending = of_kind.and_then(|p| p.get(&(o.namespace.as_str(), o.name.as_str()))).map(|&(t, at)| (t, at.saturating_sub(now)));
         Row {
             id: format!("{}/{}/{}", o.kind(), o.namespace, o.name),
             kind: o.kind(),
