@@ -316,7 +316,7 @@ proptest! {
                         wire.iter().find(|(e, _)| e.bookmark && e.initial && !e.dropped).map(|(_, end)| (e.event_type, *end))
                     });
                     pending_seen += usize::from(walked.is_some());
-                    prop_assert_eq!(all.get(&(o.namespace.as_str(), o.name.as_str())).copied(), walked, "frame {}: {}", frame.n, o.name);
+                    prop_assert_eq!(all.get(&o.namespace, &o.name), walked, "frame {}: {}", frame.n, o.name);
                     prop_assert_eq!(inf.pending_for(&o.key(), lag), walked);
                 }
             }

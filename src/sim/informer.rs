@@ -178,6 +178,21 @@ pub enum DropNext {
     Bookmark,
 }
 
+/// What is in flight for each object of an informer's kind, by (namespace,
+/// name): its newest event not lost, and when the store will hold it
+/// ([`Informer::pending`]). A sorted list, searched by halves.
+#[derive(Debug, Default)]
+pub struct Pending<'a>(Vec<(NameOf<'a>, (EventType, u64))>);
+
+/// An object's (namespace, name), borrowed from the wire.
+type NameOf<'a> = (&'a str, &'a str);
+
+impl Pending<'_> {
+    pub fn get(&self, namespace: &str, name: &str) -> Option<(EventType, u64)> {
+        self.0.binary_search_by(|(k, _)| k.cmp(&(namespace, name))).ok().map(|i| self.0[i].1)
+    }
+}
+
 /// One informer for one kind, across all namespaces.
 #[derive(Debug, Clone, Hash)]
 pub struct Informer {
@@ -472,29 +487,34 @@ impl Informer {
     /// store will hold it: a watch-list's initial event only at its
     /// `initial-events-end` bookmark (never, if that is lost).
     pub fn pending_for(&self, key: &ObjectKey, lag_ms: u64) -> Option<(EventType, u64)> {
-        self.pending(lag_ms).remove(&(key.namespace.as_str(), key.name.as_str()))
+        self.pending(lag_ms).get(&key.namespace, &key.name)
     }
 
     /// [`Informer::pending_for`] of every object with an event in flight, in
-    /// one pass over the wire, by (namespace, name): what a panel drawing
-    /// every row asks (one call a row was the wire walked once a row).
-    pub fn pending(&self, lag_ms: u64) -> BTreeMap<(&str, &str), (EventType, u64)> {
+    /// one pass over the wire: what a panel drawing every row asks (one call
+    /// a row was the wire walked once a row).
+    pub fn pending(&self, lag_ms: u64) -> Pending<'_> {
         let wire = self.in_flight(lag_ms);
         // Of a watch-list's initial state, the store holds each at the bookmark that ends it.
         let end = if self.is_streaming() {
             match wire.iter().find(|(e, _)| e.bookmark && e.initial && !e.dropped) {
                 Some((_, at)) => Some(*at),
-                None => return BTreeMap::new(),
+                None => return Pending(Vec::new()),
             }
         } else {
             None
         };
-        // The newest event of each object wins: later on the wire, later inserted.
-        let mut out = BTreeMap::new();
-        for (e, at) in wire.iter().filter(|(e, _)| !e.dropped && !e.bookmark) {
-            out.insert((e.object.namespace.as_str(), e.object.name.as_str()), (e.event_type, end.unwrap_or(*at)));
-        }
-        out
+        let mut all: Vec<_> = wire
+            .iter()
+            .filter(|(e, _)| !e.dropped && !e.bookmark)
+            .map(|(e, at)| ((e.object.namespace.as_str(), e.object.name.as_str()), (e.event_type, end.unwrap_or(*at))))
+            .collect();
+        // By object, each object's events in wire order (a stable sort); the newest, last, is kept.
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        all.reverse();
+        all.dedup_by(|later, newer| later.0 == newer.0);
+        all.reverse();
+        Pending(all)
     }
 
     /// A DeltaFIFO's `Replace`: the listed items, then a tombstone for each

@@ -89,7 +89,7 @@ pub fn object_rows(world: &World) -> Vec<Row> {
     let make = |v: &(Option<ObjectRc>, Option<ObjectRc>), depth: u8| {
         let o = any(v);
         let of_kind = Kind::ALL.iter().position(|&k| k == o.kind()).and_then(|k| pending.get(k));
-        let pending = of_kind.and_then(|p| p.get(&(o.namespace.as_str(), o.name.as_str()))).map(|&(t, at)| (t, at.saturating_sub(now)));
+        let pending = of_kind.and_then(|p| p.get(&o.namespace, &o.name)).map(|(t, at)| (t, at.saturating_sub(now)));
         Row {
             id: format!("{}/{}/{}", o.kind(), o.namespace, o.name),
             kind: o.kind(),
