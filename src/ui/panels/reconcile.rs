@@ -13,6 +13,12 @@ pub fn ReconcilePanel() -> impl IntoView {
     let code = NodeRef::<leptos::html::Ol>::new();
     // Redrawn when the code's state changes, not with every frame the snapshot does.
     let version = part_of(snap, |s, h| s.reconcile.hash(h));
+    let code_text = part_of(snap, |s, h| s.reconcile.lines.iter().for_each(|l| l.text.hash(h)));
+    // Line `i` as the current frame has it.
+    let line = move |i: usize| {
+        let _ = version.get();
+        snap.with_untracked(|s| s.reconcile.lines.get(i).cloned())
+    };
     // The lit line stays in view when the panel is too short for all of the
     // code: measured at the next frame's start, when measuring costs nothing.
     Effect::new(move |_| {
@@ -30,30 +36,27 @@ pub fn ReconcilePanel() -> impl IntoView {
                 <span class="sub">"the controller's code, current step lit"</span>
             </header>
             <ol class="code mono" tabindex="0" aria-label="The reconcile's code" node_ref=code>
-                // A line redrawn when what it shows changes (lit, its value,
-                // who waits there), not the whole code at every change.
-                <For
-                    each=move || {
-                        let _ = version.get();
-                        snap.with_untracked(|s| s.reconcile.lines.iter().cloned().enumerate().collect::<Vec<_>>())
-                    }
-                    key=|line| line.clone()
-                    children=|(_, line)| {
-                        let lit = line.lit;
-                        let waiting = (!line.waiting.is_empty() && !lit).then(|| {
-                            let who = line.waiting.iter().map(|w| format!("worker {w}")).collect::<Vec<_>>().join(", ");
-                            view! { <span class="waiting">{format!("{who} waits here")}</span> }
-                        });
+                // The code as written, drawn when it changes (another
+                // controller); as the run goes, each line's own parts change
+                // in place (lit, its value, who waits there), not the list.
+                {move || {
+                    let _ = code_text.get();
+                    let texts: Vec<&'static str> = snap.with_untracked(|s| s.reconcile.lines.iter().map(|l| l.text).collect());
+                    texts.into_iter().enumerate().map(|(i, text)| {
+                        let lit = move || line(i).is_some_and(|l| l.lit);
                         view! {
-                            <li class:lit=lit aria-current=lit.then_some("step")>
-                                {lit.then(|| view! { <span class="now">"now"</span> })}
-                                <span class="text">{line.text}</span>
-                                {line.value.map(|v| view! { <span class="value">{v}</span> })}
-                                {waiting}
+                            <li class:lit=lit aria-current=move || lit().then_some("step")>
+                                {move || lit().then(|| view! { <span class="now">"now"</span> })}
+                                <span class="text">{text}</span>
+                                {move || line(i).and_then(|l| l.value).map(|v| view! { <span class="value">{v}</span> })}
+                                {move || line(i).filter(|l| !l.waiting.is_empty() && !l.lit).map(|l| {
+                                    let who = l.waiting.iter().map(|w| format!("worker {w}")).collect::<Vec<_>>().join(", ");
+                                    view! { <span class="waiting">{format!("{who} waits here")}</span> }
+                                })}
                             </li>
                         }
-                    }
-                />
+                    }).collect_view()
+                }}
             </ol>
             {simplified(Panel::Reconcile)}
         </section>
