@@ -1,7 +1,6 @@
 //! Small pieces of layout several panels share: a kind's short name, a CSS
 //! percentage, the panel's note on what it simplifies, scrolling a list to
-//! an item, and whether a panel is worth
-//! redrawing while playing.
+//! an item, and whether a panel is worth redrawing while playing.
 
 use crate::narrate::simplifications::Panel;
 use crate::sim::object::Kind;
