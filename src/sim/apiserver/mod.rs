@@ -35,6 +35,7 @@
 mod audit;
 mod names;
 mod request;
+mod shelves;
 mod status;
 mod watch;
 
@@ -47,6 +48,7 @@ pub use watch::{EventType, WatchEvent};
 use crate::sim::object::{Kind, Object, ObjectKey, ObjectRc, ReplicaSetStatus};
 use crate::sim::rng::Rng;
 use crate::sim::sorted::SortedMap;
+use shelves::Shelves;
 use std::collections::BTreeMap;
 
 /// The store, its resourceVersion counter, and the counts the report needs.
@@ -55,7 +57,7 @@ use std::collections::BTreeMap;
 /// is less code in the page's wasm).
 #[derive(Debug, Clone, Default, Hash)]
 pub struct ApiServer {
-    objects: [BTreeMap<ObjectKey, ObjectRc>; 4],
+    objects: [Shelves; 4],
     resource_version: u64,
     next_uid: u64,
     live: [u64; 4],
@@ -106,11 +108,7 @@ impl ApiServer {
 
     /// Live objects of one kind in one namespace, by name.
     pub fn list(&self, kind: Kind, namespace: &str) -> Vec<ObjectRc> {
-        self.objects[kind.index()]
-            .range(ObjectKey::new(namespace, "")..)
-            .take_while(|(key, _)| key.namespace == namespace)
-            .map(|(_, o)| o.clone())
-            .collect()
+        self.objects[kind.index()].in_namespace(namespace).cloned().collect()
     }
 
     /// How many objects of one kind exist (Terminating ones too).
@@ -121,6 +119,12 @@ impl ApiServer {
     /// Live objects of one kind, without cloning anything.
     pub fn objects_of(&self, kind: Kind) -> impl Iterator<Item = &ObjectRc> {
         self.objects[kind.index()].values()
+    }
+
+    /// The `n`th live object of one kind in key order (from 0), found
+    /// without walking the ones before it.
+    pub fn nth_of(&self, kind: Kind, n: usize) -> Option<&ObjectRc> {
+        self.objects[kind.index()].nth(n)
     }
 
     /// Live objects of one kind in every namespace.
@@ -449,7 +453,7 @@ impl ApiServer {
             None => self.uncontrolled[kind.index()] += 1,
         }
         let i = kind.index();
-        if self.objects[i].insert(object.key(), object).is_none() {
+        if self.objects[i].insert(object).is_none() {
             self.live[i] += 1;
             self.peak_live[i] = self.peak_live[i].max(self.live[i]);
             self.seen[i] = true;
@@ -479,7 +483,7 @@ impl ApiServer {
             }
             None => self.uncontrolled[kind.index()] -= 1,
         }
-        if self.objects[kind.index()].remove(&object.key()).is_some() {
+        if self.objects[kind.index()].remove(&object.namespace, &object.name).is_some() {
             self.live[kind.index()] -= 1;
         }
     }

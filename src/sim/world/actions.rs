@@ -107,17 +107,17 @@ impl World {
         let interval_ms = *interval_ms;
         // Compare uids, not names: this runs every interval over every pod.
         // One draw over the owner's pods by key, as a lister's sorted list
-        // would give them: the index counts them, a walk finds the one drawn.
+        // would give them: the index counts them, and when every pod is the
+        // owner's the store finds the one drawn without a walk.
         let victim = self.api.get(Kind::ReplicaSet, owner).map(|rs| rs.uid).and_then(|uid| {
             let (active, terminating) = self.api.controlled_by(Kind::Pod, uid);
             let n = u64::from(active + terminating);
             let nth = (n > 0).then(|| self.rng.below(n) as usize)?;
-            let mut pods = self.api.objects_of(Kind::Pod);
             if n == self.api.count(Kind::Pod) as u64 {
                 // Every pod is the owner's (the usual case): no need to look inside them.
-                return pods.nth(nth).map(|p| p.key());
+                return self.api.nth_of(Kind::Pod, nth).map(|p| p.key());
             }
-            pods.filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid)).nth(nth).map(|p| p.key())
+            self.api.objects_of(Kind::Pod).filter(|p| p.controller_ref().is_some_and(|r| r.uid == uid)).nth(nth).map(|p| p.key())
         });
         if let Some(key) = victim {
             self.send(Request::delete(Actor::Kubectl, Kind::Pod, &key), Origin::Kubectl, SentWith::SYNCED);
