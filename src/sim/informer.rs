@@ -23,9 +23,10 @@
 
 use super::apiserver::{EventType, WatchEvent};
 use super::object::{Kind, ObjectKey, ObjectRc};
+use super::shelves::Shelves;
 use super::sorted::SortedMap;
 use serde::Serialize;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 /// How the informer's queue takes a LIST.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize, Hash)]
@@ -115,7 +116,7 @@ pub enum ListState {
     /// `k8s.io/initial-events-end` BOOKMARK; the store is untouched and no
     /// handler runs until then. Events after the snapshot queue behind the
     /// bookmark, and land in `received` too if it is lost.
-    Streaming { received: BTreeMap<ObjectKey, ObjectRc>, list_rv: u64, started_at_ms: u64, of: u32 },
+    Streaming { received: Shelves, list_rv: u64, started_at_ms: u64, of: u32 },
     /// A DeltaFIFO pops the list: `queue[i]` at `times[i]`.
     Popping { queue: VecDeque<(Pop, u64)>, list_rv: u64, of: u32, done_at_ms: u64 },
     /// The store holds a list; the watch delivers events after its resourceVersion.
@@ -197,7 +198,7 @@ impl Pending<'_> {
 #[derive(Debug, Clone, Hash)]
 pub struct Informer {
     pub kind: Kind,
-    store: BTreeMap<ObjectKey, ObjectRc>,
+    store: Shelves,
     /// Of the objects in the store, how many each controller (by UID) owns
     /// that are not Terminating: `FilterActivePods` over the lister, kept as
     /// the store changes, so a reconcile reads its count instead of scanning
@@ -241,7 +242,7 @@ impl Informer {
     pub fn new(kind: Kind) -> Self {
         Informer {
             kind,
-            store: BTreeMap::new(),
+            store: Shelves::default(),
             active_by_controller: SortedMap::new(),
             in_flight: VecDeque::new(),
             state: ListState::Idle,
@@ -286,14 +287,14 @@ impl Informer {
         self.active_by_controller.get(&uid).copied().unwrap_or(0)
     }
 
-    /// The store, with `active_by_controller` kept in step: `new` in for `key`, and out what it replaces.
-    fn store_put(&mut self, key: ObjectKey, new: Option<ObjectRc>) -> Option<ObjectRc> {
-        if let Some(new) = &new {
-            count_active(&mut self.active_by_controller, new, true);
-        }
-        let old = match new {
-            Some(new) => self.store.insert(key, new),
-            None => self.store.remove(&key),
+    /// The store, with `active_by_controller` kept in step: `object` in (or,
+    /// `deleted`, out of its key), and out what it replaces.
+    fn store_put(&mut self, object: &ObjectRc, deleted: bool) -> Option<ObjectRc> {
+        let old = if deleted {
+            self.store.remove(&object.namespace, &object.name)
+        } else {
+            count_active(&mut self.active_by_controller, object, true);
+            self.store.insert(object.clone())
         };
         if let Some(old) = &old {
             count_active(&mut self.active_by_controller, old, false);
@@ -348,7 +349,7 @@ impl Informer {
             (e.initial, e.dropped) = (true, drop);
             self.in_flight.push_back(e);
         }
-        self.state = ListState::Streaming { received: BTreeMap::new(), list_rv, started_at_ms: started, of: of as u32 };
+        self.state = ListState::Streaming { received: Shelves::default(), list_rv, started_at_ms: started, of: of as u32 };
         let mut end = self.bookmark_at(list_rv, end_ms);
         end.initial = true;
         end.dropped = self.take_drop(|d| d == DropNext::Bookmark);
@@ -524,9 +525,16 @@ impl Informer {
         let ListState::Listed { items, list_rv, fill_at_ms, .. } = std::mem::replace(&mut self.state, ListState::Idle) else {
             panic!("queue_population called when no list is waiting");
         };
-        let listed: std::collections::BTreeSet<ObjectKey> = items.iter().map(|o| o.key()).collect();
+        let listed: std::collections::BTreeSet<(&str, &str)> = items.iter().map(|o| (o.namespace.as_str(), o.name.as_str())).collect();
+        let gone: Vec<Pop> = self
+            .store
+            .values()
+            .filter(|o| !listed.contains(&(o.namespace.as_str(), o.name.as_str())))
+            .map(|o| Pop::Tombstone(o.clone()))
+            .collect();
+        drop(listed);
         let mut pops: Vec<Pop> = items.into_iter().map(Pop::Item).collect();
-        pops.extend(self.store.iter().filter(|(k, _)| !listed.contains(*k)).map(|(_, o)| Pop::Tombstone(o.clone())));
+        pops.extend(gone);
         let of = pops.len() as u64;
         let span = fill_at_ms.saturating_sub(now_ms);
         let queue = pops.into_iter().enumerate().map(|(i, p)| (p, now_ms + span * (i as u64 + 1) / of.max(1))).collect();
@@ -552,8 +560,8 @@ impl Informer {
         let (pop, _) = queue.pop_front().expect("a queued pop");
         let (n, of, list_rv, last) = (*of - queue.len() as u32, *of, *list_rv, queue.is_empty());
         let old = match &pop {
-            Pop::Item(o) => self.store_put(o.key(), Some(o.clone())),
-            Pop::Tombstone(o) => self.store_put(o.key(), None),
+            Pop::Item(o) => self.store_put(o, false),
+            Pop::Tombstone(o) => self.store_put(o, true),
         };
         self.last_delivered_at_ms = now_ms;
         let mut first_sync = false;
@@ -571,19 +579,18 @@ impl Informer {
         let ListState::Listed { items, list_rv, .. } = std::mem::replace(&mut self.state, ListState::Idle) else {
             panic!("fill called when no list is waiting");
         };
-        let mut new_store = BTreeMap::new();
+        let mut new_store = Shelves::default();
         let mut replacements = Vec::with_capacity(items.len());
         for item in items {
-            let key = item.key();
-            replacements.push(match self.store.get(&key) {
+            replacements.push(match self.store.get_named(&item.namespace, &item.name) {
                 None => Replacement::Added(item.clone()),
                 Some(old) => Replacement::Updated(old.clone(), item.clone()),
             });
-            new_store.insert(key, item);
+            new_store.insert(item);
         }
         let mut out = Replaced::default();
-        for (key, old) in &self.store {
-            if !new_store.contains_key(key) {
+        for old in self.store.values() {
+            if new_store.get_named(&old.namespace, &old.name).is_none() {
                 out.calls.push(Replacement::Tombstone(old.clone()));
             }
         }
@@ -623,10 +630,9 @@ impl Informer {
             if event.bookmark {
                 return Delivered { event, old: None, streamed: None };
             }
-            let key = event.object.key();
             let old = match event.event_type {
-                EventType::Added | EventType::Modified => received.insert(key, event.object.clone()),
-                EventType::Deleted => received.remove(&key),
+                EventType::Added | EventType::Modified => received.insert(event.object.clone()),
+                EventType::Deleted => received.remove(&event.object.namespace, &event.object.name),
             };
             let n = received.len() as u32;
             return Delivered { event, old, streamed: Some(n) };
@@ -636,11 +642,7 @@ impl Informer {
             // Nothing changes in the store; only its progress mark moves.
             return Delivered { event, old: None, streamed: None };
         }
-        let key = event.object.key();
-        let old = match event.event_type {
-            EventType::Added | EventType::Modified => self.store_put(key, Some(event.object.clone())),
-            EventType::Deleted => self.store_put(key, None),
-        };
+        let old = self.store_put(&event.object, event.event_type == EventType::Deleted);
         Delivered { event, old, streamed: None }
     }
 

@@ -19,6 +19,7 @@ pub mod object;
 pub mod reflector;
 pub mod rng;
 pub mod settings;
+pub mod shelves;
 pub mod sorted;
 pub mod workqueue;
 pub mod world;

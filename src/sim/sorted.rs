@@ -4,6 +4,8 @@
 //! B-tree's, and much less code in the page's wasm than one more `BTreeMap`
 //! instantiation per key type. Not for large collections: inserts shift.
 
+use std::cmp::Ordering;
+
 /// A set kept sorted.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SortedSet<T>(Vec<T>);
@@ -114,6 +116,22 @@ impl<K: Ord, V> SortedMap<K, V> {
 
     pub fn remove(&mut self, key: &K) -> Option<V> {
         self.find(key).ok().map(|i| self.0.remove(i).1)
+    }
+
+    /// The value of the key that `cmp` finds, without building that key:
+    /// `cmp` orders a stored key against the one sought.
+    pub fn get_by(&self, mut cmp: impl FnMut(&K) -> Ordering) -> Option<&V> {
+        self.0.binary_search_by(|(k, _)| cmp(k)).ok().map(|i| &self.0[i].1)
+    }
+
+    /// `get_by`, for a change.
+    pub fn get_mut_by(&mut self, mut cmp: impl FnMut(&K) -> Ordering) -> Option<&mut V> {
+        self.0.binary_search_by(|(k, _)| cmp(k)).ok().map(|i| &mut self.0[i].1)
+    }
+
+    /// Remove the entry that `cmp` finds (as `get_by`).
+    pub fn remove_by(&mut self, mut cmp: impl FnMut(&K) -> Ordering) -> Option<V> {
+        self.0.binary_search_by(|(k, _)| cmp(k)).ok().map(|i| self.0.remove(i).1)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {

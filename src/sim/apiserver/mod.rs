@@ -35,7 +35,6 @@
 mod audit;
 mod names;
 mod request;
-mod shelves;
 mod status;
 mod watch;
 
@@ -47,8 +46,8 @@ pub use watch::{EventType, WatchEvent};
 
 use crate::sim::object::{Kind, Object, ObjectKey, ObjectRc, ReplicaSetStatus};
 use crate::sim::rng::Rng;
+use crate::sim::shelves::Shelves;
 use crate::sim::sorted::SortedMap;
-use shelves::Shelves;
 use std::collections::BTreeMap;
 
 /// The store, its resourceVersion counter, and the counts the report needs.
@@ -64,8 +63,8 @@ pub struct ApiServer {
     peak_live: [u64; 4],
     /// Kinds that have ever had an object (the report lists those).
     seen: [bool; 4],
-    /// "kind/namespace/label=value" -> live objects carrying it.
-    label_counts: SortedMap<String, u32>,
+    /// (kind, namespace, label, value) -> live objects carrying it.
+    label_counts: SortedMap<LabelKey, u32>,
     /// (kind, controller UID) -> its live children of that kind: [active, Terminating].
     /// What an invariant counts after every create, without a scan of the kind.
     by_controller: SortedMap<(Kind, u64), [u32; 2]>,
@@ -75,8 +74,14 @@ pub struct ApiServer {
     pub pod_grace_period_ms: u64,
 }
 
-fn label_key(kind: Kind, namespace: &str, label: &str, value: &str) -> String {
-    format!("{kind}/{namespace}/{label}={value}")
+/// A label of the objects of one kind in one namespace: (kind, namespace, label, value).
+type LabelKey = (Kind, String, String, String);
+
+/// How a stored label key sorts against one given by parts: a lookup that
+/// builds no key (every pod of a ReplicaSet carries the same labels, so
+/// almost every create and delete finds its label's entry there already).
+fn label_order(stored: &LabelKey, kind: Kind, namespace: &str, label: &str, value: &str) -> std::cmp::Ordering {
+    (stored.0, stored.1.as_str(), stored.2.as_str(), stored.3.as_str()).cmp(&(kind, namespace, label, value))
 }
 
 /// What one request did.
@@ -164,7 +169,7 @@ impl ApiServer {
 
     /// How many live objects of `kind` in `namespace` carry `label=value`.
     pub fn count_labelled(&self, kind: Kind, namespace: &str, label: &str, value: &str) -> u32 {
-        self.label_counts.get(&label_key(kind, namespace, label, value)).copied().unwrap_or(0)
+        self.label_counts.get_by(|l| label_order(l, kind, namespace, label, value)).copied().unwrap_or(0)
     }
 
     /// Handle one request at `now_ms`.
@@ -436,10 +441,9 @@ impl ApiServer {
     fn insert(&mut self, object: ObjectRc) {
         let kind = object.kind();
         for (k, v) in &object.labels {
-            let lk = label_key(kind, &object.namespace, k, v);
-            match self.label_counts.get_mut(&lk) {
+            match self.label_counts.get_mut_by(|l| label_order(l, kind, &object.namespace, k, v)) {
                 Some(n) => *n += 1,
-                None => self.label_counts.insert(lk, 1),
+                None => self.label_counts.insert((kind, object.namespace.clone(), k.clone(), v.clone()), 1),
             }
         }
         match object.controller_ref() {
@@ -463,11 +467,11 @@ impl ApiServer {
     fn remove(&mut self, object: &Object) {
         let kind = object.kind();
         for (k, v) in &object.labels {
-            let lk = label_key(kind, &object.namespace, k, v);
-            if let Some(n) = self.label_counts.get_mut(&lk) {
+            let at = |l: &LabelKey| label_order(l, kind, &object.namespace, k, v);
+            if let Some(n) = self.label_counts.get_mut_by(at) {
                 *n -= 1;
                 if *n == 0 {
-                    self.label_counts.remove(&lk);
+                    self.label_counts.remove_by(at);
                 }
             }
         }

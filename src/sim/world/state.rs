@@ -80,17 +80,22 @@ impl World {
     }
 
     /// About how many bytes a clone of the world holds: what a checkpoint of
-    /// it costs ([`super::history::Model::weight`]). Objects are shared, so an
-    /// entry costs its map node and its key's two strings, wherever it is kept
-    /// (the apiserver, each informer's store, each event in flight); the rest
-    /// is a few kilobytes. `tests/memory.rs` holds it to what a clone allocates.
+    /// it costs ([`super::history::Model::weight`]). Objects are shared, so a
+    /// stored object costs a pointer on a shelf (the apiserver's store and
+    /// each informer's, with a shelf's spare room), an event in flight its
+    /// record on the wire; the rest is a few kilobytes. `tests/memory.rs`
+    /// holds it to what a clone allocates.
     pub fn weight(&self) -> usize {
         const BASE: usize = 2 << 10;
-        const PER_ENTRY: usize = 120;
+        const PER_STORED: usize = std::mem::size_of::<crate::sim::object::ObjectRc>() * 3 / 2;
+        const PER_IN_FLIGHT: usize = std::mem::size_of::<crate::sim::informer::InFlight>() * 3 / 2;
         let api: usize = Kind::ALL.iter().map(|k| self.api.count(*k)).sum();
-        let caches = |c: &crate::sim::controllers::Caches| c.informers.iter().map(|i| i.len() + i.in_flight_len()).sum::<usize>();
-        let informers = caches(&self.ctl.caches) + self.peer.as_ref().map_or(0, |p| caches(&p.caches)) + caches(&self.gc.caches);
-        BASE + PER_ENTRY * (api + informers)
+        let stored = |c: &crate::sim::controllers::Caches| c.informers.iter().map(|i| i.len()).sum::<usize>();
+        let in_flight = |c: &crate::sim::controllers::Caches| c.informers.iter().map(|i| i.in_flight_len()).sum::<usize>();
+        let all = |f: &dyn Fn(&crate::sim::controllers::Caches) -> usize| {
+            f(&self.ctl.caches) + self.peer.as_ref().map_or(0, |p| f(&p.caches)) + f(&self.gc.caches)
+        };
+        BASE + PER_STORED * (api + all(&stored)) + PER_IN_FLIGHT * all(&in_flight)
     }
 }
 

@@ -1,5 +1,7 @@
-//! The live objects of one kind, sorted by `namespace/name` as etcd's keys
-//! are, on shelves: a list of short sorted runs rather than one B-tree.
+//! Objects of one kind, sorted by `namespace/name` as etcd's keys and an
+//! informer's lister are, on shelves: a list of short sorted runs rather
+//! than one B-tree. The apiserver's store of each kind and every informer's
+//! cache are shelves.
 //!
 //! Why not a `BTreeMap<ObjectKey, ObjectRc>`: kubectl's `delete_pods` draws
 //! the nth pod in key order at every interval, and a B-tree finds the nth
@@ -7,7 +9,7 @@
 //! instructions went there). Here the nth is a walk over the shelves'
 //! lengths (about n / 48 of them) and an index. A lookup is two binary
 //! searches, compared on the objects' own names, so neither a lookup nor an
-//! insert builds an `ObjectKey`.
+//! insert builds an `ObjectKey` (two strings) as a B-tree's key would.
 
 use crate::sim::object::{ObjectKey, ObjectRc};
 use std::cmp::Ordering;
@@ -16,7 +18,7 @@ use std::cmp::Ordering;
 const SHELF_MAX: usize = 96;
 
 #[derive(Debug, Clone, Default)]
-pub(super) struct Shelves {
+pub struct Shelves {
     /// Sorted runs, each non-empty and at most `SHELF_MAX - 1` long; every
     /// object of a shelf sorts before every object of the next.
     shelves: Vec<Vec<ObjectRc>>,
@@ -29,8 +31,12 @@ fn order(object: &ObjectRc, namespace: &str, name: &str) -> Ordering {
 }
 
 impl Shelves {
-    pub(super) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
     }
 
     /// The shelf that holds, or would hold, `namespace/name`: the first whose
@@ -49,15 +55,20 @@ impl Shelves {
         Some((s, self.shelves[s].binary_search_by(|o| order(o, namespace, name))))
     }
 
-    pub(super) fn get(&self, key: &ObjectKey) -> Option<&ObjectRc> {
-        match self.find(&key.namespace, &key.name)? {
+    pub fn get(&self, key: &ObjectKey) -> Option<&ObjectRc> {
+        self.get_named(&key.namespace, &key.name)
+    }
+
+    /// `get`, by the key's parts.
+    pub fn get_named(&self, namespace: &str, name: &str) -> Option<&ObjectRc> {
+        match self.find(namespace, name)? {
             (s, Ok(i)) => Some(&self.shelves[s][i]),
             _ => None,
         }
     }
 
     /// Insert `object`, or replace the one of its key; the one replaced, if any.
-    pub(super) fn insert(&mut self, object: ObjectRc) -> Option<ObjectRc> {
+    pub fn insert(&mut self, object: ObjectRc) -> Option<ObjectRc> {
         let Some((s, at)) = self.find(&object.namespace, &object.name) else {
             self.shelves.push(vec![object]);
             self.len = 1;
@@ -79,7 +90,7 @@ impl Shelves {
     }
 
     /// Remove the object of `namespace/name`; it, if it was there.
-    pub(super) fn remove(&mut self, namespace: &str, name: &str) -> Option<ObjectRc> {
+    pub fn remove(&mut self, namespace: &str, name: &str) -> Option<ObjectRc> {
         let (s, Ok(i)) = self.find(namespace, name)? else { return None };
         let removed = self.shelves[s].remove(i);
         if self.shelves[s].is_empty() {
@@ -90,12 +101,17 @@ impl Shelves {
     }
 
     /// Every object, in key order.
-    pub(super) fn values(&self) -> impl DoubleEndedIterator<Item = &ObjectRc> + Clone {
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &ObjectRc> + Clone {
         self.shelves.iter().flatten()
     }
 
+    /// Every object, in key order, taken.
+    pub fn into_values(self) -> impl Iterator<Item = ObjectRc> {
+        self.shelves.into_iter().flatten()
+    }
+
     /// The objects of `namespace`, in name order.
-    pub(super) fn in_namespace<'a>(&'a self, namespace: &'a str) -> impl Iterator<Item = &'a ObjectRc> + 'a {
+    pub fn in_namespace<'a>(&'a self, namespace: &'a str) -> impl Iterator<Item = &'a ObjectRc> + 'a {
         let start = match self.find(namespace, "") {
             Some((s, Ok(i) | Err(i))) => (s, i),
             None => (0, 0),
@@ -109,7 +125,7 @@ impl Shelves {
     }
 
     /// The `n`th object in key order (from 0), without walking the n before it.
-    pub(super) fn nth(&self, mut n: usize) -> Option<&ObjectRc> {
+    pub fn nth(&self, mut n: usize) -> Option<&ObjectRc> {
         for shelf in &self.shelves {
             if n < shelf.len() {
                 return Some(&shelf[n]);
