@@ -106,6 +106,11 @@ impl ApiServer {
         self.objects[kind.index()].get(key)
     }
 
+    /// `get`, by the key's parts (no key built).
+    pub fn get_named(&self, kind: Kind, namespace: &str, name: &str) -> Option<&ObjectRc> {
+        self.objects[kind.index()].get_named(namespace, name)
+    }
+
     /// Every live object, by kind then key.
     pub fn objects(&self) -> impl Iterator<Item = &ObjectRc> {
         self.objects.iter().flat_map(|m| m.values())
@@ -237,7 +242,7 @@ impl ApiServer {
                 // Since 1.32 the server retries a colliding generated name itself.
                 let mut name = generate_name(prefix, rng);
                 for _ in 1..GENERATE_NAME_ATTEMPTS {
-                    if self.get(body.kind(), &ObjectKey::new(body.namespace.clone(), name.clone())).is_none() {
+                    if self.get_named(body.kind(), &body.namespace, &name).is_none() {
                         break;
                     }
                     name = generate_name(prefix, rng);
@@ -246,8 +251,7 @@ impl ApiServer {
             }
             (None, None) => (String::new(), None),
         };
-        let key = ObjectKey::new(body.namespace.clone(), name.clone());
-        if let Some(existing) = self.get(body.kind(), &key) {
+        if let Some(existing) = self.get_named(body.kind(), &body.namespace, &name) {
             let (being_deleted, generated_name) = (existing.is_terminating(), generated.is_some());
             let mut out = self.failed(req, now_ms, name, Status::ALREADY_EXISTS);
             out.audit.cause =
@@ -293,7 +297,7 @@ impl ApiServer {
 
     fn read(&self, req: &Request, now_ms: u64) -> Handled {
         let name = req.name.clone().unwrap_or_default();
-        match self.get(req.kind, &ObjectKey::new(req.namespace.clone(), name.clone())) {
+        match self.get_named(req.kind, &req.namespace, &name) {
             None => self.failed(req, now_ms, name, Status::NOT_FOUND),
             Some(o) => {
                 let mut audit = self.audit(req, now_ms, name, Status::OK);
@@ -320,7 +324,7 @@ impl ApiServer {
     /// or 409 outcome.
     fn current(&self, req: &Request, now_ms: u64) -> Result<ObjectRc, Box<Handled>> {
         let name = req.name.clone().unwrap_or_default();
-        let Some(old) = self.get(req.kind, &ObjectKey::new(req.namespace.clone(), name.clone())).cloned() else {
+        let Some(old) = self.get_named(req.kind, &req.namespace, &name).cloned() else {
             return Err(Box::new(self.failed(req, now_ms, name, Status::NOT_FOUND)));
         };
         // `(*Preconditions).Check`: the UID first, then the resourceVersion;
@@ -339,10 +343,12 @@ impl ApiServer {
 
     /// Commit `object` as the new version of `old` at the next resourceVersion.
     fn replace(&mut self, req: &Request, now_ms: u64, old: &Object, object: Object) -> Handled {
-        self.remove(old);
         self.resource_version += 1;
         let object = ObjectRc::new(Object { resource_version: self.resource_version, ..object });
-        self.insert(object.clone());
+        // The same key: the new version takes the old one's place on its shelf.
+        self.index(old, false);
+        self.index(&object, true);
+        self.objects[object.kind().index()].insert(object.clone());
         self.committed(req, now_ms, Status::OK, object, EventType::Modified)
     }
 
@@ -439,24 +445,8 @@ impl ApiServer {
     }
 
     fn insert(&mut self, object: ObjectRc) {
-        let kind = object.kind();
-        for (k, v) in &object.labels {
-            match self.label_counts.get_mut_by(|l| label_order(l, kind, &object.namespace, k, v)) {
-                Some(n) => *n += 1,
-                None => self.label_counts.insert((kind, object.namespace.clone(), k.clone(), v.clone()), 1),
-            }
-        }
-        match object.controller_ref() {
-            Some(r) => {
-                let slot = usize::from(object.is_terminating());
-                match self.by_controller.get_mut(&(kind, r.uid)) {
-                    Some(n) => n[slot] += 1,
-                    None => self.by_controller.insert((kind, r.uid), if slot == 0 { [1, 0] } else { [0, 1] }),
-                }
-            }
-            None => self.uncontrolled[kind.index()] += 1,
-        }
-        let i = kind.index();
+        self.index(&object, true);
+        let i = object.kind().index();
         if self.objects[i].insert(object).is_none() {
             self.live[i] += 1;
             self.peak_live[i] = self.peak_live[i].max(self.live[i]);
@@ -465,30 +455,49 @@ impl ApiServer {
     }
 
     fn remove(&mut self, object: &Object) {
+        self.index(object, false);
+        let i = object.kind().index();
+        if self.objects[i].remove(&object.namespace, &object.name).is_some() {
+            self.live[i] -= 1;
+        }
+    }
+
+    /// Count `object` in (`add`) or out of the indexes beside the store:
+    /// its labels, its controller's children, the kind's uncontrolled objects.
+    fn index(&mut self, object: &Object, add: bool) {
         let kind = object.kind();
         for (k, v) in &object.labels {
             let at = |l: &LabelKey| label_order(l, kind, &object.namespace, k, v);
-            if let Some(n) = self.label_counts.get_mut_by(at) {
-                *n -= 1;
-                if *n == 0 {
-                    self.label_counts.remove_by(at);
+            match (self.label_counts.get_mut_by(at), add) {
+                (Some(n), true) => *n += 1,
+                (None, true) => self.label_counts.insert((kind, object.namespace.clone(), k.clone(), v.clone()), 1),
+                (Some(n), false) => {
+                    *n -= 1;
+                    if *n == 0 {
+                        self.label_counts.remove_by(at);
+                    }
                 }
+                (None, false) => {}
             }
         }
         match object.controller_ref() {
             Some(r) => {
                 let key = (kind, r.uid);
-                if let Some(n) = self.by_controller.get_mut(&key) {
-                    n[usize::from(object.is_terminating())] -= 1;
-                    if *n == [0, 0] {
-                        self.by_controller.remove(&key);
+                let slot = usize::from(object.is_terminating());
+                match (self.by_controller.get_mut(&key), add) {
+                    (Some(n), true) => n[slot] += 1,
+                    (None, true) => self.by_controller.insert(key, if slot == 0 { [1, 0] } else { [0, 1] }),
+                    (Some(n), false) => {
+                        n[slot] -= 1;
+                        if *n == [0, 0] {
+                            self.by_controller.remove(&key);
+                        }
                     }
+                    (None, false) => {}
                 }
             }
+            None if add => self.uncontrolled[kind.index()] += 1,
             None => self.uncontrolled[kind.index()] -= 1,
-        }
-        if self.objects[kind.index()].remove(&object.namespace, &object.name).is_some() {
-            self.live[kind.index()] -= 1;
         }
     }
 }
