@@ -86,6 +86,14 @@ impl ObjectSpec {
             Kind::Pod => Spec::Pod,
         };
         let count = self.count.unwrap_or(1);
+        let labels = std::rc::Rc::new(self.labels.clone());
+        // The UID is the owner's at creation: 0 until the world resolves it.
+        let owner_references: crate::sim::object::OwnerReferences = std::rc::Rc::new(
+            self.owner_references
+                .iter()
+                .map(|r| OwnerReference { kind: r.kind, name: r.name.clone(), uid: 0, controller: r.controller })
+                .collect(),
+        );
         (1..=count)
             .map(|i| ObjectTemplate {
                 namespace: namespace.clone(),
@@ -95,13 +103,8 @@ impl ObjectSpec {
                     self.name.clone()
                 }),
                 generate_name: None,
-                labels: self.labels.clone(),
-                // The UID is the owner's at creation: 0 until the world resolves it.
-                owner_references: self
-                    .owner_references
-                    .iter()
-                    .map(|r| OwnerReference { kind: r.kind, name: r.name.clone(), uid: 0, controller: r.controller })
-                    .collect(),
+                labels: labels.clone(),
+                owner_references: owner_references.clone(),
                 finalizers: self.finalizers.clone(),
                 spec: spec.clone(),
             })

@@ -419,7 +419,7 @@ impl Informer {
             creation_rv: rv,
             generate_name: None,
             labels: Default::default(),
-            owner_references: Vec::new(),
+            owner_references: Default::default(),
             finalizers: Vec::new(),
             generation: 0,
             deletion_timestamp_ms: None,
@@ -716,7 +716,7 @@ mod tests {
             creation_rv: rv,
             generate_name: None,
             labels: Default::default(),
-            owner_references: vec![],
+            owner_references: Default::default(),
             finalizers: vec![],
             generation: 1,
             deletion_timestamp_ms: None,
@@ -842,7 +842,7 @@ mod tests {
     fn TestReplaceEvents() {
         let with_label = |name: &str, rv: u64, ver: &str| {
             let mut o = (*cm(name, rv)).clone();
-            o.labels.insert("ver".into(), ver.into());
+            std::rc::Rc::make_mut(&mut o.labels).insert("ver".into(), ver.into());
             ObjectRc::new(o)
         };
         let record = |r: &Replaced| -> Vec<(&'static str, String, u64)> {

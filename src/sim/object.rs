@@ -142,6 +142,14 @@ impl Spec {
     }
 }
 
+/// `metadata.labels`, shared: an object's versions, the request that made
+/// it and the template it came from hold one map (a clone is a count, not
+/// a copy; serialized, hashed and compared as the map itself).
+pub type Labels = Rc<BTreeMap<String, String>>;
+
+/// `metadata.ownerReferences`, shared as [`Labels`] are.
+pub type OwnerReferences = Rc<Vec<OwnerReference>>;
+
 /// One committed version of an object.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct Object {
@@ -155,8 +163,8 @@ pub struct Object {
     pub creation_rv: u64,
     /// The `generateName` prefix the client sent, if the server picked the name.
     pub generate_name: Option<String>,
-    pub labels: BTreeMap<String, String>,
-    pub owner_references: Vec<OwnerReference>,
+    pub labels: Labels,
+    pub owner_references: OwnerReferences,
     /// `metadata.finalizers`: a delete only marks the object while any remain.
     pub finalizers: Vec<String>,
     /// `metadata.generation`: 1 at creation, one more at each change of the spec.
@@ -260,8 +268,8 @@ pub struct ObjectTemplate {
     pub namespace: String,
     pub name: Option<String>,
     pub generate_name: Option<String>,
-    pub labels: BTreeMap<String, String>,
-    pub owner_references: Vec<OwnerReference>,
+    pub labels: Labels,
+    pub owner_references: OwnerReferences,
     pub finalizers: Vec<String>,
     pub spec: Spec,
 }

@@ -214,7 +214,7 @@ mod tests {
             creation_rv: rv,
             generate_name: None,
             labels: Default::default(),
-            owner_references: vec![],
+            owner_references: Default::default(),
             finalizers: vec![],
             generation: 1,
             deletion_timestamp_ms: None,

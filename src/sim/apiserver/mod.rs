@@ -323,9 +323,9 @@ impl ApiServer {
     /// The named object, if the request's preconditions hold: else the 404
     /// or 409 outcome.
     fn current(&self, req: &Request, now_ms: u64) -> Result<ObjectRc, Box<Handled>> {
-        let name = req.name.clone().unwrap_or_default();
-        let Some(old) = self.get_named(req.kind, &req.namespace, &name).cloned() else {
-            return Err(Box::new(self.failed(req, now_ms, name, Status::NOT_FOUND)));
+        let name = req.name.as_deref().unwrap_or_default();
+        let Some(old) = self.get_named(req.kind, &req.namespace, name).cloned() else {
+            return Err(Box::new(self.failed(req, now_ms, name.to_owned(), Status::NOT_FOUND)));
         };
         // `(*Preconditions).Check`: the UID first, then the resourceVersion;
         // an update's stale resourceVersion is the optimistic lock's conflict.
@@ -336,7 +336,7 @@ impl ApiServer {
             }
             _ => return Ok(old),
         };
-        let mut out = self.failed(req, now_ms, name, Status::CONFLICT);
+        let mut out = self.failed(req, now_ms, name.to_owned(), Status::CONFLICT);
         out.audit.cause = cause;
         Err(Box::new(out))
     }
@@ -466,7 +466,7 @@ impl ApiServer {
     /// its labels, its controller's children, the kind's uncontrolled objects.
     fn index(&mut self, object: &Object, add: bool) {
         let kind = object.kind();
-        for (k, v) in &object.labels {
+        for (k, v) in object.labels.iter() {
             let at = |l: &LabelKey| label_order(l, kind, &object.namespace, k, v);
             match (self.label_counts.get_mut_by(at), add) {
                 (Some(n), true) => *n += 1,
@@ -512,8 +512,8 @@ mod tests {
             namespace: "academy-lab".into(),
             name: name.map(Into::into),
             generate_name: generate.map(Into::into),
-            labels: BTreeMap::new(),
-            owner_references: Vec::new(),
+            labels: Default::default(),
+            owner_references: Default::default(),
             finalizers: Vec::new(),
             spec: Spec::ConfigMap,
         }
@@ -578,7 +578,8 @@ mod tests {
         api.handle(&Request::create(Actor::Kubectl, cm(Some("a"), None)), 0, &mut rng);
         api.handle(&Request::create(Actor::Kubectl, cm(Some("b"), None)), 0, &mut rng);
         // A write that changes the object (one that does not is `test_guaranteed_update_same_data`).
-        let labelled = ObjectTemplate { labels: BTreeMap::from([("tier".to_string(), "web".to_string())]), ..cm(Some("a"), None) };
+        let labelled =
+            ObjectTemplate { labels: std::rc::Rc::new(BTreeMap::from([("tier".to_string(), "web".to_string())])), ..cm(Some("a"), None) };
         let up = api.handle(&Request::update(Actor::Kubectl, labelled), 0, &mut rng);
         assert_eq!(up.audit.resource_version, Some(3));
         assert_eq!(up.event.unwrap().event_type, EventType::Modified);

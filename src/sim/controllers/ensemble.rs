@@ -17,6 +17,7 @@ use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Spec, ENSEMBLE_LABEL};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::rc::Rc;
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
 pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
@@ -256,11 +257,11 @@ impl SyncEnsemble {
     }
 
     fn templates(&self, owner: &ObjectRc, n: u32, present: &BTreeSet<String>, cx: &Cx) -> VecDeque<ObjectTemplate> {
-        let labels: BTreeMap<String, String> = [(ENSEMBLE_LABEL.to_string(), owner.name.clone())].into();
+        let labels: Rc<BTreeMap<String, String>> = Rc::new([(ENSEMBLE_LABEL.to_string(), owner.name.clone())].into());
         let owner_references = if cx.settings.owner_references {
-            vec![OwnerReference { kind: Kind::Ensemble, name: owner.name.clone(), uid: owner.uid, controller: true }]
+            Rc::new(vec![OwnerReference { kind: Kind::Ensemble, name: owner.name.clone(), uid: owner.uid, controller: true }])
         } else {
-            Vec::new()
+            Default::default()
         };
         let prefix = format!("{}-voice-", owner.name);
         let template = |name: Option<String>, generate_name: Option<String>| ObjectTemplate {

@@ -74,7 +74,7 @@ impl Prune {
             name,
             generate_name,
             labels: Default::default(),
-            owner_references: vec![],
+            owner_references: Default::default(),
             finalizers: vec![],
             spec: Spec::ConfigMap,
         }

@@ -27,6 +27,7 @@ use crate::sim::consistency::ConsistencyStore;
 use crate::sim::expectations::{Expectations, Satisfied};
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec, REPLICASET_LABEL};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
 pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
@@ -248,8 +249,13 @@ impl SyncReplicaSet {
             namespace: rs.namespace.clone(),
             name: None,
             generate_name: Some(format!("{}-", rs.name)),
-            labels,
-            owner_references: vec![OwnerReference { kind: Kind::ReplicaSet, name: rs.name.clone(), uid: rs.uid, controller: true }],
+            labels: Rc::new(labels),
+            owner_references: Rc::new(vec![OwnerReference {
+                kind: Kind::ReplicaSet,
+                name: rs.name.clone(),
+                uid: rs.uid,
+                controller: true,
+            }]),
             finalizers: vec![],
             spec: Spec::Pod,
         }
@@ -260,7 +266,9 @@ impl SyncReplicaSet {
         if batch == 0 {
             return self.finish(Ok(()), cx);
         }
-        let requests = (0..batch).map(|_| Request::create(ACTOR, self.template(&rs))).collect();
+        // One template for the batch: its pods' labels and ownerReferences are one shared map and list.
+        let template = self.template(&rs);
+        let requests = (0..batch).map(|_| Request::create(ACTOR, template.clone())).collect();
         self.stage = Stage::Creating { rs, total, remaining: remaining - batch, batch, successes };
         Beat::Call { requests, step: Step::Create }
     }

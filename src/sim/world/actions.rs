@@ -54,7 +54,7 @@ impl World {
                         name: Some(key.name.clone()),
                         generate_name: None,
                         labels: Default::default(),
-                        owner_references: vec![],
+                        owner_references: Default::default(),
                         finalizers: vec![],
                         spec: Spec::ReplicaSet { replicas: to },
                     },

@@ -31,15 +31,17 @@ use crate::sim::controllers::{HandlerEffects, HandlerEvent};
 use crate::sim::frame::Event;
 use crate::sim::invariants::SentWith;
 use crate::sim::object::{
-    child_kind, child_label, Object, ObjectKey, ObjectRc, ObjectRef, ObjectTemplate, OwnerReference, FINALIZER_FOREGROUND, FINALIZER_ORPHAN,
+    child_kind, child_label, Object, ObjectKey, ObjectRc, ObjectRef, ObjectTemplate, OwnerReference, OwnerReferences, FINALIZER_FOREGROUND,
+    FINALIZER_ORPHAN,
 };
+use std::rc::Rc;
 
 fn owner_key(dep: &Object, r: &OwnerReference) -> ObjectKey {
     ObjectKey::new(dep.namespace.clone(), r.name.clone())
 }
 
 /// The body of an update that writes `o` as it is, but for `owner_references` and `finalizers`.
-fn rewrite(o: &Object, owner_references: Vec<OwnerReference>, finalizers: Vec<String>) -> ObjectTemplate {
+fn rewrite(o: &Object, owner_references: OwnerReferences, finalizers: Vec<String>) -> ObjectTemplate {
     ObjectTemplate {
         namespace: o.namespace.clone(),
         name: Some(o.name.clone()),
@@ -66,7 +68,7 @@ impl World {
                     attempts.extend(self.gc.dependents(o.uid));
                 }
                 // A dependent gone: its owners waiting on their dependents look again.
-                for r in &o.owner_references {
+                for r in o.owner_references.iter() {
                     let key = owner_key(o, r);
                     if let Some(owner) = self.gc.caches.get(r.kind, &key).filter(|w| w.uid == r.uid).cloned() {
                         self.gc_deleting_dependents(&owner);
@@ -123,7 +125,7 @@ impl World {
     fn gc_orphan_dependents(&mut self, owner: &ObjectRc) {
         self.gc.orphaned_on_purpose.insert(owner.uid);
         for dep in self.gc.dependents(owner.uid) {
-            let refs = dep.owner_references.iter().filter(|r| r.uid != owner.uid).cloned().collect();
+            let refs = Rc::new(dep.owner_references.iter().filter(|r| r.uid != owner.uid).cloned().collect());
             let req = Request::update(Actor::GarbageCollector, rewrite(&dep, refs, dep.finalizers.clone()));
             self.send(req, Origin::GcWrite, SentWith::SYNCED);
         }
@@ -190,7 +192,7 @@ impl World {
         if a.solid > 0 {
             // Solid owners remain: only the dangling references go.
             if !a.dangling.is_empty() {
-                let refs = latest.owner_references.iter().filter(|r| !a.dangling.contains(&r.uid)).cloned().collect();
+                let refs = Rc::new(latest.owner_references.iter().filter(|r| !a.dangling.contains(&r.uid)).cloned().collect());
                 let req = Request::update(Actor::GarbageCollector, rewrite(&latest, refs, latest.finalizers.clone()));
                 self.send(req, Origin::GcWrite, SentWith::SYNCED);
             }

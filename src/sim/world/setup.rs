@@ -53,7 +53,7 @@ impl World {
         for t in &init.objects {
             let mut t = t.clone();
             // A seed's ownerReference names an object created before it: its UID now.
-            for r in &mut t.owner_references {
+            for r in Rc::make_mut(&mut t.owner_references) {
                 if r.uid == 0 {
                     r.uid = world.api.get(r.kind, &ObjectKey::new(t.namespace.clone(), r.name.clone())).map_or(0, |o| o.uid);
                 }
