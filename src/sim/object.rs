@@ -195,19 +195,15 @@ pub(crate) const FINALIZER_ORPHAN: &str = "orphan";
 
 /// A committed object version, shared between the apiserver, informers,
 /// events in flight and checkpoints. A version never changes once committed,
-/// so its hash is taken once, here: the explorer's fingerprint hashes every
-/// store at every frame, and then writes one word per object.
+/// so its hash is taken once, the first time it is asked for: the explorer's
+/// fingerprint hashes every store at every frame, and then writes one word
+/// per object; a plain run never asks, and hashes nothing.
 #[derive(Debug, Clone)]
-pub struct ObjectRc(Rc<(Object, u64)>);
+pub struct ObjectRc(Rc<(Object, std::cell::OnceCell<u64>)>);
 
 impl ObjectRc {
     pub fn new(object: Object) -> ObjectRc {
-        let hash = {
-            let mut h = rustc_hash::FxHasher::default();
-            object.hash(&mut h);
-            std::hash::Hasher::finish(&h)
-        };
-        ObjectRc(Rc::new((object, hash)))
+        ObjectRc(Rc::new((object, std::cell::OnceCell::new())))
     }
 }
 
@@ -220,7 +216,12 @@ impl std::ops::Deref for ObjectRc {
 
 impl Hash for ObjectRc {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        h.write_u64(self.0 .1);
+        let (object, hash) = &*self.0;
+        h.write_u64(*hash.get_or_init(|| {
+            let mut fx = rustc_hash::FxHasher::default();
+            object.hash(&mut fx);
+            std::hash::Hasher::finish(&fx)
+        }));
     }
 }
 

@@ -569,6 +569,10 @@ mod tests {
         let name = generate_name(&long, &mut rng);
         assert_eq!(name.len(), 63);
         assert!(name.starts_with(&"x".repeat(58)));
+        // Characters, not bytes: a prefix of two-byte letters keeps 58 of them.
+        let wide = generate_name(&"é".repeat(80), &mut rng);
+        assert_eq!(wide.chars().count(), 63);
+        assert!(wide.starts_with(&"é".repeat(58)) && !wide[116..].contains('é'));
     }
 
     #[test]

@@ -14,8 +14,10 @@ pub const GENERATE_NAME_ATTEMPTS: usize = 8;
 
 /// `names.SimpleNameGenerator.GenerateName`: the prefix cut to 58, plus 5 random characters.
 pub fn generate_name(prefix: &str, rng: &mut Rng) -> String {
-    let cut: String = prefix.chars().take(MAX_GENERATED_PREFIX).collect();
-    let mut name = cut;
+    // The prefix's first 58 characters (not bytes), in one allocation with room for the suffix.
+    let cut = prefix.char_indices().nth(MAX_GENERATED_PREFIX).map_or(prefix.len(), |(at, _)| at);
+    let mut name = String::with_capacity(cut + GENERATED_SUFFIX_LEN);
+    name.push_str(&prefix[..cut]);
     for _ in 0..GENERATED_SUFFIX_LEN {
         let i = rng.below(GENERATE_NAME_ALPHABET.len() as u64) as usize;
         name.push(GENERATE_NAME_ALPHABET[i] as char);
