@@ -708,22 +708,7 @@ mod tests {
     use crate::sim::object::{Object, Spec};
 
     fn cm(name: &str, rv: u64) -> ObjectRc {
-        ObjectRc::new(Object {
-            namespace: "ns".into(),
-            name: name.into(),
-            uid: rv,
-            resource_version: rv,
-            creation_rv: rv,
-            generate_name: None,
-            labels: Default::default(),
-            owner_references: Default::default(),
-            finalizers: vec![],
-            generation: 1,
-            deletion_timestamp_ms: None,
-            deletion_grace_period_ms: None,
-            spec: Spec::ConfigMap,
-            status: None,
-        })
+        ObjectRc::new(Object::bare("ns", name, rv, Spec::ConfigMap))
     }
 
     /// `TestDeltaFIFO_HasSynced` (`delta_fifo_test.go`): not synced before a

@@ -263,6 +263,30 @@ impl Object {
     }
 }
 
+#[cfg(test)]
+impl Object {
+    /// For unit tests: `namespace/name`, its uid and resourceVersions all
+    /// `rv`, generation 1, no labels, owners or finalizers.
+    pub(crate) fn bare(namespace: &str, name: &str, rv: u64, spec: Spec) -> Object {
+        Object {
+            namespace: namespace.into(),
+            name: name.into(),
+            uid: rv,
+            resource_version: rv,
+            creation_rv: rv,
+            generate_name: None,
+            labels: Default::default(),
+            owner_references: Default::default(),
+            finalizers: vec![],
+            generation: 1,
+            deletion_timestamp_ms: None,
+            deletion_grace_period_ms: None,
+            spec,
+            status: None,
+        }
+    }
+}
+
 /// What a client sends to create an object: a name or a `generateName` prefix.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct ObjectTemplate {
