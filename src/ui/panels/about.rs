@@ -10,7 +10,12 @@ use leptos::prelude::*;
 #[component]
 pub fn AboutScenario() -> impl IntoView {
     let snap = use_ui().snap;
-    let c = move || snap.with(|s| (s.controls.description.clone(), s.controls.incident.clone()));
+    // A memo: the snapshot changes every frame played, the description and
+    // the incident only with the scenario. Without it the link was built
+    // anew at every frame, below the panels, where it made the browser lay
+    // out the whole page again.
+    let about = Memo::new(move |_| snap.with(|s| (s.controls.description.clone(), s.controls.incident.clone())));
+    let c = move || about.get();
     view! {
         <details class="about" id="about" tabindex="-1" open>
             <summary>"About this scenario"</summary>
