@@ -525,14 +525,12 @@ impl Informer {
         let ListState::Listed { items, list_rv, fill_at_ms, .. } = std::mem::replace(&mut self.state, ListState::Idle) else {
             panic!("queue_population called when no list is waiting");
         };
-        let listed: std::collections::BTreeSet<(&str, &str)> = items.iter().map(|o| (o.namespace.as_str(), o.name.as_str())).collect();
-        let gone: Vec<Pop> = self
-            .store
-            .values()
-            .filter(|o| !listed.contains(&(o.namespace.as_str(), o.name.as_str())))
-            .map(|o| Pop::Tombstone(o.clone()))
-            .collect();
-        drop(listed);
+        let mut listed = Shelves::default();
+        for o in &items {
+            listed.insert(o.clone());
+        }
+        let gone = self.store.values().filter(|o| listed.get_named(&o.namespace, &o.name).is_none()).map(|o| Pop::Tombstone(o.clone()));
+        let gone: Vec<Pop> = gone.collect();
         let mut pops: Vec<Pop> = items.into_iter().map(Pop::Item).collect();
         pops.extend(gone);
         let of = pops.len() as u64;

@@ -15,8 +15,8 @@ use super::{count_children, lister_order, split_key, Beat, Cx, HandlerEffects, H
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
 use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
-use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Spec, ENSEMBLE_LABEL};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use crate::sim::object::{Kind, Labels, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Spec, ENSEMBLE_LABEL};
+use std::collections::{BTreeSet, VecDeque};
 use std::rc::Rc;
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
@@ -257,7 +257,7 @@ impl SyncEnsemble {
     }
 
     fn templates(&self, owner: &ObjectRc, n: u32, present: &BTreeSet<String>, cx: &Cx) -> VecDeque<ObjectTemplate> {
-        let labels: Rc<BTreeMap<String, String>> = Rc::new([(ENSEMBLE_LABEL.to_string(), owner.name.clone())].into());
+        let labels: Labels = Rc::new([(ENSEMBLE_LABEL.to_string(), owner.name.clone())].into());
         let owner_references = if cx.settings.owner_references {
             Rc::new(vec![OwnerReference { kind: Kind::Ensemble, name: owner.name.clone(), uid: owner.uid, controller: true }])
         } else {

@@ -90,12 +90,10 @@ impl World {
         const PER_STORED: usize = std::mem::size_of::<crate::sim::object::ObjectRc>() * 3 / 2;
         const PER_IN_FLIGHT: usize = std::mem::size_of::<crate::sim::informer::InFlight>() * 3 / 2;
         let api: usize = Kind::ALL.iter().map(|k| self.api.count(*k)).sum();
-        let stored = |c: &crate::sim::controllers::Caches| c.informers.iter().map(|i| i.len()).sum::<usize>();
-        let in_flight = |c: &crate::sim::controllers::Caches| c.informers.iter().map(|i| i.in_flight_len()).sum::<usize>();
-        let all = |f: &dyn Fn(&crate::sim::controllers::Caches) -> usize| {
-            f(&self.ctl.caches) + self.peer.as_ref().map_or(0, |p| f(&p.caches)) + f(&self.gc.caches)
-        };
-        BASE + PER_STORED * (api + all(&stored)) + PER_IN_FLIGHT * all(&in_flight)
+        let caches = [Some(&self.ctl.caches), self.peer.as_ref().map(|p| &p.caches), Some(&self.gc.caches)];
+        let informers = caches.into_iter().flatten().flat_map(|c| &c.informers);
+        let (stored, in_flight) = informers.fold((0, 0), |(s, f), i| (s + i.len(), f + i.in_flight_len()));
+        BASE + PER_STORED * (api + stored) + PER_IN_FLIGHT * in_flight
     }
 }
 
