@@ -194,6 +194,70 @@ fn first_frame_where(query: &str, pred: impl Fn(&Session) -> bool) -> usize {
     }
 }
 
+// ---------------------------------------------------------------- the renderer (vendor/tachys)
+
+/// The names of the attributes written on `e` from now on, in order, each
+/// time the returned function is called (a MutationObserver's records).
+fn attributes_written(e: &Element) -> impl Fn() -> Vec<String> {
+    let observe = js_sys::Function::new_with_args(
+        "el",
+        "const seen = []; const mo = new MutationObserver((ms) => seen.push(...ms.map((m) => m.attributeName)));\
+         mo.observe(el, { attributes: true });\
+         return () => { seen.push(...mo.takeRecords().map((m) => m.attributeName)); return seen.slice(); };",
+    );
+    let read: js_sys::Function = observe.call1(&wasm_bindgen::JsValue::NULL, e).unwrap().unchecked_into();
+    move || js_sys::Array::from(&read.call0(&wasm_bindgen::JsValue::NULL).unwrap()).iter().map(|n| n.as_string().unwrap()).collect()
+}
+
+/// With `erase_components`, an element's attributes are a `Vec<AnyAttribute>`,
+/// and published tachys rebuilds it by removing and setting every attribute
+/// again; vendor/tachys rebuilds each in place. So a view drawn again writes
+/// only the attribute whose value changed (before the patch: all three, twice).
+#[wasm_bindgen_test]
+async fn a_rebuilt_element_writes_only_the_attributes_that_changed() {
+    let (n, set_n) = signal(1u32);
+    let m = mount_bare(move || view! { <div>{move || view! { <p class="same" title="same" data-n=n.get().to_string()>{n.get()}</p> }}</div> }).await;
+    let p = m.one("p");
+    let written = attributes_written(&p);
+    set_n.set(2);
+    tick().await;
+    assert_eq!(m.one("p"), p, "rebuilt in place, not built anew");
+    assert_eq!((text(&p), attr(&p, "data-n")), ("2".to_string(), Some("2".to_string())));
+    assert_eq!(written(), ["data-n"]);
+    assert_eq!((attr(&p, "class"), attr(&p, "title")), (Some("same".to_string()), Some("same".to_string())));
+}
+
+/// The element rebuilt with other attributes than it was built with (other
+/// types, or one type under another name: a custom attribute's name is a
+/// value) loses the old ones, as leptos#4268 asks of any patch to that code.
+#[wasm_bindgen_test]
+async fn a_rebuilt_element_with_other_attributes_drops_the_old_ones() {
+    let (which, set_which) = signal(0u8);
+    let m = mount_bare(move || {
+        view! {
+            <div>
+                {move || match which.get() {
+                    0 => view! { <p id="home"></p> }.into_any(),
+                    1 => view! { <p class="auth-box"></p> }.into_any(),
+                    2 => view! { <p data-a="1"></p> }.into_any(),
+                    _ => view! { <p data-b="2"></p> }.into_any(),
+                }}
+            </div>
+        }
+    })
+    .await;
+    let names = |p: &Element| js_sys::Array::from(&p.get_attribute_names()).iter().map(|n| n.as_string().unwrap()).collect::<Vec<_>>();
+    let mut seen = Vec::new();
+    for step in 0..4u8 {
+        set_which.set(step);
+        tick().await;
+        let p = m.one("p");
+        seen.push((names(&p), attr(&p, "id").or(attr(&p, "class")).or(attr(&p, "data-a")).or(attr(&p, "data-b"))));
+    }
+    let expected = [("id", "home"), ("class", "auth-box"), ("data-a", "1"), ("data-b", "2")];
+    assert_eq!(seen, expected.map(|(name, value)| (vec![name.to_string()], Some(value.to_string()))));
+}
+
 // ---------------------------------------------------------------- Cluster and Cache
 
 /// The Cluster (or Cache) panel's rows are exactly the view's rows, in order,

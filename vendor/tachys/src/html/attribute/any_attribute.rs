@@ -290,6 +290,31 @@ impl Attribute for AnyAttribute {
     }
 }
 
+/// Whether `new` holds the attributes `old` was built from: as many, each of
+/// the same type with the same keys (a custom attribute's key is a value, so
+/// the type alone does not say it).
+fn same_attributes(new: &[AnyAttribute], old: &[AnyAttributeState]) -> bool {
+    new.len() == old.len()
+        && new.iter().zip(old).all(|(new, old)| {
+            new.type_id == old.type_id && {
+                let keys = (new.keys)(&new.value);
+                keys.len() == old.keys.len()
+                    && keys.iter().zip(&old.keys).all(|(a, b)| same_key(a, b))
+            }
+        })
+}
+
+fn same_key(a: &NamedAttributeKey, b: &NamedAttributeKey) -> bool {
+    match (a, b) {
+        (NamedAttributeKey::Attribute(a), NamedAttributeKey::Attribute(b))
+        | (NamedAttributeKey::Property(a), NamedAttributeKey::Property(b)) => {
+            a == b
+        }
+        (NamedAttributeKey::InnerHtml, NamedAttributeKey::InnerHtml) => true,
+        _ => false,
+    }
+}
+
 impl NextAttribute for Vec<AnyAttribute> {
     type Output<NewAttr: Attribute> = Self;
 
@@ -374,6 +399,17 @@ impl Attribute for Vec<AnyAttribute> {
 
     fn rebuild(self, state: &mut Self::State) {
         let (el, state) = state;
+        // cachescope's patch: the same attributes as before (the same type
+        // and the same keys, in the same order) are rebuilt each in place, as
+        // the typed tuple of a build without `erase_components` is, so an
+        // unchanged value writes nothing to the DOM. Only a different set
+        // (leptos#4268: two views' attributes) is cleared and built anew.
+        if same_attributes(&self, state) {
+            for (new, old) in self.into_iter().zip(state.iter_mut()) {
+                new.rebuild(old);
+            }
+            return;
+        }
         for old in mem::take(state) {
             for key in old.keys {
                 match key {
