@@ -31,18 +31,25 @@ test('playback pauses itself when the tab is hidden', async () => {
 });
 
 for (const reducedMotion of ['reduce', 'no-preference']) {
-  test(`rows appear ${reducedMotion === 'reduce' ? 'instantly with' : 'with a short fade without'} prefers-reduced-motion`, async () => {
+  test(`the touched row arrives ${reducedMotion === 'reduce' ? 'instantly with' : 'by moving without'} prefers-reduced-motion, and no other row moves`, async () => {
     const { page, context, problems } = await openPage(env.browser, env.server.origin, { reducedMotion });
     try {
-      await openStage(page, env.server.url, '?s=over-create&frame=12');
-      const row = page.getByRole('region', { name: 'Cluster', exact: true }).locator('li[data-kind=ConfigMap]').first();
-      await row.waitFor();
-      const seconds = Number((await row.evaluate((el) => getComputedStyle(el).animationDuration)).replace(/s$/, ''));
+      // Frame 13 creates beta-voice-1; beta-voice-0, created at frame 12, is drawn again untouched.
+      await openStage(page, env.server.url, '?s=over-create&frame=13');
+      const cluster = page.getByRole('region', { name: 'Cluster', exact: true });
+      const touched = cluster.locator('li.touched[data-kind=ConfigMap]');
+      await touched.waitFor();
+      assert.match(await touched.getAttribute('title'), /beta-voice-1$/);
+      const motion = (row) => row.evaluate((el) => [getComputedStyle(el).animationName, Number(getComputedStyle(el).animationDuration.replace(/s$/, ''))]);
+      const [name, seconds] = await motion(touched);
+      assert.equal(name, 'appear');
       if (reducedMotion === 'reduce') {
         assert.ok(seconds <= 0.001, `instant: ${seconds} s`);
       } else {
         assert.ok(seconds >= 0.1, `animated: ${seconds} s`);
       }
+      const before = cluster.locator('li[data-kind=ConfigMap][title$="beta-voice-0"]');
+      assert.equal((await motion(before))[0], 'none', 'a row the frame does not act on does not move');
       assert.deepEqual(quiet(problems), NO_PROBLEMS);
     } finally {
       await context.close();
