@@ -216,7 +216,9 @@ fn attributes_written(e: &Element) -> impl Fn() -> Vec<String> {
 #[wasm_bindgen_test]
 async fn a_rebuilt_element_writes_only_the_attributes_that_changed() {
     let (n, set_n) = signal(1u32);
-    let m = mount_bare(move || view! { <div>{move || view! { <p class="same" title="same" data-n=n.get().to_string()>{n.get()}</p> }}</div> }).await;
+    let m =
+        mount_bare(move || view! { <div>{move || view! { <p class="same" title="same" data-n=n.get().to_string()>{n.get()}</p> }}</div> })
+            .await;
     let p = m.one("p");
     let written = attributes_written(&p);
     set_n.set(2);
