@@ -149,7 +149,7 @@ pub fn ShareBar() -> impl IntoView {
     let export_svg = move |_| {
         let (svg, n) = ui.session.with_untracked(|s| {
             let snap = ui.snap.get_untracked();
-            let wires = ui.wires.get_untracked();
+            let wires = crate::view::panels::wires(s.world(), false, ui.display_ms.get_untracked());
             let spacetime = crate::view::spacetime::of_session(s, &wires);
             (frame_svg(&s.scenario().name, &snap, &wires, Some(&spacetime)), s.position())
         });

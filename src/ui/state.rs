@@ -105,8 +105,9 @@ pub struct Ui {
     /// The controls' values, a memo of their own: they change when a setting
     /// does, not with every frame, so the controls are not redrawn while playing.
     pub(super) controls: Memo<crate::view::snapshot::ControlsView>,
-    /// The wires at the animation clock.
-    pub(super) wires: Memo<Vec<pv::Wire>>,
+    /// The Watch lane at the animation clock: its first [`pv::LANE_WIRES`]
+    /// wires, and how many are in flight in all.
+    pub(super) wires: Memo<(Vec<pv::Wire>, usize)>,
 }
 
 /// The `Ui` provided by the explorer.
@@ -201,7 +202,7 @@ impl Ui {
         let controls = Memo::new(move |_| snap.with(|s| s.controls.clone()));
         let wires = Memo::new(move |_| {
             let at = display_ms.get();
-            session.with(|s| pv::wires(s.world(), false, at))
+            session.with(|s| pv::wires_head(s.world(), false, at, pv::LANE_WIRES))
         });
         let reduced = window().match_media("(prefers-reduced-motion: reduce)").ok().flatten().is_some_and(|m| m.matches());
         Ui {

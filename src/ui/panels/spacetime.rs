@@ -74,14 +74,18 @@ impl Box_ {
 #[component]
 pub fn SpaceTimePanel() -> impl IntoView {
     let ui = use_ui();
-    let wires = ui.wires;
     let section = NodeRef::<leptos::html::Section>::new();
     let worth = worth_drawing(section);
     // Computed where it is worth drawing; else it stays as it was (its words,
     // the canvas's label, included) until a pause or a scroll brings it back.
     let view = Memo::new(move |was: Option<&SpaceTime>| match (was, worth.get()) {
         (Some(was), false) => was.clone(),
-        _ => wires.with(|w| ui.session.with(|s| of_session(s, w))),
+        // Every wire, not the Watch lane's head: drawn only here, so only
+        // computed when worth drawing.
+        _ => {
+            let at = ui.display_ms.get();
+            ui.session.with(|s| of_session(s, &crate::view::panels::wires(s.world(), false, at)))
+        }
     });
     let pointed = ui.pointed;
     let canvas = NodeRef::<leptos::html::Canvas>::new();

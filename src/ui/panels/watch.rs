@@ -10,15 +10,12 @@ use crate::view::panels as pv;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Wires shown at once on the Watch lane; the rest are counted.
-const MAX_WIRES: usize = 40;
-
 #[component]
 pub fn WatchPanel() -> impl IntoView {
     let ui = use_ui();
     let wires = ui.wires;
     let snap = ui.snap;
-    let more = move || wires.with(|w| w.len().saturating_sub(MAX_WIRES));
+    let more = move || wires.with(|(head, all)| all - head.len());
     view! {
         <section class="panel watch" aria-label="Watch">
             <header>
@@ -34,18 +31,18 @@ pub fn WatchPanel() -> impl IntoView {
             // went, at every frame played.
             <ul class="wires" role="list" tabindex="0" aria-label="Events in flight" on:click=move |e: leptos::ev::MouseEvent| press_hand(&e, wires, ui)>
                 <For
-                    each=move || wires.with(|w| w.iter().take(MAX_WIRES).map(|w| (w.id.clone(), w.label.clone(), w.kind, w.name.clone(), w.dropped, w.held_ms, w.nth)).collect::<Vec<_>>())
+                    each=move || wires.with(|(w, _)| w.iter().map(|w| (w.id.clone(), w.label.clone(), w.kind, w.name.clone(), w.dropped, w.held_ms, w.nth)).collect::<Vec<_>>())
                     key=|w| (w.0.clone(), w.4)
                     children=move |(id, label, kind, name, dropped, held_ms, nth)| {
                         let hold_id = id.clone();
-                        let on_hold = Signal::derive(move || wires.with(|ws| ws.iter().take(MAX_WIRES).any(|w| w.id == hold_id && w.on_hold)));
+                        let on_hold = Signal::derive(move || wires.with(|(ws, _)| ws.iter().any(|w| w.id == hold_id && w.on_hold)));
                         let what = format!("{label} {kind} {name}");
                         let pos_id = id.clone();
-                        let progress = move || wires.with(|ws| ws.iter().take(MAX_WIRES).find(|w| w.id == pos_id).map_or(1.0, |w| w.progress));
+                        let progress = move || wires.with(|(ws, _)| ws.iter().find(|w| w.id == pos_id).map_or(1.0, |w| w.progress));
                         let eta_id = id.clone();
                         let eta = move || {
                             let at = ui.display_ms.get();
-                            wires.with(|ws| ws.iter().take(MAX_WIRES).find(|w| w.id == eta_id).map(|w| w.deliver_at_ms.saturating_sub(at)))
+                            wires.with(|(ws, _)| ws.iter().find(|w| w.id == eta_id).map(|w| w.deliver_at_ms.saturating_sub(at)))
                         };
                         view! {
                             <li class=format!("wire {}", label.to_lowercase()) class:dropped=dropped class:held={held_ms > 0} data-wire=id.clone()>
@@ -67,9 +64,9 @@ pub fn WatchPanel() -> impl IntoView {
                     }
                 />
             </ul>
-            {move || wires.with(|w| w.is_empty()).then(|| view! { <p class="empty">{move || snap.with(|s| crate::narrate::panels::empty_wire_note(s.stalled, s.restart_at))}</p> })}
+            {move || wires.with(|(w, _)| w.is_empty()).then(|| view! { <p class="empty">{move || snap.with(|s| crate::narrate::panels::empty_wire_note(s.stalled, s.restart_at))}</p> })}
             {move || (more() > 0).then(|| view! { <p class="more-wires">{format!("+{} more in flight", more())}</p> })}
-            {move || wires.with(|w| w.iter().any(|w| w.nth > 0 && !w.dropped)).then(|| view! {
+            {move || wires.with(|(w, _)| w.iter().any(|w| w.nth > 0 && !w.dropped)).then(|| view! {
                 <p class="hands-legend">"Your hands on each event: "<b>"⇥"</b>" deliver now · "<b>"‖"</b>" hold · "<b>"✕"</b>" drop"</p>
             })}
             {simplified(Panel::Watch)}
@@ -105,7 +102,7 @@ fn WireHands(what: String, on_hold: Signal<bool>) -> impl IntoView {
 /// A press on a hands-on button of the Watch list: its choice made on its
 /// wire's event, and the focus kept in the list (the wire may go: Drop,
 /// Deliver now), never given to the page.
-fn press_hand(e: &leptos::ev::MouseEvent, wires: Memo<Vec<pv::Wire>>, ui: crate::ui::state::Ui) {
+fn press_hand(e: &leptos::ev::MouseEvent, wires: Memo<(Vec<pv::Wire>, usize)>, ui: crate::ui::state::Ui) {
     let Some(button) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|t| t.closest("button.hand").ok().flatten())
     else {
         return;
@@ -113,8 +110,8 @@ fn press_hand(e: &leptos::ev::MouseEvent, wires: Memo<Vec<pv::Wire>>, ui: crate:
     let choice = button.get_attribute("data-choice").and_then(|c| c.parse::<usize>().ok()).and_then(|c| CHOICES.get(c).copied());
     let id = button.closest("li.wire").ok().flatten().and_then(|li| li.get_attribute("data-wire"));
     let (Some(choice), Some(id)) = (choice, id) else { return };
-    let Some((kind, nth, what)) =
-        wires.with_untracked(|ws| ws.iter().find(|w| w.id == id).map(|w| (w.kind, w.nth, format!("{} {} {}", w.label, w.kind, w.name))))
+    let Some((kind, nth, what)) = wires
+        .with_untracked(|(ws, _)| ws.iter().find(|w| w.id == id).map(|w| (w.kind, w.nth, format!("{} {} {}", w.label, w.kind, w.name))))
     else {
         return;
     };

@@ -2,7 +2,7 @@
 //! trip at the animation clock.
 
 use crate::sim::frame::Watcher;
-use crate::sim::informer::{Informer, ListState};
+use crate::sim::informer::{InFlight, Informer, ListState};
 use crate::sim::object::Kind;
 use crate::sim::world::World;
 
@@ -28,77 +28,149 @@ pub struct Wire {
     pub on_hold: bool,
 }
 
+/// Wires the Watch lane shows at once; the rest are counted.
+pub const LANE_WIRES: usize = 40;
+
 /// Everything on the controller's wires (watch events and pending LISTs), head
 /// first, placed as they are at `at_ms` (the animation clock, which runs ahead
 /// of the last frame while playing; never behind it).
 pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
+    let mut on = on_the_wires(world, include_gc);
+    on.sort_unstable_by(arrival);
     let now = at_ms.max(world.now_ms());
+    on.iter().map(|o| o.wire(now)).collect()
+}
+
+/// The first `max` of [`wires`], and how many there are in all: what the
+/// Watch lane draws. Only those `max` are placed and named (what is sorted
+/// is a reference each), so a frame allocates no more with more in flight.
+pub fn wires_head(world: &World, include_gc: bool, at_ms: u64, max: usize) -> (Vec<Wire>, usize) {
+    let mut on = on_the_wires(world, include_gc);
+    on.sort_unstable_by(arrival);
+    let now = at_ms.max(world.now_ms());
+    (on.iter().take(max).map(|o| o.wire(now)).collect(), on.len())
+}
+
+/// One thing on a wire, before it is placed and named.
+struct OnTheWire<'a> {
+    watcher: Watcher,
+    informer: &'a Informer,
+    /// `None`: the informer's LIST.
+    event: Option<&'a InFlight>,
+    sent_at_ms: u64,
+    deliver_at_ms: u64,
+    /// Its place among everything gathered: the last tie-break, so the order
+    /// is total, and the same sorted stably or not, whole or its head.
+    seq: usize,
+}
+
+/// By arrival; a LIST goes before the watch events queued behind it.
+fn arrival(a: &OnTheWire, b: &OnTheWire) -> std::cmp::Ordering {
+    (a.deliver_at_ms, a.event.is_some(), a.sent_at_ms, a.seq).cmp(&(b.deliver_at_ms, b.event.is_some(), b.sent_at_ms, b.seq))
+}
+
+fn on_the_wires(world: &World, include_gc: bool) -> Vec<OnTheWire<'_>> {
     let mut out = Vec::new();
-    let mut add = |watcher: Watcher, inf: &Informer, lag: u64| {
-        if let ListState::Listed { items, started_at_ms, fill_at_ms, .. } = inf.state() {
-            let span = fill_at_ms.saturating_sub(*started_at_ms).max(1) as f64;
-            out.push(Wire {
-                id: format!("{watcher:?}/LIST/{}", inf.kind),
+    let controller = world.ctl.caches.informers.iter().map(|i| (Watcher::Controller, i, world.cluster.watch_lag_ms));
+    let gc =
+        world.gc.caches.informers.iter().filter(|_| include_gc).map(|i| (Watcher::GarbageCollector, i, world.cluster.gc_watch_lag_ms()));
+    for (watcher, informer, lag) in controller.chain(gc) {
+        if let ListState::Listed { started_at_ms, fill_at_ms, .. } = informer.state() {
+            let seq = out.len();
+            out.push(OnTheWire { watcher, informer, event: None, sent_at_ms: *started_at_ms, deliver_at_ms: *fill_at_ms, seq });
+        }
+        for (e, at) in informer.in_flight(lag) {
+            let seq = out.len();
+            out.push(OnTheWire { watcher, informer, event: Some(e), sent_at_ms: e.sent_at_ms, deliver_at_ms: at, seq });
+        }
+    }
+    out
+}
+
+impl OnTheWire<'_> {
+    /// Placed along the lane at `now`, and named.
+    fn wire(&self, now: u64) -> Wire {
+        let (watcher, kind) = (self.watcher, self.informer.kind);
+        let span = self.deliver_at_ms.saturating_sub(self.sent_at_ms).max(1) as f64;
+        let progress = (now.saturating_sub(self.sent_at_ms) as f64 / span).clamp(0.0, 1.0);
+        let Some(e) = self.event else {
+            let items = match self.informer.state() {
+                ListState::Listed { items, .. } => items.len(),
+                _ => 0,
+            };
+            return Wire {
+                id: format!("{watcher:?}/LIST/{kind}"),
                 watcher,
                 label: "LIST".into(),
-                kind: inf.kind,
-                name: format!("{} items", items.len()),
-                sent_at_ms: *started_at_ms,
-                deliver_at_ms: *fill_at_ms,
-                progress: (now.saturating_sub(*started_at_ms) as f64 / span).clamp(0.0, 1.0),
+                kind,
+                name: format!("{items} items"),
+                sent_at_ms: self.sent_at_ms,
+                deliver_at_ms: self.deliver_at_ms,
+                progress,
                 dropped: false,
                 held_ms: 0,
                 nth: 0,
                 on_hold: false,
-            });
-        }
-        for (e, at) in inf.in_flight(lag) {
-            let span = at.saturating_sub(e.sent_at_ms).max(1) as f64;
-            let (label, name) = if e.bookmark && e.initial {
-                ("BOOKMARK".to_string(), format!("initial-events-end, rv {}", e.object.resource_version))
-            } else if e.bookmark {
-                ("BOOKMARK".to_string(), format!("rv {}", e.object.resource_version))
-            } else if e.initial {
-                // Of a watch-list's initial state: to the temporary store, not the cache.
-                ("INITIAL".to_string(), e.object.name.clone())
-            } else {
-                (e.event_type.as_str().to_string(), e.object.name.clone())
             };
-            out.push(Wire {
-                id: format!("{watcher:?}/{label}/{}/{name}/{}", inf.kind, e.object.resource_version),
-                watcher,
-                label,
-                kind: inf.kind,
-                name,
-                sent_at_ms: e.sent_at_ms,
-                deliver_at_ms: at,
-                progress: (now.saturating_sub(e.sent_at_ms) as f64 / span).clamp(0.0, 1.0),
-                dropped: e.dropped || e.drop_on_arrival,
-                held_ms: e.held_ms,
-                nth: if e.bookmark { 0 } else { e.nth },
-                on_hold: e.due_ms == Some(u64::MAX),
-            });
+        };
+        let (label, name) = if e.bookmark && e.initial {
+            ("BOOKMARK".to_string(), format!("initial-events-end, rv {}", e.object.resource_version))
+        } else if e.bookmark {
+            ("BOOKMARK".to_string(), format!("rv {}", e.object.resource_version))
+        } else if e.initial {
+            // Of a watch-list's initial state: to the temporary store, not the cache.
+            ("INITIAL".to_string(), e.object.name.clone())
+        } else {
+            (e.event_type.as_str().to_string(), e.object.name.clone())
+        };
+        Wire {
+            id: format!("{watcher:?}/{label}/{kind}/{name}/{}", e.object.resource_version),
+            watcher,
+            label,
+            kind,
+            name,
+            sent_at_ms: self.sent_at_ms,
+            deliver_at_ms: self.deliver_at_ms,
+            progress,
+            dropped: e.dropped || e.drop_on_arrival,
+            held_ms: e.held_ms,
+            nth: if e.bookmark { 0 } else { e.nth },
+            on_hold: e.due_ms == Some(u64::MAX),
         }
-    };
-    for inf in &world.ctl.caches.informers {
-        add(Watcher::Controller, inf, world.cluster.watch_lag_ms);
     }
-    if include_gc {
-        for inf in &world.gc.caches.informers {
-            add(Watcher::GarbageCollector, inf, world.cluster.gc_watch_lag_ms());
-        }
-    }
-    // By arrival; a LIST goes before the watch events queued behind it.
-    out.sort_by(|a, b| {
-        a.deliver_at_ms.cmp(&b.deliver_at_ms).then((a.label != "LIST").cmp(&(b.label != "LIST"))).then(a.sent_at_ms.cmp(&b.sent_at_ms))
-    });
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::testing::at_reconcile_2;
     use super::*;
+
+    /// The Watch lane's head is the whole list's first `max`, in its order,
+    /// with the whole list's count: at a frame with far more than a lane in
+    /// flight (ties in arrival included), and at one with four.
+    #[test]
+    fn the_lanes_head_is_the_first_of_all_the_wires() {
+        let scenario = crate::scenario::preset("replicaset-pressure")
+            .unwrap()
+            .with_settings([("actions.0.apply.replicas", "500"), ("cluster.client_qps", "0")])
+            .unwrap();
+        let mut s = crate::view::session::Session::new(scenario);
+        while wires(s.world(), true, s.world().now_ms()).len() <= 3 * LANE_WIRES {
+            assert!(s.step_forward(), "500 replicas put more than three lanes of events in flight");
+        }
+        let small = at_reconcile_2("generate");
+        for (world, at) in [(s.world(), s.world().now_ms() + 7), (small.world(), 0)] {
+            for gc in [false, true] {
+                let all = wires(world, gc, at);
+                assert!(all.windows(2).any(|p| p[0].deliver_at_ms == p[1].deliver_at_ms) || all.len() < LANE_WIRES, "ties to break");
+                for max in [0, 1, 3, LANE_WIRES, all.len(), all.len() + 1] {
+                    let (head, count) = wires_head(world, gc, at, max);
+                    assert_eq!(count, all.len());
+                    assert_eq!(head, all[..max.min(all.len())], "max {max}, gc {gc}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn wires_carry_their_progress() {
