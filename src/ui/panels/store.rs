@@ -165,10 +165,13 @@ fn row_class(base: &str, r: &Row) -> String {
     format!("{base} {depth}{}", if r.touched { " touched" } else { "" })
 }
 
-/// The name, with a generated suffix set apart so the eye sees the server picked it.
+/// The name, with a generated suffix set apart so the eye sees the server
+/// picked it (a name the controller chose has no suffix element at all: one
+/// element fewer a row, where rows come and go at every frame played).
 fn name_view(r: &Row) -> impl IntoView {
     let (head, tail) = if r.generated && r.name.len() > 5 { r.name.split_at(r.name.len() - 5) } else { (r.name.as_str(), "") };
-    view! { <span class="name mono">{head.to_string()}<b class="suffix">{tail.to_string()}</b></span> }
+    let suffix = (!tail.is_empty()).then(|| view! { <b class="suffix">{tail.to_string()}</b> });
+    view! { <span class="name mono">{head.to_string()}{suffix}</span> }
 }
 
 /// A row's height, in rem, and the gap below it, in px: the lists' one pitch,

@@ -46,14 +46,12 @@ pub fn WatchPanel() -> impl IntoView {
                         };
                         view! {
                             <li class=format!("wire {}", label.to_lowercase()) class:dropped=dropped class:held={held_ms > 0} data-wire=id.clone()>
-                                <span class="what">
-                                    <span class="event">{label.clone()}</span>
-                                    " "
-                                    <span class="obj mono"><span class="k">{format!("{} ", kind_abbr(kind))}</span>{name.clone()}</span>
-                                    {(held_ms > 0).then(|| view! { <span class="held-tag">{format!(" held back {}", secs(held_ms))}</span> })}
-                                    <span class="eta mono">
-                                        {move || if dropped { "dropped".to_string() } else { eta().map(pv::arrival_words).unwrap_or_default() }}
-                                    </span>
+                                <span class="event">{label.clone()}</span>
+                                " "
+                                <span class="obj mono"><span class="k">{format!("{} ", kind_abbr(kind))}</span>{name.clone()}</span>
+                                {(held_ms > 0).then(|| view! { <span class="held-tag">{format!(" held back {}", secs(held_ms))}</span> })}
+                                <span class="eta mono">
+                                    {move || if dropped { "dropped".to_string() } else { eta().map(pv::arrival_words).unwrap_or_default() }}
                                 </span>
                                 <span class="track" aria-hidden="true">
                                     <span class="dot" style:left=move || percent(progress())></span>
