@@ -2,7 +2,7 @@
 //! trip at the animation clock.
 
 use crate::sim::frame::Watcher;
-use crate::sim::informer::{InFlight, Informer, ListState};
+use crate::sim::informer::{InFlight, ListState};
 use crate::sim::object::Kind;
 use crate::sim::world::World;
 
@@ -35,15 +35,13 @@ pub const LANE_WIRES: usize = 40;
 /// first, placed as they are at `at_ms` (the animation clock, which runs ahead
 /// of the last frame while playing; never behind it).
 pub fn wires(world: &World, include_gc: bool, at_ms: u64) -> Vec<Wire> {
-    let mut on = on_the_wires(world, include_gc);
-    on.sort_unstable_by(arrival);
-    let now = at_ms.max(world.now_ms());
-    on.iter().map(|o| o.wire(now)).collect()
+    wires_head(world, include_gc, at_ms, usize::MAX).0
 }
 
 /// The first `max` of [`wires`], and how many there are in all: what the
-/// Watch lane draws. Only those `max` are placed and named (what is sorted
-/// is a reference each), so a frame allocates no more with more in flight.
+/// Watch lane draws. What is sorted is a reference each, and only those `max`
+/// are placed and named, so the strings a frame builds do not grow with what
+/// is in flight.
 pub fn wires_head(world: &World, include_gc: bool, at_ms: u64, max: usize) -> (Vec<Wire>, usize) {
     let mut on = on_the_wires(world, include_gc);
     on.sort_unstable_by(arrival);
@@ -54,9 +52,8 @@ pub fn wires_head(world: &World, include_gc: bool, at_ms: u64, max: usize) -> (V
 /// One thing on a wire, before it is placed and named.
 struct OnTheWire<'a> {
     watcher: Watcher,
-    informer: &'a Informer,
-    /// `None`: the informer's LIST.
-    event: Option<&'a InFlight>,
+    kind: Kind,
+    what: OnWire<'a>,
     sent_at_ms: u64,
     deliver_at_ms: u64,
     /// Its place among everything gathered: the last tie-break, so the order
@@ -64,9 +61,18 @@ struct OnTheWire<'a> {
     seq: usize,
 }
 
+enum OnWire<'a> {
+    /// The informer's LIST, and how many items it carries.
+    List {
+        items: usize,
+    },
+    Event(&'a InFlight),
+}
+
 /// By arrival; a LIST goes before the watch events queued behind it.
 fn arrival(a: &OnTheWire, b: &OnTheWire) -> std::cmp::Ordering {
-    (a.deliver_at_ms, a.event.is_some(), a.sent_at_ms, a.seq).cmp(&(b.deliver_at_ms, b.event.is_some(), b.sent_at_ms, b.seq))
+    let event = |o: &OnTheWire| matches!(o.what, OnWire::Event(_));
+    (a.deliver_at_ms, event(a), a.sent_at_ms, a.seq).cmp(&(b.deliver_at_ms, event(b), b.sent_at_ms, b.seq))
 }
 
 fn on_the_wires(world: &World, include_gc: bool) -> Vec<OnTheWire<'_>> {
@@ -75,13 +81,14 @@ fn on_the_wires(world: &World, include_gc: bool) -> Vec<OnTheWire<'_>> {
     let gc =
         world.gc.caches.informers.iter().filter(|_| include_gc).map(|i| (Watcher::GarbageCollector, i, world.cluster.gc_watch_lag_ms()));
     for (watcher, informer, lag) in controller.chain(gc) {
-        if let ListState::Listed { started_at_ms, fill_at_ms, .. } = informer.state() {
-            let seq = out.len();
-            out.push(OnTheWire { watcher, informer, event: None, sent_at_ms: *started_at_ms, deliver_at_ms: *fill_at_ms, seq });
+        let kind = informer.kind;
+        if let ListState::Listed { items, started_at_ms, fill_at_ms, .. } = informer.state() {
+            let (what, seq) = (OnWire::List { items: items.len() }, out.len());
+            out.push(OnTheWire { watcher, kind, what, sent_at_ms: *started_at_ms, deliver_at_ms: *fill_at_ms, seq });
         }
         for (e, at) in informer.in_flight(lag) {
             let seq = out.len();
-            out.push(OnTheWire { watcher, informer, event: Some(e), sent_at_ms: e.sent_at_ms, deliver_at_ms: at, seq });
+            out.push(OnTheWire { watcher, kind, what: OnWire::Event(e), sent_at_ms: e.sent_at_ms, deliver_at_ms: at, seq });
         }
     }
     out
@@ -90,28 +97,27 @@ fn on_the_wires(world: &World, include_gc: bool) -> Vec<OnTheWire<'_>> {
 impl OnTheWire<'_> {
     /// Placed along the lane at `now`, and named.
     fn wire(&self, now: u64) -> Wire {
-        let (watcher, kind) = (self.watcher, self.informer.kind);
+        let (watcher, kind) = (self.watcher, self.kind);
         let span = self.deliver_at_ms.saturating_sub(self.sent_at_ms).max(1) as f64;
         let progress = (now.saturating_sub(self.sent_at_ms) as f64 / span).clamp(0.0, 1.0);
-        let Some(e) = self.event else {
-            let items = match self.informer.state() {
-                ListState::Listed { items, .. } => items.len(),
-                _ => 0,
-            };
-            return Wire {
-                id: format!("{watcher:?}/LIST/{kind}"),
-                watcher,
-                label: "LIST".into(),
-                kind,
-                name: format!("{items} items"),
-                sent_at_ms: self.sent_at_ms,
-                deliver_at_ms: self.deliver_at_ms,
-                progress,
-                dropped: false,
-                held_ms: 0,
-                nth: 0,
-                on_hold: false,
-            };
+        let e = match self.what {
+            OnWire::Event(e) => e,
+            OnWire::List { items } => {
+                return Wire {
+                    id: format!("{watcher:?}/LIST/{kind}"),
+                    watcher,
+                    label: "LIST".into(),
+                    kind,
+                    name: format!("{items} items"),
+                    sent_at_ms: self.sent_at_ms,
+                    deliver_at_ms: self.deliver_at_ms,
+                    progress,
+                    dropped: false,
+                    held_ms: 0,
+                    nth: 0,
+                    on_hold: false,
+                }
+            }
         };
         let (label, name) = if e.bookmark && e.initial {
             ("BOOKMARK".to_string(), format!("initial-events-end, rv {}", e.object.resource_version))
