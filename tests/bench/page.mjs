@@ -36,6 +36,18 @@
 //   stage scrolled to Space-time (below the first screen, so while playing it
 //   is drawn only when scrolled into view); frame_work_<panel>_p95_ms: the
 //   run with that panel alone (`panels=`), scrolled into view.
+// - <run>_elements_added_per_frame, <run>_texts_changed_per_frame,
+//   <run>_attributes_written_per_frame (run: play, the 500-replica run;
+//   largest, the largest scenario): the DOM changes a frame of that run
+//   makes, on average, counted in a run of their own by a MutationObserver;
+//   <run>_frame_work_reference_p50_ms and _p95_ms: frame work, measured as
+//   above, of tests/bench/reference/, a page with no framework and no wasm
+//   making the changes that run's frames made, frame after frame, in a grid
+//   of ten panels laid out like the page's; <run>_frame_work_paired_p50_ms and _p95_ms: the run's own,
+//   from runs paired with the reference's (medians of REFERENCE_PAIRS each);
+//   <run>_frame_work_over_reference_p95: the paired p95s' ratio. What any
+//   page pays here for that much change, and what is this page's own (see
+//   measureReference).
 // - seek_startup_task_ms, seek_slice_task_ms, seek_slices, seek_ms: a URL
 //   whose frame (57,656 of over-create played for two hours) lies past the
 //   frames the page computes ahead of itself (SEEK_SETTINGS), so the seek
@@ -102,6 +114,9 @@ const LARGEST_QUERY = `z=${pack(LARGEST_ACCEPTED)}&speed=10`;
 
 /** Cargo's wasm for the page, before wasm-bindgen and wasm-opt (Trunk's build leaves it here). */
 const RAW_WASM = path.join(ROOT, 'target/wasm32-unknown-unknown/release/cachescope-web.wasm');
+
+/** The reference page: no framework and no wasm (its reference.js says what it draws). */
+const REFERENCE_DIR = path.join(ROOT, 'tests/bench/reference');
 
 /** The sought run: over-create played for two hours, resyncing every second (57,656 frames). */
 const SEEK_SETTINGS = { until_ms: '7200000', 'cluster.resync_ms': '1000' };
@@ -264,7 +279,7 @@ function waitForQuiet(page) {
  * so ~16.7 ms is the floor of every interval: a p95 at the floor means
  * playback kept up with every frame.
  */
-async function measureFrames(browser, server, query = PLAY_QUERY, { inView } = {}) {
+async function measureFrames(browser, server, query = PLAY_QUERY, { inView, countChanges = false } = {}) {
   const { page, context, problems } = await openPage(browser, server.origin);
   try {
     await page.goto(`${server.url}?${query}`, { waitUntil: 'commit' });
@@ -291,9 +306,23 @@ async function measureFrames(browser, server, query = PLAY_QUERY, { inView } = {
     const frameNumber = async () => Number((await counter.innerText()).match(/\d+/)[0]);
     const before = await frameNumber();
 
-    await page.evaluate(() => {
-      const rec = { stamps: [], work: [], on: true, from: Infinity };
+    await page.evaluate((countChanges) => {
+      const rec = { stamps: [], work: [], on: true, from: Infinity, changes: [] };
       window.__cachescopeBench = rec;
+      // What each frame changes in the DOM (only when asked: the observer's
+      // own work would count in the frames' time): [elements added, those
+      // inside an added one included; text changes; attribute writes].
+      if (countChanges) {
+        const elements = (n) => (n.nodeType === 1 ? 1 + [...n.children].reduce((sum, c) => sum + elements(c), 0) : 0);
+        new MutationObserver((records) => {
+          const frame = rec.changes.at(-1);
+          if (!frame) return;
+          for (const r of records) {
+            if (r.type === 'childList') for (const n of r.addedNodes) frame[0] += elements(n);
+            else frame[r.type === 'characterData' ? 1 : 2]++;
+          }
+        }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      }
       // A message posted from a rAF callback is handled in the first task after
       // that frame's rendering update (every rAF callback, the app's tick
       // included, then style, layout and paint): its arrival minus the
@@ -304,20 +333,21 @@ async function measureFrames(browser, server, query = PLAY_QUERY, { inView } = {
       };
       const tick = (t) => {
         rec.stamps.push(t);
+        if (countChanges && t >= rec.from && rec.on) rec.changes.push([0, 0, 0]);
         channel.port2.postMessage(t);
         if (rec.on) requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
       // Only the frames from here on count: playback starts with the click below.
       rec.from = performance.now();
-    });
+    }, countChanges);
     await play.click();
     await page.waitForTimeout(PLAY_RECORD_MS);
     const stillPlaying = (await pause.count()) === 1;
-    const { stamps, work } = await page.evaluate(() => {
+    const { stamps, work, changes } = await page.evaluate(() => {
       const rec = window.__cachescopeBench;
       rec.on = false;
-      return { stamps: rec.stamps.filter((t) => t >= rec.from), work: rec.work.slice() };
+      return { stamps: rec.stamps.filter((t) => t >= rec.from), work: rec.work.slice(), changes: rec.changes };
     });
     const after = await frameNumber();
 
@@ -340,10 +370,42 @@ async function measureFrames(browser, server, query = PLAY_QUERY, { inView } = {
       workP95: percentile(work, 0.95),
       frames: intervals.length,
       advanced: after - before,
+      // Each frame's DOM changes, when counted: [elements, texts, attributes].
+      changes,
     };
   } finally {
     await context.close();
   }
+}
+
+/** Pairs of runs, the page's then the reference's, for each reference figure. */
+const REFERENCE_PAIRS = 3;
+
+/**
+ * What the same amount of change costs without this page: each frame's DOM
+ * changes in the played run, counted in a run of its own (the counting has a
+ * cost of its own), then REFERENCE_PAIRS runs of the page each followed by
+ * one of the reference page making those changes, timed alike; the median
+ * of each side's p50 and p95. The frame work targets are absolute
+ * milliseconds and this machine is shared, its speed moving by a third from
+ * one minute to the next: paired runs, minutes apart at most, say how much
+ * of a frame's work any page does here to show that much change, and how
+ * much is this page's own.
+ */
+async function measureReference(browser, server, referenceServer, query) {
+  const { changes } = await measureFrames(browser, server, query, { countChanges: true });
+  // The reference replays the frames' changes in turn, bursts and all, so its p95 is a like one.
+  const column = (i) => changes.map((c) => c[i]);
+  const referenceQuery = new URLSearchParams({ elements: column(0), texts: column(1), attrs: column(2) }).toString();
+  const mean = (i) => Math.round(column(i).reduce((a, b) => a + b, 0) / changes.length);
+  const perFrame = { elements: mean(0), texts: mean(1), attrs: mean(2) };
+  const runs = { page: [], reference: [] };
+  for (let i = 0; i < REFERENCE_PAIRS; i++) {
+    runs.page.push(await measureFrames(browser, server, query));
+    runs.reference.push(await measureFrames(browser, referenceServer, referenceQuery));
+  }
+  const medians = (rs) => ({ p50: median(rs.map((r) => r.workP50)), p95: median(rs.map((r) => r.workP95)) });
+  return { perFrame, page: medians(runs.page), reference: medians(runs.reference) };
 }
 
 /** A seek past the look-ahead from the URL: its long tasks, before the first frame and after. */
@@ -416,6 +478,7 @@ async function main() {
   say('page_precompressed_files', pre.files, 'files');
 
   const server = await serveDist({ dist: args.dist });
+  const referenceServer = await serveDist({ dist: REFERENCE_DIR });
   let browser;
   try {
     browser = await launchBrowser();
@@ -441,6 +504,18 @@ async function main() {
     say('frame_work_largest_p50_ms', largest.workP50.toFixed(1), 'ms');
     say('frame_work_largest_p95_ms', largest.workP95.toFixed(1), 'ms');
     say('largest_play_sim_frames', largest.advanced, 'frames');
+    // The reference for both played runs.
+    for (const [run, query] of [['play', PLAY_QUERY], ['largest', LARGEST_QUERY]]) {
+      const { perFrame, page, reference } = await measureReference(browser, server, referenceServer, query);
+      say(`${run}_elements_added_per_frame`, perFrame.elements, 'elements');
+      say(`${run}_texts_changed_per_frame`, perFrame.texts, 'texts');
+      say(`${run}_attributes_written_per_frame`, perFrame.attrs, 'attributes');
+      say(`${run}_frame_work_paired_p50_ms`, page.p50.toFixed(1), 'ms');
+      say(`${run}_frame_work_paired_p95_ms`, page.p95.toFixed(1), 'ms');
+      say(`${run}_frame_work_reference_p50_ms`, reference.p50.toFixed(1), 'ms');
+      say(`${run}_frame_work_reference_p95_ms`, reference.p95.toFixed(1), 'ms');
+      say(`${run}_frame_work_over_reference_p95`, (page.p95 / reference.p95).toFixed(2), 'x');
+    }
     const seek = await measureSeek(browser, server);
     say('seek_startup_task_ms', seek.startup.toFixed(0), 'ms');
     say('seek_slice_task_ms', seek.slice.toFixed(0), 'ms');
@@ -449,6 +524,7 @@ async function main() {
   } finally {
     await browser?.close();
     await server.close();
+    await referenceServer.close();
   }
 }
 
