@@ -75,6 +75,23 @@ test('Hold keeps an event and those behind it out of the cache until Release; Dr
   }
 });
 
+test('on a phone held upright, the first event in flight shows its three hands whole in the Watch list, each 44 px tall', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 390, height: 844 });
+  try {
+    await atFrame23(page);
+    const list = region(page, 'Watch').getByRole('list', { name: 'Events in flight' });
+    const shown = await list.boundingBox();
+    for (const hand of ['Deliver now', 'Hold', 'Drop']) {
+      const box = await page.getByRole('button', { name: `${hand}: ADDED ConfigMap beta-voice-0`, exact: true }).boundingBox();
+      assert.ok(box.height >= 44, `${hand}: ${box.height} px tall`);
+      assert.ok(box.y >= shown.y && box.y + box.height <= shown.y + shown.height, `${hand} at ${box.y}–${box.y + box.height}, the list shows ${shown.y}–${shown.y + shown.height}`);
+    }
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
 test('with several workers idle, the learner chooses which one takes the next key', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
   try {
