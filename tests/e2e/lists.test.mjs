@@ -92,6 +92,46 @@ test('with 500 replicas the Cluster names every object while its DOM holds at mo
   }
 });
 
+test('a list the follow cannot move (the taller one, already at its end) still redraws its rows for the next scroll', async () => {
+  // At 1100×760 the Cluster's list is taller than the Cache's; both follow
+  // the lit row by the shorter one's height. At frame 1523 the frame acts on
+  // the last pod: the Cache's list moves to show it; the Cluster's, scrolled
+  // to its end, is asked to go past it, and the browser leaves it where it is.
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1100, height: 760 });
+  try {
+    await openStage(page, env.server.url, `${FIVE_HUNDRED}&frame=1522`);
+    const list = region(page, 'Cluster').locator('ul.rows');
+    const [cluster, cache] = await Promise.all(['Cluster', 'Cache'].map((p) => region(page, p).locator('ul.rows').evaluate((ul) => ul.clientHeight)));
+    assert.ok(cluster > cache, `the Cluster's list is the taller (${cluster} px against the Cache's ${cache} px): the case this test is for`);
+    await list.focus();
+    await page.keyboard.press('End');
+    const { setsize } = await until(page, 'Cluster', (x) => x.places.at(-1) === x.setsize, 'End shows the last row');
+    // End scrolls smoothly: wait until the list stands at its end.
+    const end = await list.evaluateHandle((ul) => ul);
+    await page.waitForFunction((ul) => ul.scrollHeight - ul.clientHeight - ul.scrollTop < 1, end, { timeout: 5_000 });
+    const atEnd = await list.evaluate((ul) => ul.scrollTop);
+    // One frame on, by the scrubber: the frame acts on the last row.
+    await page.getByRole('slider', { name: 'Timeline scrubber' }).focus();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await readFrame(page), 1523);
+    await list.locator(`li.touched[aria-posinset="${setsize}"]`).waitFor();
+    await until(page, 'Cache', (x) => x.places.at(-1) === setsize, "the Cache's list shows the lit row");
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const stands = await list.evaluate((ul) => ul.scrollTop);
+    assert.ok(Math.abs(stands - atEnd) <= 1, `the Cluster's list could not move: it is at its end (${stands}, was ${atEnd})`);
+    // A scroll of one step, as a drag of the scrollbar makes: it has one
+    // scroll event, and the list must draw the rows it comes to.
+    await list.evaluate((ul) => {
+      ul.scrollTop = 0;
+    });
+    await until(page, 'Cluster', (x) => x.places[0] === 1, 'scrolled to its top, the list draws the first row');
+    await until(page, 'Cache', (x) => x.places[0] === 1, 'the Cache list follows it');
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
 test('up to 60 objects every row is drawn, with no spacer', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {

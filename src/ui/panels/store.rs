@@ -303,14 +303,21 @@ fn rows_list(side: Side) -> impl IntoView {
             // Its scroll event is marked (`data-scrolled`): where the list
             // stands is known, and reading it there would lay the page out
             // again, the other list's rows having been redrawn by then.
+            // Only a scroll that moved the list has an event to mark: one the
+            // browser clamps to where the list already stands (the taller of
+            // the two lists, at its end, follows the shorter's arithmetic)
+            // has none, and its mark would swallow the learner's next scroll,
+            // the rows drawn left where they were. The frame's start is laid
+            // out: reading where the list stands there lays nothing out.
             ui.at_next_frame(move || {
-                if let Some(el) = list.try_get_untracked().flatten() {
-                    if top.get_untracked() != to {
-                        let _ = el.set_attribute("data-scrolled", "");
-                    }
-                    el.set_scroll_top(to.round() as i32);
+                let Some(el) = list.try_get_untracked().flatten() else { return };
+                let before = el.scroll_top();
+                el.set_scroll_top(to.round() as i32);
+                let after = el.scroll_top();
+                if after != before {
+                    let _ = el.set_attribute("data-scrolled", "");
                 }
-                top.try_set(to);
+                top.try_set(f64::from(after));
             });
         }
     });
