@@ -215,10 +215,12 @@ impl Report {
         }
     }
 
-    /// With the scenario's lesson played ([`lesson::play`]): its runs are
-    /// made apart from this one, from the scenario's start.
-    pub fn with_lesson(mut self, scenario: &Scenario) -> Report {
-        match lesson::play(scenario) {
+    /// With the scenario's lesson as played apart from this run, from the
+    /// scenario's start (`crate::view::lesson::verify`, which the runner
+    /// calls: the floor above this one holds the page's words a lesson is
+    /// checked against), or why the run contradicts it.
+    pub fn with_lesson(mut self, played: Result<Vec<StepOutcome>, lesson::LessonFailure>) -> Report {
+        match played {
             Ok(steps) => self.lesson = steps,
             Err(e) => self.lesson_error = Some(e.to_string()),
         }

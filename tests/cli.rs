@@ -133,13 +133,14 @@ fn lessons_are_checked_against_the_run_and_reported() {
     let mut args = vec!["check"];
     args.extend(cachescope::scenario::preset_names());
     let out = String::from_utf8(cachescope(&args).stdout).unwrap();
-    assert!(out.contains("✓ over-create: lesson step 3 of 4, frame 66: 11"), "{out}");
+    assert!(out.contains("✓ over-create: lesson step 3 of 4, asked at frame 0, answered at frame 66: 11"), "{out}");
     // A lesson whose figures are the run's: each step's frame, answer and filled-in reveal.
     let good = lesson_file("lesson.json", "It sees {answer} of the {live} there are; 3 voices.", r#"{"end": true}"#);
     let o = cachescope(&["check", good.to_str().unwrap()]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert_eq!(o.status.code(), Some(0), "{out}");
-    assert!(out.contains("✓ mine: lesson step 1 of 2, frame ") && out.contains("✓ mine: lesson step 2 of 2, frame "), "{out}");
+    assert!(out.contains("✓ mine: lesson step 1 of 2, asked at frame 0, answered at frame "), "{out}");
+    assert!(out.contains("✓ mine: lesson step 2 of 2, asked at frame "), "{out}");
     let run: serde_json::Value = serde_json::from_slice(&cachescope(&["run", good.to_str().unwrap()]).stdout).unwrap();
     assert_eq!(run["lesson"][0]["answer"], 0, "{run}");
     assert_eq!(run["lesson"][0]["figures"]["live"], 3, "{run}");
@@ -168,6 +169,98 @@ fn lessons_are_checked_against_the_run_and_reported() {
     assert!(e.contains("lesson[1].at.broken") && e.contains("\"nope\""), "{e}");
     let e = bad(&["check", lesson_file("bad-placeholder.json", "{creates}", r#"{"end": true}"#).to_str().unwrap()]);
     assert!(e.contains("lesson[0].reveal") && e.contains("{creates}"), "{e}");
+}
+
+/// A lesson on three voices with generated names, its steps given whole.
+fn steps_file(name: &str, steps: serde_json::Value) -> std::path::PathBuf {
+    let doc = serde_json::json!({
+        "name": "mine", "controller": {"kind": "ensemble", "double_enqueue": true, "naming": "generate"}, "until_ms": 20000,
+        "cluster": {"watch_lag_ms": 2000},
+        "actions": [{"at_ms": 0, "apply": {"kind": "Ensemble", "name": "a", "voices": 3}}],
+        "lesson": steps,
+    });
+    temp_file(name, &doc.to_string())
+}
+
+#[test]
+fn a_question_is_asked_before_the_screen_answers_it() {
+    let at_end = serde_json::json!({"at": {"end": true}, "ask": "How many at the end?", "answer": {"measure": "live", "kind": "ConfigMap"}, "reveal": "{answer}."});
+    let creates_of_2 = serde_json::json!({"measure": "requests", "verb": "create", "status": 201});
+    // Asked where it is answered (the step before ends the run): the panels
+    // and the end summary show the answer while the question is open.
+    let same = steps_file("same-frame.json", serde_json::json!([at_end.clone(), at_end.clone()]));
+    let o = cachescope(&["check", same.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("✗ mine: lesson[1]: at picks frame ") && out.contains("not after the frame it is asked at"), "{out}");
+    // The same question asked back at the moment it is about holds.
+    let back = steps_file(
+        "ask-at.json",
+        serde_json::json!([at_end.clone(), {
+            "ask_at": {"reconcile": {"n": 2}}, "at": {"reconcile": {"n": 2, "step": "return"}},
+            "ask": "Back to reconcile 2: how many creates will have been answered 201 when it returns?",
+            "answer": creates_of_2, "reveal": "{answer}."
+        }]),
+    );
+    let o = cachescope(&["check", back.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stdout));
+    let run: serde_json::Value = serde_json::from_slice(&cachescope(&["run", back.to_str().unwrap()]).stdout).unwrap();
+    let (ask, at) = (run["lesson"][1]["ask_frame"].as_u64().unwrap(), run["lesson"][1]["frame"].as_u64().unwrap());
+    assert!(ask < at && at < run["lesson"][0]["frame"].as_u64().unwrap(), "it goes back: {run}");
+    assert_eq!(run["lesson"][1]["answer"], 6, "reconcile 1's 3 and reconcile 2's 3");
+    // Asked where the caption states the answer to come: reconcile 2's read
+    // says "It creates 3: the cluster will hold 6", and the question is the 6.
+    let told = steps_file(
+        "told.json",
+        serde_json::json!([{
+            "ask_at": {"reconcile": {"n": 2, "step": "list_children"}}, "at": {"reconcile": {"n": 2, "step": "return"}},
+            "ask": "How many ConfigMaps will the cluster hold when reconcile 2 returns?",
+            "answer": {"measure": "live", "kind": "ConfigMap"}, "reveal": "{answer}."
+        }]),
+    );
+    let o = cachescope(&["check", told.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains(
+            "✗ mine: lesson[0]: while the question is open, the caption already states the answer, 6: \"Reconcile 2 reads the cache"
+        ),
+        "{out}"
+    );
+    let run: serde_json::Value = serde_json::from_slice(&cachescope(&["run", told.to_str().unwrap()]).stdout).unwrap();
+    assert!(run["lesson_error"].as_str().unwrap().contains("the caption already states the answer, 6"), "{run}");
+    // Asked at the run's end: refused as written, naming the field.
+    let e = bad(&[
+        "check",
+        steps_file(
+            "ask-at-end.json",
+            serde_json::json!([{"ask_at": {"end": true}, "at": {"end": true}, "ask": "?", "answer": creates_of_2, "reveal": "{answer}"}]),
+        )
+        .to_str()
+        .unwrap(),
+    ]);
+    assert!(e.contains("lesson[0].ask_at") && e.contains("ask it before the moment it is about"), "{e}");
+}
+
+#[test]
+fn a_lessons_lists_and_texts_have_limits() {
+    let step = |extra: serde_json::Value| {
+        let mut s = serde_json::json!({"at": {"end": true}, "ask": "How many?", "answer": {"measure": "live", "kind": "ConfigMap"}, "reveal": "{answer}."});
+        s.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        serde_json::json!([s])
+    };
+    let choices: Vec<serde_json::Value> = (0..9).map(|i| serde_json::json!({"text": format!("choice {i}"), "equals": i})).collect();
+    let e = bad(&["check", steps_file("many-choices.json", step(serde_json::json!({"choices": choices}))).to_str().unwrap()]);
+    assert!(e.contains("lesson[0].choices") && e.contains("9 entries; at most 8"), "{e}");
+    let figures: serde_json::Map<String, serde_json::Value> =
+        (0..17).map(|i| (format!("f{}", "x".repeat(i + 1)), serde_json::json!({"measure": "errors"}))).collect();
+    let e = bad(&["check", steps_file("many-figures.json", step(serde_json::json!({"figures": figures}))).to_str().unwrap()]);
+    assert!(e.contains("lesson[0].figures") && e.contains("17 entries; at most 16"), "{e}");
+    let table = serde_json::json!({"columns": ["x".repeat(121), "b"], "rows": [["1", "2"]]});
+    let e = bad(&["check", steps_file("wide-heading.json", step(serde_json::json!({"table": table}))).to_str().unwrap()]);
+    assert!(e.contains("lesson[0].table.columns[0]") && e.contains("121 characters; at most 120"), "{e}");
+    let e = bad(&["check", steps_file("long-prompt.json", step(serde_json::json!({"prompt": "y".repeat(301)}))).to_str().unwrap()]);
+    assert!(e.contains("lesson[0].prompt") && e.contains("301 characters; at most 300"), "{e}");
 }
 
 #[test]
@@ -207,7 +300,7 @@ fn a_scenario_file_runs_like_a_preset() {
     let o = cachescope(&["run", p.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(v["live"]["ConfigMap"], 1, "late-1, applied after the pruner deleted the 50");
+    assert_eq!(v["live"]["ConfigMap"], 0, "the pruner deleted all 50");
     assert_eq!(v["api"]["delete"]["200"], 50);
 }
 
@@ -473,9 +566,8 @@ fn counterexample_replays(name: &str, doc: serde_json::Value) -> serde_json::Val
 }
 
 fn empty_cache_at_lag_0() -> serde_json::Value {
-    let mut v = cachescope::scenario::preset("empty-cache").unwrap().to_value();
+    let mut v = cachescope::scenario::preset("absent-from-cache").unwrap().to_value();
     v["cluster"]["watch_lag_ms"] = 0.into();
-    v["controller"]["wait_for_cache_sync"] = true.into();
     v
 }
 

@@ -135,8 +135,7 @@ proptest! {
 #[test]
 fn with_wait_for_cache_sync_the_pruner_still_deletes_a_create_whose_added_is_late() {
     // Lab 2's second rule: absent from the cache is not absent from the cluster.
-    let s =
-        preset("empty-cache").unwrap().with_settings([("controller.wait_for_cache_sync", "true"), ("cluster.watch_lag_ms", "0")]).unwrap();
+    let s = preset("absent-from-cache").unwrap().with_settings([("cluster.watch_lag_ms", "0")]).unwrap();
     let clean = Report::run(&s);
     assert!(clean.invariants["no_delete_of_uncached"].held, "with no lag, the default schedule deletes nothing");
     assert_eq!(clean.api_count("delete", 200), 0);

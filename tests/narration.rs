@@ -90,7 +90,7 @@ fn every_preset_ends_on_a_sentence_stating_what_each_of_its_checks_measures() {
     }
 }
 
-/// The lab's two runs and the empty cache's, word for word: what a learner
+/// The lab's two runs, the empty cache's and the late create's, word for word: what a learner
 /// reads when the run is over.
 #[test]
 fn the_labs_runs_end_on_what_they_came_to() {
@@ -108,13 +108,18 @@ fn the_labs_runs_end_on_what_they_came_to() {
     );
     assert_eq!(
         end("empty-cache", &[]),
-        "End of run at 10.5 s: the pruner exits with status 0, having deleted 50 ConfigMaps; 1 ConfigMap left (late-1). \
+        "End of run at 10.0 s: the pruner exits with status 0, having deleted 50 ConfigMaps; no ConfigMap is left. \
          50 of its deletes answered 200 OK; 0 errors in the audit log. Broken: no_delete_before_sync at frame 7."
     );
     assert_eq!(
         end("empty-cache", &[("controller.wait_for_cache_sync", "true")]),
+        "End of run at 10.2 s: the pruner exits with status 0, having deleted 0 ConfigMaps; 50 ConfigMaps left. \
+         0 errors in the audit log; 0 of its deletes answered 200 OK."
+    );
+    assert_eq!(
+        end("absent-from-cache", &[]),
         "End of run at 10.7 s: the pruner exits with status 0, having deleted 1 ConfigMap; 50 ConfigMaps left. \
-         0 errors in the audit log; 1 of its deletes answered 200 OK. Broken: no_delete_of_uncached at frame 10."
+         1 of its deletes answered 200 OK. Broken: no_delete_of_uncached at frame 10. Held: no_delete_before_sync."
     );
     // Before the session knows the run is over, the last frame speaks for itself.
     let mut s = Session::new(preset("over-create").unwrap());

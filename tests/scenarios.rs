@@ -220,8 +220,8 @@ fn stated_figures(text: &str) -> Vec<u64> {
 #[test]
 fn empty_cache_without_the_wait_deletes_all_fifty_and_exits_zero() {
     let run = check("empty-cache", &[]);
-    // late-1 is applied after the pruner has exited: it alone is left.
-    assert_eq!(run.report.live("ConfigMap"), 1);
+    // Count what is left, as the lab says: nothing.
+    assert_eq!(run.report.live("ConfigMap"), 0);
     assert_eq!(run.report.api_count("delete", 200), 50);
     // No error anywhere: every request succeeded.
     for (verb, by) in &run.report.api {
@@ -238,8 +238,16 @@ fn empty_cache_without_the_wait_deletes_all_fifty_and_exits_zero() {
 }
 
 #[test]
-fn empty_cache_with_the_wait_deletes_no_seed_but_the_create_it_has_not_seen() {
+fn empty_cache_with_the_wait_deletes_none_as_the_lab_expects() {
     let run = check("empty-cache", &[("controller.wait_for_cache_sync", "true")]);
+    assert_eq!((run.report.live("ConfigMap"), run.report.api_count("delete", 200)), (50, 0));
+    assert!(run.report.invariants[NO_DELETE_BEFORE_SYNC].held);
+    assert!(run.report.invariants["no_delete_of_uncached"].held);
+}
+
+#[test]
+fn a_synced_cache_still_lacks_the_create_whose_added_is_on_the_wire() {
+    let run = check("absent-from-cache", &[]);
     // The 50 seeds stay; late-1, created after the sync, is deleted while its ADDED is on the wire.
     assert_eq!(run.report.live("ConfigMap"), 50);
     assert_eq!(run.report.api_count("delete", 200), 1);
@@ -247,7 +255,7 @@ fn empty_cache_with_the_wait_deletes_no_seed_but_the_create_it_has_not_seen() {
     assert!(run.report.invariants[NO_DELETE_BEFORE_SYNC].held);
     assert!(!run.report.invariants["no_delete_of_uncached"].held, "the lab's second rule, broken");
     // With no lag its ADDED lands before the pruner looks: nothing is deleted.
-    let run = check("empty-cache", &[("controller.wait_for_cache_sync", "true"), ("cluster.watch_lag_ms", "0")]);
+    let run = check("absent-from-cache", &[("cluster.watch_lag_ms", "0")]);
     assert_eq!((run.report.live("ConfigMap"), run.report.api_count("delete", 200)), (51, 0));
 }
 

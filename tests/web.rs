@@ -832,13 +832,10 @@ async fn timeline_shows_the_audit_log_and_the_controller_log_side_by_side() {
         assert!(entry.name.is_empty() || text(&one(li, ".obj")).ends_with(&entry.name));
         assert_eq!(text(&one(li, ".t")), format!("{:.3}", entry.at_ms as f64 / 1000.0));
     }
-    // The empty-cache deletions look like an intentional cleanup to the
-    // apiserver; then late-1 is applied, after the pruner has exited.
-    let [.., deleted, last] = &drawn[..] else { panic!("two lines at least") };
+    // The empty-cache deletions look like an intentional cleanup to the apiserver.
+    let [.., deleted] = &drawn[..] else { panic!("a line at least") };
     assert_eq!(text(&one(deleted, ".verb")), "delete");
     assert_eq!(text(&one(deleted, ".status")), "200 OK");
-    assert_eq!(text(&one(last, ".verb")), "create");
-    assert!(text(&one(last, ".obj")).ends_with("late-1"));
     let log_lines: Vec<String> = m.all("ol.log > li").iter().map(text).collect();
     let expected: Vec<String> = logs
         .iter()

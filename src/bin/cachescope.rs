@@ -151,7 +151,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Run(t) => load(&t).map(|s| {
-            let report = Report::run(&s).with_lesson(&s);
+            let report = Report::run(&s).with_lesson(cachescope::view::lesson::verify(&s));
             say!("{}", serde_json::to_string(&report).expect("reports serialize"));
         }),
         Command::Check(t) => {
@@ -250,16 +250,25 @@ fn check(scenarios: &[Scenario]) -> bool {
         if skipped > 0 && !report.expectations.is_empty() {
             say!("  {}: {skipped} more check(s) for other settings", s.name);
         }
-        // The lesson: every step's answer from the run, every figure its reveal states checked.
+        // The lesson: every step's answer from the run, every figure its
+        // reveal states checked, and nothing on screen stating an answer
+        // while its question is open.
         if !s.lesson.is_empty() {
-            match cachescope::scenario::lesson::play(s) {
+            match cachescope::view::lesson::verify(s) {
                 Ok(steps) => {
                     for (i, o) in steps.iter().enumerate() {
                         let answer = match o.choice {
                             Some(c) => format!("choice {} ({})", c + 1, s.lesson[i].choices[c].text),
                             None => o.answer.to_string(),
                         };
-                        say!("✓ {}: lesson step {} of {}, frame {}: {answer}", s.name, i + 1, steps.len(), o.frame);
+                        say!(
+                            "✓ {}: lesson step {} of {}, asked at frame {}, answered at frame {}: {answer}",
+                            s.name,
+                            i + 1,
+                            steps.len(),
+                            o.ask_frame,
+                            o.frame
+                        );
                         held += 1;
                     }
                 }

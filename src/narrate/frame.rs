@@ -431,7 +431,7 @@ fn note_caption(n: u64, note: &Note) -> String {
         }
         Note::CacheHit { name, .. } => format!("The lister has {name}: nothing to do."),
         Note::LiveListed { n_live, n_cached, .. } => {
-            format!("The pruner has {} live from the apiserver; its cache holds {n_cached}. Every one the cache lacks will be deleted.", plural(*n_live, "ConfigMap", "ConfigMaps"))
+            format!("The pruner has {} live from the apiserver; its cache holds {n_cached}. It looks each one up in its lister, and deletes the ones the lister cannot find.", plural(*n_live, "ConfigMap", "ConfigMaps"))
         }
     }
 }

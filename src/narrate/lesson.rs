@@ -22,6 +22,17 @@ pub fn waiting(missing: &[(String, String)]) -> String {
     format!("Waiting for your change ({}) with the page's own control; the run then starts again from frame 0.", list.join(", "))
 }
 
+/// The caption at frame 0 while a lesson is open, in place of the preset's
+/// first line (which speaks of the changes later steps ask for).
+pub const AT_START: &str =
+    "Frame 0: nothing has happened yet. Answer the lesson's question; Check plays the run to the moment it is about.";
+
+/// Why `cachescope check` refuses a step whose screen states its answer
+/// while the question is open: where (`the caption`), and the words.
+pub fn answer_on_screen(answer: u64, place: &str, words: &str) -> String {
+    format!("while the question is open, {place} already states the answer, {answer}: \"{words}\"; ask before that moment (ask_at)")
+}
+
 /// The end of a lesson: "Lesson complete: 3 of your 4 answers matched the run."
 pub fn completed(raw: usize, max: usize) -> String {
     format!("Lesson complete: {raw} of your {} matched the run.", plural(max as u64, "answer", "answers"))

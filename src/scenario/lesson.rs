@@ -26,8 +26,15 @@ use schemars::JsonSchema;
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct LessonStep {
-    /// Where the run pauses for the question.
+    /// Where the run pauses for the answer: the frame the reveal speaks at,
+    /// strictly after the frame the question is asked at.
     pub at: At,
+    /// Where the question is asked, when not where the learner stands (the
+    /// previous step's frame; frame 0 for the first step and after a `set`):
+    /// the moment the question is about, searched from the run's start, so a
+    /// step may go back to it (`{"reconcile": {"n": 3}}` after a step at the end).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ask_at: Option<At>,
     /// The question.
     pub ask: String,
     /// The answer: a measure at the step's frame (`{"measure": "cached", "kind": "ConfigMap"}`).
@@ -51,6 +58,11 @@ pub struct LessonStep {
     /// A row of the learner's notes: its label; the value is the answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write: Option<String>,
+    /// What the learner writes in their own words once the step is revealed
+    /// (the lab's "one sentence … phrased as the incident it causes"): a
+    /// field in their notes, copied into the Markdown under this prompt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
     /// A table the reveal shows (the lab's comparison), also copied into the
     /// learner's notes; its cells take `{answer}` and `{NAME}` as the reveal
     /// does, and their figures are checked as the reveal's are.
@@ -109,7 +121,7 @@ pub struct At {
     /// The `nth` request of the controller's with `verb` (answered `status`, if given).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub request: Option<RequestAt>,
-    /// The `n`th reconcile: its note at `step`, or its start.
+    /// The `n`th reconcile: its note at `step` (its return at `return`), or its start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reconcile: Option<ReconcileAt>,
     /// The `nth` watch event to reach the controller's cache (of `kind` and `type`, if given).
@@ -221,6 +233,8 @@ impl Selector<'_> {
             }
             (Selector::Reconcile(r), Event::ReconcileStarted { n, .. }) => r.step.is_none() && *n == r.n,
             (Selector::Reconcile(r), Event::ReconcileNote { n, step, .. }) => r.step == Some(*step) && *n == r.n,
+            // Its return is a frame of its own, where the Reconcile panel lights `return`.
+            (Selector::Reconcile(r), Event::ReconcileFinished { n, .. }) => r.step == Some(Step::Return) && *n == r.n,
             (Selector::Delivered(d), Event::WatchDelivered { watcher: Watcher::Controller, event_type, object, .. })
                 if d.kind.is_none_or(|k| k == object.kind) && d.event_type.is_none_or(|t| t == *event_type) =>
             {
@@ -237,7 +251,9 @@ impl Selector<'_> {
 /// What a step gives a learner, computed from the run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StepOutcome {
-    /// The frame the run pauses at, and its time.
+    /// The frame the question is asked at: before `frame`, always.
+    pub ask_frame: u64,
+    /// The frame the run pauses at for the answer, and its time.
     pub frame: u64,
     pub at_ms: u64,
     /// The settings the step's run is made with, the lesson's `set`s so far
@@ -295,28 +311,20 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), Scenari
                 ));
             }
         }
-        let selector = step.at.selector().map_err(|n| {
-            ScenarioError::new(
-                format!("{at}.at"),
-                None,
-                format!(
-                    "give exactly one of start, end, time_ms, broken, request, reconcile, delivered, workers_started, exited (a flag as true); {n} given"
-                ),
-            )
-        })?;
-        match selector {
-            Selector::Broken(name) => known_invariant(&format!("{at}.at.broken"), Some(name))?,
-            Selector::Request(r) => {
-                if let Some(s) = r.status {
-                    super::range(&format!("{at}.at.request.status"), u64::from(s), 100, 599)?;
-                }
-                super::range(&format!("{at}.at.request.nth"), u64::from(r.nth), 1, u64::from(u32::MAX))?;
+        validate_at(&format!("{at}.at"), &step.at)?;
+        if let Some(ask_at) = &step.ask_at {
+            validate_at(&format!("{at}.ask_at"), ask_at)?;
+            if matches!(ask_at.selector(), Ok(Selector::End)) {
+                return Err(ScenarioError::new(
+                    format!("{at}.ask_at"),
+                    Some("{\"end\": true}".into()),
+                    "a question asked at the run's end has its answer on screen: ask it before the moment it is about",
+                ));
             }
-            Selector::Reconcile(r) => super::range(&format!("{at}.at.reconcile.n"), r.n, 1, u64::MAX)?,
-            Selector::Delivered(d) => super::range(&format!("{at}.at.delivered.nth"), u64::from(d.nth), 1, u64::from(u32::MAX))?,
-            Selector::Start | Selector::End | Selector::TimeMs(_) | Selector::WorkersStarted | Selector::Exited => {}
         }
         step.answer.validate(&format!("{at}.answer"))?;
+        limits::get("lesson[].figures").check(&format!("{at}.figures"), step.figures.len() as u64)?;
+        limits::get("lesson[].choices").check(&format!("{at}.choices"), step.choices.len() as u64)?;
         for (name, g) in &step.figures {
             if name.is_empty() || !name.chars().all(|c| c.is_ascii_lowercase() || c == '_') || name == "answer" {
                 return Err(ScenarioError::new(
@@ -370,11 +378,24 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), Scenari
         if let Some(w) = &step.write {
             limits::get("lesson[].write").check_text(&format!("{at}.write"), w, false)?;
         }
+        if let Some(p) = &step.prompt {
+            limits::get("lesson[].prompt").check_text(&format!("{at}.prompt"), p, false)?;
+            if p.trim().is_empty() {
+                return Err(ScenarioError::new(
+                    format!("{at}.prompt"),
+                    Some("\"\"".into()),
+                    "must not be empty: it is what the learner answers in their notes",
+                ));
+            }
+        }
         if let Some(t) = &step.table {
             let at = format!("{at}.table");
             limits::get("lesson[].table.rows").check(&format!("{at}.rows"), t.rows.len() as u64)?;
             if t.columns.len() < 2 || t.columns.len() > 4 {
                 return Err(ScenarioError::new(format!("{at}.columns"), Some(t.columns.len().to_string()), "a table has 2 to 4 columns"));
+            }
+            for (c, heading) in t.columns.iter().enumerate() {
+                limits::get("lesson[].table.columns[]").check_text(&format!("{at}.columns[{c}]"), heading, false)?;
             }
             for (r, row) in t.rows.iter().enumerate() {
                 if row.len() != t.columns.len() {
@@ -402,16 +423,115 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), Scenari
     Ok(())
 }
 
+/// Check one frame selector (`lesson[2].at`, `lesson[2].ask_at`): exactly
+/// one given, each within its range.
+fn validate_at(field: &str, at: &At) -> Result<(), ScenarioError> {
+    let selector = at.selector().map_err(|n| {
+        ScenarioError::new(
+            field,
+            None,
+            format!(
+                "give exactly one of start, end, time_ms, broken, request, reconcile, delivered, workers_started, exited (a flag as true); {n} given"
+            ),
+        )
+    })?;
+    match selector {
+        Selector::Broken(name) => known_invariant(&format!("{field}.broken"), Some(name)),
+        Selector::Request(r) => {
+            if let Some(s) = r.status {
+                super::range(&format!("{field}.request.status"), u64::from(s), 100, 599)?;
+            }
+            super::range(&format!("{field}.request.nth"), u64::from(r.nth), 1, u64::from(u32::MAX))
+        }
+        Selector::Reconcile(r) => super::range(&format!("{field}.reconcile.n"), r.n, 1, u64::MAX),
+        Selector::Delivered(d) => super::range(&format!("{field}.delivered.nth"), u64::from(d.nth), 1, u64::from(u32::MAX)),
+        Selector::Start | Selector::End | Selector::TimeMs(_) | Selector::WorkersStarted | Selector::Exited => Ok(()),
+    }
+}
+
 /// The `{name}`s in a reveal.
 fn placeholders(text: &str) -> impl Iterator<Item = &str> {
     text.split('{').skip(1).filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
 }
 
-/// Play the lesson against its scenario: each step's frame, answer and
-/// reveal, from the runs it makes (the scenario as given, then made again
-/// from its start after each step's `set`). Fails naming the step when the
-/// run never reaches a step's frame, no choice or two choices hold the
-/// answer, or the reveal states a figure the run does not give.
+/// One run of a lesson's stretch (the steps between two `set`s), computed
+/// as far as its steps need: its frames so far and the world after the
+/// last of them. A step may go back (`ask_at`): the world at an earlier
+/// frame is the same run made again from its start, which is deterministic.
+struct Cursor {
+    init: crate::sim::world::WorldInit,
+    world: World,
+    frames: Vec<Frame>,
+    finished: bool,
+}
+
+impl Cursor {
+    fn new(init: crate::sim::world::WorldInit) -> Cursor {
+        Cursor { world: World::new(init.clone()), init, frames: Vec::new(), finished: false }
+    }
+
+    /// One frame more, or `false` at the run's end.
+    fn advance(&mut self) -> bool {
+        match (!self.finished).then(|| self.world.step()).flatten() {
+            Some(frame) => {
+                self.frames.push(frame);
+                true
+            }
+            None => {
+                self.finished = true;
+                false
+            }
+        }
+    }
+
+    /// The frame a selector picks: the first that matches, counted from the
+    /// run's start (0 for `start`, the last for `end`); `None` if the run
+    /// never reaches it.
+    fn find(&mut self, selector: Selector<'_>) -> Option<u64> {
+        match selector {
+            Selector::Start => return Some(0),
+            Selector::End => {
+                while self.advance() {}
+                return Some(self.frames.len() as u64);
+            }
+            _ => {}
+        }
+        let mut seen = Seen::default();
+        if let Some(f) = self.frames.iter().find(|f| selector.matches(f, &mut seen)) {
+            return Some(f.n);
+        }
+        while self.advance() {
+            let frame = self.frames.last().expect("a frame was just pushed");
+            if selector.matches(frame, &mut seen) {
+                return Some(frame.n);
+            }
+        }
+        None
+    }
+
+    /// The world at frame `n` (one this cursor has reached) and the frames up to it.
+    fn at(&self, n: u64) -> (std::borrow::Cow<'_, World>, &[Frame]) {
+        let n = n as usize;
+        let world = if n == self.frames.len() {
+            std::borrow::Cow::Borrowed(&self.world)
+        } else {
+            let mut again = World::new(self.init.clone());
+            for _ in 0..n {
+                again.step();
+            }
+            std::borrow::Cow::Owned(again)
+        };
+        (world, &self.frames[..n])
+    }
+}
+
+/// Play the lesson against its scenario: each step's frames (where it asks,
+/// where it answers), answer and reveal, from the runs it makes (the
+/// scenario as given, then made again from its start after each step's
+/// `set`). Fails naming the step when the run never reaches a step's frame,
+/// a step would answer at or before the frame it asks at (the screen would
+/// show the answer while the question is open), no choice or two choices
+/// hold the answer, or the reveal states a figure the run does not give.
 pub fn play(scenario: &Scenario) -> Result<Vec<StepOutcome>, LessonFailure> {
     let mut out = Vec::new();
     let mut settings: BTreeMap<String, String> = BTreeMap::new();
@@ -424,47 +544,39 @@ pub fn play(scenario: &Scenario) -> Result<Vec<StepOutcome>, LessonFailure> {
         let fail = |step: usize, message: String| LessonFailure { step: format!("lesson[{step}]"), message };
         let run = scenario.with_settings(settings.iter().map(|(p, v)| (p.as_str(), v.as_str()))).map_err(|e| fail(i, e.to_string()))?;
         let end = (i + 1..scenario.lesson.len()).find(|&j| !scenario.lesson[j].set.is_empty()).unwrap_or(scenario.lesson.len());
-        let mut world = World::new(run.world_init());
-        let mut frames: Vec<Frame> = Vec::new();
-        let mut finished = false;
+        let mut cursor = Cursor::new(run.world_init());
+        // Where the learner stands: frame 0 at the stretch's start, then each step's frame.
+        let mut stands = 0;
         for j in i..end {
             let step = &scenario.lesson[j];
-            let Ok(selector) = step.at.selector() else { return Err(fail(j, "at: give exactly one selector".into())) };
-            match selector {
-                Selector::Start if !frames.is_empty() => {
-                    return Err(fail(j, format!("at start: the step before pauses at frame {}, past frame 0", frames.len())));
-                }
-                Selector::Start => {}
-                Selector::End => {
-                    while let Some(frame) = world.step() {
-                        frames.push(frame);
-                    }
-                    finished = true;
-                }
-                at => {
-                    // Counted from the run's start; the frame reached so
-                    // far may be this step's too, an earlier one may not.
-                    let mut seen = Seen::default();
-                    let reached = frames.len() as u64;
-                    match frames.iter().find(|f| at.matches(f, &mut seen)).map(|f| f.n) {
-                        Some(n) if n < reached => {
-                            return Err(fail(j, format!("its frame is {n}, before the previous step's, {reached}")));
-                        }
-                        Some(_) => {}
-                        None => loop {
-                            let Some(frame) = (!finished).then(|| world.step()).flatten() else {
-                                return Err(fail(j, format!("the run ({} frames) never reaches the frame at says", frames.len())));
-                            };
-                            let hit = at.matches(&frame, &mut seen);
-                            frames.push(frame);
-                            if hit {
-                                break;
-                            }
-                        },
-                    }
-                }
+            let select = |at: &At, field: &str, cursor: &mut Cursor| {
+                let selector = at.selector().map_err(|_| fail(j, format!("{field}: give exactly one selector")))?;
+                cursor
+                    .find(selector)
+                    .ok_or_else(|| fail(j, format!("the run ({} frames) never reaches the frame {field} says", cursor.frames.len())))
+            };
+            let ask_frame = match &step.ask_at {
+                Some(at) => select(at, "ask_at", &mut cursor)?,
+                None => stands,
+            };
+            let frame = select(&step.at, "at", &mut cursor)?;
+            if frame <= ask_frame {
+                let asked = if step.ask_at.is_some() {
+                    "its ask_at"
+                } else if j == i {
+                    "frame 0"
+                } else {
+                    "the previous step's frame"
+                };
+                let why = if frame == ask_frame {
+                    "the screen would show the answer while the question is open: ask before the moment (ask_at), or pause after it (at)"
+                } else {
+                    "a step answers after it asks"
+                };
+                return Err(fail(j, format!("at picks frame {frame}, not after the frame it is asked at ({ask_frame}, {asked}): {why}")));
             }
-            let answer = step.answer.measure(&world, &frames).ok_or_else(|| fail(j, "nothing to measure at this frame".into()))?;
+            let (world, frames) = cursor.at(frame);
+            let answer = step.answer.measure(&world, frames).ok_or_else(|| fail(j, "nothing to measure at this frame".into()))?;
             let choice = if step.choices.is_empty() {
                 None
             } else {
@@ -477,7 +589,7 @@ pub fn play(scenario: &Scenario) -> Result<Vec<StepOutcome>, LessonFailure> {
             };
             let mut figures = BTreeMap::new();
             for (name, g) in &step.figures {
-                let v = g.measure(&world, &frames).ok_or_else(|| fail(j, format!("figure {name}: nothing to measure at this frame")))?;
+                let v = g.measure(&world, frames).ok_or_else(|| fail(j, format!("figure {name}: nothing to measure at this frame")))?;
                 figures.insert(name.clone(), v);
             }
             let reveal = fill(&step.reveal, answer, &figures);
@@ -498,8 +610,9 @@ pub fn play(scenario: &Scenario) -> Result<Vec<StepOutcome>, LessonFailure> {
                 columns: t.columns.clone(),
                 rows: t.rows.iter().map(|row| row.iter().map(|c| fill(c, answer, &figures)).collect()).collect(),
             });
-            let (frame, at_ms) = frames.last().map_or((0, 0), |f| (f.n, f.at_ms));
-            out.push(StepOutcome { frame, at_ms, settings: settings.clone(), answer, choice, figures, reveal, table });
+            let at_ms = frames.last().map_or(0, |f| f.at_ms);
+            out.push(StepOutcome { ask_frame, frame, at_ms, settings: settings.clone(), answer, choice, figures, reveal, table });
+            stands = frame;
         }
         i = end;
     }

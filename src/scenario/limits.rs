@@ -142,7 +142,11 @@ pub const LIMITS: &[Limit] = &[
     limit("lesson", Of::Items, 0, 40, "steps"),
     limit("lesson[].ask", Of::Chars, 1, 400, "a question, or one of its choices"),
     limit("lesson[].reveal", Of::Chars, 1, 1_200, "what the learner reads after answering"),
+    limit("lesson[].choices", Of::Items, 0, 8, "choices a step offers"),
+    limit("lesson[].figures", Of::Items, 0, 16, "figures a step's reveal states"),
     limit("lesson[].write", Of::Chars, 1, 120, "a row's label in the learner's notes"),
+    limit("lesson[].prompt", Of::Chars, 1, 300, "what the learner writes in their own words"),
+    limit("lesson[].table.columns[]", Of::Chars, 0, 120, "a column's heading"),
     limit("lesson[].table.rows", Of::Items, 1, 12, "rows of a step's table"),
     limit("lesson[].table.rows[][]", Of::Chars, 0, 300, "a cell of a step's table"),
     // The schedule search's own arguments (`cachescope explore`, the page's Find a bug):

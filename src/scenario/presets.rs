@@ -10,6 +10,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("replicaset-pressure", include_str!("../../scenarios/replicaset-pressure.json")),
     ("expectations-timeout", include_str!("../../scenarios/expectations-timeout.json")),
     ("empty-cache", include_str!("../../scenarios/empty-cache.json")),
+    ("absent-from-cache", include_str!("../../scenarios/absent-from-cache.json")),
     ("read-your-write", include_str!("../../scenarios/read-your-write.json")),
     ("teardown", include_str!("../../scenarios/teardown.json")),
     ("staleness-mitigation", include_str!("../../scenarios/staleness-mitigation.json")),

@@ -4,7 +4,7 @@
 //! says 11", why, and lights the panel concerned; Next goes on. A step that
 //! asks for a change waits until the learner makes it with the page's own
 //! control. The learner's notes collect the steps' `write` rows. The answers
-//! are [`crate::scenario::lesson::play`]'s, for the run on the page.
+//! are [`crate::view::lesson::verify`]'s, for the run on the page.
 
 use super::bridge::post_to_parent;
 use super::state::{use_ui, Ui};
@@ -38,7 +38,7 @@ impl Ui {
                 return outcomes;
             }
         }
-        let outcomes = lesson::play(&scenario).map_err(|e| e.to_string());
+        let outcomes = vl::verify(&scenario).map_err(|e| e.to_string());
         self.lesson_cache.set_value(Some((scenario, outcomes.clone())));
         outcomes
     }
@@ -76,9 +76,10 @@ impl Ui {
         self.stop_at.set_value(None);
     }
 
-    /// Ask the current step where it is asked: at the previous step's frame
-    /// (frame 0 for the first, and for a step that asks for a change, whose
-    /// run starts again), before the run shows the answer.
+    /// Ask the current step where it is asked: its `ask_at`, or the
+    /// previous step's frame (frame 0 for the first, and for a step that
+    /// asks for a change, whose run starts again), before the run shows the
+    /// answer.
     fn ask(&self) {
         let Some(run) = self.lesson.get_untracked() else { return };
         self.lesson_lit.set(None);
@@ -86,10 +87,7 @@ impl Ui {
         let Some(step) = scenario.lesson.get(run.step) else { return };
         let missing = self.session.with_untracked(|s| vl::settings_missing(step, s));
         if missing.is_empty() {
-            let from = match (step.set.is_empty(), run.step.checked_sub(1)) {
-                (true, Some(prev)) => self.lesson_outcomes().ok().and_then(|o| o.get(prev).map(|o| o.frame as usize)).unwrap_or(0),
-                _ => 0,
-            };
+            let from = self.lesson_outcomes().ok().and_then(|o| o.get(run.step).map(|o| o.ask_frame as usize)).unwrap_or(0);
             self.pause();
             self.seek(from);
         }

@@ -16,9 +16,11 @@ const LOOKAHEAD_FRAMES: usize = 50_000;
 impl Ui {
     /// After any move by hand: the clock snaps to the frame and the caption is narrated.
     pub(super) fn settle(&self) {
+        let asking = self.lesson.with_untracked(|l| l.as_ref().is_some_and(crate::view::lesson::LessonRun::asking));
         let (now, caption, known, broken, ended, hash) = self.session.with_untracked(|s| {
             let broken = s.world().invariants.list.iter().filter(|i| !i.held()).count();
-            (s.world().now_ms(), pv::session_caption(s), s.frames().len(), broken, s.end_known(), s.trace_hash())
+            let caption = if asking { crate::view::lesson::asking_caption(s) } else { pv::session_caption(s) };
+            (s.world().now_ms(), caption, s.frames().len(), broken, s.end_known(), s.trace_hash())
         });
         self.display_ms.set(now);
         self.raise_known(known);

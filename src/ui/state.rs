@@ -8,7 +8,7 @@ use super::notice::{Note, Notice};
 use crate::scenario::{preset, Scenario};
 use crate::view::panels as pv;
 use crate::view::session::Session;
-use crate::view::snapshot::{snapshot, Snapshot};
+use crate::view::snapshot::{snapshot_in, Snapshot};
 use crate::view::url::{self, Layout, PageState};
 use leptos::prelude::*;
 
@@ -198,7 +198,13 @@ impl Ui {
         let known = session.frames().len();
         let session = RwSignal::new_local(session);
         let display_ms = RwSignal::new(display);
-        let snap = Memo::new(move |_| session.with(snapshot));
+        let lesson = RwSignal::new(None::<crate::view::lesson::LessonRun>);
+        // While a lesson's question is open, the snapshot keeps its answer off the screen.
+        let asking = Memo::new(move |_| lesson.with(|l| l.as_ref().is_some_and(crate::view::lesson::LessonRun::asking)));
+        let snap = Memo::new(move |_| {
+            let asking = asking.get();
+            session.with(|s| snapshot_in(s, asking))
+        });
         let controls = Memo::new(move |_| snap.with(|s| s.controls.clone()));
         let wires = Memo::new(move |_| {
             let at = display_ms.get();
@@ -233,7 +239,7 @@ impl Ui {
             looking: StoredValue::new(false),
             pending_frame: StoredValue::new(pending_frame),
             seek_generation: StoredValue::new(0),
-            lesson: RwSignal::new(None),
+            lesson,
             lesson_cache: StoredValue::new_local(None),
             lesson_said: RwSignal::new(String::new()),
             lesson_lit: RwSignal::new(None),

@@ -8,8 +8,76 @@
 //! Check plays the run to the step's frame and pauses there; the reveal says
 //! what the learner said, what the run says and why.
 
+use crate::scenario::lesson::{play, stated_figures, LessonFailure};
 use crate::scenario::{LessonStep, Scenario, StepOutcome};
+use crate::view::panels::{observations, session_caption};
 use crate::view::session::Session;
+
+/// The caption while a lesson's question is open (or the run plays to its
+/// answer): the frame's own words, but at frame 0 not the preset's first
+/// line, which names the change a later step asks for.
+pub fn asking_caption(s: &Session) -> String {
+    if s.position() == 0 {
+        crate::narrate::lesson::AT_START.to_string()
+    } else {
+        session_caption(s)
+    }
+}
+
+/// What the screen says in words while a question is open, as the page
+/// shows it: the caption, and the Observations panel's counts (its checks
+/// wait until the learner has answered). Each with the name of its place.
+pub fn asking_words(s: &Session) -> Vec<(&'static str, String)> {
+    vec![("the caption", asking_caption(s)), ("Observations", observations(s.world()).words())]
+}
+
+/// Play a lesson ([`play`]) and hold each step to its promise, *predict,
+/// then look*: at the frame its question is asked, nothing the page says
+/// in words (caption, Observations) states the answer. A figure equal to
+/// the answer states it only where the answer's measure still reads
+/// otherwise at that frame, and the figure is none of the present's counts
+/// (what each kind's cluster and cache hold, the Observations' tallies):
+/// such a figure speaks of what is to come ("the cluster will hold 8"), not
+/// of what is. What `cachescope check`, the runner's report and the page's
+/// lesson all read.
+pub fn verify(scenario: &Scenario) -> Result<Vec<StepOutcome>, LessonFailure> {
+    let outcomes = play(scenario)?;
+    let mut runs: Vec<(&std::collections::BTreeMap<String, String>, Session)> = Vec::new();
+    for (j, (step, outcome)) in scenario.lesson.iter().zip(&outcomes).enumerate() {
+        let fail = |message: String| LessonFailure { step: format!("lesson[{j}]"), message };
+        let at = match runs.iter().position(|(settings, _)| *settings == &outcome.settings) {
+            Some(at) => at,
+            None => {
+                let run = scenario
+                    .with_settings(outcome.settings.iter().map(|(p, v)| (p.as_str(), v.as_str())))
+                    .map_err(|e| fail(e.to_string()))?;
+                runs.push((&outcome.settings, Session::new(run)));
+                runs.len() - 1
+            }
+        };
+        let session = &mut runs[at].1;
+        session.seek(outcome.ask_frame as usize);
+        let now = step.answer.measure(session.world(), &session.frames()[..session.position()]);
+        if now == Some(outcome.answer) {
+            continue;
+        }
+        let w = session.world();
+        let counts = crate::sim::object::Kind::ALL
+            .into_iter()
+            .flat_map(|k| [w.api.live_count(k), w.controller_informer(k).map_or(0, |i| i.len() as u64)]);
+        let words = asking_words(session);
+        let tallies = words.iter().filter(|(place, _)| *place == "Observations").flat_map(|(_, w)| stated_figures(w));
+        if counts.chain(tallies).any(|n| n == outcome.answer) {
+            continue;
+        }
+        for (place, words) in words {
+            if stated_figures(&words).contains(&outcome.answer) {
+                return Err(fail(crate::narrate::lesson::answer_on_screen(outcome.answer, place, &words)));
+            }
+        }
+    }
+    Ok(outcomes)
+}
 
 /// What the learner answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +141,11 @@ impl LessonRun {
         } else {
             self.phase = Phase::Done;
         }
+    }
+
+    /// A question is open: asked, or the run plays to its answer.
+    pub fn asking(&self) -> bool {
+        matches!(self.phase, Phase::Ask | Phase::Play)
     }
 
     /// Right answers, and steps: the score a course platform records.

@@ -880,7 +880,7 @@ mod tests {
         let mut s = Session::new(preset("empty-cache").unwrap());
         s.seek(usize::MAX);
         let last = *s.samples().last().unwrap();
-        assert_eq!(last.cluster, 1, "late-1, applied after the pruner deleted the 50");
+        assert_eq!(last.cluster, 0, "the pruner deleted all 50");
         s.seek(0);
         assert_eq!(s.samples().len(), 1);
         assert_eq!(s.samples()[0].cluster, 50);

@@ -28,6 +28,10 @@ pub struct Snapshot {
     /// The controller process is down until the kubelet restarts it then.
     pub restart_at: Option<u64>,
     pub caption: String,
+    /// A lesson's question is open (asked, or the run plays to its answer):
+    /// the caption is [`crate::view::lesson::asking_caption`], and the lab's
+    /// checks wait until the learner has answered.
+    pub asking: bool,
     /// The frame is a stale read the learner should notice.
     pub stale: bool,
     pub rows: Vec<Row>,
@@ -171,6 +175,11 @@ pub fn field_limits(path: &str) -> Option<FieldLimits> {
 }
 
 pub fn snapshot(s: &Session) -> Snapshot {
+    snapshot_in(s, false)
+}
+
+/// The snapshot while a lesson's question is open (`asking`), or not.
+pub fn snapshot_in(s: &Session, asking: bool) -> Snapshot {
     let w = s.world();
     let frames = &s.frames()[..s.position()];
     let (audit, logs) = pv::timeline(frames, TIMELINE_LINES);
@@ -190,7 +199,8 @@ pub fn snapshot(s: &Session) -> Snapshot {
         watch_list: w.controller.watch_list(),
         stalled: w.stalled_watch_list(),
         restart_at: w.restart_at(),
-        caption: pv::session_caption(s),
+        caption: if asking { crate::view::lesson::asking_caption(s) } else { pv::session_caption(s) },
+        asking,
         stale: s.last_frame().is_some_and(pv::is_stale_read),
         rows: {
             let mut rows = pv::object_rows(w);

@@ -2,7 +2,6 @@
 //! (once it has ended, or when the learner asks), and the counts so far.
 
 use crate::narrate::units::plural;
-use crate::sim::apiserver::Verb;
 use crate::ui::state::{part_of, use_ui};
 use crate::view::panels as pv;
 use leptos::prelude::*;
@@ -12,8 +11,10 @@ use std::hash::Hash;
 pub fn Observations() -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
-    // The lab's figures wait for the learner's own: shown at the run's end, or when asked.
-    let shown = Memo::new(move |_| ui.expected_shown.get() || ui.at_run_end());
+    // The lab's figures wait for the learner's own: shown at the run's end,
+    // or when asked, and never while a lesson's question is open.
+    let asking = Memo::new(move |_| snap.with(|s| s.asking));
+    let shown = Memo::new(move |_| !asking.get() && (ui.expected_shown.get() || ui.at_run_end()));
     let stated = move || snap.with(|s| s.checks.checks.len());
     // Each part redrawn when it changes, not with every frame the snapshot does.
     let counts = part_of(snap, |s, h| s.observations.hash(h));
@@ -27,10 +28,11 @@ pub fn Observations() -> impl IntoView {
             </header>
             <div class="scroll" tabindex="0" aria-label="Checks and counts">
                 // Drawn once and hidden, not redrawn with every frame: its button keeps its handler.
-                <p class="predict" prop:hidden=move || shown.get()>
+                <p class="predict" prop:hidden=move || shown.get() || asking.get()>
                     {move || format!("What will the run show? The lab states {} for these settings: make your guess, then play to the end, or ", plural(stated() as u64, "figure", "figures"))}
                     <button class="show-expected" on:click=move |_| ui.expected_shown.set(true)>"Show what the lab expects"</button>
                 </p>
+                <p class="predict" prop:hidden=move || !asking.get()>"The lab's figures wait until you have answered the lesson's question."</p>
                 {move || shown.get().then(|| { let _ = checks.get(); snap.with_untracked(|s| checks_list(&s.checks)) })}
                 {move || { let _ = counts.get(); snap.with_untracked(|s| facts(&s.observations)) }}
                 <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
@@ -84,14 +86,6 @@ fn checks_list(checks: &pv::ChecksView) -> impl IntoView {
 
 /// The counts so far.
 fn facts(o: &pv::Observations) -> impl IntoView {
-    view! {
-        <dl class="facts">
-            <dt>{format!("{}s", o.kind)}</dt>
-            <dd class="mono">{format!("cluster {} · cache {} · peak {}", o.in_cluster, o.in_cache, o.peak_in_cluster)}</dd>
-            <dt>"creates"</dt>
-            <dd class="mono">{pv::Observations::counts(&o.creates, Verb::Create)}</dd>
-            <dt>"deletes"</dt>
-            <dd class="mono">{pv::Observations::counts(&o.deletes, Verb::Delete)}</dd>
-        </dl>
-    }
+    let lines = o.lines().into_iter().map(|(label, value)| view! { <dt>{label}</dt><dd class="mono">{value}</dd> }).collect_view();
+    view! { <dl class="facts">{lines}</dl> }
 }

@@ -21,6 +21,21 @@ pub struct Observations {
 }
 
 impl Observations {
+    /// The panel's counts as it prints them, a `(label, value)` a line:
+    /// `("ConfigMaps", "cluster 4 · cache 0 · peak 4")`, then creates and deletes.
+    pub fn lines(&self) -> [(String, String); 3] {
+        [
+            (format!("{}s", self.kind), format!("cluster {} · cache {} · peak {}", self.in_cluster, self.in_cache, self.peak_in_cluster)),
+            ("creates".to_string(), Observations::counts(&self.creates, Verb::Create)),
+            ("deletes".to_string(), Observations::counts(&self.deletes, Verb::Delete)),
+        ]
+    }
+
+    /// The counts in one line of words (`ConfigMaps: cluster 4 · …; creates: …`).
+    pub fn words(&self) -> String {
+        self.lines().iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("; ")
+    }
+
     /// A count of `(status, n)` pairs as the strip prints it: `4 × 201 Created, 10 × 409 AlreadyExists`.
     pub fn counts(m: &[(u16, u64)], verb: Verb) -> String {
         if m.is_empty() {

@@ -65,13 +65,14 @@ mod tests {
         s.seek(usize::MAX);
         let (audit, logs) = timeline(&s.frames()[..s.position()], 10);
         assert_eq!(audit.len(), 10);
-        assert!(matches!(&audit[8], TimelineEntry::Audit { entry, .. } if entry.verb == Verb::Delete && entry.status.code == 200));
-        // Then late-1 is applied, after the pruner has exited.
-        assert!(matches!(&audit[9], TimelineEntry::Audit { entry, .. } if entry.verb == Verb::Create && entry.name == "late-1"));
+        // The last lines are the pruner's deletes, each an ordinary 200 OK.
+        assert!(audit
+            .iter()
+            .all(|e| matches!(e, TimelineEntry::Audit { entry, .. } if entry.verb == Verb::Delete && entry.status.code == 200)));
         assert!(logs.iter().any(|l| matches!(l, TimelineEntry::Log { text, .. } if text.starts_with("DELETE (not in cache)"))));
         assert!(matches!(logs.last(), Some(TimelineEntry::Log { text, .. }) if text == "exit status 0"));
         let o = observations(s.world());
-        assert_eq!((o.in_cluster, o.peak_in_cluster), (1, 50));
+        assert_eq!((o.in_cluster, o.peak_in_cluster), (0, 50));
         assert_eq!(o.deletes, vec![(200, 50)]);
     }
 }
