@@ -1241,11 +1241,13 @@ async fn cluster_and_cache_draw_only_the_rows_in_view_of_hundreds() {
         let (items, at) = drawn(panel);
         assert_eq!(at[0], 1, "{panel}: from the top");
         check(panel, cache_side, &items, &at);
-        let holds = rows.iter().filter(|r| if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() }).count();
-        assert!(
-            m.text(&format!(r#"section[aria-label="{panel}"] .counts"#)).starts_with(&format!("{holds} objects")),
-            "{panel}: the header counts them all"
+        let held =
+            |kind| rows.iter().filter(|r| r.kind == kind && if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() }).count();
+        let said = cachescope::view::panels::holds_words(
+            &cachescope::sim::object::Kind::ALL.into_iter().map(|k| (k, held(k))).filter(|(_, n)| *n > 0).collect::<Vec<_>>(),
         );
+        let header = m.text(&format!(r#"section[aria-label="{panel}"] .counts"#));
+        assert!(header.starts_with(&said) && said.contains(" pods"), "{panel}: the header counts them all, by kind: {header}");
     }
     // To the end: the Cluster list scrolled, the Cache list follows.
     let cluster = list("Cluster");
@@ -1404,18 +1406,28 @@ async fn each_panel_notes_its_simplifications_in_one_line() {
         view! { <StorePanel side=Side::Cluster /> <StorePanel side=Side::Cache /> <WatchPanel /> <WorkqueuePanel /> <ExpectationsPanel /> <ReconcilePanel /> }
     })
     .await;
-    for (class, panel) in [
-        ("cluster", Panel::Cluster),
-        ("cache", Panel::Cache),
-        ("watch", Panel::Watch),
-        ("workqueue", Panel::Workqueue),
-        ("expectations", Panel::Expectations),
-        ("reconcile", Panel::Reconcile),
+    // over-create: an Ensemble of ConfigMaps, --double-enqueue, no surplus deletes, no consistency store.
+    let traits = cachescope::view::snapshot::snapshot(&reference("s=over-create")).controls.traits();
+    for (class, panel, applies) in [
+        ("cluster", Panel::Cluster, false),
+        ("cache", Panel::Cache, true),
+        ("watch", Panel::Watch, true),
+        ("workqueue", Panel::Workqueue, true),
+        ("expectations", Panel::Expectations, false),
+        ("reconcile", Panel::Reconcile, false),
     ] {
-        let note = panel_note(panel).expect("every stage panel has one");
+        let note = panel_note(panel, &traits);
+        assert_eq!(note.is_some(), applies, "{class}: {note:?}");
         let drawn: Vec<String> = m.all(&format!(".panel.{class} .simplified")).iter().map(text).collect();
-        assert_eq!(drawn, [note], "{class}");
+        assert_eq!(drawn, note.into_iter().collect::<Vec<_>>(), "{class}");
     }
-    assert!(panel_note(Panel::Watch).unwrap().contains("a lag change moves events already on the wire"));
-    assert!(panel_note(Panel::Workqueue).unwrap().contains("--double-enqueue re-adds once per chain"));
+    assert!(panel_note(Panel::Watch, &traits).unwrap().contains("a lag change moves events already on the wire"));
+    assert!(panel_note(Panel::Workqueue, &traits).unwrap().contains("--double-enqueue re-adds once per chain"));
+    // The notes that speak of what this run lacks say nothing here: pods, a
+    // surplus delete's lister order, the consistency store; the pruner has no --double-enqueue.
+    let pruner = cachescope::view::snapshot::snapshot(&reference("s=empty-cache")).controls.traits();
+    assert_eq!(panel_note(Panel::Workqueue, &pruner), None);
+    let rs = cachescope::view::snapshot::snapshot(&reference("s=replicaset-pressure")).controls.traits();
+    assert!(panel_note(Panel::Cluster, &rs).unwrap().contains("pods are always Running and ready"));
+    assert!(panel_note(Panel::Reconcile, &rs).unwrap().contains("surplus delete"));
 }

@@ -147,6 +147,15 @@ pub fn current_caption(frame: Option<&Frame>, scenario: &Scenario) -> String {
     }
 }
 
+/// What a Cluster or Cache panel holds, by kind, as the labs count:
+/// "1 Ensemble · 11 ConfigMaps"; "0 objects" when it holds nothing.
+pub fn holds_words(by_kind: &[(Kind, usize)]) -> String {
+    if by_kind.is_empty() {
+        return "0 objects".to_string();
+    }
+    by_kind.iter().map(|(k, n)| kind_noun(*k, *n as u64)).collect::<Vec<_>>().join(" · ")
+}
+
 /// Said with the first events on their way, where a learner first can lay hands on them.
 pub const HANDS_HINT: &str = "Each event on its way has three buttons in the Watch panel: ⇥ deliver it now, ‖ hold it back, ✕ drop it.";
 

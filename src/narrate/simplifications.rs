@@ -19,11 +19,47 @@ pub enum Panel {
 pub struct Simplification {
     /// The whole of it, for the help and the docs.
     pub text: &'static str,
-    /// The panel it affects, and the few words that panel shows.
-    pub note: Option<(Panel, &'static str)>,
+    /// The panel it affects, the few words that panel shows, and the runs
+    /// whose panel shows them (a note on pods says nothing to a run without one).
+    pub note: Option<(Panel, &'static str, When)>,
 }
 
-const fn s(text: &'static str, note: Option<(Panel, &'static str)>) -> Simplification {
+/// The runs a panel's note applies to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum When {
+    Always,
+    /// The run has pods.
+    Pods,
+    /// The controller runs with `--double-enqueue`.
+    DoubleEnqueue,
+    /// The controller deletes surplus children (where the lister's order decides which).
+    SurplusDeletes,
+    /// The controller keeps v1.36's consistency store.
+    ConsistencyStore,
+}
+
+/// What a run has, that a panel's note may depend on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct RunTraits {
+    pub pods: bool,
+    pub double_enqueue: bool,
+    pub surplus_deletes: bool,
+    pub consistency_store: bool,
+}
+
+impl When {
+    fn holds(self, run: &RunTraits) -> bool {
+        match self {
+            When::Always => true,
+            When::Pods => run.pods,
+            When::DoubleEnqueue => run.double_enqueue,
+            When::SurplusDeletes => run.surplus_deletes,
+            When::ConsistencyStore => run.consistency_store,
+        }
+    }
+}
+
+const fn s(text: &'static str, note: Option<(Panel, &'static str, When)>) -> Simplification {
     Simplification { text, note }
 }
 
@@ -33,7 +69,7 @@ const fn s(text: &'static str, note: Option<(Panel, &'static str)>) -> Simplific
 pub const SIMPLIFICATIONS: &[Simplification] = &[
     s(
         "A pod's grace period (cluster.pod_grace_period_ms) is the kubelet's only work: it removes the pod when the period is over; pods are always Running and ready. Other kinds are deleted at once unless a finalizer holds them.",
-        Some((Panel::Cluster, "pods are always Running and ready")),
+        Some((Panel::Cluster, "pods are always Running and ready", When::Pods)),
     ),
     s(
         "The garbage collector removes references and finalizers with updates, not patches; every controllerRef, and no other reference, blocks a foreground deletion; a job is retried only when its delete meets a changed object (409), and then at once, not after the queue's backoff.",
@@ -49,23 +85,23 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
     ),
     s(
         "Watch events reach an informer one by one and in order, as v1.36's RealFIFO delivers them, and the handlers run as the store takes each one (client-go runs them a little later).",
-        Some((Panel::Cache, "handlers run as the store takes each event")),
+        Some((Panel::Cache, "handlers run as the store takes each event", When::Always)),
     ),
     s(
         "A watch ends only when cluster.watch_timeout_ms or the relist action says, and always with 410 Expired and a LIST, or a new watch-list with controller.watch_list (a real reflector re-watches after an ordinary timeout without one); it carries bookmarks only when cluster.bookmark_ms is set, on that beat (each up to cluster.bookmark_jitter_ms late, seeded), where the watch cache sends one about a minute apart. A dropped event is a fault you inject, lost silently, which a real watch cannot do (a gap ends it with 410 Expired and a relist); a cache behind it reads on only with the next event of its kind.",
-        Some((Panel::Watch, "a dropped event is a fault you inject")),
+        Some((Panel::Watch, "a dropped event is a fault you inject", When::Always)),
     ),
     s(
         "A change of the watch lag moves the events already on the wire, as if the network had changed under them.",
-        Some((Panel::Watch, "a lag change moves events already on the wire")),
+        Some((Panel::Watch, "a lag change moves events already on the wire", When::Always)),
     ),
     s(
         "--double-enqueue adds a key again once after each successful reconcile, not after the reconcile that re-add causes.",
-        Some((Panel::Workqueue, "--double-enqueue re-adds once per chain")),
+        Some((Panel::Workqueue, "--double-enqueue re-adds once per chain", When::DoubleEnqueue)),
     ),
     s(
         "A lister returns children in a Go map's order, shuffled with the run's seed, drawn only when a surplus delete depends on it.",
-        Some((Panel::Reconcile, "a lister's Go-map order is drawn only for a surplus delete")),
+        Some((Panel::Reconcile, "a lister's Go-map order is drawn only for a surplus delete", When::SurplusDeletes)),
     ),
     s(
         "Only the controller's client waits for a client-side rate limit; kubectl, the garbage collector and kube-controller-manager's shared informers are not limited. A request still waiting for it when the controller restarts dies with the process, unsent; one already sent may still commit.",
@@ -81,7 +117,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
     ),
     s(
         "v1.36's consistency store records the controller's creates and status writes, not its deletes (v1.36's typed Delete returns no resourceVersion), and resourceVersions are always comparable.",
-        Some((Panel::Expectations, "resourceVersions always compare")),
+        Some((Panel::Expectations, "resourceVersions always compare", When::ConsistencyStore)),
     ),
     s(
         "Two replicas (controller.instances) elect a leader as kube-controller-manager does (a 2 s retry period with jitter, a 10 s renew deadline), but the Lease is not an object in the cluster (reading and writing it take no time), and a leader that is not frozen always renews in time.",
@@ -90,8 +126,10 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
     s("While playing, quiet stretches with nothing in flight are skipped.", None),
 ];
 
-/// The one-line note of `panel`: the simplifications that affect it.
-pub fn panel_note(panel: Panel) -> Option<String> {
-    let notes: Vec<&str> = SIMPLIFICATIONS.iter().filter_map(|s| s.note.filter(|(p, _)| *p == panel).map(|(_, n)| n)).collect();
+/// The one-line note of `panel` in a run with these traits: the
+/// simplifications that affect what it shows there.
+pub fn panel_note(panel: Panel, run: &RunTraits) -> Option<String> {
+    let notes: Vec<&str> =
+        SIMPLIFICATIONS.iter().filter_map(|s| s.note.filter(|(p, _, when)| *p == panel && when.holds(run)).map(|(_, n, _)| n)).collect();
     (!notes.is_empty()).then(|| format!("Simplified: {}.", notes.join("; ")))
 }

@@ -1,59 +1,16 @@
 //! The help dialog: every key, and what the simulation simplifies.
 
+use super::modal::Modal;
 use super::state::use_ui;
 use leptos::prelude::*;
 
-/// The help overlay: every key, and what the simulation simplifies. A modal
-/// dialog: Tab stays inside it, and closing it returns the focus to where it was.
+/// The help overlay: every key, and what the simulation simplifies, in the
+/// page's one [`Modal`].
 #[component]
 pub(super) fn Help() -> impl IntoView {
     let ui = use_ui();
-    let close = NodeRef::<leptos::html::Button>::new();
-    let dialog = NodeRef::<leptos::html::Div>::new();
-    let opener = document().active_element();
-    Effect::new(move |_| {
-        if let Some(b) = close.get() {
-            let _ = b.focus();
-        }
-    });
-    on_cleanup(move || {
-        if let Some(el) = opener.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
-            let _ = el.focus();
-        }
-    });
-    // Tab and Shift+Tab cycle through the dialog's own controls.
-    let trap = move |e: web_sys::KeyboardEvent| {
-        if e.key() != "Tab" {
-            return;
-        }
-        let Some(d) = dialog.get() else { return };
-        let Ok(all) = d.query_selector_all("a[href], button, input, select, [tabindex='0']") else { return };
-        let items: Vec<web_sys::HtmlElement> =
-            (0..all.length()).filter_map(|i| all.item(i)).filter_map(|n| wasm_bindgen::JsCast::dyn_into(n).ok()).collect();
-        let (Some(first), Some(last)) = (items.first(), items.last()) else { return };
-        let active = document().active_element();
-        let at =
-            |el: &web_sys::HtmlElement| active.as_ref().is_some_and(|a| a == wasm_bindgen::JsCast::unchecked_ref::<web_sys::Element>(el));
-        let inside = active.as_ref().is_some_and(|a| d.contains(Some(a)));
-        if e.shift_key() && (at(first) || !inside) {
-            e.prevent_default();
-            let _ = last.focus();
-        } else if !e.shift_key() && (at(last) || !inside) {
-            e.prevent_default();
-            let _ = first.focus();
-        }
-    };
     view! {
-        <div class="overlay" on:click=move |_| ui.help_open.set(false)>
-            <div
-                class="dialog"
-                role="dialog"
-                aria-modal="true"
-                aria-labelledby="help-title"
-                node_ref=dialog
-                on:click=|e| e.stop_propagation()
-                on:keydown=trap
-            >
+        <Modal labelled_by="help-title" close=Callback::new(move |()| ui.help_open.set(false))>
                 <h2 id="help-title">"What you see"</h2>
                 <dl class="panels-help">
                     <dt>"Cluster"</dt><dd>"The truth: every object the apiserver holds now, with its resourceVersion."</dd>
@@ -98,8 +55,7 @@ pub(super) fn Help() -> impl IntoView {
                     {crate::narrate::simplifications::SIMPLIFICATIONS.iter().map(|s| view! { <li>{s.text}</li> }).collect_view()}
                     <li>"The garbage collector's own cache deliveries are hidden when stepping unless an owner is deleted (GC steps shows them)."</li>
                 </ul>
-                <button node_ref=close on:click=move |_| ui.help_open.set(false)>"Close"</button>
-            </div>
-        </div>
+                <button on:click=move |_| ui.help_open.set(false)>"Close"</button>
+        </Modal>
     }
 }

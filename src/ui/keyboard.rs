@@ -60,6 +60,12 @@ pub(super) fn listen(ui: Ui) {
         // In a field every key is the field's; on a button or a link, Space and
         // Enter are its own (they press it), the rest are the page's.
         let in_field = tag.as_deref().is_some_and(|t| matches!(t, "INPUT" | "SELECT" | "TEXTAREA"));
+        // A sentence being written keeps every key, "?" too; so does a
+        // dialog other than Help (which "?" closes).
+        let in_modal = target.as_ref().and_then(|el| el.closest("[aria-modal='true']").ok().flatten()).is_some();
+        if tag.as_deref() == Some("TEXTAREA") || in_modal && !(key == "?" && ui.help_open.get_untracked()) {
+            return;
+        }
         let on_control = tag.as_deref().is_some_and(|t| matches!(t, "BUTTON" | "A" | "SUMMARY"));
         let clicked_setting = pointer_focus.get_value()
             && (tag.as_deref() == Some("SELECT") || matches!(input_type.as_str(), "radio" | "checkbox" | "range"))

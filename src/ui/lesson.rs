@@ -7,6 +7,7 @@
 //! are [`crate::view::lesson::verify`]'s, for the run on the page.
 
 use super::bridge::post_to_parent;
+use super::modal::Modal;
 use super::state::{use_ui, Ui};
 use crate::narrate::lesson as words;
 use crate::scenario::{lesson, Gauge, LessonStep, Measure, Scenario, StepOutcome};
@@ -50,6 +51,9 @@ impl Ui {
             return;
         }
         self.lesson.set(Some(LessonRun::at(step, steps)));
+        if step == 0 {
+            self.lesson_written.set(Vec::new());
+        }
         self.ask();
     }
 
@@ -162,7 +166,9 @@ impl Ui {
         let Some(outcome) = outcomes.get(run.step) else { return };
         run.phase = Phase::Reveal;
         let verdict = verdict_of(step, outcome, &run);
-        self.lesson_lit.set(Some(panel_of(&step.answer)));
+        let lit = panel_of(&step.answer);
+        self.lesson_lit.set(Some(lit));
+        show_lit(lit);
         self.lesson.set(Some(run));
         self.lesson_said.set(format!("{verdict} {}", outcome.reveal));
         focus_soon(".lesson-next");
@@ -191,14 +197,27 @@ fn verdict_of(step: &LessonStep, outcome: &StepOutcome, run: &LessonRun) -> Stri
 }
 
 /// Focus the first element matching `selector` once the view has drawn it,
-/// the region scrolled back to its top: the verdict and the question come first.
+/// the step's text scrolled back to its top: the question and the reveal
+/// start there, and what goes on from here stays in view below it.
 fn focus_soon(selector: &'static str) {
     request_animation_frame(move || {
         if let Some(el) = document().query_selector(selector).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
             let _ = el.focus();
         }
-        if let Some(region) = document().query_selector(".lesson").ok().flatten() {
-            region.set_scroll_top(0);
+        if let Some(body) = document().query_selector(".lesson-body").ok().flatten() {
+            body.set_scroll_top(0);
+        }
+    });
+}
+
+/// Bring the panel a reveal lights into view, where the stage scrolls (a
+/// phone's stacked panels); elsewhere it is in view already.
+fn show_lit(panel: &'static str) {
+    request_animation_frame(move || {
+        if let Some(el) = document().query_selector(&format!(".grid > .panel.{panel}")).ok().flatten() {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            el.scroll_into_view_with_scroll_into_view_options(&options);
         }
     });
 }
@@ -229,73 +248,105 @@ pub(super) fn LessonRegion() -> impl IntoView {
 fn ActiveLesson() -> impl IntoView {
     let ui = use_ui();
     let scenario = Memo::new(move |_| ui.session.with(|s| s.scenario().clone()));
-    let run = move || ui.lesson.get().unwrap_or_else(|| LessonRun::at(0, 0));
+    // Redrawn when the step or its phase changes, not when an answer is kept.
+    let at = Memo::new(move |_| ui.lesson.with(|l| l.as_ref().map_or((0, Phase::Ask), |l| (l.step, l.phase))));
+    let run = move || ui.lesson.get_untracked().unwrap_or_else(|| LessonRun::at(0, 0));
     let step = move || {
-        let r = run();
-        scenario.with(|s| s.lesson.get(r.step).cloned())
+        let (i, _) = at.get();
+        scenario.with(|s| s.lesson.get(i).cloned())
     };
     let label = move || {
-        let r = run();
+        let (i, phase) = at.get();
         let n = scenario.with(|s| s.lesson.len());
-        if r.phase == Phase::Done {
+        if phase == Phase::Done {
             format!("{n} of {n} done")
         } else {
-            words::step_label(r.step, n)
+            words::step_label(i, n)
+        }
+    };
+    // The verdict stays in view above the reveal, which scrolls under it.
+    let verdict = move || {
+        let (i, phase) = at.get();
+        let step = step()?;
+        let r = run();
+        match phase {
+            Phase::Reveal => {
+                let outcome = ui.lesson_outcomes().ok().and_then(|o| o.get(i).cloned())?;
+                let correct = r.answers.get(i).copied().flatten().is_some_and(|a| a.correct);
+                Some(view! { <p class="verdict" class:right=correct class:wrong=!correct>{verdict_of(&step, &outcome, &r)}</p> }.into_any())
+            }
+            Phase::Done => {
+                let (raw, max) = r.score();
+                Some(view! { <p class="verdict">{words::completed(raw, max)}</p> }.into_any())
+            }
+            Phase::Ask | Phase::Play => None,
         }
     };
     let body = move || {
-        let r = run();
+        let (i, phase) = at.get();
         let Some(step) = step() else { return view! { <p>"This lesson has no step here."</p> }.into_any() };
-        match r.phase {
+        match phase {
             Phase::Ask => view! { <Ask step /> }.into_any(),
             Phase::Play => view! {
                 <p class="ask">{step.ask.clone()}</p>
                 <p class="lesson-playing">"The run plays to the step's frame…"</p>
-                <button class="lesson-skip" on:click=move |_| {
-                    let frame = ui.stop_at.get_value();
-                    ui.pause();
-                    if let Some(f) = frame {
-                        ui.seek(f);
-                    }
-                    ui.reveal();
-                }>"Show the answer now"</button>
             }
             .into_any(),
             Phase::Reveal => {
-                let outcome = ui.lesson_outcomes().ok().and_then(|o| o.get(r.step).cloned());
-                let last = r.step + 1 == r.answers.len();
-                let correct = r.answers.get(r.step).copied().flatten().is_some_and(|a| a.correct);
+                let outcome = ui.lesson_outcomes().ok().and_then(|o| o.get(i).cloned());
+                let prompt = step.prompt.clone().map(|prompt| view! { <Written step=i prompt /> });
                 view! {
-                    <p class="verdict" class:right=correct class:wrong=!correct>
-                        {outcome.as_ref().map(|o| verdict_of(&step, o, &r))}
-                    </p>
                     <p class="reveal">{outcome.as_ref().map(|o| o.reveal.clone())}</p>
                     {outcome.and_then(|o| o.table).map(table_view)}
-                    <button class="lesson-next" on:click=move |_| ui.next_step()>{if last { "Finish" } else { "Next step" }}</button>
+                    {prompt}
                 }
                 .into_any()
             }
             Phase::Done => {
-                let (raw, max) = r.score();
-                view! {
-                    <p class="verdict">{words::completed(raw, max)}</p>
-                    <button class="lesson-again" on:click=move |_| ui.start_lesson(0)>"Start again"</button>
-                }
-                .into_any()
+                view! { <p>"Your notes keep every figure and sentence: copy them as Markdown for your write-up."</p> }.into_any()
             }
         }
     };
+    // What goes on from here, always in view below the step.
+    let foot = move || {
+        let (i, phase) = at.get();
+        match phase {
+            Phase::Ask => None,
+            Phase::Play => Some(
+                view! {
+                    <button class="lesson-skip" on:click=move |_| {
+                        let frame = ui.stop_at.get_value();
+                        ui.pause();
+                        if let Some(f) = frame {
+                            ui.seek(f);
+                        }
+                        ui.reveal();
+                    }>"Show the answer now"</button>
+                }
+                .into_any(),
+            ),
+            Phase::Reveal => {
+                let last = i + 1 == run().answers.len();
+                Some(view! { <button class="lesson-next" on:click=move |_| ui.next_step()>{if last { "Finish" } else { "Next step" }}</button> }.into_any())
+            }
+            Phase::Done => {
+                Some(view! { <button class="lesson-again" on:click=move |_| ui.start_lesson(0)>"Start again"</button> }.into_any())
+            }
+        }
+    };
+    let notes_open = RwSignal::new(false);
     view! {
-        <section class="lesson" aria-label="Lesson">
-            <div class="lesson-main">
+        <section class="lesson active" aria-label="Lesson">
+            <header class="lesson-head">
                 <h2 class="lesson-tag">"Lesson · " <span class="lesson-step">{label}</span></h2>
-                <div class="lesson-body">{body}</div>
-            </div>
-            <div class="lesson-side">
-                <Notes scenario />
+                <NotesButton scenario open=notes_open />
                 <button class="lesson-leave" aria-label="Leave the lesson" title="Leave the lesson" on:click=move |_| ui.leave_lesson()>"×"</button>
-            </div>
+            </header>
+            {verdict}
+            <div class="lesson-body" tabindex="-1">{body}</div>
+            {move || foot().map(|f| view! { <div class="lesson-foot">{f}</div> })}
             <div class="sr-only" aria-live="polite" aria-atomic="true">{move || ui.lesson_said.get()}</div>
+            {move || notes_open.get().then(|| view! { <NotesDialog scenario close=Callback::new(move |()| notes_open.set(false)) /> })}
         </section>
     }
 }
@@ -402,6 +453,7 @@ fn Ask(step: LessonStep) -> impl IntoView {
 
 /// A step's table (the lab's comparison), its cells filled in by the run.
 fn table_view(t: lesson::LessonTable) -> impl IntoView {
+    let columns = t.columns.clone();
     view! {
         <table class="lesson-table">
             <thead><tr>{t.columns.into_iter().map(|c| view! { <th scope="col">{c}</th> }).collect_view()}</tr></thead>
@@ -409,57 +461,115 @@ fn table_view(t: lesson::LessonTable) -> impl IntoView {
                 {t.rows.into_iter().map(|row| {
                     let mut cells = row.into_iter();
                     let head = cells.next().unwrap_or_default();
-                    view! { <tr><th scope="row">{head}</th>{cells.map(|c| view! { <td>{c}</td> }).collect_view()}</tr> }
+                    // Each cell names its column, for the narrow stage where the rows stack.
+                    let named = cells.zip(columns.clone().into_iter().skip(1)).map(|(c, col)| view! { <td data-column=col>{c}</td> });
+                    view! { <tr><th scope="row">{head}</th>{named.collect_view()}</tr> }
                 }).collect_view()}
             </tbody>
         </table>
     }
 }
 
-/// "Your notes": the `write` rows so far, the learner's prediction beside the
-/// run's figure, copied as Markdown for the lab's write-up.
+/// "Your notes (n)": opens the notes, once a step has written one.
 #[component]
-fn Notes(scenario: Memo<Scenario>) -> impl IntoView {
+fn NotesButton(scenario: Memo<Scenario>, open: RwSignal<bool>) -> impl IntoView {
     let ui = use_ui();
-    let rows = move || {
+    let count = move || {
         let run = ui.lesson.get()?;
         let outcomes = ui.lesson_outcomes().ok()?;
-        Some((scenario.with(|s| vl::notes(s, &outcomes, &run)), vl::tables(&outcomes, &run)))
+        let n = scenario.with(|s| vl::notes(s, &outcomes, &run).len() + vl::prompts(s, &run, &[]).len());
+        (n > 0).then_some(n)
     };
-    let copied = RwSignal::new(None::<Result<(), String>>);
     move || {
-        let (rows, tables) = rows().unwrap_or_default();
-        (!rows.is_empty()).then(|| {
-            let md = vl::notes_markdown(&scenario.with(|s| s.name.clone()), &rows, &tables);
-            let n = rows.len();
+        count().map(|n| {
             view! {
-                <details class="notes">
-                    <summary>{format!("Your notes ({n})")}</summary>
-                    <table>
-                        <thead><tr><th scope="col">""</th><th scope="col">"You predicted"</th><th scope="col">"The run"</th></tr></thead>
-                        <tbody>
-                            {rows.into_iter().map(|r| view! {
-                                <tr><th scope="row">{r.label}</th><td>{r.predicted.unwrap_or_else(|| "–".into())}</td><td>{r.measured}</td></tr>
-                            }).collect_view()}
-                        </tbody>
-                    </table>
-                    {tables.into_iter().map(table_view).collect_view()}
-                    <button on:click=move |_| {
-                        let text = md.clone();
-                        let kept = text.clone();
-                        super::share::write_clipboard(text, move |ok| copied.set(Some(if ok { Ok(()) } else { Err(kept) })));
-                    }>"Copy as Markdown"</button>
-                    {move || copied.get().map(|c| match c {
-                        Ok(()) => Either::Left(view! { <span role="status">"Copied."</span> }),
-                        Err(md) => Either::Right(view! {
-                            <label class="by-hand">"The clipboard is not available here: copy this by hand."
-                                <textarea readonly rows="4">{md}</textarea>
-                            </label>
-                        }),
-                    })}
-                </details>
+                <button class="lesson-notes" aria-haspopup="dialog" on:click=move |_| open.set(true)>{format!("Your notes ({n})")}</button>
             }
         })
+    }
+}
+
+/// What the learner writes in their own words for a step's `prompt`, kept
+/// for the notes (and their Markdown).
+#[component]
+fn Written(step: usize, prompt: String) -> impl IntoView {
+    let ui = use_ui();
+    let id = format!("written-{step}");
+    let value = move || ui.lesson_written.with(|w| w.get(step).cloned().unwrap_or_default());
+    view! {
+        <div class="written">
+            <label for=id.clone()>{prompt}</label>
+            <textarea
+                id=id
+                rows="2"
+                prop:value=value
+                on:input=move |e| {
+                    let text = event_target_value(&e);
+                    ui.lesson_written.update(|w| {
+                        if w.len() <= step {
+                            w.resize(step + 1, String::new());
+                        }
+                        w[step] = text;
+                    });
+                }
+            ></textarea>
+        </div>
+    }
+}
+
+/// "Your notes": the `write` rows so far, the learner's prediction beside
+/// the run's figure, the lab's tables and the learner's own sentences, in a
+/// dialog of the page's width, copied as Markdown for the lab's write-up.
+#[component]
+fn NotesDialog(scenario: Memo<Scenario>, close: Callback<()>) -> impl IntoView {
+    let ui = use_ui();
+    let run = ui.lesson.get_untracked().unwrap_or_else(|| LessonRun::at(0, 0));
+    let outcomes = ui.lesson_outcomes().unwrap_or_default();
+    let rows = scenario.with_untracked(|s| vl::notes(s, &outcomes, &run));
+    let tables = vl::tables(&outcomes, &run);
+    let prompts = scenario.with_untracked(|s| vl::prompts(s, &run, &[]));
+    let name = scenario.with_untracked(|s| s.name.clone());
+    let copied = RwSignal::new(None::<Result<(), String>>);
+    let markdown = {
+        let (rows, tables) = (rows.clone(), tables.clone());
+        move || {
+            let written = ui.lesson_written.get_untracked();
+            let prompts = scenario.with_untracked(|s| vl::prompts(s, &run, &written));
+            vl::notes_markdown(&name, &rows, &tables, &prompts)
+        }
+    };
+    view! {
+        <Modal labelled_by="notes-title" class="notes-dialog" close>
+            <h2 id="notes-title">"Your notes"</h2>
+            {(!rows.is_empty()).then(|| view! {
+                <table class="notes-rows">
+                    <thead><tr><th scope="col">""</th><th scope="col">"You predicted"</th><th scope="col">"The run"</th></tr></thead>
+                    <tbody>
+                        {rows.into_iter().map(|r| view! {
+                            <tr><th scope="row">{r.label}</th><td>{r.predicted.unwrap_or_else(|| "–".into())}</td><td>{r.measured}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            })}
+            {tables.into_iter().map(table_view).collect_view()}
+            {prompts.into_iter().map(|p| view! { <Written step=p.step prompt=p.prompt /> }).collect_view()}
+            <div class="dialog-actions">
+                <button on:click=move |_| close.run(())>"Close"</button>
+                <button on:click=move |_| {
+                    let text = markdown();
+                    let kept = text.clone();
+                    super::share::write_clipboard(text, move |ok| copied.set(Some(if ok { Ok(()) } else { Err(kept) })));
+                }>"Copy as Markdown"</button>
+                {move || copied.get().map(|c| match c {
+                    Ok(()) => Either::Left(view! { <span role="status">"Copied."</span> }),
+                    Err(md) => Either::Right(view! {
+                        <label class="by-hand">"The clipboard is not available here: copy this by hand."
+                            <textarea readonly rows="4">{md}</textarea>
+                        </label>
+                    }),
+                })}
+            </div>
+        </Modal>
     }
 }
 

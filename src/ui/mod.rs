@@ -22,6 +22,7 @@ mod help;
 mod keyboard;
 mod lesson;
 mod mirror;
+mod modal;
 mod moves;
 mod notice;
 mod panels;
@@ -176,6 +177,9 @@ pub fn Stage(
             {match comparing {
                 Some((vs, state)) => Either::Left(view! { <compare::CompareStage vs state /> }),
                 None => Either::Right(view! {
+            // The stage and the lesson: a lesson in progress takes a column
+            // beside the panels (below them on a phone held upright).
+            <div class="stage-row">
             <div class="stage-scroll">
                 <div class="grid">
                     {has(PanelId::Cluster).then(|| view! { <StorePanel side=Side::Cluster /> })}
@@ -199,6 +203,7 @@ pub fn Stage(
                 </div>
             </div>
             <lesson::LessonRegion />
+            </div>
             <CaptionBar invariants=has(PanelId::Invariants) />
             {(controls != ControlsMode::None).then(|| view! { <Transport /> })}
                 }),

@@ -96,6 +96,8 @@ pub struct Ui {
     pub(super) lesson_cache: StoredValue<Option<(Scenario, Result<Vec<crate::scenario::StepOutcome>, String>)>, LocalStorage>,
     /// What the lesson last said: its own live region.
     pub(super) lesson_said: RwSignal<String>,
+    /// What the learner wrote for each step's `prompt`, by step.
+    pub(super) lesson_written: RwSignal<Vec<String>>,
     /// The panel a lesson's reveal lights (its class: `cache`).
     pub(super) lesson_lit: RwSignal<Option<&'static str>>,
     /// Playback pauses at this frame (a lesson's Check plays to its step's frame).
@@ -242,6 +244,7 @@ impl Ui {
             lesson,
             lesson_cache: StoredValue::new_local(None),
             lesson_said: RwSignal::new(String::new()),
+            lesson_written: RwSignal::new(Vec::new()),
             lesson_lit: RwSignal::new(None),
             stop_at: StoredValue::new(None),
             snap,

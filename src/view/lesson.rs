@@ -254,8 +254,33 @@ pub fn tables(outcomes: &[StepOutcome], run: &LessonRun) -> Vec<crate::scenario:
     outcomes.iter().enumerate().filter(|(i, _)| reached(*i)).filter_map(|(_, o)| o.table.clone()).collect()
 }
 
-/// The notes as Markdown, for the learner's write-up: the rows, then each table.
-pub fn notes_markdown(title: &str, rows: &[NoteRow], tables: &[crate::scenario::lesson::LessonTable]) -> String {
+/// A step's `prompt` the learner has reached the reveal of: its index, the
+/// prompt, and what they wrote so far.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Prompt {
+    pub step: usize,
+    pub prompt: String,
+    pub written: String,
+}
+
+/// The prompts so far, with what the learner wrote for each step (`written`, by step).
+pub fn prompts(scenario: &Scenario, run: &LessonRun, written: &[String]) -> Vec<Prompt> {
+    let reached = |i: usize| i < run.step || (i == run.step && matches!(run.phase, Phase::Reveal | Phase::Done));
+    scenario
+        .lesson
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| reached(*i))
+        .filter_map(|(i, st)| {
+            let prompt = st.prompt.clone()?;
+            Some(Prompt { step: i, prompt, written: written.get(i).cloned().unwrap_or_default() })
+        })
+        .collect()
+}
+
+/// The notes as Markdown, for the learner's write-up: the rows, each table,
+/// then each prompt with what the learner wrote (or a blank line to fill).
+pub fn notes_markdown(title: &str, rows: &[NoteRow], tables: &[crate::scenario::lesson::LessonTable], prompts: &[Prompt]) -> String {
     let cell = |s: &str| s.replace('|', "\\|").replace('\n', " ");
     let mut md = format!("### {}\n\n| | You predicted | The run |\n|---|---|---|\n", cell(title));
     for r in rows {
@@ -270,6 +295,10 @@ pub fn notes_markdown(title: &str, rows: &[NoteRow], tables: &[crate::scenario::
         for row in &t.rows {
             md.push_str(&format!("| {} |\n", row.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | ")));
         }
+    }
+    for p in prompts {
+        let written = p.written.trim();
+        md.push_str(&format!("\n**{}**\n\n{}\n", p.prompt.trim(), if written.is_empty() { "_(to write)_" } else { written }));
     }
     md
 }
@@ -296,7 +325,7 @@ mod tests {
         let rows = notes(&s, &outcomes, &run);
         assert_eq!(rows.len(), 2, "{rows:?}");
         assert_eq!((rows[0].predicted.as_deref(), rows[0].measured.as_str()), (Some("4"), "0"));
-        let md = notes_markdown("over-create", &rows, &tables(&outcomes, &run));
+        let md = notes_markdown("over-create", &rows, &tables(&outcomes, &run), &prompts(&s, &run, &[]));
         assert!(md.contains("| What reconcile 2 counts in its cache | 4 | 0 |"), "{md}");
         assert!(md.contains("| ConfigMaps with deterministic names | 4 | 4 |"), "{md}");
         // Step 2's table, the lab's comparison, with this run's figures in it.

@@ -62,6 +62,10 @@ pub struct Snapshot {
     /// Objects the cluster holds, and objects gone from it the cache still has.
     pub cluster_holds: usize,
     pub cluster_lacks: usize,
+    /// What each side holds, by kind (in `Kind::ALL`'s order, kinds held only):
+    /// the panels' headers count as the labs do, "1 Ensemble · 11 ConfigMaps".
+    pub cluster_kinds: Vec<(crate::sim::object::Kind, usize)>,
+    pub cache_kinds: Vec<(crate::sim::object::Kind, usize)>,
     /// With two replicas: whose cache the page shows, and where each stands.
     pub replicas: Option<String>,
     /// Successful deletes by kind so far, counted only when both panels are
@@ -150,6 +154,20 @@ impl Shown {
             update_status: replicaset,
             first_list: pruner,
             faults: !pruner,
+        }
+    }
+}
+
+impl ControlsView {
+    /// What the run has that a panel's note on the simulation's
+    /// simplifications depends on: a note on pods says nothing to a run of ConfigMaps.
+    pub fn traits(&self) -> crate::narrate::simplifications::RunTraits {
+        let replicaset = self.kind == ControllerKind::ReplicaSet;
+        crate::narrate::simplifications::RunTraits {
+            pods: replicaset,
+            double_enqueue: self.double_enqueue,
+            surplus_deletes: replicaset || self.delete_surplus,
+            consistency_store: self.consistency_store,
         }
     }
 }
@@ -258,6 +276,8 @@ pub fn snapshot_in(s: &Session, asking: bool) -> Snapshot {
         cache_lacks: 0,
         cluster_holds: 0,
         cluster_lacks: 0,
+        cluster_kinds: Vec::new(),
+        cache_kinds: Vec::new(),
         replicas: pv::replicas(w),
         deleted: Vec::new(),
     }
@@ -272,6 +292,17 @@ impl Snapshot {
         self.cluster_lacks = self.rows.len() - self.cluster_holds;
         self.cache_holds = self.rows.iter().filter(|r| r.cache_rv.is_some()).count();
         self.cache_lacks = self.rows.len() - self.cache_holds;
+        let mut by_kind = [(0, 0); crate::sim::object::Kind::ALL.len()];
+        for r in &self.rows {
+            let k = &mut by_kind[r.kind.index()];
+            k.0 += usize::from(r.cluster_rv.is_some());
+            k.1 += usize::from(r.cache_rv.is_some());
+        }
+        let held = |side: fn(&(usize, usize)) -> usize| {
+            crate::sim::object::Kind::ALL.into_iter().zip(&by_kind).map(|(k, n)| (k, side(n))).filter(|(_, n)| *n > 0).collect()
+        };
+        self.cluster_kinds = held(|n| n.0);
+        self.cache_kinds = held(|n| n.1);
         self
     }
 
@@ -343,6 +374,20 @@ impl Snapshot {
 mod tests {
     use super::*;
     use crate::scenario::preset;
+    use crate::sim::object::Kind;
+
+    #[test]
+    fn the_headers_count_by_kind_as_the_lab_does() {
+        let generate = preset("over-create").unwrap().with_settings([("controller.naming", "generate")]).unwrap();
+        let mut s = Session::new(generate);
+        s.seek(usize::MAX);
+        let end = snapshot(&s);
+        assert_eq!(end.cluster_kinds, vec![(Kind::Ensemble, 1), (Kind::ConfigMap, 11)]);
+        assert_eq!(pv::holds_words(&end.cluster_kinds), "1 Ensemble · 11 ConfigMaps");
+        assert_eq!(end.cluster_holds, 12, "the objects, the Ensemble among them");
+        let start = snapshot(&Session::new(preset("over-create").unwrap()));
+        assert_eq!(pv::holds_words(&start.cache_kinds), "0 objects");
+    }
 
     #[test]
     fn a_snapshot_follows_the_frame() {

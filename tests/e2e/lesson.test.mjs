@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { NO_PROBLEMS, axeProblems, openPage, openStage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, axeProblems, openPage, openStage, quiet, readFrame, region, waitForFrame, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -20,10 +20,10 @@ function lessonOf(preset) {
   return JSON.parse(out).lesson;
 }
 
-/** Presses Tab until the focused element matches `test` (by the focused element's role and name), at most `max` times. */
-async function tabTo(page, describe, max = 80) {
+/** Presses Tab (or `key`) until the focused element matches `test` (by the focused element's role and name), at most `max` times. */
+async function tabTo(page, describe, max = 80, key = 'Tab') {
   for (let i = 0; i < max; i++) {
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(key);
     const focused = await page.evaluate(() => {
       const el = document.activeElement;
       return { tag: el?.tagName, type: el?.getAttribute('type'), text: (el?.getAttribute('aria-label') || el?.labels?.[0]?.innerText || el?.innerText || '').trim() };
@@ -98,8 +98,15 @@ test('the over-create lesson, by keyboard alone: asked before it is shown, wrong
     const cluster = await region(page, 'Cluster').innerText();
     assert.equal(cluster.match(/\bbeta-voice-\w+/g)?.length, 11, cluster);
     await page.keyboard.press('Enter');
-    // Step 4: a choice, by arrow keys; Check by Tab and Enter.
+    // Step 4: back to reconcile 3's start, before it reads or creates: nothing
+    // on screen says what it will do (the run's end said "3 of its creates").
     await lesson.getByText('Step 4 of 4', { exact: true }).waitFor();
+    await waitForFrame(page, told[3].ask_frame);
+    assert.ok(told[3].ask_frame < told[3].frame && told[3].frame < told[2].frame, JSON.stringify(told[3]));
+    const caption = await region(page, 'Caption').innerText();
+    assert.match(caption, /reconcile 3, queued by ADDED ConfigMap/, caption);
+    assert.doesNotMatch(caption, /creates answered|reads the cache|creates 3/, caption);
+    assert.equal(await region(page, 'Observations').locator('li.check').count(), 0, "the lab's checks wait for the answer");
     const radios = lesson.getByRole('radio');
     assert.equal(await radios.count(), 3);
     await page.keyboard.press('ArrowDown');
@@ -107,22 +114,33 @@ test('the over-create lesson, by keyboard alone: asked before it is shown, wrong
     await tabTo(page, (f) => f.text === 'Check', 5);
     await page.keyboard.press('Enter');
     await verdict.filter({ hasText: 'Right.' }).waitFor({ timeout: 10_000 });
+    assert.equal(await readFrame(page), told[3].frame, "paused at reconcile 3's return, where the reveal speaks");
     assert.equal(await focusedText(page), 'Finish');
     await page.keyboard.press('Enter');
     await lesson.locator('.verdict', { hasText: 'Lesson complete: 2 of your 4 answers matched the run.' }).waitFor();
     assert.equal(await lesson.locator('[aria-live]').innerText(), 'Lesson complete: 2 of your 4 answers matched the run.', 'announced');
-    // The notes: each write row, the prediction beside the run's figure.
-    await lesson.locator('.notes summary').click();
-    const rows = await lesson.locator('.notes > table:not(.lesson-table) tbody tr').allInnerTexts();
+    // The notes, in a dialog of their own: each write row, the prediction beside the run's figure.
+    await tabTo(page, (f) => /^Your notes \(3\)$/.test(f.text), 5, 'Shift+Tab');
+    await page.keyboard.press('Enter');
+    const notes = page.getByRole('dialog', { name: 'Your notes' });
+    await notes.waitFor();
+    const rows = await notes.locator('table.notes-rows tbody tr').allInnerTexts();
     assert.deepEqual(rows.map((r) => r.split('\t').map((c) => c.trim())), [
       ['What reconcile 2 counts in its cache', '4', String(told[0].answer)],
       ['ConfigMaps with deterministic names', String(told[1].answer), String(told[1].answer)],
       ['ConfigMaps with GenerateName', '8', '11'],
     ]);
     // And the lab's comparison, with this run's figures in it.
-    const compared = await lesson.locator('.notes .lesson-table tbody tr').first().innerText();
+    const compared = await notes.locator('.lesson-table tbody tr').first().innerText();
     assert.match(compared, new RegExp(`^makes creates\\s+idempotent: in this run ${told[1].figures.conflicts} repeated creates came back 409 AlreadyExists, and beta kept ${told[1].answer} ConfigMaps`));
+    // Copy as Markdown is in the dialog, whole; Escape closes it and gives the focus back.
+    const copy = notes.getByRole('button', { name: 'Copy as Markdown' });
+    const box = await copy.boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= 720, JSON.stringify(box));
     assert.deepEqual(await axeProblems(page), []);
+    await page.keyboard.press('Escape');
+    await notes.waitFor({ state: 'detached' });
+    assert.match(await focusedText(page), /^Your notes/);
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();

@@ -23,9 +23,14 @@ pub(in crate::ui) fn percent(f: f64) -> String {
     format!("{}.{}%", p / 10, p % 10)
 }
 
-/// The one line a panel carries on how the simulation simplifies what it shows.
+/// The one line a panel carries on how the simulation simplifies what it
+/// shows, in this run (none when no simplification applies to it here).
 pub(super) fn simplified(panel: Panel) -> impl IntoView {
-    crate::narrate::simplifications::panel_note(panel).map(|note| view! { <p class="simplified">{note}</p> })
+    let controls = crate::ui::state::use_ui().controls;
+    move || {
+        let traits = controls.with(|c| c.traits());
+        crate::narrate::simplifications::panel_note(panel, &traits).map(|note| view! { <p class="simplified">{note}</p> })
+    }
 }
 
 /// Whether a panel below the first screen is worth redrawing: it is in view

@@ -4,7 +4,7 @@
 
 use super::layout::{kind_abbr, simplified};
 use crate::narrate::simplifications::Panel;
-use crate::narrate::units::{plural, secs};
+use crate::narrate::units::secs;
 use crate::ui::state::{part_of, use_ui};
 use crate::view::panels::{self as pv, Row, RowState};
 use crate::view::snapshot::Snapshot;
@@ -119,8 +119,12 @@ pub fn StorePanel(side: Side) -> impl IntoView {
     // The counts never give way to the rest of the header: "lacks N" is the stale gap itself.
     let counts = move || {
         snap.with(|s| {
-            let (holds, lacks) = side.counts(s);
-            (plural(holds as u64, "object", "objects"), lacks)
+            let (_, lacks) = side.counts(s);
+            let by_kind = match side {
+                Side::Cluster => &s.cluster_kinds,
+                Side::Cache => &s.cache_kinds,
+            };
+            (pv::holds_words(by_kind), lacks)
         })
     };
     let badge = move || match side {
