@@ -199,10 +199,16 @@ pub fn empty_note(facts: &EmptyFacts, cache_side: bool) -> Option<String> {
 }
 
 /// What the Watch panel says with nothing on the wire: that the cache has
-/// every change, unless a watch-list waits for a bookmark that was lost.
-pub fn empty_wire_note(stalled: Option<Kind>, restart_at: Option<u64>) -> String {
+/// every change, unless it has not synced yet (its reflector watches from
+/// its first LIST's resourceVersion, so nothing flows before that LIST
+/// lands), or a watch-list waits for a bookmark that was lost.
+pub fn empty_wire_note(stalled: Option<Kind>, restart_at: Option<u64>, synced: bool) -> String {
     match (stalled, restart_at) {
         (_, Some(at)) => format!("Nothing on the wire: the process exited, and has no watch until the kubelet restarts it at {}.", secs(at)),
+        (None, None) if !synced => {
+            "Nothing on the wire yet: the reflector watches from its first LIST's resourceVersion, and that LIST has not reached the cache."
+                .to_string()
+        }
         (None, None) => "Nothing on the wire: the cache has every change.".to_string(),
         (Some(kind), None) => format!(
             "Nothing on the wire, yet the {kind} watch-list's initial-events-end BOOKMARK never came: it was lost, and what the watch-list streamed waits in a temporary store, not the cache."

@@ -162,7 +162,12 @@ pub fn end_summary(scenario: &Scenario, world: &World, frames: &[Frame]) -> Stri
             }
             _ => {}
         }
-        let Some(phrase) = figure_words(&c.gauge(), v) else { continue };
+        // A count over a window of time is the author's to place ("reconcile
+        // 3 creates 3"): a window in seconds means nothing to a learner. Said
+        // in the check's own words where it holds, in the figure's where not.
+        let windowed = c.from_ms.is_some() || c.to_ms.is_some();
+        let phrase = if windowed && c.accepts(v) { Some(c.text.clone()) } else { figure_words(&c.gauge(), v) };
+        let Some(phrase) = phrase else { continue };
         if !figures.contains(&phrase) {
             figures.push(phrase);
         }

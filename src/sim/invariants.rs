@@ -52,6 +52,20 @@ pub const NO_ORPHANS: &str = "no_orphans";
 /// Every invariant's name, in report order.
 pub const NAMES: [&str; 5] = [CHILDREN_WITHIN_DESIRED, ALL_PODS_WITHIN_REPLICAS, NO_DELETE_BEFORE_SYNC, NO_DELETE_OF_UNCACHED, NO_ORPHANS];
 
+/// Whether an invariant says anything of a run of this controller: one on
+/// owners and their children needs a controller with owners (the pruner has
+/// none), one on pods a controller of pods. The others hold of any
+/// controller. Every invariant is checked whatever the controller (one that
+/// cannot break holds); the page lists the ones that apply.
+pub fn applies(name: &str, controller: super::apiserver::ControllerKind) -> bool {
+    use super::apiserver::ControllerKind;
+    match name {
+        CHILDREN_WITHIN_DESIRED | NO_ORPHANS => controller != ControllerKind::Pruner,
+        ALL_PODS_WITHIN_REPLICAS => controller == ControllerKind::ReplicaSet,
+        _ => true,
+    }
+}
+
 /// Every invariant of a run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 pub struct Invariants {

@@ -124,6 +124,8 @@ impl Ui {
             None => host::Said::Number(outcome.answer),
         };
         post_to_parent(*self, &host::lesson_answered(run.step + 1, &said(response), &expected, answered.correct));
+        // A notice about the change the step waited for has said its piece: the run now speaks.
+        self.notice.set(None);
         if run.step + 1 == run.answers.len() {
             let (raw, max) = run.score();
             post_to_parent(*self, &host::lesson_completed(raw, max));

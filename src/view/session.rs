@@ -397,8 +397,17 @@ impl Session {
         !gc_is_the_point(&self.scenario)
     }
 
-    fn hidden(&self) -> bool {
+    /// The current frame is one of the garbage collector's own cache
+    /// deliveries, which this session hides (playback or a seek can still stop on one).
+    pub fn hidden(&self) -> bool {
         self.hide_gc && self.last_frame().is_some_and(|f| f.event.is_gc_bookkeeping())
+    }
+
+    /// The last frame at or before the position that this session shows (a
+    /// hidden one stands for the frame before it), `None` at frame 0.
+    pub fn last_shown_frame(&self) -> Option<&Frame> {
+        let so_far = &self.frames()[..self.position()];
+        so_far.iter().rev().find(|f| !(self.hide_gc && f.event.is_gc_bookkeeping()))
     }
 
     /// One step forward as the learner steps: past frames that are hidden.

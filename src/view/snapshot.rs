@@ -231,7 +231,7 @@ pub fn snapshot_in(s: &Session, asking: bool) -> Snapshot {
         reconcile: pv::reconcile(w, s.last_frame()),
         observations: pv::observations(w),
         checks: pv::checks(s),
-        invariants: w.invariants.list.clone(),
+        invariants: w.invariants.list.iter().filter(|i| crate::sim::invariants::applies(i.name, c.kind)).cloned().collect(),
         audit,
         logs,
         plot: plot(s),
@@ -387,6 +387,10 @@ mod tests {
         assert_eq!(end.cluster_holds, 12, "the objects, the Ensemble among them");
         let start = snapshot(&Session::new(preset("over-create").unwrap()));
         assert_eq!(pv::holds_words(&start.cache_kinds), "0 objects");
+        // An empty cache before its first LIST does not "have every change".
+        let note = crate::narrate::panels::empty_wire_note(start.stalled, start.restart_at, start.synced);
+        assert!(!start.synced && note.starts_with("Nothing on the wire yet: the reflector watches from its first LIST"), "{note}");
+        assert_eq!(crate::narrate::panels::empty_wire_note(None, None, true), "Nothing on the wire: the cache has every change.");
     }
 
     #[test]
@@ -467,7 +471,7 @@ mod tests {
         let lost = snapshot_where("lost-bookmark", &[], |s| s.stalled.is_some());
         assert_eq!(lost.stalled, Some(crate::sim::object::Kind::ConfigMap));
         assert!(!lost.synced && lost.caption.contains("is lost on the wire"), "{}", lost.caption);
-        assert!(crate::narrate::panels::empty_wire_note(lost.stalled, lost.restart_at)
+        assert!(crate::narrate::panels::empty_wire_note(lost.stalled, lost.restart_at, lost.synced)
             .contains("ConfigMap watch-list's initial-events-end BOOKMARK never came"));
         // CacheSyncTimeout: the process is down until the kubelet restarts it.
         let down = snapshot_where("lost-bookmark", &[], |s| s.restart_at.is_some());
@@ -477,7 +481,7 @@ mod tests {
             Some("Empty: the process exited, and the kubelet restarts it at 130.0 s, with a new, empty cache. The cluster holds 21.")
         );
         assert_eq!(
-            crate::narrate::panels::empty_wire_note(down.stalled, down.restart_at),
+            crate::narrate::panels::empty_wire_note(down.stalled, down.restart_at, down.synced),
             "Nothing on the wire: the process exited, and has no watch until the kubelet restarts it at 130.0 s."
         );
         // Teardown's end: the Ensemble and its 11 ConfigMaps, all deleted.

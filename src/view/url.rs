@@ -625,7 +625,13 @@ pub fn iframe_snippet(src: &str, title: &str) -> String {
 /// A speed as the URL and the label show it: `2`, `0.25`, `31.6` (integer
 /// arithmetic: no float formatting in the page).
 pub fn format_speed(speed: f64) -> String {
-    let (scaled, decimals) = if speed >= 10.0 { ((speed * 10.0).round() as u64, 1) } else { ((speed * 100.0).round() as u64, 2) };
+    // Two significant figures: the slider's steps are powers of 10^(1/20)
+    // (5.0119…), which say themselves as the round figures they stand for (5).
+    let (scaled, decimals) = match speed {
+        s if s >= 10.0 => (s.round() as u64, 0),
+        s if s >= 1.0 => ((s * 10.0).round() as u64, 1),
+        s => ((s * 100.0).round() as u64, 2),
+    };
     let div = 10u64.pow(decimals);
     let mut s = format!("{}.{:0width$}", scaled / div, scaled % div, width = decimals as usize);
     while s.ends_with('0') {
@@ -829,7 +835,9 @@ mod tests {
     fn speeds_print_short() {
         assert_eq!(format_speed(2.0), "2");
         assert_eq!(format_speed(0.25), "0.25");
-        assert_eq!(format_speed(31.62), "31.6");
+        assert_eq!(format_speed(31.62), "32");
+        assert_eq!(format_speed(speed_of_step(step_of_speed(5.0))), "5", "speed=5 is the slider's 5.0119, said as 5");
+        assert_eq!(format_speed(speed_of_step(step_of_speed(2.5))), "2.5");
         assert_eq!(format_speed(1000.0), "1000");
         assert_eq!(step_of_speed(1.0), 0);
         assert_eq!(format_speed(speed_of_step(MAX_SPEED_STEP)), "1000");

@@ -360,6 +360,21 @@ pub fn pseudo_code(settings: &ControllerSettings) -> Vec<(Step, &'static str)> {
     lines
 }
 
+/// Whether a step of the pseudo-code runs at all with these settings: a
+/// guard the controller does not keep (ControllerExpectations, the
+/// consistency store), a write it is not written to make (surplus deletes,
+/// status updates, the read-your-write create), is drawn off.
+pub fn step_applies(settings: &ControllerSettings, step: Step) -> bool {
+    match (settings.kind, step) {
+        (_, Step::EnsureReady) => settings.consistency_store(),
+        (_, Step::CheckExpectations) => settings.expectations(),
+        (ControllerKind::Ensemble, Step::Delete) => settings.delete_surplus,
+        (ControllerKind::ReplicaSet, Step::UpdateStatus) => settings.update_status,
+        (ControllerKind::Pruner, Step::CreateOnce | Step::Reread | Step::CreateAgain) => settings.reread_after_create,
+        _ => true,
+    }
+}
+
 /// The kind of child a controller's figures count (its ConfigMaps, its pods).
 pub fn tracked_kind(kind: ControllerKind) -> Kind {
     match kind {

@@ -13,7 +13,7 @@ pub fn ReconcilePanel() -> impl IntoView {
     let code = NodeRef::<leptos::html::Ol>::new();
     // Redrawn when the code's state changes, not with every frame the snapshot does.
     let version = part_of(snap, |s, h| s.reconcile.hash(h));
-    let code_text = part_of(snap, |s, h| s.reconcile.lines.iter().for_each(|l| l.text.hash(h)));
+    let code_text = part_of(snap, |s, h| s.reconcile.lines.iter().for_each(|l| (l.text, l.off).hash(h)));
     // Line `i` as the current frame has it.
     let line = move |i: usize| {
         let _ = version.get();
@@ -41,13 +41,14 @@ pub fn ReconcilePanel() -> impl IntoView {
                 // in place (lit, its value, who waits there), not the list.
                 {move || {
                     let _ = code_text.get();
-                    let texts: Vec<&'static str> = snap.with_untracked(|s| s.reconcile.lines.iter().map(|l| l.text).collect());
-                    texts.into_iter().enumerate().map(|(i, text)| {
+                    let texts: Vec<(&'static str, bool)> = snap.with_untracked(|s| s.reconcile.lines.iter().map(|l| (l.text, l.off)).collect());
+                    texts.into_iter().enumerate().map(|(i, (text, off))| {
                         let lit = move || line(i).is_some_and(|l| l.lit);
                         view! {
-                            <li class:lit=lit aria-current=move || lit().then_some("step")>
+                            <li class:lit=lit class:off=off aria-current=move || lit().then_some("step")>
                                 {move || lit().then(|| view! { <span class="now">"now"</span> })}
                                 <span class="text">{text}</span>
+                                {off.then(|| view! { <span class="off-tag">"off in this run"</span> })}
                                 {move || line(i).and_then(|l| l.value).map(|v| view! { <span class="value">{v}</span> })}
                                 {move || line(i).filter(|l| !l.waiting.is_empty() && !l.lit).map(|l| {
                                     let who = l.waiting.iter().map(|w| format!("worker {w}")).collect::<Vec<_>>().join(", ");

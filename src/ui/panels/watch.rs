@@ -62,7 +62,7 @@ pub fn WatchPanel() -> impl IntoView {
                     }
                 />
             </ul>
-            {move || wires.with(|(w, _)| w.is_empty()).then(|| view! { <p class="empty">{move || snap.with(|s| crate::narrate::panels::empty_wire_note(s.stalled, s.restart_at))}</p> })}
+            {move || wires.with(|(w, _)| w.is_empty()).then(|| view! { <p class="empty">{move || snap.with(|s| crate::narrate::panels::empty_wire_note(s.stalled, s.restart_at, s.synced))}</p> })}
             {move || (more() > 0).then(|| view! { <p class="more-wires">{format!("+{} more in flight", more())}</p> })}
             {move || wires.with(|(w, _)| w.iter().any(|w| w.nth > 0 && !w.dropped)).then(|| view! {
                 <p class="hands-legend">"Your hands on each event: "<b>"⇥"</b>" deliver now · "<b>"‖"</b>" hold · "<b>"✕"</b>" drop"</p>

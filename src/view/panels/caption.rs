@@ -24,7 +24,9 @@ pub fn session_caption(s: &Session) -> String {
     if let Some(said) = s.last_frame().and_then(|_| crate::narrate::run::reconcile_finished(&s.frames()[..s.position()])) {
         return said;
     }
-    let caption = current_caption(s.last_frame(), s.scenario());
+    // A frame the session hides (the garbage collector's own cache delivery)
+    // is told as the moment before it: where stepping would have stopped.
+    let caption = current_caption(s.last_shown_frame(), s.scenario());
     if s.last_frame().is_some() {
         // The last frame of a run stopped by its object limit says why it is the last.
         if let Some((_, why)) = s.stopped_at_object_limit().filter(|(stop, _)| stop.frame as usize == s.position()) {
@@ -66,6 +68,23 @@ fn first_events_in_flight(s: &Session) -> bool {
 mod tests {
     use super::*;
     use crate::scenario::preset;
+
+    #[test]
+    fn a_hidden_garbage_collector_delivery_is_told_as_the_moment_before_it() {
+        let mut s = crate::view::session::Session::new(preset("over-create").unwrap());
+        assert!(s.hide_gc(), "over-create deletes no owner: the collector's deliveries are hidden");
+        let mut seen = 0;
+        while s.step_forward() {
+            if s.hidden() {
+                seen += 1;
+                let said = session_caption(&s);
+                assert!(!said.contains("garbage collector"), "frame {}: {said}", s.position());
+                let shown = s.last_shown_frame().unwrap();
+                assert!(said.starts_with(&crate::narrate::caption(shown)), "frame {}: {said}", s.position());
+            }
+        }
+        assert!(seen > 0, "playback can stop on one");
+    }
 
     #[test]
     fn the_first_events_in_flight_point_to_the_hands_on_them_once() {

@@ -14,6 +14,9 @@ pub struct CodeLine {
     pub text: &'static str,
     /// The current frame is this step of a reconcile: the line is lit.
     pub lit: bool,
+    /// The step does not run with this run's settings (a guard it does not
+    /// keep, a write it does not make): drawn off, and said so.
+    pub off: bool,
     /// What the step just read or did, on the lit line: `len(children) = 0 · the cache has 0, the cluster 4`.
     pub value: Option<String>,
     /// Busy workers paused on this line (waiting for a response or a timer).
@@ -53,6 +56,7 @@ pub fn reconcile(world: &World, frame: Option<&Frame>) -> ReconcileView {
                 step,
                 text,
                 lit,
+                off: !controllers::step_applies(&world.controller, step),
                 value: if lit { value.clone() } else { None },
                 waiting: world
                     .ctl
@@ -90,5 +94,8 @@ mod tests {
         assert_eq!(lit[0].value.as_deref(), Some("len(children) = 0 · the cache has 0, the cluster 4"));
         assert_eq!(r.lit_by, Some((0, 2)));
         assert_eq!(lit[0].waiting, vec![0], "the worker is paused on the line it read");
+        // This operator keeps neither expectations nor the consistency store, and deletes no surplus: those lines are off.
+        let off: Vec<Step> = r.lines.iter().filter(|l| l.off).map(|l| l.step).collect();
+        assert_eq!(off, vec![Step::EnsureReady, Step::CheckExpectations, Step::Delete]);
     }
 }
