@@ -40,5 +40,31 @@ pub fn settings(changed: &[(String, String)]) -> String {
     }
 }
 
+/// Each run's caption at frame 0: not the preset's first line, which asks
+/// for a change the comparison has made already, with settings it hides.
+pub const AT_START: &str = "Frame 0: nothing has happened yet. Play moves both runs together in simulated time.";
+
+/// The caption before the runs reach their parting: where it is marked, not what it is.
+pub const BEFORE_PARTING: &str =
+    "Both runs move together in simulated time. ⚑ on each time line marks where their audit logs part: press Play, or step to it.";
+
+/// The caption while both runs are computed, before anything can be compared.
+pub fn computing(frames_a: usize, frames_b: usize) -> String {
+    format!(
+        "Computing both runs to their ends, to find where they part: Run A {}, Run B {}.",
+        super::units::plural(frames_a as u64, "frame", "frames"),
+        super::units::plural(frames_b as u64, "frame", "frames")
+    )
+}
+
+/// Stopped before both ends were known: the parting is looked for in the frames computed.
+pub fn stopped(frames_a: usize, frames_b: usize) -> String {
+    format!(
+        "Stopped after {} of Run A and {} of Run B: where they part is looked for in those, and the figures are theirs.",
+        super::units::plural(frames_a as u64, "frame", "frames"),
+        super::units::plural(frames_b as u64, "frame", "frames")
+    )
+}
+
 /// The two logs never part.
 pub const SAME: &str = "Run A and Run B send the same requests, answered alike, all the way.";

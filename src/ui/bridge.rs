@@ -11,6 +11,10 @@ use leptos::prelude::*;
 impl Ui {
     /// Obey a host page's command ([`crate::view::host`]).
     pub(super) fn obey(&self, command: host::Command) {
+        if let Some(both) = self.obey_both.get_value() {
+            both.run(command);
+            return;
+        }
         match command {
             host::Command::Play => {
                 if !self.playing.get_untracked() {
@@ -62,8 +66,11 @@ pub(super) fn connect(ui: Ui) {
     // Ready before the first frame message (effects run after this).
     post_to_parent(ui, &host::ready());
     // A page on its own has no one to tell: then the effect tracks nothing and never runs again.
+    // Two runs side by side post both runs' frames themselves (`compare.rs`).
     if embedded() {
         report_height(ui);
+    }
+    if embedded() && ui.layout.with_value(|l| l.compare.is_none()) {
         Effect::new(move |_| {
             let last = ui.ended.get().then(|| ui.known.get());
             let text = ui.snap.with(|s| host::frame(s.position, s.now_ms, last, &s.invariants));

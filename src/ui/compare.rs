@@ -3,13 +3,20 @@
 //! own region with compact panels (Cluster and Cache, Expectations), moved
 //! by one transport in simulated time ([`crate::view::compare`]), the lab's
 //! figures tabled for both ("Side by side"), and the request at which their
-//! audit logs part marked on both and said in the caption.
+//! audit logs part marked on both and said in the caption once reached.
+//! Both runs are computed to their ends first, in slices of the main thread
+//! with their progress and a Stop (a run at the limits is tens of thousands
+//! of frames); a host page's commands drive both, and its `frame` messages
+//! carry both.
 
+use super::bridge::post_to_parent;
 use super::panels::{ExpectationsPanel, Side, StorePanel};
-use super::state::{use_ui, Ui};
+use super::state::{clock_ms, use_ui, Ui, SLICE_MS};
+use crate::narrate::compare as words;
 use crate::narrate::units::{kind_plural, secs};
 use crate::sim::controllers::tracked_kind;
 use crate::view::compare::{self as vc, Divergence, Figures};
+use crate::view::host;
 use crate::view::url::PageState;
 use leptos::context::Provider;
 use leptos::prelude::*;
@@ -19,13 +26,92 @@ use leptos::prelude::*;
 struct Pair {
     a: Ui,
     b: Ui,
-    /// Where the audit logs part, once both runs are known to their ends.
-    parting: StoredValue<Option<Divergence>>,
+    /// Where the audit logs part, once both runs are computed (or stopped).
+    parting: RwSignal<Option<Divergence>>,
+    /// While both runs are computed: the frames each has so far.
+    computing: RwSignal<Option<(usize, usize)>>,
+    /// Stopped before both ends were known.
+    stopped: RwSignal<bool>,
     playing: RwSignal<bool>,
     clock: StoredValue<Option<(f64, f64)>>,
 }
 
 impl Pair {
+    /// One slice of computing both runs to their ends: at most
+    /// [`SLICE_MS`] of the main thread, then the page breathes, and on.
+    fn compute_slice(self) {
+        if self.computing.try_get_untracked().flatten().is_none() {
+            return;
+        }
+        let started = clock_ms();
+        for ui in [self.a, self.b] {
+            ui.session.update_untracked(|s| {
+                if !s.end_known() {
+                    s.look_ahead(&mut |n| n % 16 != 0 || clock_ms() - started < SLICE_MS / 2.0);
+                }
+            });
+        }
+        let known = |ui: Ui| ui.session.with_untracked(|s| (s.frames().len(), s.end_known()));
+        let ((ka, ea), (kb, eb)) = (known(self.a), known(self.b));
+        if ea && eb {
+            self.computed();
+        } else {
+            self.computing.set(Some((ka, kb)));
+            set_timeout(move || self.compute_slice(), std::time::Duration::from_millis(0));
+        }
+    }
+
+    /// Stop computing: compare what is known.
+    fn stop(self) {
+        self.stopped.set(true);
+        self.computed();
+    }
+
+    /// Both runs computed (or stopped): each at frame 0, the parting found.
+    fn computed(self) {
+        for ui in [self.a, self.b] {
+            ui.session.update(|s| {
+                s.seek(0);
+            });
+            let (known, ended) = ui.session.with_untracked(|s| (s.frames().len(), s.end_known()));
+            ui.known.set(known);
+            ui.ended.set(ended);
+            ui.settle();
+        }
+        let parting =
+            self.a.session.with_untracked(|sa| self.b.session.with_untracked(|sb| vc::first_divergence(sa.frames(), sb.frames())));
+        self.parting.set(parting);
+        self.computing.set(None);
+    }
+
+    fn ready(&self) -> bool {
+        self.computing.with_untracked(Option::is_none)
+    }
+
+    /// A host page's command, for both runs.
+    fn obey(self, command: host::Command) {
+        if !self.ready() {
+            return;
+        }
+        match command {
+            host::Command::Play if !self.playing.get_untracked() => self.toggle_play(),
+            host::Command::Play => {}
+            host::Command::Pause => self.pause(),
+            host::Command::Step => self.step(),
+            host::Command::Back => self.back(),
+            host::Command::Reset => self.reset(),
+            host::Command::Seek(n) => {
+                // Run A's frame n, and Run B at the same simulated time.
+                self.pause();
+                let t = self.a.session.with_untracked(|s| s.frames().get(n.saturating_sub(1)).map_or(0, |f| f.at_ms));
+                self.both(|a, b| vc::seek_both(a, b, t));
+            }
+            host::Command::Load(_) => self.a.notice.set(crate::ui::notice::Notice::say(
+                "Ignored load: this page compares two runs of the scenario its link names; a host changes them by changing the link.",
+            )),
+        }
+    }
+
     fn both(&self, mut f: impl FnMut(&mut crate::view::session::Session, &mut crate::view::session::Session)) {
         self.a.session.update(|sa| self.b.session.update(|sb| f(sa, sb)));
         self.a.settle();
@@ -58,6 +144,9 @@ impl Pair {
     }
 
     fn toggle_play(&self) {
+        if !self.ready() {
+            return;
+        }
         if self.playing.get_untracked() {
             self.pause();
             return;
@@ -101,52 +190,102 @@ pub(super) fn CompareStage(vs: Vec<(String, String)>, state: PageState) -> impl 
     let scenario_a = a.session.with_untracked(|s| s.scenario().clone());
     let scenario_b = vc::run_b(&scenario_a, &vs).unwrap_or_else(|_| scenario_a.clone());
     let b = Ui::new(PageState { scenario: scenario_b, frame: 0, edits: Vec::new(), ..state.clone() });
-    // Both runs whole (the parting and the figures need their ends), from frame 0.
-    for ui in [a, b] {
-        ui.session.update(|s| {
-            vc::run_out(s);
-            s.seek(0);
-        });
-        ui.known.set(ui.session.with_untracked(|s| s.frames().len()));
-        ui.ended.set(true);
-        ui.settle();
-    }
-    let parting = a.session.with_untracked(|sa| b.session.with_untracked(|sb| vc::first_divergence(sa.frames(), sb.frames())));
-    let pair = Pair { a, b, parting: StoredValue::new(parting.clone()), playing: RwSignal::new(false), clock: StoredValue::new(None) };
-    let said = parting.as_ref().map_or_else(
-        || crate::narrate::compare::SAME.to_string(),
-        |d| crate::narrate::compare::divergence(d.at_ms, d.frame_a, d.frame_b, d.a.as_ref(), d.b.as_ref()),
-    );
-    let a_label = crate::narrate::compare::settings(&state.settings);
-    let b_label = crate::narrate::compare::settings(&vs);
+    a.region_of.set_value("Run A: ");
+    b.region_of.set_value("Run B: ");
+    let pair = Pair {
+        a,
+        b,
+        parting: RwSignal::new(None),
+        computing: RwSignal::new(Some((0, 0))),
+        stopped: RwSignal::new(false),
+        playing: RwSignal::new(false),
+        clock: StoredValue::new(None),
+    };
+    // Both runs whole (the parting and the figures need their ends), in slices, from frame 0.
+    a.obey_both.set_value(Some(Callback::new(move |command| pair.obey(command))));
+    set_timeout(move || pair.compute_slice(), std::time::Duration::from_millis(0));
+    let a_label = words::settings(&state.settings);
+    let b_label = words::settings(&vs);
     // The later of the two runs' last frames: where both time lines end.
-    let end_ms = [a, b].iter().filter_map(|u| u.session.with_untracked(|s| s.frames().last().map(|f| f.at_ms))).max().unwrap_or(0).max(1);
+    let end_ms = Memo::new(move |_| {
+        pair.parting.track();
+        [a, b].iter().filter_map(|u| u.session.with_untracked(|s| s.frames().last().map(|f| f.at_ms))).max().unwrap_or(0).max(1)
+    });
     let now = move || a.snap.with(|s| s.now_ms).max(b.snap.with(|s| s.now_ms));
-    let parted_at = parting.as_ref().map(|d| d.at_ms);
-    let parted = move || parted_at.is_some_and(|at| now() >= at);
-    let said_now = said.clone();
+    let parted = move || pair.parting.with(|p| p.as_ref().is_some_and(|d| now() >= d.at_ms));
+    // Where the runs part, said once they have reached it; before, where it is marked.
+    let said = move || {
+        if let Some((ka, kb)) = pair.computing.get() {
+            return words::computing(ka, kb);
+        }
+        let stopped = pair.stopped.get().then(|| {
+            let known = |ui: Ui| ui.session.with_untracked(|s| s.frames().len());
+            words::stopped(known(a), known(b))
+        });
+        let parting = pair.parting.with(|p| {
+            p.as_ref().map_or_else(
+                || words::SAME.to_string(),
+                |d| {
+                    if now() >= d.at_ms {
+                        words::divergence(d.at_ms, d.frame_a, d.frame_b, d.a.as_ref(), d.b.as_ref())
+                    } else {
+                        words::BEFORE_PARTING.to_string()
+                    }
+                },
+            )
+        });
+        stopped.map_or(parting.clone(), |s| format!("{s} {parting}"))
+    };
+    // A host page follows both runs.
+    if a.embed.get_untracked() {
+        Effect::new(move |_| {
+            let at = |ui: Ui| {
+                let last = ui.ended.get().then(|| ui.known.get());
+                ui.snap.with(|s| (s.position, s.now_ms, last, s.invariants.clone()))
+            };
+            let ((fa, ta, la, ia), (fb, tb, lb, ib)) = (at(a), at(b));
+            let text = host::frame_pair(
+                host::RunAt { frame: fa, time_ms: ta, last_frame: la, invariants: &ia },
+                host::RunAt { frame: fb, time_ms: tb, last_frame: lb, invariants: &ib },
+            );
+            post_to_parent(a, &text);
+        });
+    }
+    let ready = move || pair.computing.with(Option::is_none);
     view! {
         <div class="compare">
             // Each run's panels read their own run: a context of its own, under a child owner.
             <Provider value=a><RunColumn ui=a name="Run A" label=a_label parting=pair.parting end_ms now=Signal::derive(now) /></Provider>
             <Provider value=b><RunColumn ui=b name="Run B" label=b_label parting=pair.parting end_ms now=Signal::derive(now) /></Provider>
         </div>
-        <SideBySide pair />
-        <section class="caption-region compare-caption" aria-label="Caption">
-            <p class="caption" class:broke=parted tabindex="0">{said}</p>
-            <div class="sr-only" aria-live="polite">{move || parted().then(|| said_now.clone())}</div>
-        </section>
+        <div class="compare-below">
+            <SideBySide pair />
+            <section class="caption-region compare-caption" aria-label="Caption">
+                <p class="caption" class:broke=parted tabindex="0">{said}</p>
+                <div class="sr-only" aria-live="polite">{move || parted().then(said)}</div>
+            </section>
+        </div>
         <section class="transport" aria-label="Transport">
             <div class="buttons">
-                <button on:click=move |_| pair.reset()>"Reset"</button>
-                <button on:click=move |_| pair.back() aria-label="Step back" title="Step back: both runs, to the time before">"◀"</button>
-                <button class="play" id="play" on:click=move |_| pair.toggle_play()>{move || if pair.playing.get() { "Pause" } else { "Play" }}</button>
-                <button on:click=move |_| pair.step() aria-label="Step forward" title="Step forward: both runs, to the next time either has an event">"▶"</button>
+                <button on:click=move |_| pair.reset() disabled=move || !ready()>"Reset"</button>
+                <button on:click=move |_| pair.back() disabled=move || !ready() aria-label="Step back" title="Step back: both runs, to the time before">"◀"</button>
+                <button class="play" id="play" on:click=move |_| pair.toggle_play() disabled=move || !ready()>{move || if pair.playing.get() { "Pause" } else { "Play" }}</button>
+                <button on:click=move |_| pair.step() disabled=move || !ready() aria-label="Step forward" title="Step forward: both runs, to the next time either has an event">"▶"</button>
             </div>
-            <div class="clock">
-                <span class="time mono">{move || format!("t = {}", secs(now()))}</span>
-                <span class="mono">{move || format!("Frame {} · {}", a.snap.with(|s| s.position), b.snap.with(|s| s.position))}</span>
-            </div>
+            {move || match pair.computing.get() {
+                Some((ka, kb)) => leptos::either::Either::Left(view! {
+                    <div class="clock computing" role="status">
+                        <span class="mono">{format!("Computing: A {ka} · B {kb} frames")}</span>
+                        <button class="stop" on:click=move |_| pair.stop()>"Stop"</button>
+                    </div>
+                }),
+                None => leptos::either::Either::Right(view! {
+                    <div class="clock">
+                        <span class="time mono">{move || format!("t = {}", secs(now()))}</span>
+                        <span class="mono">{move || format!("Frame {} · {}", a.snap.with(|s| s.position), b.snap.with(|s| s.position))}</span>
+                    </div>
+                }),
+            }}
         </section>
     }
 }
@@ -157,15 +296,16 @@ fn RunColumn(
     ui: Ui,
     name: &'static str,
     label: String,
-    parting: StoredValue<Option<Divergence>>,
-    end_ms: u64,
+    parting: RwSignal<Option<Divergence>>,
+    end_ms: Memo<u64>,
     now: Signal<u64>,
 ) -> impl IntoView {
     let snap = ui.snap;
     let expectations = ui.session.with_untracked(|s| s.scenario().controller.expectations());
-    let mark = parting.with_value(|p| p.as_ref().map(|d| d.at_ms));
-    let at = move || super::panels::percent(now.get() as f64 / end_ms as f64);
-    let caption = move || snap.with(|s| s.caption.clone());
+    let mark = move || parting.with(|p| p.as_ref().map(|d| d.at_ms));
+    let at = move || super::panels::percent(now.get() as f64 / end_ms.get() as f64);
+    // At frame 0 not the preset's first line: it asks for the change Run B has, with settings this view hides.
+    let caption = move || snap.with(|s| if s.position == 0 { words::AT_START.to_string() } else { s.caption.clone() });
     view! {
         <section class="run" aria-label=name>
             <header>
@@ -182,13 +322,13 @@ fn RunColumn(
             <div
                 class="run-line"
                 role="img"
-                aria-label=move || match mark {
-                    Some(m) => format!("{name} at {} of {}; the runs part at {}", secs(now.get()), secs(end_ms), secs(m)),
-                    None => format!("{name} at {} of {}", secs(now.get()), secs(end_ms)),
+                aria-label=move || match mark() {
+                    Some(m) => format!("{name} at {} of {}; the runs part at {}", secs(now.get()), secs(end_ms.get()), secs(m)),
+                    None => format!("{name} at {} of {}", secs(now.get()), secs(end_ms.get())),
                 }
             >
                 <span class="run-now" style:left=at></span>
-                {mark.map(|m| view! { <span class="run-parting" style:left=super::panels::percent(m as f64 / end_ms as f64)>"⚑"</span> })}
+                {move || mark().map(|m| view! { <span class="run-parting" style:left=super::panels::percent(m as f64 / end_ms.get() as f64)>"⚑"</span> })}
             </div>
             <p class="run-caption" tabindex="0">{caption}</p>
         </section>
@@ -224,14 +364,22 @@ fn SideBySide(pair: Pair) -> impl IntoView {
             <table>
                 <caption class="sr-only">"The lab's figures for both runs at the current time"</caption>
                 <thead>
+                    // Each heading whole, and short where the table is narrow (a phone); a screen reader reads it whole.
                     <tr>
                         <th scope="col">""</th>
-                        <th scope="col">{format!("{} live", kind_plural(kind))}</th>
-                        <th scope="col">"peak"</th>
-                        <th scope="col">"creates 201"</th>
-                        <th scope="col">"creates 409"</th>
-                        <th scope="col">"deletes"</th>
-                        <th scope="col">"invariants broken"</th>
+                        {[
+                            (format!("{} live", kind_plural(kind)), "live"),
+                            ("peak".to_string(), "peak"),
+                            ("creates 201".to_string(), "201"),
+                            ("creates 409".to_string(), "409"),
+                            ("deletes".to_string(), "del."),
+                            ("invariants broken".to_string(), "broken"),
+                        ]
+                        .into_iter()
+                        .map(|(long, short)| view! {
+                            <th scope="col"><span class="long">{long}</span><span class="short" aria-hidden="true">{short}</span></th>
+                        })
+                        .collect_view()}
                     </tr>
                 </thead>
                 <tbody>

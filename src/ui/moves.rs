@@ -192,6 +192,8 @@ impl Ui {
     /// A setting that only matters when the controller starts: the run is
     /// rebuilt from frame 0 with it.
     pub(super) fn restart_with(&self, path: &str, value: &str, what: &str) {
+        // At the run's end a change is the learner's next run, played, as every other change there is.
+        let replay = self.session.with_untracked(|s| s.at_end() && s.position() > 0) && self.lesson.with_untracked(Option::is_none);
         self.pause();
         let base = self.session.with_untracked(|s| s.scenario().clone());
         match base.with_settings([(path, value)]) {
@@ -204,14 +206,24 @@ impl Ui {
                 self.session.set(rebuilt);
                 self.known.set(0);
                 self.ended.set(false);
-                self.notice
-                    .set(Notice::say(format!("{what}: this matters when the controller starts, so the run was recomputed from frame 0.")));
+                let then = if replay { " and is replayed" } else { "" };
+                self.notice.set(Notice::say(format!(
+                    "{what}: this matters when the controller starts, so the run was recomputed from frame 0{then}."
+                )));
             }
-            Err(e) => self.notice.set(Notice::say(e.to_string())),
+            Err(e) => {
+                self.notice.set(Notice::say(e.to_string()));
+                self.settle();
+                return;
+            }
         }
         self.settle();
-        self.look_ahead();
-        self.lesson_after_change();
+        if replay {
+            self.toggle_play();
+        } else {
+            self.look_ahead();
+            self.lesson_after_change();
+        }
     }
 
     /// Open another scenario from the start: a preset by name, or a scenario

@@ -96,6 +96,10 @@ pub struct Ui {
     pub(super) lesson_cache: StoredValue<Option<(Scenario, Result<Vec<crate::scenario::StepOutcome>, String>)>, LocalStorage>,
     /// What the lesson last said: its own live region.
     pub(super) lesson_said: RwSignal<String>,
+    /// A region's name before its panel's (`Run A: `, two runs side by side), so each is named once on the page.
+    pub(super) region_of: StoredValue<&'static str>,
+    /// Two runs side by side: a host page's commands go to both, through this.
+    pub(super) obey_both: StoredValue<Option<Callback<crate::view::host::Command>>>,
     /// What the learner wrote for each step's `prompt`, by step.
     pub(super) lesson_written: RwSignal<Vec<String>>,
     /// The panel a lesson's reveal lights (its class: `cache`).
@@ -245,6 +249,8 @@ impl Ui {
             lesson_cache: StoredValue::new_local(None),
             lesson_said: RwSignal::new(String::new()),
             lesson_written: RwSignal::new(Vec::new()),
+            region_of: StoredValue::new(""),
+            obey_both: StoredValue::new(None),
             lesson_lit: RwSignal::new(None),
             stop_at: StoredValue::new(None),
             snap,

@@ -96,6 +96,31 @@ pub fn ready() -> String {
 
 /// Posted after each frame change: `last_frame` once the end is known.
 pub fn frame(frame: usize, time_ms: u64, last_frame: Option<usize>, invariants: &[Invariant]) -> String {
+    frame_value(frame, time_ms, last_frame, invariants).to_string()
+}
+
+/// Where one run stands, for a `frame` message.
+#[derive(Debug, Clone, Copy)]
+pub struct RunAt<'a> {
+    pub frame: usize,
+    pub time_ms: u64,
+    pub last_frame: Option<usize>,
+    pub invariants: &'a [Invariant],
+}
+
+/// Posted after each move of two runs side by side (`compare=`): Run A's
+/// fields as a single run's, and Run B's under `b`, alike.
+pub fn frame_pair(a: RunAt<'_>, b: RunAt<'_>) -> String {
+    let mut v = frame_value(a.frame, a.time_ms, a.last_frame, a.invariants);
+    let mut run_b = frame_value(b.frame, b.time_ms, b.last_frame, b.invariants);
+    if let Some(m) = run_b.as_object_mut() {
+        m.remove("cachescope");
+    }
+    v["b"] = run_b;
+    v.to_string()
+}
+
+fn frame_value(frame: usize, time_ms: u64, last_frame: Option<usize>, invariants: &[Invariant]) -> Value {
     let mut inv = Map::new();
     for i in invariants {
         let v = match i.first_broken_frame {
@@ -106,7 +131,6 @@ pub fn frame(frame: usize, time_ms: u64, last_frame: Option<usize>, invariants: 
     }
     let at_end = last_frame == Some(frame);
     json!({ "cachescope": "frame", "frame": frame, "time_ms": time_ms, "last_frame": last_frame, "at_end": at_end, "invariants": inv })
-        .to_string()
 }
 
 /// A lesson's answer or choice, as a message carries it: a number stays one.
@@ -147,6 +171,23 @@ pub fn resize(height: u32) -> String {
 mod tests {
     use super::*;
     use crate::scenario::preset;
+
+    #[test]
+    fn a_pair_of_runs_posts_both_where_one_posts_one() {
+        let inv = crate::sim::invariants::Invariants::new().list;
+        let a = RunAt { frame: 19, time_ms: 2720, last_frame: Some(78), invariants: &inv };
+        let b = RunAt { frame: 20, time_ms: 2720, last_frame: None, invariants: &inv };
+        let v: Value = serde_json::from_str(&frame_pair(a, b)).unwrap();
+        let one: Value = serde_json::from_str(&frame(19, 2720, Some(78), &inv)).unwrap();
+        for key in ["cachescope", "frame", "time_ms", "last_frame", "at_end", "invariants"] {
+            assert_eq!(v[key], one[key], "{key}: Run A's fields as a single run's");
+        }
+        assert_eq!(v["b"]["frame"], 20);
+        assert_eq!(v["b"]["last_frame"], Value::Null);
+        assert_eq!(v["b"]["at_end"], false);
+        assert!(v["b"].get("cachescope").is_none());
+        assert_eq!(v["b"]["invariants"], one["invariants"]);
+    }
 
     #[test]
     fn every_verb_parses() {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { NO_PROBLEMS, axeProblems, openPage, quiet, region, withServerAndBrowser } from './support.mjs';
+import { LARGEST_ACCEPTED, NO_PROBLEMS, axeProblems, openPage, pack, quiet, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -45,9 +45,18 @@ test('compare= shows Run A and Run B, stepped together in time, their parting ma
     await b.waitFor({ timeout: 20_000 });
     assert.match(await a.locator(':scope > header').innerText(), /Run A\s+as the lab wrote it/);
     assert.match(await b.locator(':scope > header').innerText(), /Run B\s+controller\.naming = generate/);
-    for (const run of [a, b]) {
-      for (const panel of ['Cluster', 'Cache']) assert.equal(await run.getByRole('region', { name: panel, exact: true }).count(), 1, panel);
+    for (const [name, run] of [['Run A', a], ['Run B', b]]) {
+      // Each panel named with its run: no two regions of the page share a name.
+      for (const panel of ['Cluster', 'Cache']) assert.equal(await run.getByRole('region', { name: `${name}: ${panel}`, exact: true }).count(), 1, panel);
+      // Frame 0 is not the preset's first line, which asks for the change Run B already has, with settings this view hides.
+      const caption = await run.locator('.run-caption').innerText();
+      assert.doesNotMatch(caption, /GenerateName|not the lab's/, caption);
     }
+    // The parting is marked, not said, before the runs reach it.
+    await page.getByRole('button', { name: 'Play' }).waitFor();
+    const before = await region(page, 'Caption').innerText();
+    assert.doesNotMatch(before, /part at/, before);
+    assert.match(before, /⚑ on each time line marks where their audit logs part/, before);
     // One transport: each step moves both to the next time either has an event at, and both show that time.
     let last = await clocks(page);
     assert.deepEqual([last.a.frame, last.b.frame], [0, 0]);
@@ -106,3 +115,88 @@ for (const colorScheme of ['light', 'dark']) {
     }
   });
 }
+
+test('compare at a phone either way up: each run keeps its caption upright, the table fits the width, the panels keep room on its side', async () => {
+  for (const [width, height] of [
+    [390, 844],
+    [844, 390],
+  ]) {
+    const { page, context, problems } = await openPage(env.browser, env.server.origin, { width, height });
+    try {
+      await page.goto(`${env.server.url}${QUERY}&frame=0`);
+      await region(page, 'Transport').getByRole('button', { name: 'Play' }).waitFor();
+      const table = region(page, 'Side by side');
+      const fits = await table.evaluate((el) => el.scrollWidth <= el.clientWidth);
+      assert.ok(fits, `${width}×${height}: every column of the table in view`);
+      assert.equal(await table.getByRole('columnheader', { name: 'creates 409' }).count(), 1, 'the heading read whole');
+      for (const name of ['Run A', 'Run B']) {
+        const cluster = await region(page, `${name}: Cluster`).boundingBox();
+        assert.ok(cluster.height >= 80, `${width}×${height}: ${name}'s Cluster is ${cluster.height} px tall`);
+        if (width < height) assert.ok(await region(page, name).locator('.run-caption').isVisible(), `${name}'s caption`);
+      }
+      assert.deepEqual(await axeProblems(page), []);
+      assert.deepEqual(quiet(problems), NO_PROBLEMS);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
+test('a compare= link at the limits keeps every task under 500 ms while both runs are computed, with progress and Stop', async () => {
+  const { page, context } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    // Long tasks, recorded from the page's first script on.
+    await page.addInitScript(() => {
+      window.__long = [];
+      new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: true });
+    });
+    await page.goto(`${env.server.url}?z=${pack(LARGEST_ACCEPTED)}&compare=cluster.watch_lag_ms%3D0`);
+    const transport = region(page, 'Transport');
+    await transport.getByRole('status').filter({ hasText: /^Computing: A \d+ · B \d+ frames/ }).waitFor({ timeout: 20_000 });
+    assert.ok(await transport.getByRole('button', { name: 'Play' }).isDisabled(), 'nothing to play until both are known');
+    // It breathes: a click is answered while it computes, and Stop compares what is known.
+    await page.waitForTimeout(3_000);
+    await transport.getByRole('button', { name: 'Stop' }).click();
+    await transport.getByRole('button', { name: 'Play' }).waitFor({ state: 'visible' });
+    assert.ok(await transport.getByRole('button', { name: 'Play' }).isEnabled());
+    assert.match(await region(page, 'Caption').innerText(), /^Stopped after [\d,]+ frames of Run A and [\d,]+ frames of Run B/);
+    const long = await page.evaluate(() => window.__long);
+    assert.ok(long.every((d) => d < 500), `long tasks: ${JSON.stringify(long.map(Math.round))}`);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a compare embed tells its host where both runs are, and obeys it for both', async () => {
+  const { page, context } = await openPage(env.browser, env.server.origin, { width: 900, height: 600 });
+  try {
+    const app = `${env.server.url}${QUERY}&embed=1`;
+    await page.setContent(`<iframe src="${app}" width="800" height="500" title="cachescope"></iframe>`);
+    await page.evaluate(() => {
+      window.__messages = [];
+      addEventListener('message', (e) => window.__messages.push(e.data));
+    });
+    const frame = page.frameLocator('iframe');
+    // Both runs computed: the transport is enabled, and commands are obeyed.
+    await frame.locator('button.play:not([disabled])').waitFor({ timeout: 20_000 });
+    const post = (m) => page.evaluate((m) => document.querySelector('iframe').contentWindow.postMessage(m, '*'), m);
+    const last = () => page.evaluate(() => window.__messages.filter((m) => m?.cachescope === 'frame').at(-1));
+    for (let i = 0; i < 3; i++) await post({ cachescope: 'step' });
+    await page.waitForFunction(() => window.__messages.filter((m) => m?.cachescope === 'frame').at(-1)?.frame >= 1);
+    let m = await last();
+    assert.ok(m.b && m.b.frame >= 1, `Run B moved too: ${JSON.stringify(m)}`);
+    assert.equal(typeof m.b.time_ms, 'number');
+    assert.ok(m.b.invariants.children_within_desired, JSON.stringify(m.b));
+    await post({ cachescope: 'reset' });
+    await page.waitForFunction(() => {
+      const f = window.__messages.filter((m) => m?.cachescope === 'frame').at(-1);
+      return f.frame === 0 && f.b.frame === 0;
+    });
+    await post({ cachescope: 'seek', frame: 30 });
+    await page.waitForFunction(() => window.__messages.filter((m) => m?.cachescope === 'frame').at(-1)?.frame === 30);
+    m = await last();
+    assert.ok(m.b.time_ms <= m.time_ms && m.b.frame > 0, `both at the same simulated time: ${JSON.stringify([m.time_ms, m.b.time_ms])}`);
+  } finally {
+    await context.close();
+  }
+});

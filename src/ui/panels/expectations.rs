@@ -15,7 +15,7 @@ pub fn ExpectationsPanel() -> impl IntoView {
     let snap = use_ui().snap;
     // Redrawn when what it shows changes, not with every frame the snapshot does.
     let version = part_of(snap, |s, h| (&s.expectations, s.controls.kind, &s.consistency).hash(h));
-    view! { <section class="panel expectations" aria-label="Expectations">{move || { let _ = version.get(); snap.with_untracked(|s| (expectations(&s.expectations, s.controls.kind, s.consistency.enabled), consistency(&s.consistency))) }}{simplified(Panel::Expectations)}</section> }
+    view! { <section class="panel expectations" aria-label=format!("{}Expectations", use_ui().region_of.get_value())>{move || { let _ = version.get(); snap.with_untracked(|s| (expectations(&s.expectations, s.controls.kind, s.consistency.enabled), consistency(&s.consistency))) }}{simplified(Panel::Expectations)}</section> }
 }
 
 fn expectations(e: &pv::ExpectationsView, kind: ControllerKind, store: bool) -> impl IntoView {

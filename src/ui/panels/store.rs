@@ -136,7 +136,7 @@ pub fn StorePanel(side: Side) -> impl IntoView {
         Side::Cache => "badge synced",
     };
     view! {
-        <section class=format!("panel {}", side.class()) aria-label=side.title()>
+        <section class=format!("panel {}", side.class()) aria-label=format!("{}{}", use_ui().region_of.get_value(), side.title())>
             <header>
                 <h2>{side.title()}</h2>
                 <span class="sub">{sub}</span>
