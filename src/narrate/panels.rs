@@ -150,10 +150,15 @@ pub fn current_caption(frame: Option<&Frame>, scenario: &Scenario) -> String {
 /// What a Cluster or Cache panel holds, by kind, as the labs count:
 /// "1 Ensemble · 11 ConfigMaps"; "0 objects" when it holds nothing.
 pub fn holds_words(by_kind: &[(Kind, usize)]) -> String {
+    holds_parts(by_kind).join(" · ")
+}
+
+/// [`holds_words`]' parts, a kind each, for a header that wraps between kinds.
+pub fn holds_parts(by_kind: &[(Kind, usize)]) -> Vec<String> {
     if by_kind.is_empty() {
-        return "0 objects".to_string();
+        return vec!["0 objects".to_string()];
     }
-    by_kind.iter().map(|(k, n)| kind_noun(*k, *n as u64)).collect::<Vec<_>>().join(" · ")
+    by_kind.iter().map(|(k, n)| kind_noun(*k, *n as u64)).collect()
 }
 
 /// Said with the first events on their way, where a learner first can lay hands on them.

@@ -236,7 +236,7 @@ pub(super) fn LessonRegion() -> impl IntoView {
                 <section class="lesson idle" aria-label="Lesson">
                     <p>
                         <strong>"Lesson"</strong>
-                        {format!(" · {n} steps; each asks you to predict before the run shows you.")}
+                        <span class="lesson-about">{format!(" · {n} steps; each asks you to predict before the run shows you.")}</span>
                     </p>
                     <button class="lesson-start" on:click=move |_| ui.start_lesson(0)>"Start the lesson"</button>
                 </section>

@@ -124,7 +124,7 @@ pub fn StorePanel(side: Side) -> impl IntoView {
                 Side::Cluster => &s.cluster_kinds,
                 Side::Cache => &s.cache_kinds,
             };
-            (pv::holds_words(by_kind), lacks)
+            (pv::holds_parts(by_kind), lacks)
         })
     };
     let badge = move || match side {
@@ -140,8 +140,9 @@ pub fn StorePanel(side: Side) -> impl IntoView {
             <header>
                 <h2>{side.title()}</h2>
                 <span class="sub">{sub}</span>
+                // A kind a piece, so a narrow header wraps between kinds, never inside one.
                 <span class="counts mono">
-                    {move || counts().0}
+                    {move || counts().0.into_iter().enumerate().map(|(i, part)| view! { {(i > 0).then_some(" · ")}<span class="count">{part}</span> }).collect_view()}
                     {move || (counts().1 > 0).then(|| view! { " · " <b class="lacks">{side.lacks_words(counts().1)}</b> })}
                 </span>
                 <span class=badge_class class:no=move || side.is_cache() && !synced()>{badge}</span>

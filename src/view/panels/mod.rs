@@ -12,7 +12,7 @@ mod timeline;
 mod wires;
 
 pub use crate::narrate::invariants::label as invariant_label;
-pub use crate::narrate::panels::{arrival_words, holds_words, replicas, status_label};
+pub use crate::narrate::panels::{arrival_words, holds_parts, holds_words, replicas, status_label};
 pub use caption::session_caption;
 pub use expectations::{consistency, expectations, ConsistencyRecord, ConsistencyView, ExpectationView, ExpectationsView};
 pub(crate) use observations::deleted_by_kind;
