@@ -325,7 +325,13 @@ mod tests {
         let rows = notes(&s, &outcomes, &run);
         assert_eq!(rows.len(), 2, "{rows:?}");
         assert_eq!((rows[0].predicted.as_deref(), rows[0].measured.as_str()), (Some("4"), "0"));
-        let md = notes_markdown("over-create", &rows, &tables(&outcomes, &run), &prompts(&s, &run, &[]));
+        let written = vec![String::new(), "Ours names its children: 409s, not duplicates.".to_string()];
+        let asked = prompts(&s, &run, &written);
+        assert_eq!(asked.len(), 1, "step 2's prompt, reached");
+        let md = notes_markdown("over-create", &rows, &tables(&outcomes, &run), &asked);
+        assert!(md.ends_with(&format!("\n**{}**\n\nOurs names its children: 409s, not duplicates.\n", asked[0].prompt)), "{md}");
+        let blank = notes_markdown("over-create", &rows, &[], &prompts(&s, &run, &[]));
+        assert!(blank.ends_with("_(to write)_\n"), "an unwritten sentence is a blank to fill: {blank}");
         assert!(md.contains("| What reconcile 2 counts in its cache | 4 | 0 |"), "{md}");
         assert!(md.contains("| ConfigMaps with deterministic names | 4 | 4 |"), "{md}");
         // Step 2's table, the lab's comparison, with this run's figures in it.

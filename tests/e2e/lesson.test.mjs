@@ -120,7 +120,7 @@ test('the over-create lesson, by keyboard alone: asked before it is shown, wrong
     await lesson.locator('.verdict', { hasText: 'Lesson complete: 2 of your 4 answers matched the run.' }).waitFor();
     assert.equal(await lesson.locator('[aria-live]').innerText(), 'Lesson complete: 2 of your 4 answers matched the run.', 'announced');
     // The notes, in a dialog of their own: each write row, the prediction beside the run's figure.
-    await tabTo(page, (f) => /^Your notes \(3\)$/.test(f.text), 5, 'Shift+Tab');
+    await tabTo(page, (f) => /^Your notes \(4\)$/.test(f.text), 5, 'Shift+Tab');
     await page.keyboard.press('Enter');
     const notes = page.getByRole('dialog', { name: 'Your notes' });
     await notes.waitFor();
@@ -133,10 +133,18 @@ test('the over-create lesson, by keyboard alone: asked before it is shown, wrong
     // And the lab's comparison, with this run's figures in it.
     const compared = await notes.locator('.lesson-table tbody tr').first().innerText();
     assert.match(compared, new RegExp(`^makes creates\\s+idempotent: in this run ${told[1].figures.conflicts} repeated creates came back 409 AlreadyExists, and beta kept ${told[1].answer} ConfigMaps`));
+    // The learner's own sentence (the lab's "your operator's row"), in their words, copied with the rest.
+    const sentence = notes.getByRole('textbox', { name: /^Your operator's row, in one sentence/ });
+    await sentence.fill('Ours names its children, so a repeated create is a 409, not a duplicate.');
     // Copy as Markdown is in the dialog, whole; Escape closes it and gives the focus back.
     const copy = notes.getByRole('button', { name: 'Copy as Markdown' });
     const box = await copy.boundingBox();
     assert.ok(box && box.y >= 0 && box.y + box.height <= 720, JSON.stringify(box));
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.origin });
+    await copy.click();
+    await notes.getByText('Copied.').waitFor();
+    const md = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(md, /\*\*Your operator's row, in one sentence: .*\*\*\n\nOurs names its children, so a repeated create is a 409, not a duplicate\.\n$/, md);
     assert.deepEqual(await axeProblems(page), []);
     await page.keyboard.press('Escape');
     await notes.waitFor({ state: 'detached' });
