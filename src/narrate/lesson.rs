@@ -33,6 +33,19 @@ pub fn answer_on_screen(answer: u64, place: &str, words: &str) -> String {
     format!("while the question is open, {place} already states the answer, {answer}: \"{words}\"; ask before that moment (ask_at)")
 }
 
+/// A lesson checked whole, for its author: every step holds.
+pub fn check_held(steps: usize) -> String {
+    format!(
+        "All {} hold against the run: every answer measured from it, no figure in a reveal it contradicts, and nothing on screen answers a question while it is open.",
+        plural(steps as u64, "step", "steps")
+    )
+}
+
+/// A lesson the run contradicts, for the banner and its author.
+pub fn check_failed(failure: &str) -> String {
+    format!("This scenario's lesson does not hold against its run: {failure}")
+}
+
 /// The end of a lesson: "Lesson complete: 3 of your 4 answers matched the run."
 pub fn completed(raw: usize, max: usize) -> String {
     format!("Lesson complete: {raw} of your {} matched the run.", plural(max as u64, "answer", "answers"))

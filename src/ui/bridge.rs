@@ -79,17 +79,39 @@ pub(super) fn connect(ui: Ui) {
     }
 }
 
-/// Post `resize` with the content's height (the document's scroll height, in
-/// CSS px) whenever it changes, so a host can size its iframe to it.
+thread_local! {
+    /// The height last posted in `resize`.
+    static POSTED_HEIGHT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// The height the content needs, in CSS px: the page fills its window, and
+/// what scrolls inside it for want of room (a lesson step's reveal and its
+/// table, the caption) needs that much more to show whole.
+fn needed_height() -> u32 {
+    let window_h = window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0) as i32;
+    let overflow = |selector: &str| {
+        document().query_selector(selector).ok().flatten().map_or(0, |el| (el.scroll_height() - el.client_height()).max(0))
+    };
+    u32::try_from(window_h + overflow(".lesson-body") + overflow(".caption-region .caption")).unwrap_or(0)
+}
+
+/// Post `resize` with the height the content needs when it has changed: a
+/// host can fit its iframe to it (a reveal opening asks for more room).
+pub(super) fn report_needed_height(ui: Ui) {
+    if !embedded() {
+        return;
+    }
+    let height = needed_height();
+    if POSTED_HEIGHT.with(|p| p.replace(height)) != height {
+        post_to_parent(ui, &host::resize(height));
+    }
+}
+
+/// Report the needed height as the page first lays out, and whenever the
+/// window or the body changes size; the lesson reports it as a step changes.
 fn report_height(ui: Ui) {
-    let last = StoredValue::new(0u32);
     let on_resize = wasm_bindgen::closure::Closure::<dyn FnMut(js_sys::Array)>::new(move |_entries: js_sys::Array| {
-        let Some(root) = document().document_element() else { return };
-        let height = u32::try_from(root.scroll_height()).unwrap_or(0);
-        if height != last.get_value() {
-            last.set_value(height);
-            post_to_parent(ui, &host::resize(height));
-        }
+        report_needed_height(ui);
     });
     if let (Ok(observer), Some(body)) =
         (web_sys::ResizeObserver::new(wasm_bindgen::JsCast::unchecked_ref(on_resize.as_ref())), document().body())

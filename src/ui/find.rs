@@ -3,7 +3,7 @@
 
 use super::state::{use_ui, Ui};
 use crate::sim::invariants::Invariants;
-use crate::view::find::{self, Job, Reply, DEFAULT_BUDGET, DEFAULT_MAX_DEVIATIONS};
+use crate::view::find::{self, Job, Reply, Task, DEFAULT_BUDGET, DEFAULT_MAX_DEVIATIONS};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -40,8 +40,8 @@ fn own_module() -> Option<(String, String)> {
     Some((href("link[rel=modulepreload][href$='.js']")?, href("link[rel=preload][href$='.wasm']")?))
 }
 
-/// A running search: its worker and the handler that must live as long.
-struct Running {
+/// A running worker: the worker and the handlers that must live as long.
+pub(super) struct Running {
     worker: web_sys::Worker,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
@@ -51,6 +51,41 @@ impl Drop for Running {
     fn drop(&mut self) {
         self.worker.terminate();
     }
+}
+
+/// Start a worker running the page's own wasm, give it `task` once it has
+/// booted, and hand each of its replies (or why it failed) to `on_reply`.
+/// Dropping the [`Running`] stops it.
+pub(super) fn spawn(task: &Task, on_reply: impl FnMut(Result<Reply, String>) + 'static) -> Result<Running, String> {
+    let (glue, wasm) = own_module().ok_or("the worker needs the page's own files, and this page does not name them")?;
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker = web_sys::Worker::new_with_options("./explore-worker.js", &options).map_err(|e| format!("no worker could start: {e:?}"))?;
+    let task_text = serde_json::to_string(task).expect("a task serializes");
+    let sender = worker.clone();
+    let replies = std::rc::Rc::new(std::cell::RefCell::new(on_reply));
+    let to_reply = replies.clone();
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        let Some(text) = e.data().as_string() else { return };
+        if let Some(failed) = serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| v["failed"].as_str().map(str::to_string)) {
+            (to_reply.borrow_mut())(Err(format!("{failed}.")));
+            return;
+        }
+        match Reply::from_text(&text) {
+            Ok(Reply::Ready) => {
+                let _ = sender.post_message(&task_text.clone().into());
+            }
+            other => (to_reply.borrow_mut())(other),
+        }
+    });
+    let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+        (replies.borrow_mut())(Err(format!("the worker failed: {}", e.message())));
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    let boot = serde_json::json!({ "boot": { "glue": glue, "wasm": wasm } }).to_string();
+    worker.post_message(&boot.into()).map_err(|e| format!("no worker could start: {e:?}"))?;
+    Ok(Running { worker, _on_message: on_message, _on_error: on_error })
 }
 
 #[derive(Clone, Copy)]
@@ -80,74 +115,41 @@ impl Search {
     /// panel closes (it would cover the panels) and the caption bar says what was found.
     fn start(&self, ui: Ui, job: Job, panel: NodeRef<leptos::html::Details>) {
         self.stop(None);
-        let Some((glue, wasm)) = own_module() else {
-            self.outcome.set("The search needs the page's own files, and this page does not name them.".to_string());
-            return;
-        };
-        let options = web_sys::WorkerOptions::new();
-        options.set_type(web_sys::WorkerType::Module);
-        let worker = match web_sys::Worker::new_with_options("./explore-worker.js", &options) {
-            Ok(w) => w,
-            Err(e) => {
-                self.outcome.set(format!("The search could not start a worker: {e:?}"));
-                return;
-            }
-        };
         let search = *self;
         let max_deviations = job.max_deviations;
-        let job_text = serde_json::to_string(&job).expect("a job serializes");
-        let sender = worker.clone();
-        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let Some(text) = e.data().as_string() else { return };
-            if let Some(failed) =
-                serde_json::from_str::<serde_json::Value>(&text).ok().and_then(|v| v["failed"].as_str().map(str::to_string))
-            {
-                search.stop(Some(format!("{failed}.")));
+        let running = spawn(&Task::Search(job), move |reply| match reply {
+            Ok(Reply::Progress(so_far)) => {
+                search.count.set(find::progress_words(&so_far));
+                search.last.set_value(Some(so_far));
+            }
+            Ok(Reply::Done { exploration, counterexample, refused }) => {
+                // Loaded exactly as announced, or announced by its error alone.
+                let landing = find::landing(&exploration, counterexample.as_ref(), refused.as_deref(), max_deviations);
+                // Not from inside this handler: stopping drops the worker that calls it.
+                request_animation_frame(move || {
+                    search.stop(None);
+                    search.outcome.set(landing.words.clone());
+                    if let Some((s, doc, frame)) = landing.load {
+                        ui.load(s, None, Some(doc));
+                        ui.seek(frame);
+                        if let Some(p) = panel.get_untracked() {
+                            p.set_open(false);
+                        }
+                        ui.notice.set(super::notice::Notice::say(landing.words));
+                    }
+                });
+            }
+            Ok(Reply::Failed(why)) => request_animation_frame(move || search.stop(Some(format!("The search could not run: {why}")))),
+            Ok(Reply::Ready | Reply::LessonChecked { .. }) => {}
+            Err(why) => request_animation_frame(move || search.stop(Some(format!("The search could not run: {why}")))),
+        });
+        match running {
+            Ok(r) => self.running.set_value(Some(r)),
+            Err(why) => {
+                self.outcome.set(format!("The search could not start: {why}."));
                 return;
             }
-            match Reply::from_text(&text) {
-                Ok(Reply::Ready) => {
-                    let _ = sender.post_message(&job_text.clone().into());
-                }
-                Ok(Reply::Progress(so_far)) => {
-                    search.count.set(find::progress_words(&so_far));
-                    search.last.set_value(Some(so_far));
-                }
-                Ok(Reply::Done { exploration, counterexample, refused }) => {
-                    // Loaded exactly as announced, or announced by its error alone.
-                    let landing = find::landing(&exploration, counterexample.as_ref(), refused.as_deref(), max_deviations);
-                    // Not from inside this handler: stopping drops the worker that calls it.
-                    request_animation_frame(move || {
-                        search.stop(None);
-                        search.outcome.set(landing.words.clone());
-                        if let Some((s, doc, frame)) = landing.load {
-                            ui.load(s, None, Some(doc));
-                            ui.seek(frame);
-                            if let Some(p) = panel.get_untracked() {
-                                p.set_open(false);
-                            }
-                            ui.notice.set(super::notice::Notice::say(landing.words));
-                        }
-                    });
-                }
-                Ok(Reply::Failed(why)) => {
-                    request_animation_frame(move || search.stop(Some(format!("The search could not run: {why}"))));
-                }
-                Err(why) => request_animation_frame(move || search.stop(Some(why))),
-            }
-        });
-        let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
-            let why = format!("The search worker failed: {}", e.message());
-            request_animation_frame(move || search.stop(Some(why)));
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        let boot = serde_json::json!({ "boot": { "glue": glue, "wasm": wasm } }).to_string();
-        if let Err(e) = worker.post_message(&boot.into()) {
-            self.outcome.set(format!("The search could not start a worker: {e:?}"));
-            return;
         }
-        self.running.set_value(Some(Running { worker, _on_message: on_message, _on_error: on_error }));
         self.last.set_value(None);
         self.max_deviations.set_value(max_deviations);
         self.searching.set(true);

@@ -98,7 +98,7 @@ impl Ui {
         let label = words::step_label(run.step, scenario.lesson.len());
         let said = if missing.is_empty() { step.ask.clone() } else { format!("{} {}", step.ask, words::waiting(&missing)) };
         self.lesson_said.set(format!("{label}. {said}"));
-        focus_soon(".lesson-answer input, .lesson-answer button");
+        focus_soon(*self, ".lesson-answer input, .lesson-answer button");
     }
 
     /// The learner answers: recorded against the run, posted to the host,
@@ -109,7 +109,14 @@ impl Ui {
         let outcomes = match self.lesson_outcomes() {
             Ok(o) => o,
             Err(e) => {
-                self.lesson_said.set(e);
+                // Said where it is seen, not only to a screen reader.
+                let said = words::check_failed(&e);
+                self.lesson_said.set(said.clone());
+                self.problems.update(|p| {
+                    if !p.contains(&said) {
+                        p.push(said);
+                    }
+                });
                 return;
             }
         };
@@ -149,7 +156,7 @@ impl Ui {
         if !self.playing.get_untracked() {
             self.toggle_play();
         }
-        focus_soon(".lesson-skip");
+        focus_soon(*self, ".lesson-skip");
     }
 
     /// Playback reached the frame a lesson step plays to.
@@ -173,7 +180,7 @@ impl Ui {
         show_lit(lit);
         self.lesson.set(Some(run));
         self.lesson_said.set(format!("{verdict} {}", outcome.reveal));
-        focus_soon(".lesson-next");
+        focus_soon(*self, ".lesson-next");
     }
 
     fn next_step(&self) {
@@ -185,7 +192,7 @@ impl Ui {
             self.lesson_lit.set(None);
             let (raw, max) = run.score();
             self.lesson_said.set(words::completed(raw, max));
-            focus_soon(".lesson-again");
+            focus_soon(*self, ".lesson-again");
         } else {
             self.ask();
         }
@@ -200,9 +207,11 @@ fn verdict_of(step: &LessonStep, outcome: &StepOutcome, run: &LessonRun) -> Stri
 
 /// Focus the first element matching `selector` once the view has drawn it,
 /// the step's text scrolled back to its top: the question and the reveal
-/// start there, and what goes on from here stays in view below it.
-fn focus_soon(selector: &'static str) {
+/// start there, and what goes on from here stays in view below it. Then a
+/// host page hears the height the step needs (a reveal asks for more).
+fn focus_soon(ui: Ui, selector: &'static str) {
     request_animation_frame(move || {
+        super::bridge::report_needed_height(ui);
         if let Some(el) = document().query_selector(selector).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
             let _ = el.focus();
         }
@@ -582,5 +591,81 @@ fn open_settings() {
     if let Some(details) = settings.and_then(|e| e.dyn_into::<web_sys::HtmlDetailsElement>().ok()) {
         details.set_open(true);
         details.scroll_into_view();
+    }
+}
+
+thread_local! {
+    /// The worker checking a lesson, while it does.
+    static CHECKER: std::cell::RefCell<Option<super::find::Running>> = const { std::cell::RefCell::new(None) };
+}
+
+impl Ui {
+    /// Check the scenario's lesson whole, as `cachescope check` does, in a
+    /// worker (a custom scenario's runs can be long): "Check this lesson",
+    /// and every custom scenario the page opens. A step the run contradicts
+    /// is named in the banner, before a learner meets it.
+    pub(super) fn check_lesson(&self) {
+        let scenario = self.session.with_untracked(|s| (!s.scenario().lesson.is_empty()).then(|| vl::lesson_scenario(s).to_value()));
+        let Some(scenario) = scenario else {
+            self.lesson_check.set(None);
+            return;
+        };
+        self.lesson_check.set(Some(vl::LessonCheck::Checking));
+        let ui = *self;
+        let running = super::find::spawn(&crate::view::find::Task::CheckLesson { scenario }, move |reply| {
+            use crate::view::find::Reply;
+            let checked = match reply {
+                Ok(Reply::LessonChecked { steps, failure: None }) => vl::LessonCheck::Held { steps },
+                Ok(Reply::LessonChecked { failure: Some(f), .. }) => vl::LessonCheck::Contradicted(f),
+                Ok(Reply::Failed(why)) | Err(why) => vl::LessonCheck::Contradicted(why),
+                Ok(_) => return,
+            };
+            // Not from inside the worker's handler: dropping it ends the worker.
+            request_animation_frame(move || {
+                CHECKER.with(|c| c.borrow_mut().take());
+                if let vl::LessonCheck::Contradicted(f) = &checked {
+                    let said = words::check_failed(f);
+                    ui.problems.update(|p| {
+                        if !p.contains(&said) {
+                            p.push(said.clone());
+                        }
+                    });
+                }
+                ui.lesson_check.set(Some(checked));
+            });
+        });
+        match running {
+            Ok(r) => CHECKER.with(|c| *c.borrow_mut() = Some(r)),
+            Err(why) => self.lesson_check.set(Some(vl::LessonCheck::Contradicted(why))),
+        }
+    }
+}
+
+/// "Check this lesson", for a course author: the whole lesson against the
+/// run, as `cachescope check` does, with no toolchain but the page.
+#[component]
+pub fn CheckThisLesson() -> impl IntoView {
+    let ui = use_ui();
+    let has_lesson = Memo::new(move |_| ui.session.with(|s| !s.scenario().lesson.is_empty()));
+    move || {
+        has_lesson.get().then(|| {
+            view! {
+                <div class="check-lesson">
+                    <button
+                        on:click=move |_| ui.check_lesson()
+                        prop:disabled=move || ui.lesson_check.with(|c| matches!(c, Some(vl::LessonCheck::Checking)))
+                    >
+                        "Check this lesson"
+                    </button>
+                    <p role="status">
+                        {move || ui.lesson_check.get().map(|c| match c {
+                            vl::LessonCheck::Checking => "Checking every step against the run…".to_string(),
+                            vl::LessonCheck::Held { steps } => words::check_held(steps),
+                            vl::LessonCheck::Contradicted(f) => words::check_failed(&f),
+                        })}
+                    </p>
+                </div>
+            }
+        })
     }
 }

@@ -38,8 +38,15 @@ impl Ui {
     }
 }
 
-/// Mirror the state into the URL whenever it settles (not on every played frame).
-pub(super) fn mirror_into_url(ui: Ui) {
+/// Mirror the state into the URL whenever it settles (not on every played
+/// frame). When the scenario the link named could not be used (`fell_back`),
+/// the link stays as given, for a reload or a report, until the learner
+/// changes the run (its scenario, settings or edits; not merely the frame).
+pub(super) fn mirror_into_url(ui: Ui, fell_back: bool) {
+    let what = move || {
+        (ui.preset.get_untracked(), ui.custom.get_value(), ui.settings.get_untracked(), ui.session.with_untracked(|s| s.edits().to_vec()))
+    };
+    let kept = StoredValue::new(fell_back.then(what));
     Effect::new(move |_| {
         let playing = ui.playing.get();
         ui.session.track();
@@ -49,6 +56,10 @@ pub(super) fn mirror_into_url(ui: Ui) {
         if playing {
             return;
         }
+        if kept.with_value(|k| k.as_ref().is_some_and(|k| *k == what())) {
+            return;
+        }
+        kept.set_value(None);
         let q = ui.query();
         if let Ok(h) = window().history() {
             let path = window().location().pathname().unwrap_or_default();

@@ -42,6 +42,7 @@ use mirror::Banner;
 
 pub use controls::{Controls, ScenarioPicker, Transport};
 pub use find::{serve_in_worker, CanItGoWrong};
+pub use lesson::CheckThisLesson;
 pub use panels::{
     AboutRun, AboutScenario, ExpectationsPanel, InvariantsPanel, Observations, ReconcilePanel, Side, SpaceTimePanel, StorePanel,
     TimelinePanel, WatchPanel, WorkqueuePanel,
@@ -56,9 +57,9 @@ const DEFAULT_PRESET: &str = "over-create";
 #[component]
 pub fn App() -> impl IntoView {
     let query = window().location().search().unwrap_or_default();
-    let url::Parsed { state, problems } = url::parse_query_lenient(&query, DEFAULT_PRESET);
+    let url::Parsed { state, problems, fell_back } = url::parse_query_lenient(&query, DEFAULT_PRESET);
     let problems = problems.iter().map(ToString::to_string).collect::<Vec<_>>();
-    view! { <Stage state problems /> }
+    view! { <Stage state problems fell_back /> }
 }
 
 /// The explorer: controls, panels, caption, transport and timeline.
@@ -68,6 +69,10 @@ pub fn Stage(
     /// Problems found while reading the URL, for the banner.
     #[prop(optional)]
     problems: Vec<String>,
+    /// The scenario the URL names could not be used: the link is kept as
+    /// given in the address bar until the learner changes something.
+    #[prop(optional)]
+    fell_back: bool,
 ) -> impl IntoView {
     let shown = state.shown_panels();
     let controls = state.controls_mode();
@@ -88,9 +93,13 @@ pub fn Stage(
         keyboard::listen(ui);
     }
     playback::pause_when_hidden(ui);
-    mirror::mirror_into_url(ui);
+    mirror::mirror_into_url(ui, fell_back);
     bridge::connect(ui);
 
+    // A scenario the link gives whole: its lesson checked before a learner meets it.
+    if ui.custom.with_value(Option::is_some) {
+        ui.check_lesson();
+    }
     // `lesson=1`: the lesson, at the URL's step.
     if let Some(step) = ui.layout.with_value(|l| l.lesson) {
         ui.start_lesson(step);

@@ -240,8 +240,13 @@ impl Ui {
         self.ended.set(false);
         self.notice.set(None);
         self.expected_shown.set(false);
+        self.lesson_check.set(None);
         self.settle();
         self.look_ahead();
+        // A scenario given whole (imported, sent by a host, found by a search): its lesson checked before a learner meets it.
+        if self.custom.with_value(Option::is_some) {
+            self.check_lesson();
+        }
     }
 
     pub(super) fn load_preset(&self, name: &str) {

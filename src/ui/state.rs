@@ -100,6 +100,8 @@ pub struct Ui {
     pub(super) region_of: StoredValue<&'static str>,
     /// Two runs side by side: a host page's commands go to both, through this.
     pub(super) obey_both: StoredValue<Option<Callback<crate::view::host::Command>>>,
+    /// The scenario's lesson checked whole in the worker, for its author (and the banner when it fails).
+    pub(super) lesson_check: RwSignal<Option<crate::view::lesson::LessonCheck>>,
     /// What the learner wrote for each step's `prompt`, by step.
     pub(super) lesson_written: RwSignal<Vec<String>>,
     /// The panel a lesson's reveal lights (its class: `cache`).
@@ -249,6 +251,7 @@ impl Ui {
             lesson_cache: StoredValue::new_local(None),
             lesson_said: RwSignal::new(String::new()),
             lesson_written: RwSignal::new(Vec::new()),
+            lesson_check: RwSignal::new(None),
             region_of: StoredValue::new(""),
             obey_both: StoredValue::new(None),
             lesson_lit: RwSignal::new(None),

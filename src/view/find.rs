@@ -31,6 +31,16 @@ pub struct Job {
     pub drops: bool,
 }
 
+/// What the page asks its worker: a search, or a scenario's lesson checked
+/// against its run (`crate::view::lesson::verify`, all of it, as `cachescope
+/// check` does), off the main thread: a custom scenario's runs can be long.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Task {
+    Search(Job),
+    CheckLesson { scenario: serde_json::Value },
+}
+
 /// The page's default bound: up to two held-back events, two million states
 /// (a few seconds in the page; the over-create bug takes a few hundred).
 pub const DEFAULT_MAX_DEVIATIONS: usize = 2;
@@ -55,6 +65,9 @@ pub enum Reply {
     },
     /// The job could not run (a scenario the worker refused, a malformed job).
     Failed(String),
+    /// A lesson checked: its steps, and the first that the run contradicts
+    /// (`lesson[2]: …`), if one does.
+    LessonChecked { steps: usize, failure: Option<String> },
 }
 
 impl Reply {
@@ -67,11 +80,12 @@ impl Reply {
     }
 }
 
-/// The worker's whole job: read `job` (JSON text), search, and post each
-/// reply as JSON text.
-pub fn serve(job: &str, post: &mut dyn FnMut(String)) {
-    let job: Job = match serde_json::from_str(job) {
-        Ok(j) => j,
+/// The worker's whole job: read a [`Task`] (JSON text), do it, and post
+/// each reply as JSON text.
+pub fn serve(task: &str, post: &mut dyn FnMut(String)) {
+    let job = match serde_json::from_str(task) {
+        Ok(Task::Search(job)) => job,
+        Ok(Task::CheckLesson { scenario }) => return post(check_lesson(&scenario).to_text()),
         Err(e) => return post(Reply::Failed(format!("a malformed search job: {e}")).to_text()),
     };
     let scenario = match Scenario::from_json(&job.scenario.to_string()) {
@@ -99,6 +113,14 @@ pub fn serve(job: &str, post: &mut dyn FnMut(String)) {
         None => (None, None),
     };
     post(Reply::Done { exploration: found, counterexample, refused }.to_text());
+}
+
+/// A scenario's lesson, checked whole against its run.
+fn check_lesson(scenario: &serde_json::Value) -> Reply {
+    match Scenario::from_json(&scenario.to_string()) {
+        Ok(s) => Reply::LessonChecked { steps: s.lesson.len(), failure: crate::view::lesson::verify(&s).err().map(|e| e.to_string()) },
+        Err(e) => Reply::Failed(e.to_string()),
+    }
 }
 
 /// What the page does when a search ends: the run it loads, at which frame,
@@ -161,15 +183,23 @@ mod tests {
     use super::*;
     use crate::scenario::preset;
 
-    fn job(scenario: &Scenario, invariant: Option<&str>) -> String {
-        serde_json::to_string(&Job {
+    fn base_job(scenario: &Scenario, invariant: Option<&str>) -> Job {
+        Job {
             scenario: scenario.to_value(),
             invariant: invariant.map(str::to_string),
             max_deviations: DEFAULT_MAX_DEVIATIONS,
             budget: DEFAULT_BUDGET,
             drops: false,
-        })
-        .unwrap()
+        }
+    }
+
+    /// A search as the page posts it.
+    fn task(job: Job) -> String {
+        serde_json::to_string(&Task::Search(job)).unwrap()
+    }
+
+    fn job(scenario: &Scenario, invariant: Option<&str>) -> String {
+        task(base_job(scenario, invariant))
     }
 
     fn replies(job: &str) -> Vec<Reply> {
@@ -195,9 +225,7 @@ mod tests {
     #[test]
     fn progress_comes_every_few_thousand_states_and_a_clean_search_says_how_much() {
         let s = preset("replicaset-pressure").unwrap();
-        let out = replies(
-            &serde_json::to_string(&Job { budget: 100_000, max_deviations: 1, ..serde_json::from_str(&job(&s, None)).unwrap() }).unwrap(),
-        );
+        let out = replies(&task(Job { budget: 100_000, max_deviations: 1, ..base_job(&s, None) }));
         let progress = out.iter().filter(|r| matches!(r, Reply::Progress(_))).count();
         let Some(Reply::Done { exploration, counterexample: None, .. }) = out.last() else { panic!("{:?}", out.last()) };
         assert_eq!(progress as u64, exploration.states / crate::explore::PROGRESS_EVERY);
@@ -209,9 +237,7 @@ mod tests {
     #[test]
     fn with_drops_the_search_finds_what_fools_the_consistency_store() {
         let s = preset("staleness-mitigation").unwrap().with_settings([("cluster.watch_lag_ms", "0")]).unwrap();
-        let job = |drops: bool| {
-            serde_json::to_string(&Job { drops, ..serde_json::from_str(&job(&s, Some("children_within_desired"))).unwrap() }).unwrap()
-        };
+        let job = |drops: bool| task(Job { drops, ..base_job(&s, Some("children_within_desired")) });
         assert!(matches!(replies(&job(false)).last(), Some(Reply::Done { counterexample: None, .. })));
         let Some(Reply::Done { exploration, counterexample: Some(_), .. }) = replies(&job(true)).last().cloned() else { panic!() };
         let words = outcome_words(&exploration, DEFAULT_MAX_DEVIATIONS);
@@ -219,8 +245,20 @@ mod tests {
     }
 
     #[test]
+    fn the_worker_checks_a_lesson_whole_and_names_the_step_the_run_contradicts() {
+        let check = |s: &Scenario| replies(&serde_json::to_string(&Task::CheckLesson { scenario: s.to_value() }).unwrap());
+        let good = preset("over-create").unwrap();
+        assert_eq!(check(&good), vec![Reply::LessonChecked { steps: 4, failure: None }]);
+        let mut bad = good.clone();
+        bad.lesson[1].reveal = "It keeps 13 of them.".to_string();
+        let out = check(&bad);
+        let [Reply::LessonChecked { steps: 4, failure: Some(f) }] = &out[..] else { panic!("{out:?}") };
+        assert!(f.starts_with("lesson[1]: the reveal states 13, which the run does not give"), "{f}");
+    }
+
+    #[test]
     fn a_bad_job_fails_naming_the_problem() {
-        let out = replies("{\"scenario\":{\"name\":\"x\"},\"invariant\":null,\"max_deviations\":1,\"budget\":10}");
+        let out = replies("{\"search\":{\"scenario\":{\"name\":\"x\"},\"invariant\":null,\"max_deviations\":1,\"budget\":10}}");
         assert!(matches!(&out[..], [Reply::Failed(m)] if m.contains("until_ms") || m.contains("controller")), "{out:?}");
         assert!(matches!(&replies("nonsense")[..], [Reply::Failed(m)] if m.starts_with("a malformed search job")));
     }
@@ -248,8 +286,7 @@ mod tests {
     #[test]
     fn a_job_over_the_limits_is_refused_naming_the_field() {
         let s = preset("over-create").unwrap();
-        let over = Job { max_deviations: 9, ..serde_json::from_str(&job(&s, None)).unwrap() };
-        let out = replies(&serde_json::to_string(&over).unwrap());
+        let out = replies(&task(Job { max_deviations: 9, ..base_job(&s, None) }));
         assert!(matches!(&out[..], [Reply::Failed(m)] if m.contains("--max-deviations") && m.contains('9')), "{out:?}");
     }
 

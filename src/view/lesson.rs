@@ -79,6 +79,19 @@ pub fn verify(scenario: &Scenario) -> Result<Vec<StepOutcome>, LessonFailure> {
     Ok(outcomes)
 }
 
+/// A lesson checked whole against its run, as `cachescope check` does (the
+/// page runs [`verify`] in its worker, `view::find::Task::CheckLesson`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LessonCheck {
+    Checking,
+    /// Every step holds.
+    Held {
+        steps: usize,
+    },
+    /// The first step the run contradicts, named (`lesson[2]: …`), or why it could not be checked.
+    Contradicted(String),
+}
+
 /// What the learner answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Response {

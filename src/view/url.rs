@@ -258,11 +258,14 @@ fn param_error(name: &str, value: &str, message: impl Into<String>) -> ScenarioE
 pub struct Parsed {
     pub state: PageState,
     pub problems: Vec<ScenarioError>,
+    /// The scenario the link names could not be used (a refused document,
+    /// an unknown preset): the state holds the default preset in its place.
+    pub fell_back: bool,
 }
 
 /// Parse a query string (with or without the leading `?`); the first problem is the error.
 pub fn parse_query(query: &str, default_preset: &str) -> Result<PageState, ScenarioError> {
-    let Parsed { state, mut problems } = parse_query_lenient(query, default_preset);
+    let Parsed { state, mut problems, .. } = parse_query_lenient(query, default_preset);
     if problems.is_empty() {
         Ok(state)
     } else {
@@ -458,6 +461,7 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
             }
         }
     };
+    let fell_back = base.is_none();
     // Settings one at a time, so each bad one is named and the good ones still apply.
     let mut scenario = base.unwrap_or_else(default);
     let mut settings = Vec::new();
@@ -495,7 +499,20 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
             layout.compare = None;
         }
     }
-    // The lesson, at its step: only where the scenario has one.
+    // The lesson, at its step: only where the scenario has one, and never the
+    // lesson of a fallback the link did not ask for.
+    if lesson && fell_back {
+        problems.push(param_error(
+            "lesson",
+            "1",
+            format!(
+                "not started: the scenario this link names could not be used, and {} in its place is not the lesson it meant",
+                scenario.name
+            ),
+        ));
+        lesson = false;
+        step = None;
+    }
     let steps = scenario.lesson.len();
     if lesson && steps == 0 {
         problems.push(param_error("lesson", "1", format!("{} has no lesson", scenario.name)));
@@ -527,7 +544,7 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
         layout,
         gc_steps,
     };
-    Parsed { state, problems }
+    Parsed { state, problems, fell_back }
 }
 
 /// The query string for a state (with the leading `?`). Defaults are left out.
@@ -720,7 +737,7 @@ mod tests {
     #[test]
     fn a_bad_parameter_is_reported_and_the_good_ones_still_apply() {
         let q = "s=empty-cache&cluster.watch_lag_ms=-5&controller.naming=generate&frame=ten&colour=red&panels=cache,bogus,cluster&speed=2";
-        let Parsed { state, problems } = parse_query_lenient(q, "over-create");
+        let Parsed { state, problems, .. } = parse_query_lenient(q, "over-create");
         assert_eq!(state.preset.as_deref(), Some("empty-cache"));
         assert_eq!(state.scenario.controller.naming, crate::sim::controllers::Naming::Generate, "the good setting applies");
         assert_eq!(state.scenario.cluster.watch_lag_ms, preset("empty-cache").unwrap().cluster.watch_lag_ms, "the bad one does not");
@@ -741,14 +758,28 @@ mod tests {
 
     #[test]
     fn an_unknown_preset_or_a_broken_scenario_opens_the_default_and_says_so() {
-        let Parsed { state, problems } = parse_query_lenient("s=over-creat&controller.naming=generate", "over-create");
+        let Parsed { state, problems, .. } = parse_query_lenient("s=over-creat&controller.naming=generate", "over-create");
         assert_eq!(state.preset.as_deref(), Some("over-create"));
         assert_eq!(state.scenario.controller.naming, crate::sim::controllers::Naming::Generate);
         assert_eq!(problems.len(), 1);
         assert!(problems[0].to_string().contains("URL parameter s") && problems[0].to_string().contains("over-creat"));
-        let Parsed { state, problems } = parse_query_lenient("scenario=%7B%22name%22%3A1%7D", "over-create");
+        let Parsed { state, problems, fell_back } = parse_query_lenient("scenario=%7B%22name%22%3A1%7D", "over-create");
         assert_eq!((state.preset.as_deref(), state.custom.as_deref()), (Some("over-create"), None));
         assert!(problems[0].to_string().starts_with("URL parameter scenario"), "{}", problems[0]);
+        assert!(fell_back);
+    }
+
+    #[test]
+    fn a_lesson_is_never_the_fallbacks() {
+        // over-create has a lesson; the link asked for another scenario's, which could not be used.
+        let Parsed { state, problems, fell_back } = parse_query_lenient("scenario=%7B%22name%22%3A1%7D&lesson=1&step=2", "over-create");
+        assert!(fell_back);
+        assert_eq!(state.layout.lesson, None, "over-create's lesson is not started in its place");
+        let said: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        assert!(said.iter().any(|p| p.starts_with("URL parameter lesson") && p.contains("not started")), "{said:#?}");
+        let Parsed { state, fell_back, .. } = parse_query_lenient("s=over-create&lesson=1", "over-create");
+        assert!(!fell_back);
+        assert_eq!(state.layout.lesson, Some(0));
     }
 
     #[test]
@@ -811,7 +842,7 @@ mod tests {
         }
         let bare = r#"{"name":"bare","controller":{"kind":"ensemble"}}"#;
         let q = format!("scenario={}&lesson=1", bare.replace('{', "%7B").replace('}', "%7D").replace('"', "%22"));
-        let Parsed { state, problems } = parse_query_lenient(&q, "over-create");
+        let Parsed { state, problems, .. } = parse_query_lenient(&q, "over-create");
         assert_eq!(state.layout.lesson, None);
         assert!(problems.iter().any(|p| p.field == "URL parameter lesson" && p.to_string().contains("bare has no lesson")), "{problems:?}");
     }
@@ -824,7 +855,7 @@ mod tests {
             Some(vec![("controller.naming".into(), "generate".into()), ("cluster.watch_lag_ms".into(), "500".into())])
         );
         assert_eq!(parse_query(&encode(&s), "over-create").unwrap(), s);
-        let Parsed { state, problems } = parse_query_lenient("s=over-create&compare=controller.naming%3Dsometimes", "over-create");
+        let Parsed { state, problems, .. } = parse_query_lenient("s=over-create&compare=controller.naming%3Dsometimes", "over-create");
         assert_eq!(state.layout.compare, None);
         assert!(problems.iter().any(|p| p.field == "URL parameter compare" && p.to_string().contains("sometimes")), "{problems:?}");
         let Parsed { problems, .. } = parse_query_lenient("s=over-create&compare=naming", "over-create");

@@ -245,13 +245,50 @@ test('a cross-origin course page hears each answer and the score', async () => {
     const completed = lessonMessages.find((m) => m.data.event === 'completed');
     const raw = answered.filter((m) => m.data.correct).length;
     assert.deepEqual(completed?.data.score, { raw, max: told.length, scaled: Math.round((raw / told.length) * 1000) / 1000 });
-    // Its height, for a host that sizes the iframe to it: the iframe's 500 px.
+    // The height the content needs, for a host that sizes the iframe to it: at the end, the iframe's 500 px.
     const resized = await page.evaluate(() => window.__messages.filter((m) => m.data?.cachescope === 'resize').map((m) => m.data.height));
     assert.ok(resized.length >= 1 && resized.at(-1) === 500, JSON.stringify(resized));
     const frames = await page.evaluate(() => window.__messages.filter((m) => m.data?.cachescope === 'frame').map((m) => m.data));
     // The frame message says where the run ends, once the page knows, and whether it is there.
     assert.ok(frames.some((f) => f.last_frame === scenario.frames), JSON.stringify(frames.at(-1)));
     assert.ok(frames.every((f) => f.at_end === (f.last_frame !== null && f.frame === f.last_frame)), JSON.stringify(frames));
+  } finally {
+    await context.close();
+    await new Promise((r) => host.close(r));
+  }
+});
+
+test('a host hears a larger height when a reveal opens, and fits its iframe to show it whole', async () => {
+  const app = `${env.server.url}?s=over-create&embed=1&lesson=1&controls=transport`;
+  const host = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    // The host sizes its iframe to what the page says it needs.
+    res.end(`<!doctype html><title>host</title><iframe src="${app}" width="800" height="500" title="cachescope"></iframe>
+      <script>window.__heights = []; addEventListener('message', (e) => { if (e.data?.cachescope === 'resize') { window.__heights.push(e.data.height); document.querySelector('iframe').height = e.data.height; } });</script>`);
+  });
+  await new Promise((r) => host.listen(0, '127.0.0.1', r));
+  const { page, context } = await openPage(env.browser, `http://127.0.0.1:${host.address().port}`, { width: 900, height: 1400, reducedMotion: 'reduce' });
+  try {
+    const told = lessonOf('over-create');
+    await page.goto(`http://127.0.0.1:${host.address().port}/`);
+    const frame = page.frameLocator('iframe');
+    const lesson = frame.getByRole('region', { name: 'Lesson', exact: true });
+    for (const i of [0, 1]) {
+      await lesson.getByText(`Step ${i + 1} of ${told.length}`, { exact: true }).waitFor({ timeout: 20_000 });
+      await lesson.getByLabel('Your prediction').fill(String(told[i].answer));
+      await lesson.getByRole('button', { name: 'Check' }).click();
+      await lesson.locator('.verdict').waitFor();
+      if (i === 0) await lesson.getByRole('button', { name: 'Next step' }).click();
+    }
+    // Step 2's reveal carries the lab's table: more than the 500 px iframe holds.
+    await page.waitForFunction(() => window.__heights.some((h) => h > 500), null, { timeout: 10_000 });
+    // Fitted to what it says, the page settles (it needs what it has), and the step shows whole.
+    await page.waitForTimeout(500);
+    const settled = await page.evaluate(() => window.__heights.at(-1));
+    assert.ok(settled > 500, JSON.stringify(await page.evaluate(() => window.__heights)));
+    assert.equal(Number(await page.locator('iframe').getAttribute('height')), settled);
+    const body = frame.locator('.lesson-body');
+    assert.ok(await body.evaluate((el) => el.scrollHeight - el.clientHeight <= 1), `the reveal whole at ${settled} px`);
   } finally {
     await context.close();
     await new Promise((r) => host.close(r));

@@ -6,7 +6,8 @@ use crate::view::url::runner_command;
 use leptos::either::Either;
 use leptos::prelude::*;
 
-/// "About this scenario": its description and the real incident it mirrors.
+/// "About this scenario": its description, the real incident it mirrors, and
+/// for its author, "Check this lesson".
 #[component]
 pub fn AboutScenario() -> impl IntoView {
     let snap = use_ui().snap;
@@ -23,6 +24,7 @@ pub fn AboutScenario() -> impl IntoView {
             {move || c().1.map(|(title, url)| view! {
                 <p>"This happened: " <a href=url target="_blank" rel="noopener noreferrer">{title}</a></p>
             })}
+            <crate::ui::CheckThisLesson />
         </details>
     }
 }
