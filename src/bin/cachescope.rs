@@ -286,7 +286,8 @@ fn check(scenarios: &[Scenario]) -> bool {
 
 /// `cachescope explore`: prints one JSON object; `Ok(true)` when a violation was found.
 fn explore(e: &ExploreArgs) -> Result<bool, ScenarioError> {
-    use cachescope::explore::{counterexample, explore};
+    use cachescope::explore::explore;
+    use cachescope::view::lesson::counterexample;
     let s = load(&e.target)?;
     let options = e.flags.options()?;
     let t = std::time::Instant::now();

@@ -49,7 +49,20 @@ pub(super) fn connect(ui: Ui) {
             }
         }
         let data = e.data();
-        let text = data.as_string().or_else(|| js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string())).unwrap_or_default();
+        let text = match data.as_string() {
+            Some(t) => t,
+            None => match js_sys::JSON::stringify(&data).ok().and_then(|s| s.as_string()) {
+                Some(t) => t,
+                // Addressed to this page but not JSON (a cyclic object, a function): said, not dropped.
+                None if js_sys::Reflect::has(&data, &"cachescope".into()).unwrap_or(false) => {
+                    ui.notice.set(Notice::say(format!(
+                        "{IGNORED_MESSAGE} {origin}: it cannot be read as JSON (a cyclic object?); send plain JSON, as docs/embedding.md shows."
+                    )));
+                    return;
+                }
+                None => return,
+            },
+        };
         match host::parse(&text) {
             Ok(Some(command)) => {
                 // A good message after an ignored one: the notice about it is stale.

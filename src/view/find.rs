@@ -10,9 +10,10 @@
 //! [`progress_words`] and [`outcome_words`], which hand the search's counts
 //! to the narration floor (`narrate::explore`).
 
-use crate::explore::{counterexample, explore_with, Exploration, Options};
+use crate::explore::{explore_with, Exploration, Options};
 use crate::narrate::explore::{self as words, FoundFacts, SearchFacts};
 use crate::scenario::Scenario;
+use crate::view::lesson::counterexample;
 use serde::{Deserialize, Serialize};
 
 /// What the page asks the worker to search.

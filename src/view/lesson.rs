@@ -92,6 +92,20 @@ pub enum LessonCheck {
     Contradicted(String),
 }
 
+/// A counterexample of `scenario` ([`crate::explore::counterexample`]), with
+/// its lesson only if the counterexample's run holds to it ([`verify`]):
+/// the lesson was written for the run without the schedule, and a learner
+/// must not be told what this run contradicts. What `cachescope explore
+/// --out` writes and the page's Find a bug loads.
+pub fn counterexample(scenario: &Scenario, v: &crate::explore::Counterexample) -> Result<Scenario, crate::scenario::ScenarioError> {
+    let mut c = crate::explore::counterexample(scenario, v)?;
+    if verify(&c).is_err() {
+        c.lesson.clear();
+        // The controls a lesson's steps used stay: they are still the story's.
+    }
+    Ok(c)
+}
+
 /// What the learner answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Response {

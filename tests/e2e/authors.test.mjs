@@ -70,3 +70,29 @@ test('a link whose scenario is refused starts no lesson of the fallback, and sta
     await context.close();
   }
 });
+
+test('a host message addressed to the page that cannot be read as JSON is named, not dropped in silence', async () => {
+  const { page, context } = await openPage(env.browser, env.server.origin, { width: 900, height: 600 });
+  try {
+    await page.setContent(`<iframe src="${env.server.url}?s=over-create&embed=1" width="800" height="500" title="cachescope"></iframe>`);
+    const frame = page.frameLocator('iframe');
+    await frame.getByRole('region', { name: 'Cluster', exact: true }).waitFor({ timeout: 20_000 });
+    // Someone else's message, cyclic or not, is left alone.
+    await page.evaluate(() => {
+      const other = { kind: 'analytics' };
+      other.self = other;
+      document.querySelector('iframe').contentWindow.postMessage(other, '*');
+    });
+    await page.waitForTimeout(500);
+    assert.equal(await frame.locator('.notice').count(), 0, 'not addressed to it: no notice');
+    // Structured clone carries a cycle across postMessage; JSON cannot.
+    await page.evaluate(() => {
+      const message = { cachescope: 'play' };
+      message.self = message;
+      document.querySelector('iframe').contentWindow.postMessage(message, '*');
+    });
+    await frame.locator('.notice').getByText(/Ignored a message from .*: it cannot be read as JSON/).waitFor();
+  } finally {
+    await context.close();
+  }
+});
