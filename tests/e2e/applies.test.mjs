@@ -38,6 +38,23 @@ test('the page says only what applies: lines off, invariants and notes of this c
   }
 });
 
+test('the panels count as the labs do: over-create with GenerateName ends on 11 ConfigMaps, empty-cache on none left', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    const end = (name, sets = '') => JSON.parse(runner('run', name, ...sets.split(' ').filter(Boolean))).frames;
+    await openStage(page, env.server.url, `?s=over-create&controller.naming=generate&frame=${end('over-create', '--set controller.naming=generate')}`);
+    assert.equal(await region(page, 'Cluster').locator('.counts').innerText(), '1 Ensemble · 11 ConfigMaps');
+    // Lab 2: "Run it. Count what is left." Nothing, as the lab says.
+    await openStage(page, env.server.url, `?s=empty-cache&frame=${end('empty-cache')}`);
+    assert.equal(await region(page, 'Cluster').locator('.counts').innerText(), '0 objects');
+    assert.match(await region(page, 'Cluster').innerText(), /Empty: all 50 ConfigMaps were deleted/);
+    assert.match(await region(page, 'Observations').innerText(), /nothing left to count: 0 ConfigMaps, as the lab expects/);
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
 test('Wait for cache sync ticked at the run\'s end is the next run, played; the notice keeps out of Help\'s way', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
