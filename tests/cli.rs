@@ -229,6 +229,14 @@ fn a_question_is_asked_before_the_screen_answers_it() {
     );
     let run: serde_json::Value = serde_json::from_slice(&cachescope(&["run", told.to_str().unwrap()]).stdout).unwrap();
     assert!(run["lesson_error"].as_str().unwrap().contains("the caption already states the answer, 6"), "{run}");
+    // Answered at frame 0, which no question comes before: refused as written.
+    let e = bad(&[
+        "check",
+        steps_file("at-start.json", serde_json::json!([{"at": {"start": true}, "ask": "?", "answer": creates_of_2, "reveal": "{answer}"}]))
+            .to_str()
+            .unwrap(),
+    ]);
+    assert!(e.contains("lesson[0].at") && e.contains("a step answers after it asks"), "{e}");
     // Asked at the run's end: refused as written, naming the field.
     let e = bad(&[
         "check",

@@ -66,5 +66,17 @@ pub fn stopped(frames_a: usize, frames_b: usize) -> String {
     )
 }
 
+/// Stopped before both ends, and no parting among the frames computed.
+pub const SAME_SO_FAR: &str = "Run A and Run B send the same requests, answered alike, as far as they were computed.";
+
+/// The transport's count while both runs are computed.
+pub fn computing_short(frames_a: usize, frames_b: usize) -> String {
+    format!("Computing: A {frames_a} · B {frames_b} frames")
+}
+
+/// A host page's `load`, which a comparison does not take.
+pub const LOAD_IGNORED: &str =
+    "Ignored load: this page compares two runs of the scenario its link names; a host changes them by changing the link.";
+
 /// The two logs never part.
 pub const SAME: &str = "Run A and Run B send the same requests, answered alike, all the way.";

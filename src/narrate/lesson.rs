@@ -46,6 +46,17 @@ pub fn check_failed(failure: &str) -> String {
     format!("This scenario's lesson does not hold against its run: {failure}")
 }
 
+/// A lesson that could not be checked in the page, and why (no worker).
+pub fn check_unavailable(why: &str) -> String {
+    format!("The lesson could not be checked here: {why}. cachescope check checks it on the command line.")
+}
+
+/// The caption of a lesson's last step, once done, beside the score.
+pub const DONE: &str = "Your notes keep every figure and sentence: copy them as Markdown for your write-up.";
+
+/// What Observations says while a lesson's question is open.
+pub const CHECKS_WAIT: &str = "The lab's figures wait until you have answered the lesson's question.";
+
 /// The end of a lesson: "Lesson complete: 3 of your 4 answers matched the run."
 pub fn completed(raw: usize, max: usize) -> String {
     format!("Lesson complete: {raw} of your {} matched the run.", plural(max as u64, "answer", "answers"))

@@ -312,6 +312,13 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), Scenari
             }
         }
         validate_at(&format!("{at}.at"), &step.at)?;
+        if matches!(step.at.selector(), Ok(Selector::Start)) {
+            return Err(ScenarioError::new(
+                format!("{at}.at"),
+                Some("{\"start\": true}".into()),
+                "a step answers after it asks, and frame 0 is before any: pause at a later frame",
+            ));
+        }
         if let Some(ask_at) = &step.ask_at {
             validate_at(&format!("{at}.ask_at"), ask_at)?;
             if matches!(ask_at.selector(), Ok(Selector::End)) {

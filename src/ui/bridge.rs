@@ -140,7 +140,7 @@ fn parent_page() -> Option<web_sys::Window> {
     window().parent().ok().flatten().filter(|p| *p != window())
 }
 
-fn embedded() -> bool {
+pub(super) fn embedded() -> bool {
     parent_page().is_some()
 }
 

@@ -32,6 +32,8 @@ struct Pair {
     computing: RwSignal<Option<(usize, usize)>>,
     /// Stopped before both ends were known.
     stopped: RwSignal<bool>,
+    /// A host page's command that came while both were computed.
+    waiting: StoredValue<Option<host::Command>, LocalStorage>,
     playing: RwSignal<bool>,
     clock: StoredValue<Option<(f64, f64)>>,
 }
@@ -43,8 +45,9 @@ impl Pair {
         if self.computing.try_get_untracked().flatten().is_none() {
             return;
         }
-        let started = clock_ms();
+        // Half a slice each, so neither waits on the other.
         for ui in [self.a, self.b] {
+            let started = clock_ms();
             ui.session.update_untracked(|s| {
                 if !s.end_known() {
                     s.look_ahead(&mut |n| n % 16 != 0 || clock_ms() - started < SLICE_MS / 2.0);
@@ -61,10 +64,18 @@ impl Pair {
         }
     }
 
-    /// Stop computing: compare what is known.
+    /// Stop computing: compare what is known; the focus, which was on
+    /// Stop, goes to Play.
     fn stop(self) {
         self.stopped.set(true);
         self.computed();
+        request_animation_frame(|| {
+            if let Some(play) =
+                document().get_element_by_id("play").and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+            {
+                let _ = play.focus();
+            }
+        });
     }
 
     /// Both runs computed (or stopped): each at frame 0, the parting found.
@@ -82,15 +93,20 @@ impl Pair {
             self.a.session.with_untracked(|sa| self.b.session.with_untracked(|sb| vc::first_divergence(sa.frames(), sb.frames())));
         self.parting.set(parting);
         self.computing.set(None);
+        if let Some(command) = self.waiting.try_update_value(Option::take).flatten() {
+            self.obey(command);
+        }
     }
 
     fn ready(&self) -> bool {
         self.computing.with_untracked(Option::is_none)
     }
 
-    /// A host page's command, for both runs.
+    /// A host page's command, for both runs; one that comes while both are
+    /// computed waits for them (the last such), as the transport's buttons do.
     fn obey(self, command: host::Command) {
         if !self.ready() {
+            self.waiting.set_value(Some(command));
             return;
         }
         match command {
@@ -103,12 +119,9 @@ impl Pair {
             host::Command::Seek(n) => {
                 // Run A's frame n, and Run B at the same simulated time.
                 self.pause();
-                let t = self.a.session.with_untracked(|s| s.frames().get(n.saturating_sub(1)).map_or(0, |f| f.at_ms));
-                self.both(|a, b| vc::seek_both(a, b, t));
+                self.both(|a, b| vc::seek_frame_of_a(a, b, n));
             }
-            host::Command::Load(_) => self.a.notice.set(crate::ui::notice::Notice::say(
-                "Ignored load: this page compares two runs of the scenario its link names; a host changes them by changing the link.",
-            )),
+            host::Command::Load(_) => self.a.notice.set(crate::ui::notice::Notice::say(words::LOAD_IGNORED)),
         }
     }
 
@@ -198,6 +211,7 @@ pub(super) fn CompareStage(vs: Vec<(String, String)>, state: PageState) -> impl 
         parting: RwSignal::new(None),
         computing: RwSignal::new(Some((0, 0))),
         stopped: RwSignal::new(false),
+        waiting: StoredValue::new_local(None),
         playing: RwSignal::new(false),
         clock: StoredValue::new(None),
     };
@@ -222,9 +236,10 @@ pub(super) fn CompareStage(vs: Vec<(String, String)>, state: PageState) -> impl 
             let known = |ui: Ui| ui.session.with_untracked(|s| s.frames().len());
             words::stopped(known(a), known(b))
         });
+        let stopped_early = pair.stopped.get();
         let parting = pair.parting.with(|p| {
             p.as_ref().map_or_else(
-                || words::SAME.to_string(),
+                || if stopped_early { words::SAME_SO_FAR } else { words::SAME }.to_string(),
                 |d| {
                     if now() >= d.at_ms {
                         words::divergence(d.at_ms, d.frame_a, d.frame_b, d.a.as_ref(), d.b.as_ref())
@@ -237,7 +252,7 @@ pub(super) fn CompareStage(vs: Vec<(String, String)>, state: PageState) -> impl 
         stopped.map_or(parting.clone(), |s| format!("{s} {parting}"))
     };
     // A host page follows both runs.
-    if a.embed.get_untracked() {
+    if super::bridge::embedded() {
         Effect::new(move |_| {
             let at = |ui: Ui| {
                 let last = ui.ended.get().then(|| ui.known.get());
@@ -275,7 +290,7 @@ pub(super) fn CompareStage(vs: Vec<(String, String)>, state: PageState) -> impl 
             {move || match pair.computing.get() {
                 Some((ka, kb)) => leptos::either::Either::Left(view! {
                     <div class="clock computing" role="status">
-                        <span class="mono">{format!("Computing: A {ka} · B {kb} frames")}</span>
+                        <span class="mono">{words::computing_short(ka, kb)}</span>
                         <button class="stop" on:click=move |_| pair.stop()>"Stop"</button>
                     </div>
                 }),

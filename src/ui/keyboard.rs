@@ -60,10 +60,11 @@ pub(super) fn listen(ui: Ui) {
         // In a field every key is the field's; on a button or a link, Space and
         // Enter are its own (they press it), the rest are the page's.
         let in_field = tag.as_deref().is_some_and(|t| matches!(t, "INPUT" | "SELECT" | "TEXTAREA"));
-        // A sentence being written keeps every key, "?" too; so does a
-        // dialog other than Help (which "?" closes).
-        let in_modal = target.as_ref().and_then(|el| el.closest("[aria-modal='true']").ok().flatten()).is_some();
-        if tag.as_deref() == Some("TEXTAREA") || in_modal && !(key == "?" && ui.help_open.get_untracked()) {
+        // A sentence being written keeps every key, "?" too; an open dialog
+        // keeps the page's keys from the run under it (the focus may be on
+        // the page itself, after a press on the dialog's text), Help but for "?".
+        let modal_open = document().query_selector("[aria-modal='true']").ok().flatten().is_some();
+        if tag.as_deref() == Some("TEXTAREA") || modal_open && !(key == "?" && ui.help_open.get_untracked()) {
             return;
         }
         let on_control = tag.as_deref().is_some_and(|t| matches!(t, "BUTTON" | "A" | "SUMMARY"));

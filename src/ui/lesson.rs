@@ -503,9 +503,15 @@ fn NotesButton(scenario: Memo<Scenario>, open: RwSignal<bool>) -> impl IntoView 
 /// What the learner writes in their own words for a step's `prompt`, kept
 /// for the notes (and their Markdown).
 #[component]
-fn Written(step: usize, prompt: String) -> impl IntoView {
+fn Written(
+    step: usize,
+    prompt: String,
+    /// Its field's id, distinct where the notes' dialog shows it again over the step.
+    #[prop(default = "written")]
+    place: &'static str,
+) -> impl IntoView {
     let ui = use_ui();
-    let id = format!("written-{step}");
+    let id = format!("{place}-{step}");
     let value = move || ui.lesson_written.with(|w| w.get(step).cloned().unwrap_or_default());
     view! {
         <div class="written">
@@ -563,7 +569,7 @@ fn NotesDialog(scenario: Memo<Scenario>, close: Callback<()>) -> impl IntoView {
                 </table>
             })}
             {tables.into_iter().map(table_view).collect_view()}
-            {prompts.into_iter().map(|p| view! { <Written step=p.step prompt=p.prompt /> }).collect_view()}
+            {prompts.into_iter().map(|p| view! { <Written step=p.step prompt=p.prompt place="notes-written" /> }).collect_view()}
             <div class="dialog-actions">
                 <button on:click=move |_| close.run(())>"Close"</button>
                 <button on:click=move |_| {
@@ -595,8 +601,9 @@ fn open_settings() {
 }
 
 thread_local! {
-    /// The worker checking a lesson, while it does.
-    static CHECKER: std::cell::RefCell<Option<super::find::Running>> = const { std::cell::RefCell::new(None) };
+    /// The worker checking a lesson while it does, and its check's number:
+    /// a reply belongs to the latest check only.
+    static CHECKER: std::cell::RefCell<(u64, Option<super::find::Running>)> = const { std::cell::RefCell::new((0, None)) };
 }
 
 impl Ui {
@@ -612,17 +619,32 @@ impl Ui {
         };
         self.lesson_check.set(Some(vl::LessonCheck::Checking));
         let ui = *self;
+        let generation = CHECKER.with(|c| {
+            let mut c = c.borrow_mut();
+            c.0 += 1;
+            c.0
+        });
         let running = super::find::spawn(&crate::view::find::Task::CheckLesson { scenario }, move |reply| {
             use crate::view::find::Reply;
             let checked = match reply {
                 Ok(Reply::LessonChecked { steps, failure: None }) => vl::LessonCheck::Held { steps },
                 Ok(Reply::LessonChecked { failure: Some(f), .. }) => vl::LessonCheck::Contradicted(f),
-                Ok(Reply::Failed(why)) | Err(why) => vl::LessonCheck::Contradicted(why),
+                Ok(Reply::Failed(why)) | Err(why) => vl::LessonCheck::Unavailable(why),
                 Ok(_) => return,
             };
             // Not from inside the worker's handler: dropping it ends the worker.
             request_animation_frame(move || {
-                CHECKER.with(|c| c.borrow_mut().take());
+                let latest = CHECKER.with(|c| {
+                    let mut c = c.borrow_mut();
+                    let latest = c.0 == generation;
+                    if latest {
+                        c.1 = None;
+                    }
+                    latest
+                });
+                if !latest {
+                    return;
+                }
                 if let vl::LessonCheck::Contradicted(f) = &checked {
                     let said = words::check_failed(f);
                     ui.problems.update(|p| {
@@ -635,8 +657,8 @@ impl Ui {
             });
         });
         match running {
-            Ok(r) => CHECKER.with(|c| *c.borrow_mut() = Some(r)),
-            Err(why) => self.lesson_check.set(Some(vl::LessonCheck::Contradicted(why))),
+            Ok(r) => CHECKER.with(|c| c.borrow_mut().1 = Some(r)),
+            Err(why) => self.lesson_check.set(Some(vl::LessonCheck::Unavailable(why))),
         }
     }
 }
@@ -662,6 +684,7 @@ pub fn CheckThisLesson() -> impl IntoView {
                             vl::LessonCheck::Checking => "Checking every step against the run…".to_string(),
                             vl::LessonCheck::Held { steps } => words::check_held(steps),
                             vl::LessonCheck::Contradicted(f) => words::check_failed(&f),
+                            vl::LessonCheck::Unavailable(why) => words::check_unavailable(&why),
                         })}
                     </p>
                 </div>

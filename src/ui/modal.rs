@@ -25,7 +25,15 @@ pub(super) fn Modal(
             let _ = b.focus();
         }
     });
+    // Escape closes it wherever the focus is (on the page itself, after a
+    // press on the dialog's text); inside it, its own handler does first.
+    let escape = window_event_listener(leptos::ev::keydown, move |e| {
+        if e.key() == "Escape" {
+            close.run(());
+        }
+    });
     on_cleanup(move || {
+        escape.remove();
         if let Some(el) = opener.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
             let _ = el.focus();
         }

@@ -179,6 +179,14 @@ pub fn seek_both(a: &mut Session, b: &mut Session, t_ms: u64) {
     }
 }
 
+/// Run A to its frame `n` (its last, past its end), and Run B to its last
+/// frame at or before that frame's time: a host page's `seek` for the pair.
+pub fn seek_frame_of_a(a: &mut Session, b: &mut Session, n: usize) {
+    a.seek(n.min(a.frames().len()));
+    let t = if a.position() == 0 { 0 } else { a.world().now_ms() };
+    b.seek(if a.position() == 0 { 0 } else { frame_at(b, t) });
+}
+
 /// Back to the latest simulated time, before the current one, at which either run had an event.
 pub fn back_both(a: &mut Session, b: &mut Session) {
     let now = a.world().now_ms().max(b.world().now_ms());
@@ -278,6 +286,27 @@ mod tests {
             backs += 1;
         }
         assert_eq!((sa.position(), sb.position()), (0, 0));
+    }
+
+    #[test]
+    fn a_hosts_seek_takes_run_a_to_its_frame_and_run_b_to_that_time() {
+        let a_s = preset("over-create").unwrap();
+        let b_s = run_b(&a_s, &[("controller.naming".into(), "generate".into())]).unwrap();
+        let (mut a, mut b) = (Session::new(a_s), Session::new(b_s));
+        run_out(&mut a);
+        run_out(&mut b);
+        seek_frame_of_a(&mut a, &mut b, 30);
+        assert_eq!(a.position(), 30);
+        let t = a.world().now_ms();
+        assert!(
+            b.world().now_ms() <= t && b.frames().get(b.position()).is_none_or(|next| next.at_ms > t),
+            "Run B at its last frame by then"
+        );
+        seek_frame_of_a(&mut a, &mut b, 0);
+        assert_eq!((a.position(), b.position()), (0, 0), "frame 0 is both runs' start");
+        seek_frame_of_a(&mut a, &mut b, 1_000_000);
+        assert_eq!(a.position(), a.frames().len(), "past the end: Run A's last frame");
+        assert!(b.position() > 0);
     }
 
     #[test]

@@ -35,10 +35,12 @@ pub fn asking_words(s: &Session) -> Vec<(&'static str, String)> {
 /// then look*: at the frame its question is asked, nothing the page says
 /// in words (caption, Observations) states the answer. A figure equal to
 /// the answer states it only where the answer's measure still reads
-/// otherwise at that frame, and the figure is none of the present's counts
-/// (what each kind's cluster and cache hold, the Observations' tallies):
-/// such a figure speaks of what is to come ("the cluster will hold 8"), not
-/// of what is. What `cachescope check`, the runner's report and the page's
+/// otherwise at that frame, and that figure is none of the present's counts
+/// (what each kind the run has holds in the cluster and the cache, the
+/// Observations' tallies): such a figure speaks of what is to come ("the
+/// cluster will hold 8"), not of what is. (Observations, its checks
+/// hidden while asking, states only tallies: it is checked all the same,
+/// so that a forecast added there would be caught.) What `cachescope check`, the runner's report and the page's
 /// lesson all read.
 pub fn verify(scenario: &Scenario) -> Result<Vec<StepOutcome>, LessonFailure> {
     let outcomes = play(scenario)?;
@@ -61,17 +63,17 @@ pub fn verify(scenario: &Scenario) -> Result<Vec<StepOutcome>, LessonFailure> {
         if now == Some(outcome.answer) {
             continue;
         }
+        // The present's counts: what each kind the run has holds in the
+        // cluster and in the cache, and the Observations' tallies so far.
         let w = session.world();
-        let counts = crate::sim::object::Kind::ALL
-            .into_iter()
-            .flat_map(|k| [w.api.live_count(k), w.controller_informer(k).map_or(0, |i| i.len() as u64)]);
-        let words = asking_words(session);
-        let tallies = words.iter().filter(|(place, _)| *place == "Observations").flat_map(|(_, w)| stated_figures(w));
-        if counts.chain(tallies).any(|n| n == outcome.answer) {
-            continue;
-        }
-        for (place, words) in words {
-            if stated_figures(&words).contains(&outcome.answer) {
+        let kinds = crate::sim::object::Kind::ALL.into_iter().filter(|&k| w.api.live_count(k) > 0 || w.controller_informer(k).is_some());
+        let mut present: Vec<u64> =
+            kinds.flat_map(|k| [w.api.live_count(k), w.controller_informer(k).map_or(0, |i| i.len() as u64)]).collect();
+        present.extend(stated_figures(&observations(w).words()));
+        for (place, words) in asking_words(session) {
+            // A figure that is none of the present's counts speaks of what is to come.
+            let forecast = stated_figures(&words).into_iter().filter(|n| !present.contains(n));
+            if forecast.into_iter().any(|n| n == outcome.answer) {
                 return Err(fail(crate::narrate::lesson::answer_on_screen(outcome.answer, place, &words)));
             }
         }
@@ -88,8 +90,10 @@ pub enum LessonCheck {
     Held {
         steps: usize,
     },
-    /// The first step the run contradicts, named (`lesson[2]: …`), or why it could not be checked.
+    /// The first step the run contradicts, named (`lesson[2]: …`).
     Contradicted(String),
+    /// It could not be checked here (no worker could start): why.
+    Unavailable(String),
 }
 
 /// A counterexample of `scenario` ([`crate::explore::counterexample`]), with

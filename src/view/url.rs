@@ -306,6 +306,8 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
     let (mut lesson, mut step) = (false, None::<(usize, String)>);
     // Which parameter gave the scenario document (`z` or `scenario`), to name it in errors.
     let mut custom_from = "scenario";
+    // A document was given, whether or not it could be read.
+    let mut asked_custom = false;
     let mut seen: Vec<String> = Vec::new();
     for (key, value) in form_urlencoded::parse(query.as_bytes()) {
         let (key, value) = (key.into_owned(), value.into_owned());
@@ -338,18 +340,22 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
             "scenario" => {
                 custom = Some(value);
                 custom_from = "scenario";
+                asked_custom = true;
             }
-            "z" => match unpack(&value) {
-                Ok(json) => {
-                    custom = Some(json);
-                    custom_from = "z";
+            "z" => {
+                asked_custom = true;
+                match unpack(&value) {
+                    Ok(json) => {
+                        custom = Some(json);
+                        custom_from = "z";
+                    }
+                    Err(e) => problems.push(param_error(
+                        "z",
+                        &super::ellipsize(&value, 40),
+                        format!("{e}; expected a scenario as the page's Share makes it"),
+                    )),
                 }
-                Err(e) => problems.push(param_error(
-                    "z",
-                    &super::ellipsize(&value, 40),
-                    format!("{e}; expected a scenario as the page's Share makes it"),
-                )),
-            },
+            }
             "edit" => match Edit::parse(&value) {
                 Ok(e) => edits.push(e),
                 Err(e) => problems.push(param_error("edit", &value, e.message)),
@@ -461,7 +467,9 @@ pub fn parse_query_lenient(query: &str, default_preset: &str) -> Parsed {
             }
         }
     };
-    let fell_back = base.is_none();
+    // The link named a scenario the page could not use: a refused document,
+    // one that could not even be unpacked, or an unknown preset.
+    let fell_back = base.is_none() || asked_custom && custom.is_none();
     // Settings one at a time, so each bad one is named and the good ones still apply.
     let mut scenario = base.unwrap_or_else(default);
     let mut settings = Vec::new();
@@ -780,6 +788,10 @@ mod tests {
         let Parsed { state, fell_back, .. } = parse_query_lenient("s=over-create&lesson=1", "over-create");
         assert!(!fell_back);
         assert_eq!(state.layout.lesson, Some(0));
+        // A z= cut short, which cannot even be unpacked, names no usable scenario either.
+        let Parsed { state, fell_back, .. } = parse_query_lenient("z=q1Y&lesson=1", "over-create");
+        assert!(fell_back);
+        assert_eq!(state.layout.lesson, None);
     }
 
     #[test]

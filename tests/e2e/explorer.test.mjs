@@ -149,9 +149,10 @@ test('empty-cache: without "Wait for cache sync" every seed is deleted; with it 
     // The audit log shows them as ordinary, successful deletions.
     assert.ok((await region(page, 'Timeline').getByText('200 OK').count()) > 0);
 
+    // Ticked at the run's end: the next run, made from frame 0 and played to its end.
     await wait.check();
-    await waitForFrame(page, 0);
-    await playToEnd(page);
+    await page.locator('.notice').getByText(/recomputed from frame 0 and is replayed/).waitFor();
+    await region(page, 'Transport').getByText('End of run', { exact: true }).waitFor({ timeout: 20_000 });
     assert.ok(await wait.isChecked());
     assert.equal((await seeds()).length, 50, 'all fifty seeds remain');
   });

@@ -95,11 +95,12 @@ test('with 500 replicas the Cluster names every object while its DOM holds at mo
 });
 
 test('a list the follow cannot move (the taller one, already at its end) still redraws its rows for the next scroll', async () => {
-  // At 1100×760 the Cluster's list is taller than the Cache's; both follow
-  // the lit row by the shorter one's height. At frame 1523 the frame acts on
-  // the last pod: the Cache's list moves to show it; the Cluster's, scrolled
-  // to its end, is asked to go past it, and the browser leaves it where it is.
-  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1100, height: 760 });
+  // At 1400×760 the Cluster's list is taller than the Cache's (the Cache's
+  // header takes a second line); both follow the lit row by the shorter
+  // one's height. At frame 1523 the frame acts on the last pod: the Cache's
+  // list moves to show it; the Cluster's, scrolled to its end, is asked to
+  // go past it, and the browser leaves it where it is.
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1400, height: 760 });
   try {
     await openStage(page, env.server.url, `${FIVE_HUNDRED}&frame=1522`);
     const list = region(page, 'Cluster').locator('ul.rows');

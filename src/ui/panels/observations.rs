@@ -32,7 +32,7 @@ pub fn Observations() -> impl IntoView {
                     {move || format!("What will the run show? The lab states {} for these settings: make your guess, then play to the end, or ", plural(stated() as u64, "figure", "figures"))}
                     <button class="show-expected" on:click=move |_| ui.expected_shown.set(true)>"Show what the lab expects"</button>
                 </p>
-                <p class="predict" prop:hidden=move || !asking.get()>"The lab's figures wait until you have answered the lesson's question."</p>
+                <p class="predict" prop:hidden=move || !asking.get()>{crate::narrate::lesson::CHECKS_WAIT}</p>
                 {move || shown.get().then(|| { let _ = checks.get(); snap.with_untracked(|s| checks_list(&s.checks)) })}
                 {move || { let _ = counts.get(); snap.with_untracked(|s| facts(&s.observations)) }}
                 <svg class="plot" viewBox="0 0 3000 640" role="img" aria-label="Children in the cluster and in the cache over time">
