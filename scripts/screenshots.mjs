@@ -96,7 +96,7 @@ try {
     const { page, context, problems } = await openPage(browser, server.origin, { width, height, colorScheme, reducedMotion: 'reduce' });
     await openStage(page, server.url, '?s=over-create&lesson=1');
     await page.getByLabel('Your prediction').fill('4');
-    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByRole('button', { name: 'Check', exact: true }).click();
     await page.getByRole('button', { name: 'Next step' }).waitFor({ timeout: 20_000 });
     const lessonFile = join(OUT, `lesson-${width}${colorScheme === 'dark' ? '-dark' : ''}.png`);
     await page.screenshot({ path: lessonFile });
