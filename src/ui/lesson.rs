@@ -558,18 +558,7 @@ fn NotesDialog(scenario: Memo<Scenario>, close: Callback<()>) -> impl IntoView {
     view! {
         <Modal labelled_by="notes-title" class="notes-dialog" close>
             <h2 id="notes-title">"Your notes"</h2>
-            {(!rows.is_empty()).then(|| view! {
-                <table class="notes-rows">
-                    <thead><tr><th scope="col">""</th><th scope="col">"You predicted"</th><th scope="col">"The run"</th></tr></thead>
-                    <tbody>
-                        {rows.into_iter().map(|r| view! {
-                            <tr><th scope="row">{r.label}</th><td>{r.predicted.unwrap_or_else(|| "–".into())}</td><td>{r.measured}</td></tr>
-                        }).collect_view()}
-                    </tbody>
-                </table>
-            })}
-            {tables.into_iter().map(table_view).collect_view()}
-            {prompts.into_iter().map(|p| view! { <Written step=p.step prompt=p.prompt place="notes-written" /> }).collect_view()}
+            // The actions first: in view as the dialog opens, on a phone too.
             <div class="dialog-actions">
                 <button on:click=move |_| close.run(())>"Close"</button>
                 <button on:click=move |_| {
@@ -586,6 +575,18 @@ fn NotesDialog(scenario: Memo<Scenario>, close: Callback<()>) -> impl IntoView {
                     }),
                 })}
             </div>
+            {(!rows.is_empty()).then(|| view! {
+                <table class="notes-rows">
+                    <thead><tr><th scope="col">""</th><th scope="col">"You predicted"</th><th scope="col">"The run"</th></tr></thead>
+                    <tbody>
+                        {rows.into_iter().map(|r| view! {
+                            <tr><th scope="row">{r.label}</th><td>{r.predicted.unwrap_or_else(|| "–".into())}</td><td>{r.measured}</td></tr>
+                        }).collect_view()}
+                    </tbody>
+                </table>
+            })}
+            {tables.into_iter().map(table_view).collect_view()}
+            {prompts.into_iter().map(|p| view! { <Written step=p.step prompt=p.prompt place="notes-written" /> }).collect_view()}
         </Modal>
     }
 }

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openPage, openStage, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { axeProblems, openPage, openStage, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -127,3 +127,33 @@ for (const viewport of VIEWPORTS) {
     }
   });
 }
+
+test('a reveal with the lab\'s table, and Your notes over it, at the four sizes, light and dark: axe-clean, the table read whole', async () => {
+  for (const viewport of VIEWPORTS) {
+    for (const colorScheme of ['light', 'dark']) {
+      const [width, height] = viewport;
+      const { page, context } = await openPage(env.browser, env.server.origin, { width, height, colorScheme, reducedMotion: 'reduce' });
+      try {
+        await openStage(page, env.server.url, '?s=over-create&lesson=1&step=2');
+        const lesson = region(page, 'Lesson');
+        await lesson.getByText('Step 2 of 4', { exact: true }).waitFor();
+        await page.getByLabel('Your prediction').fill('4');
+        await lesson.getByRole('button', { name: 'Check', exact: true }).click();
+        await lesson.getByRole('button', { name: 'Next step' }).waitFor();
+        // The table's rows stack in the lesson's column: nothing to scroll sideways.
+        const table = lesson.locator('.lesson-table');
+        assert.ok(await table.evaluate((t) => t.scrollWidth <= t.parentElement.clientWidth + 1), `${width}×${height}: the table fits its column`);
+        assert.deepEqual(await axeProblems(page), [], `${width}×${height} ${colorScheme}: the reveal`);
+        await lesson.getByRole('button', { name: /^Your notes/ }).click();
+        const notes = page.getByRole('dialog', { name: 'Your notes' });
+        await notes.waitFor();
+        await seenWhole(notes.getByRole('button', { name: 'Copy as Markdown' }), viewport);
+        const fits = await notes.locator('.lesson-table').evaluate((t) => t.scrollWidth <= t.closest('.dialog').clientWidth);
+        assert.ok(fits, `${width}×${height}: the notes' table fits the dialog`);
+        assert.deepEqual(await axeProblems(page), [], `${width}×${height} ${colorScheme}: Your notes`);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+});
