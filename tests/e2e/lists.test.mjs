@@ -54,7 +54,7 @@ test('with 500 replicas the Cluster names every object while its DOM holds at mo
       } else {
         await openStage(page, env.server.url, `${FIVE_HUNDRED}&frame=${end}`);
       }
-      const header = await region(page, 'Cluster').locator('.counts').innerText();
+      const header = (await region(page, 'Cluster').locator('.counts').innerText()).replaceAll('\u00a0', ' ');
       // Counted by kind, as the labs count ("1 ReplicaSet · 500 pods"): together, every object.
       assert.match(header, /^1 ReplicaSet · \d+ pods/, header);
       const objects = [...header.matchAll(/(\d+) [A-Za-z]+/g)].reduce((n, m) => n + Number(m[1]), 0);

@@ -124,7 +124,8 @@ pub fn StorePanel(side: Side) -> impl IntoView {
                 Side::Cluster => &s.cluster_kinds,
                 Side::Cache => &s.cache_kinds,
             };
-            (pv::holds_parts(by_kind), lacks)
+            // One text, which wraps only between kinds (no-break spaces within one, and before its "·").
+            (pv::holds_parts(by_kind).iter().map(|p| p.replace(' ', "\u{a0}")).collect::<Vec<_>>().join("\u{a0}· "), lacks)
         })
     };
     let badge = move || match side {
@@ -140,9 +141,8 @@ pub fn StorePanel(side: Side) -> impl IntoView {
             <header>
                 <h2>{side.title()}</h2>
                 <span class="sub">{sub}</span>
-                // A kind a piece, so a narrow header wraps between kinds, never inside one.
                 <span class="counts mono">
-                    {move || counts().0.into_iter().enumerate().map(|(i, part)| view! { {(i > 0).then_some(" · ")}<span class="count">{part}</span> }).collect_view()}
+                    {move || counts().0}
                     {move || (counts().1 > 0).then(|| view! { " · " <b class="lacks">{side.lacks_words(counts().1)}</b> })}
                 </span>
                 <span class=badge_class class:no=move || side.is_cache() && !synced()>{badge}</span>
