@@ -122,7 +122,8 @@ fn sync_answering(
     let (mut r, mut beat) = ReconcileState::start(KEY, &mut cx);
     loop {
         beat = match beat {
-            Beat::Return(result) => return (sent, result),
+            // The ReplicaSet controller returns an error or nil: `Error` or `Done`.
+            Beat::Return(outcome) => return (sent, outcome.error().cloned().map_or(Ok(()), Err)),
             Beat::Note { .. } => r.resume(Input::Resume, &mut cx),
             Beat::Wait { .. } => panic!("the ReplicaSet controller is client-go's: no read waits"),
             Beat::Call { requests, .. } => {

@@ -9,26 +9,15 @@
 //!
 //! A leaf of `sim`: the world calls these, they call nothing of the world's.
 
-use super::frame::Requeue;
 use super::object::{Kind, ObjectKey};
+use super::reconcile::Requeue;
+pub use super::reconcile::{Behind, Read};
 use super::sorted::{SortedMap, SortedSet};
 use super::workqueue::WorkQueue;
-use serde::Serialize;
 
-/// What `Reconcile(ctx, req) (ctrl.Result, error)` returned, as its handler reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// `ctrl.Result{}, nil`.
-    Done,
-    /// `ctrl.Result{Requeue: true}, nil` (deprecated upstream, still honoured).
-    Requeue,
-    /// `ctrl.Result{RequeueAfter: d}, nil`, with `d` > 0.
-    RequeueAfter(u64),
-    /// A non-nil error (any `Result` beside it is ignored, with a warning).
-    Error,
-    /// `reconcile.TerminalError(err)`: counted, never retried.
-    TerminalError,
-}
+/// What `Reconcile(ctx, req) (ctrl.Result, error)` returned, as its handler
+/// reads it (with an error, any `Result` beside it is ignored, with a warning).
+pub use super::reconcile::Outcome;
 
 /// `reconcileHandler`'s queue operations for one returned reconcile
 /// (controller-runtime v0.24.1 pkg/internal/controller/controller.go):
@@ -49,13 +38,13 @@ pub enum Outcome {
 /// error is neither requeued nor forgotten: its backoff stays until a later
 /// success. `Done` comes after, from the caller, as `processNextWorkItem`'s
 /// deferred `c.Queue.Done(obj)` does.
-pub fn reconcile_handler(queue: &mut WorkQueue<String>, key: &str, outcome: Outcome, priority: i32, now_ms: u64) -> Requeue {
-    match outcome {
-        Outcome::Error | Outcome::Requeue => {
+pub fn reconcile_handler(queue: &mut WorkQueue<String>, key: &str, outcome: &Outcome, priority: i32, now_ms: u64) -> Requeue {
+    match *outcome {
+        Outcome::Error(_) | Outcome::Requeue => {
             let delay_ms = queue.add_rate_limited_with_priority(key.to_string(), now_ms, priority);
             Requeue::RateLimited { delay_ms }
         }
-        Outcome::TerminalError => Requeue::No,
+        Outcome::TerminalError(_) => Requeue::No,
         Outcome::RequeueAfter(delay_ms) => {
             queue.forget(&key.to_string());
             queue.add_after_with_priority(key.to_string(), delay_ms, now_ms, priority);
@@ -66,46 +55,6 @@ pub fn reconcile_handler(queue: &mut WorkQueue<String>, key: &str, outcome: Outc
             Requeue::No
         }
     }
-}
-
-/// A read through the client, as the read-your-writes client gates it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
-#[serde(rename_all = "snake_case", tag = "read")]
-pub enum Read {
-    /// `client.Get(key)`.
-    Get { kind: Kind, key: ObjectKey },
-    /// `client.List` of a kind (every namespace: upstream does not narrow it yet).
-    List { kind: Kind },
-}
-
-impl Read {
-    pub fn kind(&self) -> Kind {
-        match self {
-            Read::Get { kind, .. } | Read::List { kind } => *kind,
-        }
-    }
-}
-
-/// Why a read waits, as facts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
-pub struct Behind {
-    /// The resourceVersion the cache must reach: this client's last write of
-    /// the object (a Get) or of the kind (a List); none if only a delete or a
-    /// write in flight holds it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub wants_rv: Option<u64>,
-    /// The highest resourceVersion the kind's informer has handed its handlers.
-    pub seen_rv: u64,
-    /// Deletes this client made whose DELETED event the cache has not seen.
-    #[serde(skip_serializing_if = "is_zero")]
-    pub deletes: u32,
-    /// Writes of this client still in flight, which the read waits out first (the write barrier).
-    #[serde(skip_serializing_if = "is_zero")]
-    pub writes: u32,
-}
-
-fn is_zero(n: &u32) -> bool {
-    *n == 0
 }
 
 /// One kind's `ConsistencyHandler`: an event handler on the kind's informer
@@ -262,10 +211,21 @@ mod tests {
         s.to_string()
     }
 
+    /// An error a reconcile returns: its create was refused.
+    fn failed() -> crate::sim::reconcile::ReconcileError {
+        crate::sim::reconcile::ReconcileError::Request {
+            verb: crate::sim::apiserver::Verb::Create,
+            kind: Kind::ConfigMap,
+            name: "x".into(),
+            status: crate::sim::apiserver::Status::INTERNAL_ERROR,
+            cause: None,
+        }
+    }
+
     /// Hand out the key, run `outcome` through the handler, `Done`.
     fn reconcile(q: &mut WorkQueue<String>, outcome: Outcome, now_ms: u64) -> (String, Requeue) {
         let (key, priority) = q.get_with_priority().expect("a key");
-        let r = reconcile_handler(q, &key, outcome, priority, now_ms);
+        let r = reconcile_handler(q, &key, &outcome, priority, now_ms);
         q.done(&key);
         (key, r)
     }
@@ -274,7 +234,7 @@ mod tests {
     fn should_requeue_a_request_if_there_is_an_error_and_continue_processing_items() {
         let mut q = pq();
         q.add(k("foo/bar"));
-        let (_, r) = reconcile(&mut q, Outcome::Error, 0);
+        let (_, r) = reconcile(&mut q, Outcome::Error(failed()), 0);
         assert_eq!(r, Requeue::RateLimited { delay_ms: 5 });
         assert_eq!(q.len(), 0, "waiting out its backoff, not ready");
         q.promote_ready(5);
@@ -287,7 +247,7 @@ mod tests {
     fn should_not_requeue_a_request_if_there_is_a_terminal_error() {
         let mut q = pq();
         q.add(k("foo/bar"));
-        let (_, r) = reconcile(&mut q, Outcome::TerminalError, 0);
+        let (_, r) = reconcile(&mut q, Outcome::TerminalError(failed()), 0);
         assert_eq!(r, Requeue::No);
         assert_eq!((q.len(), q.next_ready_at()), (0, None));
     }
@@ -299,7 +259,7 @@ mod tests {
         let mut delays = Vec::new();
         let mut now = 0;
         for _ in 0..3 {
-            let (_, r) = reconcile(&mut q, Outcome::Error, now);
+            let (_, r) = reconcile(&mut q, Outcome::Error(failed()), now);
             let Requeue::RateLimited { delay_ms } = r else { panic!("{r:?}") };
             delays.push(delay_ms);
             now += delay_ms;
@@ -307,7 +267,7 @@ mod tests {
         }
         assert_eq!(delays, vec![5, 10, 20]);
         // A terminal error neither requeues nor forgets: the backoff stays.
-        reconcile(&mut q, Outcome::TerminalError, now);
+        reconcile(&mut q, Outcome::TerminalError(failed()), now);
         assert_eq!(q.num_requeues(&k("foo/bar")), 3);
         q.add(k("foo/bar"));
         reconcile(&mut q, Outcome::Done, now);
@@ -327,7 +287,7 @@ mod tests {
     fn should_requeue_a_request_after_a_duration_but_not_rate_limited_if_the_result_sets_requeue_after() {
         let mut q = pq();
         q.add(k("foo/bar"));
-        reconcile(&mut q, Outcome::Error, 0);
+        reconcile(&mut q, Outcome::Error(failed()), 0);
         q.promote_ready(5);
         let (_, r) = reconcile(&mut q, Outcome::RequeueAfter(30_000), 5);
         assert_eq!(r, Requeue::After { delay_ms: 30_000 });
@@ -339,7 +299,7 @@ mod tests {
     fn should_retain_the_priority_when_there_was_an_error() {
         let mut q = pq();
         q.add_with_priority(k("low/one"), LOW_PRIORITY);
-        let (_, _) = reconcile(&mut q, Outcome::Error, 0);
+        let (_, _) = reconcile(&mut q, Outcome::Error(failed()), 0);
         q.promote_ready(5);
         assert_eq!(q.priority(&k("low/one")), LOW_PRIORITY);
         q.add(k("high/two"));

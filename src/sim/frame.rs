@@ -7,8 +7,9 @@
 //! without moving a trace hash.
 
 use super::apiserver::{AuditEntry, EventType, FailMode, Verb};
-use super::controllers::{HandlerEffects, Note, ReconcileError, Step};
 use super::object::{Kind, ObjectRef};
+pub use super::reconcile::Requeue;
+use super::reconcile::{HandlerEffects, Note, ReconcileError, Step};
 use serde::Serialize;
 
 /// One violation of an invariant, carried by the frame that made it.
@@ -75,20 +76,6 @@ pub enum Watcher {
     Controller,
     /// The garbage collector's own informers.
     GarbageCollector,
-}
-
-/// What happens to a key after its reconcile returns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
-#[serde(rename_all = "snake_case", tag = "requeue")]
-pub enum Requeue {
-    /// `Forget` and `Done`: nothing more unless an event adds it.
-    No,
-    /// `--double-enqueue`: added again at once, as a second event arriving during the reconcile would.
-    DoubleEnqueue,
-    /// The reconcile failed: `AddRateLimited`, ready after `delay_ms`.
-    RateLimited { delay_ms: u64 },
-    /// controller-runtime's `Result{RequeueAfter}`: `Forget`, then `AddAfter(delay_ms)`.
-    After { delay_ms: u64 },
 }
 
 /// One change. Variants are listed in roughly the order a request travels.

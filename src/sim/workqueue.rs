@@ -179,7 +179,6 @@ impl<T: Ord + Clone> WorkQueue<T> {
 
     /// `AddAfter(item, delay)` at simulated time `now_ms`: a delay of 0 is an
     /// immediate `add`; otherwise the item waits, keeping the earliest ready time.
-    #[cfg(test)]
     pub(crate) fn add_after(&mut self, item: T, delay_ms: u64, now_ms: u64) {
         self.add_after_with_priority(item, delay_ms, now_ms, 0);
     }

@@ -11,7 +11,9 @@
 //! [`super::ListOrder`]), so two reconciles on the same stale cache can pick
 //! different victims and delete below the desired count.
 
-use super::{count_children, lister_order, split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, ReconcileError, Step};
+use super::{
+    count_children, lister_order, split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Outcome, Plan, ReconcileError, Step,
+};
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
 use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
@@ -282,24 +284,24 @@ impl SyncEnsemble {
 
     pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
         match std::mem::replace(&mut self.stage, Stage::Returning) {
-            Stage::Returning => Beat::Return(Ok(())),
-            Stage::Failing(error) => Beat::Return(Err(error)),
+            Stage::Returning => Beat::Return(Outcome::Done),
+            Stage::Failing(error) => Beat::Return(Outcome::Error(error)),
             Stage::Count | Stage::WaitingToList => self.count(cx),
             Stage::WaitingToGet => self.get_owner(cx),
             Stage::GettingOwner => {
-                let Input::Responses(rs) = input else { return Beat::Return(Ok(())) };
+                let Input::Responses(rs) = input else { return Beat::Return(Outcome::Done) };
                 let (response, audit) = &rs[0];
                 match response.status {
                     Status::OK => self.with_owner(response.object.clone(), true, cx),
                     Status::NOT_FOUND => self.with_owner(None, true, cx),
-                    _ => Beat::Return(Err(ReconcileError::of(audit))),
+                    _ => Beat::Return(Outcome::Error(ReconcileError::of(audit))),
                 }
             }
             Stage::Listing { owner } => {
-                let Input::Responses(rs) = input else { return Beat::Return(Ok(())) };
+                let Input::Responses(rs) = input else { return Beat::Return(Outcome::Done) };
                 let (response, audit) = &rs[0];
                 if !response.status.is_success() {
-                    return Beat::Return(Err(ReconcileError::of(audit)));
+                    return Beat::Return(Outcome::Error(ReconcileError::of(audit)));
                 }
                 let label = Some(self.owner.name.as_str());
                 let children =
@@ -313,9 +315,9 @@ impl SyncEnsemble {
                 let todo = self.templates(&owner, n, &present, cx);
                 self.next_create(todo)
             }
-            Stage::Act { .. } => Beat::Return(Ok(())),
+            Stage::Act { .. } => Beat::Return(Outcome::Done),
             Stage::Creating { todo } => {
-                let Input::Responses(rs) = input else { return Beat::Return(Ok(())) };
+                let Input::Responses(rs) = input else { return Beat::Return(Outcome::Done) };
                 let (response, audit) = &rs[0];
                 if response.status == Status::CREATED {
                     cx.wrote_at(&self.key, self.owner_uid, Kind::ConfigMap, audit.resource_version);
@@ -325,7 +327,7 @@ impl SyncEnsemble {
                     // The failed create and the ones never sent will produce no event.
                     cx.expectations.lower(&self.key, 1 + todo.len() as i64, 0);
                 }
-                Beat::Return(Err(ReconcileError::of(audit)))
+                Beat::Return(Outcome::Error(ReconcileError::of(audit)))
             }
             Stage::Deleting { todo } => {
                 if let Input::Responses(rs) = input {
@@ -340,7 +342,7 @@ impl SyncEnsemble {
                         }
                         // client.IgnoreNotFound: someone else already deleted it.
                         if response.status != Status::NOT_FOUND {
-                            return Beat::Return(Err(ReconcileError::of(audit)));
+                            return Beat::Return(Outcome::Error(ReconcileError::of(audit)));
                         }
                     }
                 }
@@ -351,7 +353,7 @@ impl SyncEnsemble {
 
     fn next_create(&mut self, mut todo: VecDeque<ObjectTemplate>) -> Beat {
         match todo.pop_front() {
-            None => Beat::Return(Ok(())),
+            None => Beat::Return(Outcome::Done),
             Some(t) => {
                 self.stage = Stage::Creating { todo };
                 Beat::Call { requests: vec![Request::create(ACTOR, t)], step: Step::Create }
@@ -361,7 +363,7 @@ impl SyncEnsemble {
 
     fn next_delete(&mut self, mut todo: VecDeque<ObjectKey>) -> Beat {
         match todo.pop_front() {
-            None => Beat::Return(Ok(())),
+            None => Beat::Return(Outcome::Done),
             Some(k) => {
                 self.stage = Stage::Deleting { todo };
                 Beat::Call { requests: vec![Request::delete(ACTOR, Kind::ConfigMap, &k)], step: Step::Delete }

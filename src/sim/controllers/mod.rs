@@ -10,15 +10,16 @@ pub mod ensemble;
 pub mod pruner;
 pub mod replicaset;
 
-use super::apiserver::{ApiServer, AuditEntry, ControllerKind, EventType, Request, Response, Status, Verb};
+use super::apiserver::{ApiServer, ControllerKind, EventType};
 use super::consistency::{ConsistencyError, ConsistencyStore};
-use super::controller_runtime::{Behind, Read, ReadYourWrites};
+use super::controller_runtime::ReadYourWrites;
 use super::expectations::Expectations;
 use super::informer::{Fifo, Informer};
 use super::object::{Kind, ObjectKey, ObjectRc};
 use super::rng::Rng;
-use serde::Serialize;
 
+use super::reconcile::Read;
+pub use super::reconcile::{Beat, HandlerEffects, HandlerEvent, Input, MissAction, Note, Outcome, Plan, ReconcileError, Step};
 use super::settings::RuntimeKind;
 pub use super::settings::{ControllerSettings, ListOrder, Naming};
 
@@ -105,201 +106,6 @@ impl Cx<'_> {
     pub fn eta(&self, kind: Kind, key: &ObjectKey) -> Option<(EventType, u64)> {
         self.caches.informer(kind)?.pending_for(key, self.lag_ms).map(|(t, at)| (t, at.saturating_sub(self.now_ms)))
     }
-}
-
-/// What a reconcile resumes with.
-#[derive(Debug, Clone, Hash)]
-pub enum Input {
-    /// Carry on after a note.
-    Resume,
-    /// The answers to the last batch of requests, in the order they were sent.
-    Responses(Vec<(Response, AuditEntry)>),
-}
-
-/// What a reconcile does next.
-#[derive(Debug, Clone, Hash)]
-pub enum Beat {
-    /// Something it read or decided: one frame. It resumes `then_ms` later.
-    Note { note: Note, then_ms: u64 },
-    /// controller-runtime's read-your-writes client holds this read (the
-    /// note says why); resume when the cache has caught up.
-    Wait { note: Note, read: Read },
-    /// Send these requests at once; resume when the last has answered.
-    Call { requests: Vec<Request>, step: Step },
-    /// Return from `Reconcile`: `Ok` forgets the key's failures, `Err` requeues it rate-limited.
-    Return(Result<(), ReconcileError>),
-}
-
-/// Why a reconcile returned an error, as facts: `crate::narrate` words it.
-///
-/// A failed request keeps what it asked and the status the client saw; the
-/// apiserver's message for it (upstream's words, verbatim: `configmaps "x"
-/// already exists`) is what the real API returns, so it stays data the
-/// apiserver computes ([`crate::sim::apiserver::status_message`]) and the
-/// narration quotes it as `err.Error()` would print it. A skipped sync keeps
-/// the consistency store's own error, whose text is upstream's too.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
-#[serde(rename_all = "snake_case", tag = "error")]
-pub enum ReconcileError {
-    /// A request the reconcile sent failed.
-    Request {
-        verb: Verb,
-        kind: Kind,
-        name: String,
-        /// What the client saw (a lost answer's `504 Timeout`, not what committed).
-        status: Status,
-        /// Why it failed, where the message says more than the status.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        cause: Option<crate::sim::apiserver::Cause>,
-    },
-    /// `EnsureReady` failed: a cache has not read the controller's own writes.
-    Stale(ConsistencyError),
-}
-
-impl ReconcileError {
-    /// The error a failed request returns to the reconcile, as the client saw it.
-    pub fn of(audit: &AuditEntry) -> ReconcileError {
-        ReconcileError::Request {
-            verb: audit.verb,
-            kind: audit.kind,
-            name: audit.name.clone(),
-            status: audit.seen_status(),
-            cause: audit.cause,
-        }
-    }
-}
-
-/// What to do about surplus or missing children.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
-#[serde(rename_all = "snake_case", tag = "plan", content = "n")]
-pub enum Plan {
-    Nothing,
-    Create(u32),
-    Delete(u32),
-}
-
-/// The closed set of things a reconcile reports. Each becomes one frame, has a
-/// pseudo-code line, a caption, and (some) a log line the controller prints.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
-#[serde(rename_all = "snake_case", tag = "note")]
-pub enum Note {
-    /// The owner is not in the cache: return (a controller that keeps
-    /// expectations forgets its record first: `DeleteExpectations`).
-    OwnerNotInCache {
-        owner: String,
-        #[serde(skip_serializing_if = "std::ops::Not::not")]
-        forgets_expectations: bool,
-        /// Read live (controller-runtime's API reader): the apiserver said NotFound.
-        #[serde(skip_serializing_if = "std::ops::Not::not")]
-        live: bool,
-    },
-    /// The owner has a deletionTimestamp: no creates or deletes for it.
-    OwnerTerminating { owner: String },
-    /// `EnsureReady` failed (v1.36's consistency store): a cache has not read
-    /// the controller's own writes; the sync is skipped and retried after backoff.
-    StaleSkip { owner: String, error: ConsistencyError },
-    /// `SatisfiedExpectations` is false: skip creates and deletes, return.
-    ExpectationsPending { owner: String, add: i64, del: i64, age_ms: u64 },
-    /// The record is older than the timeout: counted as satisfied, with a log line.
-    ExpectationsExpired { owner: String, age_ms: u64 },
-    /// The children counted in the cache, and the plan. `in_cluster` is the
-    /// truth at that instant, for the narration (the reconcile never sees it).
-    /// `cluster_after` is what the cluster will hold once the plan's requests
-    /// have landed (a create of a name that exists or a delete of an object
-    /// already gone changes nothing), also for the narration.
-    Counted {
-        owner: String,
-        child_kind: Kind,
-        in_cache: u32,
-        in_cluster: u32,
-        cluster_after: u32,
-        desired: u32,
-        unseen: u32,
-        plan: Plan,
-        expect: bool,
-        /// Counted in a live LIST (controller-runtime's API reader), not the cache.
-        #[serde(skip_serializing_if = "std::ops::Not::not")]
-        live: bool,
-    },
-    /// controller-runtime's read-your-writes client holds a read: the cache
-    /// has not yet seen this client's own writes.
-    ReadWaits { read: Read, behind: Behind },
-    /// A lister `Get` for `name` found nothing; `eta_ms` is when its event arrives, if one is on the wire.
-    CacheMiss { name: String, kind: Kind, event: Option<EventType>, eta_ms: Option<u64>, then: MissAction },
-    /// A lister `Get` found the object.
-    CacheHit { name: String, kind: Kind },
-    /// The live list from the apiserver arrived.
-    LiveListed { kind: Kind, n_live: u32, n_cached: u32 },
-}
-
-/// What a reconcile does after a cache miss.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
-#[serde(rename_all = "snake_case")]
-pub enum MissAction {
-    /// The pruner: absent from the cache means absent from the cluster; delete it.
-    Delete,
-    /// Read-your-write: the create "did not happen"; create it again.
-    CreateAgain,
-}
-
-/// An event as a handler sees it, after the store took it.
-#[derive(Debug, Clone, Hash)]
-pub struct HandlerEvent<'a> {
-    pub event_type: EventType,
-    pub object: &'a ObjectRc,
-    pub old: Option<&'a ObjectRc>,
-    /// The delete came from a relist: `DeletedFinalStateUnknown`.
-    pub tombstone: bool,
-}
-
-/// What handlers did to the controller's in-memory state, for the frame.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Hash)]
-pub struct HandlerEffects {
-    /// Keys added to the workqueue.
-    pub enqueued: Vec<String>,
-    /// Expectation counters lowered: (controller key, "add" | "del").
-    pub observed: Vec<(String, &'static str)>,
-    /// Dependents the garbage collector will check (`attemptToDelete`).
-    pub attempt_to_delete: Vec<String>,
-}
-
-/// A named line of a controller's pseudo-code: the line a frame lights in the
-/// Reconcile panel. Each controller's `PSEUDO_CODE` pairs the steps it has
-/// with their text, so no line is ever numbered by hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, Hash)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-#[serde(rename_all = "snake_case")]
-pub enum Step {
-    /// `key := queue.Get()`: a worker takes a key off the workqueue.
-    Dequeue,
-    /// v1.36: `consistencyStore.EnsureReady(key)`.
-    EnsureReady,
-    /// The owner from its lister.
-    GetOwner,
-    /// `SatisfiedExpectations(key)`.
-    CheckExpectations,
-    /// The children from the lister: the read that can be stale.
-    ListChildren,
-    /// Create the missing children.
-    Create,
-    /// Delete children: the surplus, or (the pruner) what the cache lacks.
-    Delete,
-    /// The ReplicaSet: `updateReplicaSetStatus`, and its GET after a conflict.
-    UpdateStatus,
-    /// Return: `Forget`, or `AddRateLimited`; `--double-enqueue` adds the key again.
-    Return,
-    /// The pruner: the live LIST from the apiserver.
-    LiveList,
-    /// The pruner: `lister.Get(cm.Name)` for each live ConfigMap.
-    LookUp,
-    /// The pruner: create seed-99.
-    CreateOnce,
-    /// The pruner: re-read seed-99 from the lister.
-    Reread,
-    /// The pruner: create seed-99 again.
-    CreateAgain,
-    /// The pruner: the program exits.
-    Exit,
 }
 
 /// The step a note belongs to.

@@ -6,7 +6,7 @@
 //! Without `wait_for_cache_sync` it runs before its informer has listed, so the
 //! lister is empty and every live ConfigMap "is not in the cache".
 
-use super::{Beat, Cx, Input, MissAction, Naming, Note, ReconcileError, Step};
+use super::{Beat, Cx, Input, MissAction, Naming, Note, Outcome, ReconcileError, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, Request, Status};
 use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, Spec};
 use std::collections::VecDeque;
@@ -109,7 +109,7 @@ impl Prune {
     /// The program ends: `Ok` exits 0, an error exits 1.
     fn exit(&mut self, result: Result<(), ReconcileError>) -> Beat {
         self.stage = Stage::Exited;
-        Beat::Return(result)
+        Beat::Return(result.into())
     }
 
     /// How many ConfigMaps this run deleted.
@@ -178,7 +178,7 @@ impl Prune {
                     self.exit(Err(ReconcileError::of(audit)))
                 }
             }
-            Stage::Exited => Beat::Return(Ok(())),
+            Stage::Exited => Beat::Return(Outcome::Done),
         }
     }
 }

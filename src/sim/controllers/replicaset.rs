@@ -21,7 +21,7 @@
 //! controllerRef), every pod is Running and ready (so victims are simply the
 //! newest, and the status has `replicas` and `observedGeneration` only).
 
-use super::{split_key, Beat, Caches, Cx, HandlerEffects, HandlerEvent, Input, Note, Plan, ReconcileError, Step};
+use super::{split_key, Beat, Caches, Cx, HandlerEffects, HandlerEvent, Input, Note, Outcome, Plan, ReconcileError, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
 use crate::sim::consistency::ConsistencyStore;
 use crate::sim::expectations::{Expectations, Satisfied};
@@ -278,11 +278,11 @@ impl SyncReplicaSet {
     /// what was counted, for the generation counted.
     fn finish(&mut self, manage: Result<(), ReconcileError>, cx: &Cx) -> Beat {
         let Some((rs, active)) = self.counted.clone().filter(|_| cx.settings.update_status) else {
-            return Beat::Return(manage);
+            return Beat::Return(manage.clone().into());
         };
         let status = ReplicaSetStatus { replicas: active, observed_generation: rs.generation };
         if rs.status == Some(status) {
-            return Beat::Return(manage);
+            return Beat::Return(manage.clone().into());
         }
         self.update_status(&rs, status, 0, manage)
     }
@@ -294,8 +294,8 @@ impl SyncReplicaSet {
 
     pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
         match std::mem::replace(&mut self.stage, Stage::Returning) {
-            Stage::Returning => Beat::Return(Ok(())),
-            Stage::Failing(error) => Beat::Return(Err(error)),
+            Stage::Returning => Beat::Return(Outcome::Done),
+            Stage::Failing(error) => Beat::Return(Outcome::Error(error)),
             Stage::Count { needs_sync } => self.count(needs_sync, cx),
             Stage::Act { plan: Plan::Nothing, .. } => self.finish(Ok(()), cx),
             Stage::Act { plan: Plan::Create(n), rs, .. } => {
@@ -315,7 +315,7 @@ impl SyncReplicaSet {
                 Beat::Call { requests, step: Step::Delete }
             }
             Stage::Creating { rs, total, remaining, batch, successes } => {
-                let Input::Responses(rs_) = input else { return Beat::Return(Ok(())) };
+                let Input::Responses(rs_) = input else { return Beat::Return(Outcome::Done) };
                 let ok = rs_.iter().filter(|(r, _)| r.status == Status::CREATED).count() as u32;
                 for (_, audit) in rs_.iter().filter(|(r, _)| r.status == Status::CREATED) {
                     cx.wrote_at(&self.key, self.owner_uid, Kind::Pod, audit.resource_version);
@@ -339,7 +339,7 @@ impl SyncReplicaSet {
                 self.finish(Err(err), cx)
             }
             Stage::Deleting => {
-                let Input::Responses(rs_) = input else { return Beat::Return(Ok(())) };
+                let Input::Responses(rs_) = input else { return Beat::Return(Outcome::Done) };
                 let mut err = None;
                 for (response, audit) in &rs_ {
                     // A delete is not recorded in the consistency store: v1.36's
@@ -359,30 +359,30 @@ impl SyncReplicaSet {
                 self.finish(err.map_or(Ok(()), Err), cx)
             }
             Stage::UpdatingStatus { status, attempt, manage } => {
-                let Input::Responses(answers) = input else { return Beat::Return(manage) };
-                let Some((response, audit)) = answers.into_iter().next() else { return Beat::Return(manage) };
+                let Input::Responses(answers) = input else { return Beat::Return(manage.clone().into()) };
+                let Some((response, audit)) = answers.into_iter().next() else { return Beat::Return(manage.clone().into()) };
                 if response.status.is_success() {
                     cx.wrote_at(&self.key, self.owner_uid, Kind::ReplicaSet, audit.resource_version);
-                    return Beat::Return(manage);
+                    return Beat::Return(manage.clone().into());
                 }
                 // A failed status write is the sync's error: the key is requeued rate-limited.
                 let update_error = ReconcileError::of(&audit);
                 if attempt >= STATUS_UPDATE_RETRIES {
-                    return Beat::Return(Err(update_error));
+                    return Beat::Return(Outcome::Error(update_error));
                 }
                 self.stage = Stage::RereadingStatus { status, attempt, manage, update_error };
                 Beat::Call { requests: vec![Request::get(ACTOR, Kind::ReplicaSet, &self.owner)], step: Step::UpdateStatus }
             }
             Stage::RereadingStatus { status, attempt, manage, update_error } => {
-                let Input::Responses(answers) = input else { return Beat::Return(Err(update_error)) };
+                let Input::Responses(answers) = input else { return Beat::Return(Outcome::Error(update_error)) };
                 match answers.into_iter().next() {
                     Some((response, _)) if response.object.is_some() => {
                         let latest = response.object.expect("a GET's object");
                         self.update_status(&latest, status, attempt + 1, manage)
                     }
                     // "If the GET fails we can't trust status.Replicas anymore."
-                    Some((_, audit)) => Beat::Return(Err(ReconcileError::of(&audit))),
-                    None => Beat::Return(Err(update_error)),
+                    Some((_, audit)) => Beat::Return(Outcome::Error(ReconcileError::of(&audit))),
+                    None => Beat::Return(Outcome::Error(update_error)),
                 }
             }
         }

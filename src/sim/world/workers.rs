@@ -9,7 +9,7 @@ use super::state::World;
 use super::timer::{Start, Timer};
 use crate::sim::apiserver::{ControllerKind, Verb};
 use crate::sim::controller_runtime::{self, Outcome};
-use crate::sim::controllers::{self, Beat, Cx, Input, Note, ReconcileError, ReconcileState};
+use crate::sim::controllers::{self, Beat, Cx, Input, Note, ReconcileState};
 use crate::sim::frame::{Event, QueuedBy, Requeue};
 use crate::sim::invariants::SentWith;
 use crate::sim::object::{Kind, ObjectKey};
@@ -211,7 +211,7 @@ impl World {
                 }
                 None
             }
-            Beat::Return(result) => Some(self.finish(w, result)),
+            Beat::Return(outcome) => Some(self.finish(w, outcome)),
         }
     }
 
@@ -221,23 +221,27 @@ impl World {
         self.resume(w)
     }
 
-    pub(super) fn finish(&mut self, w: usize, result: Result<(), ReconcileError>) -> Event {
+    /// A reconcile returned `outcome`: what it does to its key, as the
+    /// controller's runtime handles it (a one-shot program exits with it).
+    pub(super) fn finish(&mut self, w: usize, outcome: Outcome) -> Event {
         let busy = self.ctl.workers[w].busy.take().expect("a busy worker");
         let key = busy.key;
+        let error = outcome.error().cloned();
         if self.ctl.kind == ControllerKind::Pruner {
             // A one-shot program: it exits, nothing requeues.
             self.ctl.queue.done(&key);
             self.ctl.running = false;
-            let code = if result.is_ok() { 0 } else { 1 };
+            let code = if error.is_none() { 0 } else { 1 };
             self.ctl.exited = Some(code);
             let deleted = match busy.reconcile {
                 Some(ReconcileState::Pruner(r)) => r.deleted(),
                 _ => 0,
             };
-            return Event::ControllerExited { code, error: result.err(), deleted };
+            return Event::ControllerExited { code, error, deleted };
         }
-        let requeue = match &result {
-            Ok(()) => {
+        let controller_runtime = self.controller.runtime() == RuntimeKind::ControllerRuntime;
+        let requeue = match &outcome {
+            Outcome::Done => {
                 self.ctl.queue.forget(&key);
                 if self.controller.double_enqueue && !busy.double_enqueued {
                     self.ctl.enqueue(key.clone(), || QueuedBy::DoubleEnqueue);
@@ -247,20 +251,33 @@ impl World {
                     Requeue::No
                 }
             }
-            // controller-runtime's `reconcileHandler`: the error requeues
-            // at the priority the key was handed out with.
-            Err(_) if self.controller.runtime() == RuntimeKind::ControllerRuntime => {
-                self.ctl.requeues += 1;
-                controller_runtime::reconcile_handler(&mut self.ctl.queue, &key, Outcome::Error, busy.priority, self.now_ms)
+            // controller-runtime's `reconcileHandler`: a requeue goes back at
+            // the priority the key was handed out with.
+            _ if controller_runtime => {
+                if matches!(outcome, Outcome::Error(_) | Outcome::Requeue) {
+                    self.ctl.requeues += 1;
+                }
+                controller_runtime::reconcile_handler(&mut self.ctl.queue, &key, &outcome, busy.priority, self.now_ms)
             }
-            Err(_) => {
+            // client-go's worker: an error (or a requeue asked for) is `AddRateLimited`.
+            Outcome::Error(_) | Outcome::Requeue => {
                 // What queues the retry is recorded when its delay is over (World::run, QueueReady).
                 let delay_ms = self.ctl.queue.add_rate_limited(key.clone(), self.now_ms);
                 self.ctl.requeues += 1;
                 Requeue::RateLimited { delay_ms }
             }
+            Outcome::RequeueAfter(delay_ms) => {
+                self.ctl.queue.forget(&key);
+                self.ctl.queue.add_after(key.clone(), *delay_ms, self.now_ms);
+                Requeue::After { delay_ms: *delay_ms }
+            }
+            // client-go has no terminal error: the worker logs it and forgets the key.
+            Outcome::TerminalError(_) => {
+                self.ctl.queue.forget(&key);
+                Requeue::No
+            }
         };
         self.ctl.queue.done(&key);
-        Event::ReconcileFinished { worker: w as u32, key, n: busy.n, error: result.err(), requeue }
+        Event::ReconcileFinished { worker: w as u32, key, n: busy.n, error, requeue }
     }
 }
