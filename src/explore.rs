@@ -15,7 +15,6 @@
 //! Pure and clock-free like the core: the caller times it.
 
 use crate::scenario::{limits, Scenario, ScenarioError};
-use crate::sim::controllers::watched_kinds;
 use crate::sim::object::Kind;
 use crate::sim::world::{Deviation, World};
 use serde::{Deserialize, Serialize};
@@ -239,7 +238,7 @@ enum RunEnd {
 /// are. [`Options::check`] holds the budget itself to its limit.
 pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Exploration) -> bool) -> Exploration {
     let base: Vec<Deviation> = s.world_init().schedule;
-    let kinds = watched_kinds(s.controller.kind);
+    let kinds = s.controller.kind.spec().watches;
     let mut out = Exploration::default();
     // Each state's fingerprint (counted, not used to prune, when exhaustive).
     let mut seen: HashSet<u64> = HashSet::new();

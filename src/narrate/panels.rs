@@ -57,11 +57,11 @@ pub fn arrival_words(eta_ms: u64) -> String {
 
 /// What the lit line just read or did, in the code's own terms.
 pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
-    let children = if kind == ControllerKind::ReplicaSet { "pods" } else { "children" };
+    let children = if kind.spec().has_pods() { "pods" } else { "children" };
     Some(match &frame.event {
         Event::ReconcileStarted { key, n, double_enqueued, .. } => {
             let why = if *double_enqueued { " · the --double-enqueue re-add" } else { "" };
-            if kind == ControllerKind::Pruner {
+            if !kind.spec().loops() {
                 "the program's one pass begins".to_string()
             } else {
                 format!("key = {key} · reconcile {n}{why}")

@@ -7,8 +7,7 @@ use super::frame::error_words;
 use super::panels::status_label;
 use super::units::{and_list, kind_noun, kind_plural, plural, secs, thousands};
 use crate::scenario::{expect, owner_of, Check, Gauge, Measure, Scenario};
-use crate::sim::apiserver::{Actor, ControllerKind, Verb};
-use crate::sim::controllers::tracked_kind;
+use crate::sim::apiserver::{Actor, Verb};
 use crate::sim::frame::{Event, Frame, Requeue};
 use crate::sim::object::{child_label, Kind};
 use crate::sim::world::{ObjectLimitStop, World};
@@ -255,9 +254,9 @@ pub fn figure(check: &Gauge, world: &World, frames: &[Frame]) -> Option<(u64, St
 
 /// The run's outcome in a clause, and the live count of a kind it states.
 fn lead(scenario: &Scenario, world: &World, frames: &[Frame]) -> (String, Option<(Kind, u64)>) {
-    let kind = tracked_kind(world.controller.kind);
+    let kind = world.controller.kind.spec().child;
     let live = world.api.live_count(kind);
-    if world.controller.kind == ControllerKind::Pruner {
+    if !world.controller.kind.spec().loops() {
         let exit = frames.iter().rev().find_map(|f| match &f.event {
             Event::ControllerExited { code, error, deleted } => Some((*code, error.clone(), *deleted)),
             _ => None,
@@ -333,7 +332,7 @@ pub fn object_limit_words(world: &World, stop: &ObjectLimitStop) -> String {
         thousands(stop.live),
         thousands(stop.limit)
     );
-    let kinds = crate::sim::controllers::watched_kinds(world.controller.kind);
+    let kinds = world.controller.kind.spec().watches;
     let Some(&kind) = kinds.last() else { return head };
     let cluster = stop.by_kind[kind.index()];
     let cache = world.controller_informer(kind).map_or(0, |i| i.len() as u64);

@@ -10,7 +10,6 @@
 
 use super::settings::SETTINGS;
 use super::{limits, owner_kinds, Scenario, ScenarioError};
-use crate::sim::apiserver::ControllerKind;
 
 /// The page's actions, as `edit=`'s `do=` words name them
 /// (`view::session::Edit`): `scale` is the Voices/Replicas field.
@@ -28,11 +27,11 @@ pub fn action_applies(s: &Scenario, action: &str) -> Result<(), String> {
     let kind = s.controller.kind;
     let has_owner = owner_kinds(s).next().is_some();
     match action {
-        "delete_pod" if kind != ControllerKind::ReplicaSet => {
-            let name = if kind == ControllerKind::Ensemble { "an ensemble" } else { "the pruner" };
+        "delete_pod" if !kind.spec().has_pods() => {
+            let name = if kind.spec().loops() { "an ensemble" } else { "the pruner" };
             Err(format!("{name} has no pods to delete; delete_pod is for the replicaset"))
         }
-        "pause_controller" if kind == ControllerKind::Pruner => {
+        "pause_controller" if !kind.spec().loops() => {
             Err("the pruner is a one-shot program; pausing is for the long-running controllers (ensemble, replicaset)".to_string())
         }
         "delete_owner" | "scale" if !has_owner => {

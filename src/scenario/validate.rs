@@ -2,7 +2,6 @@
 //! budget's, and every cross-field rule, each error naming its field.
 
 use super::{controls, get_path, limits, settings, Act, ActionSpec, ObjectSpec, Scenario, ScenarioError};
-use crate::sim::apiserver::ControllerKind;
 use crate::sim::object::Kind;
 use crate::sim::settings::RuntimeKind;
 
@@ -16,7 +15,7 @@ impl Scenario {
                 setting.check(value)?;
             }
         }
-        if self.controller.instances == 2 && self.controller.kind == ControllerKind::Pruner {
+        if self.controller.instances == 2 && !self.controller.kind.spec().loops() {
             return Err(ScenarioError::new(
                 "controller.instances",
                 Some("2".into()),
@@ -32,7 +31,7 @@ impl Scenario {
             ));
         }
         let c = &self.controller;
-        if c.runtime() == RuntimeKind::ControllerRuntime && c.kind != ControllerKind::Ensemble {
+        if c.runtime() == RuntimeKind::ControllerRuntime && !c.kind.spec().can.controller_runtime {
             return Err(ScenarioError::new(
                 "controller.runtime",
                 Some("\"controller-runtime\"".into()),
@@ -139,7 +138,7 @@ impl Scenario {
                 return Err(ScenarioError::new(format!("takes[{i}].take"), Some(t.take.to_string()), "is chosen twice".to_string()));
             }
         }
-        let watched = crate::sim::controllers::watched_kinds(self.controller.kind);
+        let watched = self.controller.kind.spec().watches;
         for (i, d) in self.schedule.iter().enumerate() {
             if !watched.contains(&d.kind) {
                 return Err(ScenarioError::new(
@@ -200,7 +199,7 @@ impl Scenario {
             ));
         }
         let watched = |field: &str, kind: Kind| {
-            if crate::sim::controllers::watched_kinds(self.controller.kind).contains(&kind) {
+            if self.controller.kind.spec().watches.contains(&kind) {
                 Ok(())
             } else {
                 Err(ScenarioError::new(
@@ -247,7 +246,7 @@ impl Scenario {
             }
             Act::PauseController(p) => {
                 limits::get("actions[].pause_controller.for_ms").check(&format!("{at}.pause_controller.for_ms"), p.for_ms)?;
-                if self.controller.kind == ControllerKind::Pruner {
+                if !self.controller.kind.spec().loops() {
                     return Err(ScenarioError::new(
                         format!("{at}.pause_controller"),
                         None,

@@ -58,10 +58,10 @@ pub const NAMES: [&str; 5] = [CHILDREN_WITHIN_DESIRED, ALL_PODS_WITHIN_REPLICAS,
 /// controller. Every invariant is checked whatever the controller (one that
 /// cannot break holds); the page lists the ones that apply.
 pub fn applies(name: &str, controller: super::apiserver::ControllerKind) -> bool {
-    use super::apiserver::ControllerKind;
+    let spec = controller.spec();
     match name {
-        CHILDREN_WITHIN_DESIRED | NO_ORPHANS => controller != ControllerKind::Pruner,
-        ALL_PODS_WITHIN_REPLICAS => controller == ControllerKind::ReplicaSet,
+        CHILDREN_WITHIN_DESIRED | NO_ORPHANS => spec.owner.is_some(),
+        ALL_PODS_WITHIN_REPLICAS => spec.has_pods(),
         _ => true,
     }
 }

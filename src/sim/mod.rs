@@ -22,5 +22,6 @@ pub mod rng;
 pub mod settings;
 pub mod shelves;
 pub mod sorted;
+pub mod spec;
 pub mod workqueue;
 pub mod world;

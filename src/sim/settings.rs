@@ -253,9 +253,9 @@ impl ClusterSettings {
 
     /// The controller's client-side limit, `(qps, burst)`, where a qps of 0 is
     /// no limit: what the scenario says, or what its kind's program runs with
-    /// ([`ControllerKind::client_defaults`]).
+    /// ([`crate::sim::spec::ControllerSpec::client_defaults`]).
     pub fn client_limit(&self, kind: ControllerKind) -> (u32, u32) {
-        let (qps, burst) = kind.client_defaults();
+        let (qps, burst) = kind.spec().client_defaults;
         (self.client_qps.unwrap_or(qps), self.client_burst.unwrap_or(burst))
     }
 
@@ -491,7 +491,7 @@ impl ControllerSettings {
     /// kube-controller-manager's ReplicaSet controller, its release's
     /// `StaleControllerConsistencyReplicaSet` (beta, on, from v1.36), else off.
     pub fn consistency_store(&self) -> bool {
-        let by_release = (self.kind == ControllerKind::ReplicaSet).then(|| self.kubernetes.map(|k| k.minor() >= 36)).flatten();
+        let by_release = self.kind.spec().consistency_store_by_release.then(|| self.kubernetes.map(|k| k.minor() >= 36)).flatten();
         self.consistency_store.or(by_release).unwrap_or(false)
     }
 
@@ -528,7 +528,11 @@ impl ControllerSettings {
     /// lab's operator, client-go for kube-controller-manager's ReplicaSet
     /// controller and the lab's one-shot pruner).
     pub fn runtime(&self) -> RuntimeKind {
-        self.runtime.unwrap_or(if self.kind == ControllerKind::Ensemble { RuntimeKind::ControllerRuntime } else { RuntimeKind::ClientGo })
+        self.runtime.unwrap_or(if self.kind.spec().controller_runtime_by_default {
+            RuntimeKind::ControllerRuntime
+        } else {
+            RuntimeKind::ClientGo
+        })
     }
 
     /// Its reads go through controller-runtime's read-your-writes client.
@@ -538,12 +542,12 @@ impl ControllerSettings {
 
     /// Expectations on or off (absent: on for the ReplicaSet, as upstream).
     pub fn expectations(&self) -> bool {
-        self.expectations.unwrap_or(self.kind == ControllerKind::ReplicaSet)
+        self.expectations.unwrap_or(self.kind.spec().expectations_by_default)
     }
 
     /// Worker goroutines (absent: 5 for the ReplicaSet, as upstream, else 1).
     pub fn workers(&self) -> u32 {
-        self.workers.unwrap_or(if self.kind == ControllerKind::ReplicaSet { 5 } else { 1 })
+        self.workers.unwrap_or(self.kind.spec().default_workers)
     }
 }
 
@@ -718,47 +722,7 @@ impl Choice for ControllerKind {
     const WORDS: &'static [&'static str] = &["ensemble", "replicaset", "pruner"];
 }
 
-impl ControllerKind {
-    /// The client-side limit `(qps, burst)` each kind's program runs with
-    /// when the scenario names none (qps 0: no limit).
-    ///
-    /// - The ReplicaSet controller runs in kube-controller-manager, which
-    ///   sets its clients' connection to 20 QPS, burst 30
-    ///   (`SetDefaults_KubeControllerManagerConfiguration`,
-    ///   pkg/controller/apis/config/v1alpha1/defaults.go). Each controller
-    ///   gets a client, and so a token bucket, of its own
-    ///   (controller-manager v0.36.3 `pkg/clientbuilder/client_builder.go`).
-    /// - The Ensemble operator is written with controller-runtime, whose
-    ///   `GetConfigWithContext` turns the limiter off when QPS is unset
-    ///   ("rely on API priority and fairness": `cfg.QPS = -1`,
-    ///   controller-runtime v0.21+ `pkg/client/config/config.go`). Its
-    ///   burst applies only if a scenario sets a qps: rest.Config's
-    ///   `DefaultBurst`, 10.
-    /// - The pruner is a plain client-go program: `rest.Config`'s
-    ///   `DefaultQPS` 5 and `DefaultBurst` 10 (client-go v0.36.3
-    ///   `rest/config.go`).
-    pub fn client_defaults(self) -> (u32, u32) {
-        match self {
-            ControllerKind::ReplicaSet => (20, 30),
-            ControllerKind::Ensemble => (0, DEFAULT_CLIENT_BURST),
-            ControllerKind::Pruner => (DEFAULT_CLIENT_QPS, DEFAULT_CLIENT_BURST),
-        }
-    }
-
-    /// Whether its informers' LISTs go through the controller's own client,
-    /// and so wait for its rate limiter. kube-controller-manager's shared
-    /// informers have a client of their own (`ClientOrDie("shared-informers")`
-    /// in `CreateControllerContext`), whose bucket the few LISTs never empty;
-    /// an operator's informers and its client share one config.
-    pub fn informers_share_client(self) -> bool {
-        self != ControllerKind::ReplicaSet
-    }
-}
-
-/// client-go's `DefaultQPS` and `DefaultBurst` (`rest/config.go`), what a
-/// hand-written client-go program gets when it leaves `rest.Config.QPS` at zero.
-pub const DEFAULT_CLIENT_QPS: u32 = 5;
-pub const DEFAULT_CLIENT_BURST: u32 = 10;
+pub use super::spec::{DEFAULT_CLIENT_BURST, DEFAULT_CLIENT_QPS};
 
 #[cfg(test)]
 mod tests {

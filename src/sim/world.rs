@@ -37,7 +37,7 @@ mod wire;
 mod workers;
 
 pub use super::settings::{ClusterSettings, Knob};
-pub use crate::sim::settings::{DEFAULT_CLIENT_BURST, DEFAULT_CLIENT_QPS};
+pub use crate::sim::spec::{DEFAULT_CLIENT_BURST, DEFAULT_CLIENT_QPS};
 pub use client::{TokenBucket, LONG_THROTTLE_LATENCY_MS};
 pub use collector::GarbageCollector;
 pub use in_flight::SentBy;
@@ -80,7 +80,7 @@ impl World {
         // clients of their own, not modelled as limited.
         let throttled_ms = match origin {
             Origin::Worker { .. } => self.ctl.limiter.reserve(self.now_ms),
-            Origin::Informer { .. } if self.ctl.kind.informers_share_client() => self.ctl.limiter.reserve(self.now_ms),
+            Origin::Informer { .. } if self.ctl.kind.spec().informers_share_client => self.ctl.limiter.reserve(self.now_ms),
             Origin::Informer { .. } => 0,
             Origin::Kubectl | Origin::Gc(_) | Origin::GcWrite | Origin::Kubelet => 0,
         };

@@ -14,7 +14,6 @@ use super::panels::{ExpectationsPanel, Side, StorePanel};
 use super::state::{clock_ms, use_ui, Ui, SLICE_MS};
 use crate::narrate::compare as words;
 use crate::narrate::units::{kind_plural, secs};
-use crate::sim::controllers::tracked_kind;
 use crate::view::compare::{self as vc, Divergence, Figures};
 use crate::view::host;
 use crate::view::url::PageState;
@@ -353,7 +352,7 @@ fn RunColumn(
 /// The lab's figures for both runs, now.
 #[component]
 fn SideBySide(pair: Pair) -> impl IntoView {
-    let kind = pair.a.session.with_untracked(|s| tracked_kind(s.scenario().controller.kind));
+    let kind = pair.a.session.with_untracked(|s| s.scenario().controller.kind.spec().child);
     let figures = move |ui: Ui| -> Figures {
         ui.snap.track();
         ui.session.with_untracked(vc::session_figures)

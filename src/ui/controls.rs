@@ -6,7 +6,6 @@ use super::state::{part_of, use_ui, Ui};
 use crate::narrate::units::fmt_ms;
 use crate::scenario::preset_names;
 use crate::scenario::settings::{self, Domain, Setting, SETTINGS};
-use crate::sim::apiserver::ControllerKind;
 use crate::sim::apiserver::{FailMode, Propagation};
 use crate::sim::controllers::Naming;
 use crate::sim::object::Kind;
@@ -391,11 +390,15 @@ fn DesiredField() -> impl IntoView {
     let controls = ui.controls;
     let kind = move || controls.with(|c| c.kind);
     let desired = move || controls.with(|c| c.desired);
-    let desired_label = move || if kind() == ControllerKind::ReplicaSet { "Replicas" } else { "Voices" };
+    // The owner's desired count as its spec field names it: "Voices", "Replicas".
+    let desired_label = move || {
+        let field = kind().spec().desired_field.unwrap_or("replicas");
+        field[..1].to_uppercase() + &field[1..]
+    };
     let desired_error = RwSignal::new(None::<String>);
     let on_desired = move |ev| {
         let raw = event_target_value(&ev);
-        let owner = if controls.with_untracked(|c| c.kind) == ControllerKind::ReplicaSet { Kind::ReplicaSet } else { Kind::Ensemble };
+        let owner = controls.with_untracked(|c| c.kind.spec().owner).unwrap_or(Kind::ReplicaSet);
         let max = crate::scenario::settings::desired_max(owner);
         let over_budget = |n: u32| {
             ui.session.with_untracked(|s| {
@@ -467,7 +470,7 @@ fn Actions(more: bool) -> impl IntoView {
                        })}
                        { let gate = Memo::new(move |_| c().can_delete_owner && here("delete_owner")); move || gate.get().then(|| view! {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::DeleteOwner(Propagation::Background)), "Owner deleted")>
-                               {if kind() == ControllerKind::ReplicaSet { "Delete the ReplicaSet" } else { "Delete the Ensemble" }}
+                               {move || format!("Delete the {}", kind().spec().owner.map_or_else(|| "owner".to_string(), |k| k.to_string()))}
                            </button>
                            <select
                                aria-label="Delete the owner with another cascade"

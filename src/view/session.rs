@@ -12,7 +12,6 @@ use crate::sim::world::{ActionKind, Knob, World};
 use std::fmt;
 
 pub use crate::scenario::owner_of;
-pub use crate::sim::controllers::tracked_kind;
 
 /// A button's action, done at the current frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -575,10 +574,10 @@ impl Session {
     pub fn supports(&self, a: UiAction) -> bool {
         let kind = self.scenario.controller.kind;
         match a {
-            UiAction::DeletePod => kind == ControllerKind::ReplicaSet,
+            UiAction::DeletePod => kind.spec().has_pods(),
             UiAction::DeleteOwner(_) | UiAction::Scale(_) => self.owner_key().is_some(),
             UiAction::DropNextEvent | UiAction::RestartController | UiAction::FailNextCreate(_) => true,
-            UiAction::PauseController(_) => kind != ControllerKind::Pruner,
+            UiAction::PauseController(_) => kind.spec().loops(),
         }
     }
 }
@@ -647,15 +646,15 @@ fn resolve(a: UiAction, kind: ControllerKind, owner: Option<(Kind, ObjectKey)>) 
             let (k, key) = owner?;
             ActionKind::Scale { kind: k, key, to }
         }
-        UiAction::DropNextEvent => ActionKind::DropNextEvent { kind: tracked_kind(kind), what: DropNext::Event(None) },
-        UiAction::FailNextCreate(mode) => ActionKind::FailNext { verb: Verb::Create, kind: tracked_kind(kind), mode },
+        UiAction::DropNextEvent => ActionKind::DropNextEvent { kind: kind.spec().child, what: DropNext::Event(None) },
+        UiAction::FailNextCreate(mode) => ActionKind::FailNext { verb: Verb::Create, kind: kind.spec().child, mode },
         UiAction::RestartController => ActionKind::RestartController,
         UiAction::PauseController(for_ms) => ActionKind::PauseController { for_ms },
     })
 }
 
 fn sample(world: &World) -> Sample {
-    let kind = tracked_kind(world.controller.kind);
+    let kind = world.controller.kind.spec().child;
     let cluster = world.api.live_count(kind) as u32;
     let cache = world.controller_informer(kind).map_or(0, |i| i.len()) as u32;
     Sample { at_ms: world.now_ms(), cluster, cache }

@@ -141,19 +141,21 @@ pub struct Shown {
 
 impl Shown {
     pub fn of(s: &crate::scenario::Scenario) -> Shown {
-        let kind = s.controller.kind;
-        let (ensemble, replicaset, pruner) =
-            (kind == ControllerKind::Ensemble, kind == ControllerKind::ReplicaSet, kind == ControllerKind::Pruner);
+        // What the controller can be set to do (its spec), and what its own story shows.
+        let spec = s.controller.kind.spec();
+        let one_shot = !spec.loops();
         Shown {
-            naming: ensemble || (pruner && s.controller.reread_after_create),
-            double_enqueue: ensemble,
-            expectations: ensemble || replicaset,
-            delete_surplus: ensemble,
-            owner_references: ensemble,
-            consistency_store: ensemble || replicaset,
-            update_status: replicaset,
-            first_list: pruner,
-            faults: !pruner,
+            // A one-shot program names only what it creates when it re-reads its own write.
+            naming: spec.can.naming && (!one_shot || s.controller.reread_after_create),
+            double_enqueue: spec.can.double_enqueue,
+            expectations: spec.can.expectations,
+            delete_surplus: spec.can.delete_surplus,
+            owner_references: spec.can.owner_references,
+            consistency_store: spec.can.consistency_store,
+            update_status: spec.can.update_status,
+            // Acting before the first LIST lands is a one-shot program's whole story.
+            first_list: one_shot,
+            faults: !one_shot,
         }
     }
 }
@@ -162,11 +164,12 @@ impl ControlsView {
     /// What the run has that a panel's note on the simulation's
     /// simplifications depends on: a note on pods says nothing to a run of ConfigMaps.
     pub fn traits(&self) -> crate::narrate::simplifications::RunTraits {
-        let replicaset = self.kind == ControllerKind::ReplicaSet;
+        let pods = self.kind.spec().has_pods();
         crate::narrate::simplifications::RunTraits {
-            pods: replicaset,
+            pods,
             double_enqueue: self.double_enqueue,
-            surplus_deletes: replicaset || self.delete_surplus,
+            // The ReplicaSet controller deletes its surplus, always; an operator when set to.
+            surplus_deletes: pods || self.delete_surplus,
             consistency_store: self.consistency_store,
         }
     }

@@ -123,22 +123,6 @@ pub(crate) fn note_step(note: &Note) -> Step {
     }
 }
 
-/// The step a reconcile is on when a worker has just taken its key.
-pub fn first_step(kind: ControllerKind) -> Step {
-    match kind {
-        ControllerKind::Pruner => Step::LiveList,
-        ControllerKind::Ensemble | ControllerKind::ReplicaSet => Step::Dequeue,
-    }
-}
-
-/// The step of a reconcile's return (the pruner's is its exit).
-pub fn last_step(kind: ControllerKind) -> Step {
-    match kind {
-        ControllerKind::Pruner => Step::Exit,
-        ControllerKind::Ensemble | ControllerKind::ReplicaSet => Step::Return,
-    }
-}
-
 /// The pseudo-code of a controller as its settings write it: each step
 /// with its line (the operator's in the library it is written with, its
 /// reads as its client makes them).
@@ -178,23 +162,6 @@ pub fn step_applies(settings: &ControllerSettings, step: Step) -> bool {
         (ControllerKind::ReplicaSet, Step::UpdateStatus) => settings.update_status,
         (ControllerKind::Pruner, Step::CreateOnce | Step::Reread | Step::CreateAgain) => settings.reread_after_create,
         _ => true,
-    }
-}
-
-/// The kind of child a controller's figures count (its ConfigMaps, its pods).
-pub fn tracked_kind(kind: ControllerKind) -> Kind {
-    match kind {
-        ControllerKind::ReplicaSet => Kind::Pod,
-        ControllerKind::Ensemble | ControllerKind::Pruner => Kind::ConfigMap,
-    }
-}
-
-/// The kinds each controller watches, in the order its informers start.
-pub fn watched_kinds(kind: ControllerKind) -> &'static [Kind] {
-    match kind {
-        ControllerKind::Ensemble => &[Kind::Ensemble, Kind::ConfigMap],
-        ControllerKind::ReplicaSet => &[Kind::ReplicaSet, Kind::Pod],
-        ControllerKind::Pruner => &[Kind::ConfigMap],
     }
 }
 

@@ -1,6 +1,6 @@
 //! The controller's API client: client-go's client-side rate limiter, which
 //! every request the controller sends (its informers' LISTs too, where they
-//! share its client: `ControllerKind::informers_share_client`) waits on.
+//! share its client: `ControllerSpec::informers_share_client`) waits on.
 
 /// client-go's client-side rate limiter: `flowcontrol.NewTokenBucketRateLimiter(qps, burst)`,
 /// which every request of a rest client waits on (`Wait`, a reservation of

@@ -9,7 +9,7 @@ use super::timer::Source;
 use crate::sim::apiserver::{AuditEntry, ControllerKind, Response};
 use crate::sim::consistency::ConsistencyStore;
 use crate::sim::controller_runtime::{Read, ReadYourWrites};
-use crate::sim::controllers::{self, Caches, ReconcileState, Step};
+use crate::sim::controllers::{Caches, ReconcileState, Step};
 use crate::sim::expectations::Expectations;
 use crate::sim::frame::{QueuedBy, Watcher};
 use crate::sim::object::{Kind, ObjectKey};
@@ -109,7 +109,7 @@ impl Runtime {
     /// of the library it is written with.
     pub(super) fn new(controller: &ControllerSettings, cluster: &ClusterSettings) -> Runtime {
         let kind = controller.kind;
-        let mut caches = Caches::new(controllers::watched_kinds(kind));
+        let mut caches = Caches::new(kind.spec().watches);
         for inf in &mut caches.informers {
             inf.fifo = controller.fifo();
             inf.watch_list = controller.watch_list();

@@ -7,7 +7,7 @@ use super::in_flight::Origin;
 use super::runtime::{Busy, TrackedWrite};
 use super::state::World;
 use super::timer::{Start, Timer};
-use crate::sim::apiserver::{ControllerKind, Verb};
+use crate::sim::apiserver::Verb;
 use crate::sim::controller_runtime::{self, Outcome};
 use crate::sim::controllers::{self, Beat, Cx, Input, Note, ReconcileState};
 use crate::sim::frame::{Event, QueuedBy, Requeue};
@@ -88,7 +88,8 @@ impl World {
             let req = self.reflector_request(kind);
             self.send(req, Origin::Informer { kind, epoch }, SentWith::UNSYNCED);
         }
-        if self.ctl.kind == ControllerKind::Pruner {
+        if !self.ctl.kind.spec().loops() {
+            // A one-shot program has no events to queue it: it runs once, when it starts.
             self.ctl.enqueue(pruner_key(&self.controller.namespace), || QueuedBy::ProgramStart);
         }
         let wait = self.controller.wait_for_cache_sync;
@@ -109,7 +110,7 @@ impl World {
         let n = self.ctl.reconciles;
         let double_enqueued = self.ctl.double_enqueued.remove(&key);
         let queued_by = self.ctl.queued_by.remove(&key);
-        let step = controllers::first_step(self.ctl.kind);
+        let step = self.ctl.kind.spec().first_step;
         self.ctl.workers[w].busy = Some(Busy {
             key: key.clone(),
             n,
@@ -227,7 +228,7 @@ impl World {
         let busy = self.ctl.workers[w].busy.take().expect("a busy worker");
         let key = busy.key;
         let error = outcome.error().cloned();
-        if self.ctl.kind == ControllerKind::Pruner {
+        if !self.ctl.kind.spec().loops() {
             // A one-shot program: it exits, nothing requeues.
             self.ctl.queue.done(&key);
             self.ctl.running = false;

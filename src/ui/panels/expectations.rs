@@ -20,10 +20,11 @@ pub fn ExpectationsPanel() -> impl IntoView {
 
 fn expectations(e: &pv::ExpectationsView, kind: ControllerKind, store: bool) -> impl IntoView {
     let note = match (e.enabled, e.records.is_empty()) {
-        (false, true) if kind == ControllerKind::Pruner => {
+        (false, true) if !kind.spec().loops() => {
             Some("The pruner keeps no expectations: it is a one-shot program that trusts its lister, not a reconcile loop.")
         }
-        (false, true) if store && kind == ControllerKind::Ensemble => {
+        // The store as an operator ports it (upstream ships it for kube-controller-manager's own).
+        (false, true) if store && !kind.spec().consistency_store_by_release => {
             Some("This controller keeps no expectations; the consistency store, below (v1.36's, ported into the operator), skips a sync until the cache has read its own writes.")
         }
         (false, true) if store => {

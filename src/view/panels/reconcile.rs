@@ -35,10 +35,10 @@ pub struct ReconcileView {
 /// The step of a reconcile the frame is, with the worker and reconcile number, if it is one.
 pub fn frame_step(kind: ControllerKind, frame: &Frame) -> Option<(Step, Option<(u32, u64)>)> {
     match &frame.event {
-        Event::ReconcileStarted { worker, n, .. } => Some((controllers::first_step(kind), Some((*worker, *n)))),
+        Event::ReconcileStarted { worker, n, .. } => Some((kind.spec().first_step, Some((*worker, *n)))),
         Event::ReconcileNote { worker, n, step, .. } => Some((*step, Some((*worker, *n)))),
         Event::ApiRequest { step: Some(step), .. } => Some((*step, None)),
-        Event::ReconcileFinished { worker, n, .. } => Some((controllers::last_step(kind), Some((*worker, *n)))),
+        Event::ReconcileFinished { worker, n, .. } => Some((kind.spec().last_step, Some((*worker, *n)))),
         Event::ControllerExited { .. } => Some((Step::Exit, None)),
         _ => None,
     }
