@@ -7,7 +7,7 @@
 
 mod support;
 
-use cachescope::sim::apiserver::{Actor, ApiServer, AuditEntry, ControllerKind, EventType, Request, Response, Status, Verb};
+use cachescope::sim::apiserver::{Actor, AuditEntry, ControllerKind, EventType, Request, Response, Status, Verb};
 use cachescope::sim::consistency::ConsistencyStore;
 use cachescope::sim::controllers::replicaset::handle;
 use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, HandlerEvent, Input, ListOrder, Naming, ReconcileState};
@@ -103,28 +103,16 @@ fn sync_answering(
     answer: impl Fn(usize) -> Status,
 ) -> (Vec<Request>, Result<(), cachescope::sim::controllers::ReconcileError>) {
     let mut sent = Vec::new();
-    // The truth is only narrated, never decided on: an empty apiserver will do.
-    let truth = ApiServer::new();
     let mut rng = Rng::new(1);
     let mut consistency = cachescope::sim::consistency::ConsistencyStore::default();
     let ryw = cachescope::sim::controller_runtime::ReadYourWrites::default();
-    let mut cx = Cx {
-        now_ms,
-        settings,
-        caches,
-        expectations: exp,
-        lag_ms: 0,
-        truth: &truth,
-        rng: &mut rng,
-        consistency: &mut consistency,
-        ryw: &ryw,
-    };
+    let mut cx = Cx { now_ms, settings, caches, expectations: exp, lag_ms: 0, rng: &mut rng, consistency: &mut consistency, ryw: &ryw };
     let (mut r, mut beat) = ReconcileState::start(KEY, &mut cx);
     loop {
         beat = match beat {
             // The ReplicaSet controller returns an error or nil: `Error` or `Done`.
             Beat::Return(outcome) => return (sent, outcome.error().cloned().map_or(Ok(()), Err)),
-            Beat::Note { .. } => r.resume(Input::Resume, &mut cx),
+            Beat::Note { .. } | Beat::Counted { .. } => r.resume(Input::Resume, &mut cx),
             Beat::Wait { .. } => panic!("the ReplicaSet controller is client-go's: no read waits"),
             Beat::Call { requests, .. } => {
                 let answers = requests

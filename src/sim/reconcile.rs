@@ -30,6 +30,11 @@ pub enum Input {
 pub enum Beat {
     /// Something it read or decided: one frame. It resumes `then_ms` later.
     Note { note: Note, then_ms: u64 },
+    /// A [`Note::Counted`] whose cluster figures (`in_cluster`,
+    /// `cluster_after`) the world fills in from `tally` before it becomes a
+    /// frame: the narration says what the cluster holds, and a reconcile
+    /// never reads the apiserver's truth. Then as a `Note`.
+    Counted { note: Note, then_ms: u64, tally: Tally },
     /// controller-runtime's read-your-writes client holds this read (the
     /// note says why); resume when the cache has caught up.
     Wait { note: Note, read: Read },
@@ -37,6 +42,38 @@ pub enum Beat {
     Call { requests: Vec<Request>, step: Step },
     /// Return from `Reconcile`: `Ok` forgets the key's failures, `Err` requeues it rate-limited.
     Return(Outcome),
+}
+
+/// What the cluster holds of a reconcile's children, for the world to count
+/// after the step (the figures a [`Note::Counted`] says beside the cache's).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Tally {
+    pub child: Kind,
+    pub namespace: String,
+    /// Whose children.
+    pub of: Owned,
+    /// What the plan creates: these names (one the cluster holds already adds
+    /// nothing), or this many the server names.
+    pub creates: Creates,
+    /// What the plan deletes (one already gone takes nothing away).
+    pub deletes: Vec<ObjectKey>,
+}
+
+/// How children are tied to their owner, as the world counts them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Owned {
+    /// By a label's value (the Ensemble's, which holds with ownerReferences off too).
+    Label { label: &'static str, value: String },
+    /// By controllerRef: the owner's UID (the apiserver's index, active children).
+    Controlled { uid: u64 },
+}
+
+/// What a plan creates.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Creates {
+    Nothing,
+    Named(Vec<String>),
+    Generated(u32),
 }
 
 /// What a reconcile returned: controller-runtime's `(ctrl.Result, error)`,

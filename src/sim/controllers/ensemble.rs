@@ -12,7 +12,8 @@
 //! different victims and delete below the desired count.
 
 use super::{
-    count_children, lister_order, split_key, Beat, Cx, HandlerEffects, HandlerEvent, Input, Note, Outcome, Plan, ReconcileError, Step,
+    count_children, lister_order, split_key, Beat, Creates, Cx, HandlerEffects, HandlerEvent, Input, Note, Outcome, Owned, Plan,
+    ReconcileError, Step, Tally,
 };
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
 use crate::sim::controller_runtime::Read;
@@ -202,7 +203,6 @@ impl SyncEnsemble {
     fn counted(&mut self, owner: ObjectRc, children: Vec<ObjectRc>, unseen: u32, live: bool, cx: &mut Cx) -> Beat {
         let desired = owner.spec.desired().unwrap_or(0);
         let in_cache = children.len() as u32;
-        let in_cluster = cx.truth.count_labelled(Kind::ConfigMap, &self.owner.namespace, ENSEMBLE_LABEL, &self.owner.name);
         let plan = if in_cache < desired {
             Plan::Create(desired - in_cache)
         } else if in_cache > desired && cx.settings.delete_surplus {
@@ -222,24 +222,26 @@ impl SyncEnsemble {
         } else {
             VecDeque::new()
         };
-        let exists = |name: &str| cx.truth.get(Kind::ConfigMap, &ObjectKey::new(self.owner.namespace.clone(), name)).is_some();
-        let cluster_after = match plan {
-            Plan::Nothing => in_cluster,
-            Plan::Create(n) => match cx.settings.naming {
-                super::Naming::Generate => in_cluster + n,
-                super::Naming::Deterministic => {
-                    let new = missing_names(&owner, &present).take(n as usize).filter(|name| !exists(name)).count() as u32;
-                    in_cluster + new
+        // What the cluster will hold after the plan, the world counts (the reconcile never reads it).
+        let tally = Tally {
+            child: Kind::ConfigMap,
+            namespace: self.owner.namespace.clone(),
+            of: Owned::Label { label: ENSEMBLE_LABEL, value: self.owner.name.clone() },
+            creates: match (plan, cx.settings.naming) {
+                (Plan::Create(n), super::Naming::Generate) => Creates::Generated(n),
+                (Plan::Create(n), super::Naming::Deterministic) => {
+                    Creates::Named(missing_names(&owner, &present).take(n as usize).collect())
                 }
+                _ => Creates::Nothing,
             },
-            Plan::Delete(_) => in_cluster.saturating_sub(victims.iter().filter(|k| exists(&k.name)).count() as u32),
+            deletes: victims.iter().cloned().collect(),
         };
         let note = Note::Counted {
             owner: self.key.clone(),
             child_kind: Kind::ConfigMap,
             in_cache,
-            in_cluster,
-            cluster_after,
+            in_cluster: 0,
+            cluster_after: 0,
             desired,
             unseen,
             plan,
@@ -255,7 +257,7 @@ impl SyncEnsemble {
         } else {
             self.stage = Stage::Act { plan, owner, present };
         }
-        Beat::Note { note, then_ms: cx.settings.reconcile_ms }
+        Beat::Counted { note, then_ms: cx.settings.reconcile_ms, tally }
     }
 
     fn templates(&self, owner: &ObjectRc, n: u32, present: &BTreeSet<String>, cx: &Cx) -> VecDeque<ObjectTemplate> {

@@ -10,7 +10,7 @@ pub mod ensemble;
 pub mod pruner;
 pub mod replicaset;
 
-use super::apiserver::{ApiServer, ControllerKind, EventType};
+use super::apiserver::{ControllerKind, EventType};
 use super::consistency::{ConsistencyError, ConsistencyStore};
 use super::controller_runtime::ReadYourWrites;
 use super::expectations::Expectations;
@@ -19,7 +19,9 @@ use super::object::{Kind, ObjectKey, ObjectRc};
 use super::rng::Rng;
 
 use super::reconcile::Read;
-pub use super::reconcile::{Beat, HandlerEffects, HandlerEvent, Input, MissAction, Note, Outcome, Plan, ReconcileError, Step};
+pub use super::reconcile::{
+    Beat, Creates, HandlerEffects, HandlerEvent, Input, MissAction, Note, Outcome, Owned, Plan, ReconcileError, Step, Tally,
+};
 use super::settings::RuntimeKind;
 pub use super::settings::{ControllerSettings, ListOrder, Naming};
 
@@ -61,9 +63,6 @@ pub struct Cx<'a> {
     pub expectations: &'a mut Expectations,
     /// The watch lag, so a note can say how far away a missing event is.
     pub lag_ms: u64,
-    /// The cluster's truth, for the narration only: a note may say what the
-    /// cluster holds beside what the cache says, but no decision reads it.
-    pub truth: &'a ApiServer,
     /// The world's one RNG: the order a Go map iterates in.
     pub rng: &'a mut Rng,
     /// The controller's consistency store (used when `settings.consistency_store`).

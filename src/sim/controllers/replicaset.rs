@@ -21,7 +21,9 @@
 //! controllerRef), every pod is Running and ready (so victims are simply the
 //! newest, and the status has `replicas` and `observedGeneration` only).
 
-use super::{split_key, Beat, Caches, Cx, HandlerEffects, HandlerEvent, Input, Note, Outcome, Plan, ReconcileError, Step};
+use super::{
+    split_key, Beat, Caches, Creates, Cx, HandlerEffects, HandlerEvent, Input, Note, Outcome, Owned, Plan, ReconcileError, Step, Tally,
+};
 use crate::sim::apiserver::{Actor, ControllerKind, EventType, Request, Status};
 use crate::sim::consistency::ConsistencyStore;
 use crate::sim::expectations::{Expectations, Satisfied};
@@ -197,8 +199,6 @@ impl SyncReplicaSet {
             .filter(|e| !e.dropped && e.event_type == EventType::Added && e.object.controller_ref().is_some_and(|r| r.uid == rs.uid))
             .count() as u32;
         let desired = rs.spec.desired().unwrap_or(0);
-        // What the cluster holds, for the note only: the apiserver's index, not a scan.
-        let in_cluster = cx.truth.controlled_by(Kind::Pod, rs.uid).0;
         let burst = cx.settings.burst_replicas.max(1);
         // `rsNeedsSync && rs.DeletionTimestamp == nil`: a ReplicaSet being
         // deleted manages no pods (its status is still written).
@@ -221,17 +221,20 @@ impl SyncReplicaSet {
         } else {
             Vec::new()
         };
-        let cluster_after = match plan {
-            Plan::Nothing => in_cluster,
-            Plan::Create(n) => in_cluster + n,
-            Plan::Delete(_) => in_cluster.saturating_sub(victims.iter().filter(|k| cx.truth.get(Kind::Pod, k).is_some()).count() as u32),
+        // What the cluster holds and will hold, the world counts: the apiserver's index, not a scan.
+        let tally = Tally {
+            child: Kind::Pod,
+            namespace: rs.namespace.clone(),
+            of: Owned::Controlled { uid: rs.uid },
+            creates: if let Plan::Create(n) = plan { Creates::Generated(n) } else { Creates::Nothing },
+            deletes: victims.clone(),
         };
         let note = Note::Counted {
             owner: self.key.clone(),
             child_kind: Kind::Pod,
             in_cache: active,
-            in_cluster,
-            cluster_after,
+            in_cluster: 0,
+            cluster_after: 0,
             desired,
             unseen,
             plan,
@@ -240,7 +243,7 @@ impl SyncReplicaSet {
         };
         self.counted = Some((rs.clone(), active));
         self.stage = Stage::Act { plan, rs, victims };
-        Beat::Note { note, then_ms: cx.settings.reconcile_ms }
+        Beat::Counted { note, then_ms: cx.settings.reconcile_ms, tally }
     }
 
     fn template(&self, rs: &ObjectRc) -> ObjectTemplate {

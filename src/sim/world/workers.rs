@@ -140,7 +140,6 @@ impl World {
             caches: &ctl.caches,
             expectations: &mut ctl.expectations,
             lag_ms,
-            truth: &self.api,
             rng: &mut self.rng,
             consistency: &mut ctl.consistency,
             ryw: &ctl.ryw,
@@ -161,6 +160,16 @@ impl World {
             }
         };
         let (key, n) = (busy.key.clone(), busy.n);
+        // A count's cluster figures, for the narration: the world's to add, from the apiserver.
+        let beat = match beat {
+            Beat::Counted { mut note, then_ms, tally } => {
+                if let Note::Counted { in_cluster, cluster_after, .. } = &mut note {
+                    (*in_cluster, *cluster_after) = self.api.tally(&tally);
+                }
+                Beat::Note { note, then_ms }
+            }
+            other => other,
+        };
         match beat {
             Beat::Note { note, then_ms } => {
                 if matches!(note, Note::StaleSkip { .. }) {
@@ -213,6 +222,7 @@ impl World {
                 None
             }
             Beat::Return(outcome) => Some(self.finish(w, outcome)),
+            Beat::Counted { .. } => unreachable!("a count is a note once the world has tallied it, above"),
         }
     }
 
