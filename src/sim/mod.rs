@@ -16,6 +16,7 @@ pub mod history;
 pub mod informer;
 pub mod invariants;
 pub mod object;
+pub mod recipe;
 pub mod reconcile;
 pub mod reflector;
 pub mod rng;

@@ -132,6 +132,17 @@ impl Spec {
         }
     }
 
+    /// A child kind's spec, which holds nothing (a recipe's creates); an
+    /// owner kind's asks for none.
+    pub fn empty(kind: Kind) -> Spec {
+        match kind {
+            Kind::Ensemble => Spec::Ensemble { voices: 0 },
+            Kind::ReplicaSet => Spec::ReplicaSet { replicas: 0 },
+            Kind::ConfigMap => Spec::ConfigMap,
+            Kind::Pod => Spec::Pod,
+        }
+    }
+
     /// The number of children the object asks for, if it is an owner kind.
     pub fn desired(&self) -> Option<u32> {
         match *self {

@@ -1,12 +1,17 @@
-//! The three controllers, each a small state machine that reads its caches and
-//! returns the API requests it wants (effects as data). The world sends the
-//! requests with latency and resumes the reconcile with the responses.
+//! The controllers' code: the one interpreter of reconcile recipes
+//! (`interpreter.rs`), the two recipes cachescope ships (`bundled.rs`), the
+//! lab's one-shot pruner (`pruner.rs`), and each controller's event handlers
+//! and pseudo-code (`ensemble.rs`, `replicaset.rs`). A reconcile reads its
+//! caches and returns the API requests it wants (effects as data); the
+//! world sends them with latency and resumes it with the responses.
 //!
 //! A reconcile is written as `start` then `resume` calls, each returning one
 //! [`Beat`]: a [`Note`] (something it read or decided, shown as a frame), a
 //! batch of requests to send concurrently, or its return value.
 
+pub mod bundled;
 pub mod ensemble;
+pub mod interpreter;
 pub mod pruner;
 pub mod replicaset;
 
@@ -17,6 +22,7 @@ use super::expectations::Expectations;
 use super::informer::{Fifo, Informer};
 use super::object::{Kind, ObjectKey, ObjectRc};
 use super::rng::Rng;
+use std::cell::RefCell;
 
 use super::reconcile::Read;
 pub use super::reconcile::{
@@ -154,37 +160,49 @@ pub fn pseudo_code(settings: &ControllerSettings) -> Vec<(Step, &'static str)> {
 /// consistency store), a write it is not written to make (surplus deletes,
 /// status updates, the read-your-write create), is drawn off.
 pub fn step_applies(settings: &ControllerSettings, step: Step) -> bool {
-    match (settings.kind, step) {
-        (_, Step::EnsureReady) => settings.consistency_store(),
-        (_, Step::CheckExpectations) => settings.expectations(),
-        (ControllerKind::Ensemble, Step::Delete) => settings.delete_surplus,
-        (ControllerKind::ReplicaSet, Step::UpdateStatus) => settings.update_status,
-        (ControllerKind::Pruner, Step::CreateOnce | Step::Reread | Step::CreateAgain) => settings.reread_after_create,
-        _ => true,
+    match bundled::recipe(settings) {
+        Some(recipe) => recipe.has(step),
+        // The pruner: its read-your-write lines are its switch's.
+        None => settings.reread_after_create || !matches!(step, Step::CreateOnce | Step::Reread | Step::CreateAgain),
     }
 }
 
-/// A reconcile in progress, per controller.
+thread_local! {
+    /// The last settings a recipe was written from, and the recipe: a run's
+    /// settings change only when a knob turns, and a reconcile starts often.
+    static COMPILED: RefCell<Option<(ControllerSettings, interpreter::Shared)>> = const { RefCell::new(None) };
+}
+
+/// The recipe these settings write, shared (memoized on the settings).
+fn compiled(settings: &ControllerSettings) -> Option<interpreter::Shared> {
+    COMPILED.with_borrow_mut(|last| {
+        if let Some((_, recipe)) = last.as_ref().filter(|(seen, _)| seen == settings) {
+            return Some(recipe.clone());
+        }
+        let recipe = interpreter::Shared::new(bundled::recipe(settings)?);
+        *last = Some((settings.clone(), recipe.clone()));
+        Some(recipe)
+    })
+}
+
+/// A reconcile in progress: a recipe's, or the one-shot program's.
 #[derive(Debug, Clone, Hash)]
 pub enum ReconcileState {
-    Ensemble(ensemble::SyncEnsemble),
-    ReplicaSet(replicaset::SyncReplicaSet),
+    /// Boxed: a run holds its op's progress and its count (a few hundred bytes).
+    Recipe(Box<interpreter::RecipeRun>),
     Pruner(pruner::Prune),
 }
 
 impl ReconcileState {
-    /// Begin reconciling `key`.
+    /// Begin reconciling `key`, with the recipe the settings write now (a
+    /// switch changed mid-reconcile applies from the next).
     pub fn start(key: &str, cx: &mut Cx) -> (ReconcileState, Beat) {
-        match cx.settings.kind {
-            ControllerKind::Ensemble => {
-                let (r, b) = ensemble::SyncEnsemble::start(key, cx);
-                (ReconcileState::Ensemble(r), b)
+        match compiled(cx.settings) {
+            Some(recipe) => {
+                let (r, b) = interpreter::RecipeRun::start(recipe, key, cx);
+                (ReconcileState::Recipe(Box::new(r)), b)
             }
-            ControllerKind::ReplicaSet => {
-                let (r, b) = replicaset::SyncReplicaSet::start(key, cx);
-                (ReconcileState::ReplicaSet(r), b)
-            }
-            ControllerKind::Pruner => {
+            None => {
                 let (r, b) = pruner::Prune::start(key, cx);
                 (ReconcileState::Pruner(r), b)
             }
@@ -193,8 +211,7 @@ impl ReconcileState {
 
     pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
         match self {
-            ReconcileState::Ensemble(r) => r.resume(input, cx),
-            ReconcileState::ReplicaSet(r) => r.resume(input, cx),
+            ReconcileState::Recipe(r) => r.resume(input, cx),
             ReconcileState::Pruner(r) => r.resume(input, cx),
         }
     }

@@ -1,0 +1,620 @@
+//! The one interpreter of reconcile recipes ([`crate::sim::recipe`]). A
+//! [`RecipeRun`] is one reconcile of one key in progress: the op it is on,
+//! where that op stands (a read held, a batch of requests out), and what the
+//! ops before it found (the owner, the count and its plan, the first error).
+//!
+//! Each call runs ops from where it stands until one yields a [`Beat`]: a
+//! note (one frame), requests (the world sends them and resumes it with the
+//! answers), a read held by the read-your-writes client, or the return. Ops
+//! that do nothing this time (a create when the plan deletes) yield nothing
+//! and take no time, so the frames a recipe makes are the ones its code
+//! would. It reads only its caches and what the apiserver answered its own
+//! requests; the cluster figures a note needs, the world adds
+//! ([`Beat::Counted`]).
+
+use super::replicaset::next_batch;
+use super::{count_children, lister_order, split_key, Beat, Creates, Cx, Input, Note, Outcome, Owned, Plan, ReconcileError, Step, Tally};
+use crate::sim::apiserver::{Actor, AuditEntry, EventType, Request, Response, Status};
+use crate::sim::controller_runtime::Read;
+use crate::sim::expectations::Satisfied;
+use crate::sim::hash::Fnv64;
+use crate::sim::object::{Kind, Labels, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec};
+use crate::sim::recipe::{Batches, Naming, OnPending, Op, ReadFrom, Recipe, Select, Victims};
+use std::collections::{BTreeSet, VecDeque};
+use std::hash::{Hash, Hasher};
+use std::rc::Rc;
+
+/// One reconcile of one key, as the recipe runs it.
+#[derive(Debug, Clone, Hash)]
+pub struct RecipeRun {
+    recipe: Shared,
+    key: String,
+    owner_key: ObjectKey,
+    /// The owner's UID as this reconcile read it: its writes are recorded under it.
+    owner_uid: u64,
+    /// The op it is on.
+    pc: usize,
+    at: At,
+    /// A note was the last word: return this at the next resume.
+    ending: Option<Outcome>,
+    /// The owner as a live GET returned it (controller-runtime's API reader).
+    live_owner: Option<ObjectRc>,
+    /// Creates and deletes are allowed (`rsNeedsSync`): pending expectations
+    /// with [`OnPending::CountOnly`] count without them.
+    manage: bool,
+    counted: Option<Counted>,
+    /// The first error a write met (`manageReplicas`' result): what `Return` returns.
+    error: Option<ReconcileError>,
+}
+
+/// The recipe a run follows, shared by reference and hashed as the digest
+/// taken when the run began: the explorer hashes every state it meets, and
+/// a recipe does not change under a run.
+#[derive(Debug, Clone)]
+pub struct Shared {
+    recipe: Rc<Recipe>,
+    digest: u64,
+}
+
+impl Shared {
+    pub fn new(recipe: Recipe) -> Shared {
+        let mut digest = Fnv64::default();
+        recipe.hash(&mut digest);
+        Shared { recipe: Rc::new(recipe), digest: digest.finish() }
+    }
+}
+
+impl std::hash::Hash for Shared {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.digest);
+    }
+}
+
+impl std::ops::Deref for Shared {
+    type Target = Recipe;
+    fn deref(&self) -> &Recipe {
+        &self.recipe
+    }
+}
+
+/// Where the current op stands.
+#[derive(Debug, Clone, Hash)]
+enum At {
+    /// Not begun.
+    Entering,
+    /// The read-your-writes client holds its read; try again when resumed.
+    Held,
+    /// Its one request is out (a live GET or LIST).
+    Sent,
+    /// Creates: what is left to send, the last batch's size, how many were asked and made.
+    Creating { todo: VecDeque<ObjectTemplate>, batch: u32, total: u32, successes: u32 },
+    /// Deletes one at a time: what is left to send.
+    Deleting { todo: VecDeque<ObjectKey> },
+    /// `UpdateStatus` is out (try `attempt`, from 0).
+    UpdatingStatus { status: ReplicaSetStatus, attempt: u32 },
+    /// The GET after a failed `UpdateStatus`, for the latest resourceVersion.
+    RereadingStatus { status: ReplicaSetStatus, attempt: u32, update_error: ReconcileError },
+}
+
+/// What a count found, for the writes and the status after it.
+#[derive(Debug, Clone, Hash)]
+struct Counted {
+    /// The owner as counted (the status reports its generation).
+    owner: ObjectRc,
+    in_cache: u32,
+    plan: Plan,
+    /// The surplus to delete, chosen from what this reconcile read.
+    victims: Vec<ObjectKey>,
+    /// The children's names as read, for an indexed create to skip.
+    present: BTreeSet<String>,
+}
+
+/// What an op did: go on to the next op, or yield a beat (staying on this
+/// op, moving past it first, or ending the reconcile after it).
+enum Flow {
+    Next,
+    Stay(Beat),
+    Then(Beat),
+    End(Beat, Outcome),
+}
+
+impl RecipeRun {
+    pub fn start(recipe: Shared, key: &str, cx: &mut Cx) -> (RecipeRun, Beat) {
+        let mut run = RecipeRun {
+            recipe,
+            key: key.to_string(),
+            owner_key: split_key(key),
+            owner_uid: 0,
+            pc: 0,
+            at: At::Entering,
+            ending: None,
+            live_owner: None,
+            manage: true,
+            counted: None,
+            error: None,
+        };
+        let beat = run.run(Input::Resume, cx);
+        (run, beat)
+    }
+
+    pub fn resume(&mut self, input: Input, cx: &mut Cx) -> Beat {
+        match self.ending.take() {
+            Some(outcome) => Beat::Return(outcome),
+            None => self.run(input, cx),
+        }
+    }
+
+    fn run(&mut self, mut input: Input, cx: &mut Cx) -> Beat {
+        loop {
+            let Some(&op) = self.recipe.ops.get(self.pc) else {
+                return self.returns();
+            };
+            match self.op(op, input, cx) {
+                Flow::Next => self.advance(),
+                Flow::Stay(beat) => return beat,
+                Flow::Then(beat) => {
+                    self.advance();
+                    return beat;
+                }
+                Flow::End(beat, outcome) => {
+                    self.ending = Some(outcome);
+                    return beat;
+                }
+            }
+            input = Input::Resume;
+        }
+    }
+
+    fn advance(&mut self) {
+        self.pc += 1;
+        self.at = At::Entering;
+    }
+
+    fn returns(&mut self) -> Beat {
+        Beat::Return(self.error.take().map_or(Outcome::Done, Outcome::Error))
+    }
+
+    fn op(&mut self, op: Op, input: Input, cx: &mut Cx) -> Flow {
+        match op {
+            Op::EnsureReady => match cx.ensure_ready(&self.key) {
+                Ok(()) => Flow::Next,
+                Err(error) => Flow::End(
+                    Beat::Note { note: Note::StaleSkip { owner: self.key.clone(), error }, then_ms: 0 },
+                    Outcome::Error(ReconcileError::Stale(error)),
+                ),
+            },
+            Op::GetOwner { from, stop_if_terminating } => self.get_owner(from, stop_if_terminating, input, cx),
+            Op::CheckExpectations { on_pending } => self.check_expectations(on_pending, cx),
+            Op::Count { from, select, victims, burst } => self.count(from, select, victims, burst, input, cx),
+            Op::Create { naming, label, owner_reference, batches } => self.create(naming, label, owner_reference, batches, input, cx),
+            Op::Delete { at_once } => self.delete(at_once, input, cx),
+            Op::UpdateStatus { retries } => self.update_status(retries, input, cx),
+            Op::Return => Flow::Stay(self.returns()),
+        }
+    }
+
+    fn actor(cx: &Cx) -> Actor {
+        Actor::Controller(cx.settings.kind)
+    }
+
+    /// Whether the read-your-writes client holds `read`: the note that says so, as a beat.
+    fn held(&mut self, read: Read, cx: &Cx) -> Option<Flow> {
+        let behind = cx.ryw.ready(&read).err()?;
+        self.at = At::Held;
+        Some(Flow::Stay(Beat::Wait { note: Note::ReadWaits { read: read.clone(), behind }, read }))
+    }
+
+    fn get_owner(&mut self, from: ReadFrom, stop_if_terminating: bool, input: Input, cx: &mut Cx) -> Flow {
+        let kind = self.recipe.owner;
+        if let At::Sent = self.at {
+            let Some((response, audit)) = first_answer(input) else { return Flow::Stay(Beat::Return(Outcome::Done)) };
+            return match response.status {
+                Status::OK => self.with_owner(response.object, true, stop_if_terminating, cx),
+                Status::NOT_FOUND => self.with_owner(None, true, stop_if_terminating, cx),
+                _ => Flow::Stay(Beat::Return(Outcome::Error(ReconcileError::of(&audit)))),
+            };
+        }
+        match from {
+            ReadFrom::Live => {
+                self.at = At::Sent;
+                Flow::Stay(Beat::Call { requests: vec![Request::get(Self::actor(cx), kind, &self.owner_key)], step: Step::GetOwner })
+            }
+            ReadFrom::ReadYourWrites | ReadFrom::Cache => {
+                if from == ReadFrom::ReadYourWrites {
+                    if let Some(held) = self.held(Read::Get { kind, key: self.owner_key.clone() }, cx) {
+                        return held;
+                    }
+                }
+                let owner = cx.caches.get(kind, &self.owner_key).cloned();
+                self.with_owner(owner, false, stop_if_terminating, cx)
+            }
+        }
+    }
+
+    fn with_owner(&mut self, owner: Option<ObjectRc>, live: bool, stop_if_terminating: bool, cx: &mut Cx) -> Flow {
+        let Some(owner) = owner else {
+            // NotFound: `Clear(key, "")` and `DeleteExpectations(key)`.
+            cx.forget_owner(&self.key);
+            let note = Note::OwnerNotInCache { owner: self.key.clone(), forgets_expectations: self.recipe.expectations, live };
+            return Flow::End(Beat::Note { note, then_ms: 0 }, Outcome::Done);
+        };
+        self.owner_uid = owner.uid;
+        // Being deleted (a finalizer holds it, or the garbage collector is
+        // taking its children first): make nothing more, or it would fight the collector.
+        if stop_if_terminating && owner.is_terminating() {
+            return Flow::End(Beat::Note { note: Note::OwnerTerminating { owner: self.key.clone() }, then_ms: 0 }, Outcome::Done);
+        }
+        if live {
+            self.live_owner = Some(owner);
+        }
+        Flow::Next
+    }
+
+    fn check_expectations(&mut self, on_pending: OnPending, cx: &mut Cx) -> Flow {
+        let owner = self.key.clone();
+        match cx.expectations.satisfied(&self.key, cx.now_ms) {
+            Satisfied::Pending { add, del } => {
+                let age_ms = cx.expectations.get(&self.key).map(|rec| cx.now_ms - rec.timestamp_ms).unwrap_or(0);
+                let beat = Beat::Note { note: Note::ExpectationsPending { owner, add, del, age_ms }, then_ms: 0 };
+                match on_pending {
+                    OnPending::Return => Flow::End(beat, Outcome::Done),
+                    OnPending::CountOnly => {
+                        self.manage = false;
+                        Flow::Then(beat)
+                    }
+                }
+            }
+            Satisfied::Expired { age_ms } => Flow::Then(Beat::Note { note: Note::ExpectationsExpired { owner, age_ms }, then_ms: 0 }),
+            Satisfied::NoRecord | Satisfied::Fulfilled => Flow::Next,
+        }
+    }
+
+    fn count(&mut self, from: ReadFrom, select: Select, victims: Victims, burst: Option<u32>, input: Input, cx: &mut Cx) -> Flow {
+        let child = self.recipe.child;
+        if let At::Sent = self.at {
+            let Some((response, audit)) = first_answer(input) else { return Flow::Stay(Beat::Return(Outcome::Done)) };
+            if !response.status.is_success() {
+                return Flow::Stay(Beat::Return(Outcome::Error(ReconcileError::of(&audit))));
+            }
+            let owner = self.live_owner.clone().expect("a live count follows a live read of the owner");
+            let children: Vec<ObjectRc> = response.items.iter().filter(|o| selects(select, &owner, o)).cloned().collect();
+            return self.counted(owner, children.len() as u32, Some(children), 0, true, select, victims, burst, cx);
+        }
+        if from == ReadFrom::Live && self.live_owner.is_some() {
+            self.at = At::Sent;
+            let request = Request::list(Self::actor(cx), child, &self.owner_key.namespace);
+            return Flow::Stay(Beat::Call { requests: vec![request], step: Step::ListChildren });
+        }
+        if from == ReadFrom::ReadYourWrites {
+            if let Some(held) = self.held(Read::List { kind: child }, cx) {
+                return held;
+            }
+        }
+        let Some(owner) = cx.caches.get(self.recipe.owner, &self.owner_key).cloned() else {
+            let note = Note::OwnerNotInCache { owner: self.key.clone(), forgets_expectations: self.recipe.expectations, live: false };
+            return Flow::End(Beat::Note { note, then_ms: 0 }, Outcome::Done);
+        };
+        let informer = cx.caches.informer(child).expect("a controller watches the kind it counts");
+        match select {
+            Select::Label(label) => {
+                let (children, unseen) = count_children(informer, label, &self.owner_key, cx.lag_ms);
+                self.counted(owner, children.len() as u32, Some(children), unseen, false, select, victims, burst, cx)
+            }
+            Select::ActiveControlled => {
+                // Counted as the store changes (`Informer::active_controlled_by`); listed only when some are to go.
+                let active = informer.active_controlled_by(owner.uid);
+                let unseen = informer
+                    .wire()
+                    .filter(|e| {
+                        !e.dropped && e.event_type == EventType::Added && e.object.controller_ref().is_some_and(|r| r.uid == owner.uid)
+                    })
+                    .count() as u32;
+                self.counted(owner, active, None, unseen, false, select, victims, burst, cx)
+            }
+        }
+    }
+
+    /// The children are read (`children`, or only their number): plan, and say what was counted.
+    #[allow(clippy::too_many_arguments)]
+    fn counted(
+        &mut self,
+        owner: ObjectRc,
+        in_cache: u32,
+        children: Option<Vec<ObjectRc>>,
+        unseen: u32,
+        live: bool,
+        select: Select,
+        victims: Victims,
+        burst: Option<u32>,
+        cx: &mut Cx,
+    ) -> Flow {
+        let desired = owner.spec.desired().unwrap_or(0);
+        let clamp = |n: u32| burst.map_or(n, |b| n.min(b));
+        // A terminating owner manages nothing (`rs.DeletionTimestamp == nil`); its status is still written.
+        let plan = if !self.manage || owner.is_terminating() || in_cache == desired {
+            Plan::Nothing
+        } else if in_cache < desired {
+            Plan::Create(clamp(desired - in_cache))
+        } else if victims != Victims::Keep {
+            Plan::Delete(clamp(in_cache - desired))
+        } else {
+            Plan::Nothing
+        };
+        // Surplus victims are chosen now, from what this reconcile read. The
+        // lister's order is drawn from the RNG only for a delete.
+        let chosen: Vec<ObjectKey> = match (plan, victims) {
+            (Plan::Delete(n), Victims::PastDesired) => {
+                let mut listed: Vec<&ObjectRc> = children.iter().flatten().collect();
+                lister_order(&mut listed, cx.settings.list_order, cx.rng);
+                listed.iter().skip(desired as usize).take(n as usize).map(|o| o.key()).collect()
+            }
+            (Plan::Delete(n), Victims::Newest) => {
+                // getPodsToDelete: with every pod Running and ready, the newest
+                // go first. A simplification: upstream's ActivePodsWithRanks
+                // (with LogarithmicScaleDown) compares ages in power-of-two
+                // buckets and breaks a tie by UID; here, by age alone.
+                let informer = cx.caches.informer(self.recipe.child).expect("a controller watches the kind it counts");
+                let mut sorted: Vec<&ObjectRc> = match &children {
+                    Some(children) => children.iter().collect(),
+                    None => informer.list().filter(|o| selects(select, &owner, o)).collect(),
+                };
+                sorted.sort_by(|a, b| b.creation_rv.cmp(&a.creation_rv).then(a.name.cmp(&b.name)));
+                sorted.iter().take(n as usize).map(|o| o.key()).collect()
+            }
+            _ => Vec::new(),
+        };
+        let present: BTreeSet<String> = children.iter().flatten().map(|c| c.name.clone()).collect();
+        // What the cluster will hold after the plan, the world counts (the reconcile never reads it).
+        let creates = match (plan, self.recipe.naming()) {
+            (Plan::Create(n), Some(Naming::Generate { .. })) => Creates::Generated(n),
+            (Plan::Create(n), Some(Naming::Indexed { infix })) => {
+                Creates::Named(missing_names(&owner, infix, &present).take(n as usize).collect())
+            }
+            _ => Creates::Nothing,
+        };
+        let tally = Tally {
+            child: self.recipe.child,
+            namespace: self.owner_key.namespace.clone(),
+            of: match select {
+                Select::Label(label) => Owned::Label { label, value: self.owner_key.name.clone() },
+                Select::ActiveControlled => Owned::Controlled { uid: owner.uid },
+            },
+            creates,
+            deletes: chosen.clone(),
+        };
+        let note = Note::Counted {
+            owner: self.key.clone(),
+            child_kind: self.recipe.child,
+            in_cache,
+            in_cluster: 0,
+            cluster_after: 0,
+            desired,
+            unseen,
+            plan,
+            expect: self.recipe.expectations && plan != Plan::Nothing,
+            live,
+        };
+        self.counted = Some(Counted { owner, in_cache, plan, victims: chosen, present });
+        Flow::Then(Beat::Counted { note, then_ms: cx.settings.reconcile_ms, tally })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn create(&mut self, naming: Naming, label: &'static str, owner_reference: bool, batches: Batches, input: Input, cx: &mut Cx) -> Flow {
+        match std::mem::replace(&mut self.at, At::Entering) {
+            At::Creating { todo, batch, total, successes } => {
+                let Input::Responses(answers) = input else { return Flow::Stay(Beat::Return(Outcome::Done)) };
+                let mut made = 0;
+                for (response, audit) in &answers {
+                    if response.status == Status::CREATED {
+                        made += 1;
+                        cx.wrote_at(&self.key, self.owner_uid, self.recipe.child, audit.resource_version);
+                    }
+                }
+                let successes = successes + made;
+                if made == batch {
+                    return self.send_creates(todo, batch, total, successes, batches, cx);
+                }
+                // The creates that failed or were never sent produce no event
+                // (replica_set.go l.610-615: `CreationObserved` for each).
+                if self.recipe.expectations {
+                    cx.expectations.lower(&self.key, i64::from(total - successes), 0);
+                }
+                let failed =
+                    answers.iter().find(|(r, _)| r.status != Status::CREATED).expect("fewer made than sent: one answer is not 201");
+                self.error.get_or_insert(ReconcileError::of(&failed.1));
+                Flow::Next
+            }
+            _ => {
+                let Some(Counted { owner, plan: Plan::Create(n), present, .. }) = &self.counted else { return Flow::Next };
+                let n = *n;
+                if self.recipe.expectations {
+                    // Before any API call (l.584).
+                    cx.expectations.expect_creations(&self.key, n, cx.now_ms);
+                }
+                let todo = templates(owner, self.recipe.child, n, naming, label, owner_reference, present);
+                self.send_creates(todo, 0, n, 0, batches, cx)
+            }
+        }
+    }
+
+    fn send_creates(
+        &mut self,
+        mut todo: VecDeque<ObjectTemplate>,
+        previous: u32,
+        total: u32,
+        successes: u32,
+        batches: Batches,
+        cx: &Cx,
+    ) -> Flow {
+        let remaining = todo.len() as u32;
+        let batch = match batches {
+            Batches::OneByOne => remaining.min(1),
+            Batches::SlowStart => next_batch(previous, remaining),
+        };
+        if batch == 0 {
+            return Flow::Next;
+        }
+        let actor = Self::actor(cx);
+        let requests = todo.drain(..batch as usize).map(|t| Request::create(actor, t)).collect();
+        self.at = At::Creating { todo, batch, total, successes };
+        Flow::Stay(Beat::Call { requests, step: Step::Create })
+    }
+
+    fn delete(&mut self, at_once: bool, input: Input, cx: &mut Cx) -> Flow {
+        let todo = match std::mem::replace(&mut self.at, At::Entering) {
+            At::Deleting { todo } => {
+                let Input::Responses(answers) = input else { return Flow::Stay(Beat::Return(Outcome::Done)) };
+                for (response, audit) in &answers {
+                    // Not recorded in the consistency store: a typed Delete
+                    // returns only an error, so there is no resourceVersion to
+                    // record (kubernetes #138400).
+                    if !response.status.is_success() {
+                        if self.recipe.expectations {
+                            let key = ObjectKey::new(audit.namespace.clone(), audit.name.clone()).to_string();
+                            cx.expectations.deletion_observed(&self.key, &key);
+                        }
+                        // client.IgnoreNotFound: someone else already deleted it.
+                        if response.status != Status::NOT_FOUND {
+                            self.error.get_or_insert(ReconcileError::of(audit));
+                        }
+                    }
+                }
+                if self.error.is_some() {
+                    return Flow::Next;
+                }
+                todo
+            }
+            _ => {
+                let Some(Counted { plan: Plan::Delete(_), victims, .. }) = &self.counted else { return Flow::Next };
+                if self.recipe.expectations {
+                    cx.expectations.expect_deletions(&self.key, victims.iter().map(|k| k.to_string()).collect(), cx.now_ms);
+                }
+                victims.iter().cloned().collect()
+            }
+        };
+        self.send_deletes(todo, at_once, cx)
+    }
+
+    fn send_deletes(&mut self, mut todo: VecDeque<ObjectKey>, at_once: bool, cx: &Cx) -> Flow {
+        let n = if at_once { todo.len() } else { todo.len().min(1) };
+        if n == 0 {
+            return Flow::Next;
+        }
+        let (actor, kind) = (Self::actor(cx), self.recipe.child);
+        let requests = todo.drain(..n).map(|k| Request::delete(actor, kind, &k)).collect();
+        self.at = At::Deleting { todo };
+        Flow::Stay(Beat::Call { requests, step: Step::Delete })
+    }
+
+    /// `updateReplicaSetStatus`: nothing when the status already says what
+    /// was counted, for the generation counted.
+    fn update_status(&mut self, retries: u32, input: Input, cx: &mut Cx) -> Flow {
+        match std::mem::replace(&mut self.at, At::Entering) {
+            At::UpdatingStatus { status, attempt } => {
+                let Some((response, audit)) = first_answer(input) else { return Flow::Next };
+                if response.status.is_success() {
+                    cx.wrote_at(&self.key, self.owner_uid, self.recipe.owner, audit.resource_version);
+                    return Flow::Next;
+                }
+                // A failed status write is the sync's error: the key is requeued rate-limited.
+                let update_error = ReconcileError::of(&audit);
+                if attempt >= retries {
+                    return Flow::Stay(Beat::Return(Outcome::Error(update_error)));
+                }
+                self.at = At::RereadingStatus { status, attempt, update_error };
+                let request = Request::get(Self::actor(cx), self.recipe.owner, &self.owner_key);
+                Flow::Stay(Beat::Call { requests: vec![request], step: Step::UpdateStatus })
+            }
+            At::RereadingStatus { status, attempt, update_error } => match first_answer(input) {
+                Some((response, _)) if response.object.is_some() => {
+                    let latest = response.object.expect("a GET's object");
+                    self.send_status(&latest, status, attempt + 1, cx)
+                }
+                // "If the GET fails we can't trust status.Replicas anymore."
+                Some((_, audit)) => Flow::Stay(Beat::Return(Outcome::Error(ReconcileError::of(&audit)))),
+                None => Flow::Stay(Beat::Return(Outcome::Error(update_error))),
+            },
+            _ => {
+                let Some(Counted { owner, in_cache, .. }) = &self.counted else { return Flow::Next };
+                let status = ReplicaSetStatus { replicas: *in_cache, observed_generation: owner.generation };
+                if owner.status == Some(status) {
+                    return Flow::Next;
+                }
+                let owner = owner.clone();
+                self.send_status(&owner, status, 0, cx)
+            }
+        }
+    }
+
+    fn send_status(&mut self, owner: &ObjectRc, status: ReplicaSetStatus, attempt: u32, cx: &Cx) -> Flow {
+        self.at = At::UpdatingStatus { status, attempt };
+        Flow::Stay(Beat::Call { requests: vec![Request::update_status(Self::actor(cx), owner, status)], step: Step::UpdateStatus })
+    }
+}
+
+impl Recipe {
+    /// How its create step names, if it has one.
+    fn naming(&self) -> Option<Naming> {
+        self.ops.iter().find_map(|op| match op {
+            Op::Create { naming, .. } => Some(*naming),
+            _ => None,
+        })
+    }
+}
+
+/// The one answer to a single request.
+fn first_answer(input: Input) -> Option<(Response, AuditEntry)> {
+    match input {
+        Input::Responses(answers) => answers.into_iter().next(),
+        Input::Resume => None,
+    }
+}
+
+/// Whether `child` is one of `owner`'s as `select` sees it.
+fn selects(select: Select, owner: &ObjectRc, child: &ObjectRc) -> bool {
+    match select {
+        Select::Label(label) => child.namespace == owner.namespace && child.labels.get(label) == Some(&owner.name),
+        Select::ActiveControlled => !child.is_terminating() && child.controller_ref().is_some_and(|r| r.uid == owner.uid),
+    }
+}
+
+/// The indexed names `{owner}{infix}0 .. {owner}{infix}(desired-1)` absent from `present`.
+fn missing_names<'a>(owner: &ObjectRc, infix: &str, present: &'a BTreeSet<String>) -> impl Iterator<Item = String> + 'a {
+    let prefix = format!("{}{infix}", owner.name);
+    (0..owner.spec.desired().unwrap_or(0)).map(move |i| format!("{prefix}{i}")).filter(|name| !present.contains(name))
+}
+
+/// The objects a create step sends: one template, its labels and
+/// ownerReferences shared, under each name or `generateName`.
+fn templates(
+    owner: &ObjectRc,
+    child: Kind,
+    n: u32,
+    naming: Naming,
+    label: &'static str,
+    owner_reference: bool,
+    present: &BTreeSet<String>,
+) -> VecDeque<ObjectTemplate> {
+    let labels: Labels = Rc::new([(label.to_string(), owner.name.clone())].into());
+    let owner_references = if owner_reference {
+        Rc::new(vec![OwnerReference { kind: owner.kind(), name: owner.name.clone(), uid: owner.uid, controller: true }])
+    } else {
+        Default::default()
+    };
+    let template = |name: Option<String>, generate_name: Option<String>| ObjectTemplate {
+        namespace: owner.namespace.clone(),
+        name,
+        generate_name,
+        labels: labels.clone(),
+        owner_references: owner_references.clone(),
+        finalizers: Vec::new(),
+        spec: Spec::empty(child),
+    };
+    match naming {
+        Naming::Indexed { infix } => missing_names(owner, infix, present).take(n as usize).map(|name| template(Some(name), None)).collect(),
+        Naming::Generate { infix } => {
+            let prefix = format!("{}{infix}", owner.name);
+            (0..n).map(|_| template(None, Some(prefix.clone()))).collect()
+        }
+    }
+}
