@@ -77,6 +77,9 @@ enum Command {
     Compare(CompareArgs),
     /// Search the schedules (watch events held back) for one that breaks an invariant; exit 1 when one is found.
     Explore(ExploreArgs),
+    /// Print the scenario's reconcile as the pseudo-code the page shows, a line per step (a step off in this run is marked);
+    /// `--json`: as the recipe a scenario's `controller.recipe` takes, to start one of your own from.
+    Recipe(RecipeArgs),
     /// Fuzz the parsers (scenario, path, url, z, edit, host) and explore's own arguments (explore) with mutated inputs from a seed corpus; exit 1 on a failure.
     Fuzz(FuzzArgs),
 }
@@ -99,6 +102,15 @@ struct ExploreArgs {
     /// Write the counterexample here, as a scenario `cachescope run` replays.
     #[arg(long)]
     out: Option<std::path::PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct RecipeArgs {
+    #[command(flatten)]
+    target: Target,
+    /// Print the recipe as JSON instead.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -141,6 +153,27 @@ fn load(t: &Target) -> Result<Scenario, ScenarioError> {
     Ok(scenario)
 }
 
+/// `cachescope recipe`: the reconcile as code, or as a recipe.
+fn recipe(s: &Scenario, json: bool) -> Result<(), ScenarioError> {
+    use cachescope::sim::controllers;
+    if json {
+        let Some(recipe) = controllers::bundled::recipe(&s.controller) else {
+            return Err(ScenarioError::new(
+                "controller.kind",
+                Some("\"pruner\"".into()),
+                "the pruner is a one-shot program, not a reconcile loop: it has no recipe",
+            ));
+        };
+        say!("{}", serde_json::to_string_pretty(&recipe).expect("recipes serialize"));
+        return Ok(());
+    }
+    for (i, (step, text)) in controllers::pseudo_code(&s.controller).into_iter().enumerate() {
+        let off = if controllers::step_applies(&s.controller, step) { "" } else { "   [off in this run]" };
+        say!("{:>2}  {text}{off}", i + 1);
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -172,6 +205,7 @@ fn main() -> ExitCode {
             say!("{}", serde_json::to_string(&report).expect("reports serialize"));
             Ok(())
         }),
+        Command::Recipe(r) => load(&r.target).and_then(|s| recipe(&s, r.json)),
         Command::Presets => {
             for s in scenario::presets() {
                 let first = s.description.split(". ").nth(1).unwrap_or(&s.description);
@@ -188,6 +222,7 @@ fn main() -> ExitCode {
                 say!("### {title}\n\n{}", scenario::settings::markdown_table(section));
             }
             say!("### Limits: the work budget\n\n{}", scenario::limits::markdown_table());
+            say!("### controller.recipe: the steps\n\n{}", scenario::recipe::markdown_table());
             Ok(())
         }
         Command::Bench => {

@@ -13,6 +13,7 @@ pub mod limits;
 mod parse;
 mod path;
 mod presets;
+pub mod recipe;
 mod resolve;
 pub mod settings;
 mod validate;

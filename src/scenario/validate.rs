@@ -76,6 +76,7 @@ impl Scenario {
         limits::get("description").check_text("description", &self.description, true)?;
         limits::get("start").check_text("start", &self.start, false)?;
         controls::validate(self)?;
+        super::recipe::validate(self)?;
         if let Some(i) = &self.incident {
             limits::get("incident.title").check_text("incident.title", &i.title, false)?;
             limits::get("incident.url").check_text("incident.url", &i.url, false)?;

@@ -13,12 +13,19 @@
 
 use super::object::Kind;
 use super::reconcile::Step;
-use std::rc::Rc;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+#[cfg(not(target_arch = "wasm32"))]
+use schemars::JsonSchema;
 
 /// Where a read goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum ReadFrom {
     /// The informer's lister: what the watch has delivered so far.
+    #[default]
     Cache,
     /// The apiserver, through the client (controller-runtime's API reader): a request.
     Live,
@@ -28,20 +35,25 @@ pub enum ReadFrom {
 }
 
 /// Which of the owner's children a count sees.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum Select {
     /// Every child whose label `label` holds the owner's name (ownerReferences
     /// on or off), Terminating ones included.
-    Label(&'static str),
+    Label(Arc<str>),
     /// The active children (`FilterActivePods`: not Terminating) whose
     /// controllerRef carries the owner's UID.
     ActiveControlled,
 }
 
 /// Which children a surplus deletes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum Victims {
     /// A surplus is left alone.
+    #[default]
     Keep,
     /// `children[desired:]` in the order the lister returned them (a Go map's
     /// when `controller.list_order` is `random`).
@@ -51,27 +63,36 @@ pub enum Victims {
 }
 
 /// How a create names its object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum Naming {
-    /// `{owner}{infix}{i}` for each index below the desired count absent from the cache.
-    Indexed { infix: &'static str },
-    /// `generateName: {owner}{infix}`: the apiserver adds five random letters.
-    Generate { infix: &'static str },
+    /// The owner's name, this, and an index: `{owner}{this}{i}` for each
+    /// index below the desired count absent from the cache (`-voice-`: `beta-voice-0`).
+    Indexed(Arc<str>),
+    /// `generateName: {owner}{this}`: the apiserver adds five random letters (`-`: `web-x7k2p`).
+    Generate(Arc<str>),
 }
 
 /// How a create step sends its requests.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum Batches {
     /// One at a time, as a Go `for` loop does: the first failure stops it.
+    #[default]
     OneByOne,
     /// `slowStartBatch`: batches of 1, 2, 4, … sent at once; a batch with a failure stops it.
     SlowStart,
 }
 
 /// What `SatisfiedExpectations` being false does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
 pub enum OnPending {
     /// Return at once.
+    #[default]
     Return,
     /// Count anyway, creating and deleting nothing (`rsNeedsSync` false: the
     /// ReplicaSet still writes its status from the count).
@@ -79,27 +100,60 @@ pub enum OnPending {
 }
 
 /// One step of a reconcile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Op {
     /// v1.36's `consistencyStore.EnsureReady(key)`: an error skips the sync
     /// and returns it (the key is requeued rate-limited).
     EnsureReady,
     /// The owner by the key's name. Absent: `Clear`, `DeleteExpectations`,
     /// return. With `stop_if_terminating`, a deletionTimestamp returns too.
-    GetOwner { from: ReadFrom, stop_if_terminating: bool },
+    GetOwner {
+        #[serde(default)]
+        from: ReadFrom,
+        #[serde(default = "yes")]
+        stop_if_terminating: bool,
+    },
     /// `SatisfiedExpectations(key)`; an expired record is logged and counted as satisfied.
-    CheckExpectations { on_pending: OnPending },
+    CheckExpectations {
+        #[serde(default)]
+        on_pending: OnPending,
+    },
     /// Count the owner's children against its desired count and plan: create
     /// the missing, at most `burst` (none: no limit), or delete a surplus.
-    Count { from: ReadFrom, select: Select, victims: Victims, burst: Option<u32> },
+    Count {
+        #[serde(default)]
+        from: ReadFrom,
+        select: Select,
+        #[serde(default)]
+        victims: Victims,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        burst: Option<u32>,
+    },
     /// Create what the plan is missing (`ExpectCreations` first, when kept).
-    Create { naming: Naming, label: &'static str, owner_reference: bool, batches: Batches },
+    Create {
+        naming: Naming,
+        /// The label each child carries, set to the owner's name.
+        label: Arc<str>,
+        /// A controllerRef to the owner, with its UID.
+        #[serde(default = "yes")]
+        owner_reference: bool,
+        #[serde(default)]
+        batches: Batches,
+    },
     /// Delete the plan's victims (`ExpectDeletions` first, when kept), one at a
     /// time or all at once; a NotFound is someone else's delete, not an error.
-    Delete { at_once: bool },
+    Delete {
+        #[serde(default)]
+        at_once: bool,
+    },
     /// `updateReplicaSetStatus`: write what was counted, unless the status
     /// says it already; a failure is retried `retries` times after a GET.
-    UpdateStatus { retries: u32 },
+    UpdateStatus {
+        #[serde(default = "one")]
+        retries: u32,
+    },
     /// Return the first error the sync met, or nil.
     Return,
 }
@@ -120,8 +174,17 @@ impl Op {
     }
 }
 
+fn yes() -> bool {
+    true
+}
+fn one() -> u32 {
+    1
+}
+
 /// A reconcile loop as data.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct Recipe {
     /// The kind it reconciles; each object's spec holds its desired count.
     pub owner: Kind,
@@ -130,13 +193,92 @@ pub struct Recipe {
     /// Keeps ControllerExpectations: the guard, and the bookkeeping of every
     /// create and delete (`ExpectCreations`, `CreationObserved` for a create
     /// that failed, `DeleteExpectations` when the owner is gone).
+    #[serde(default)]
     pub expectations: bool,
-    pub ops: Rc<[Op]>,
+    /// Its steps, in order; the last is `return`.
+    #[serde(rename = "steps")]
+    pub ops: Arc<[Op]>,
 }
 
 impl Recipe {
     /// Whether the recipe has a step on this line: a line it lacks is drawn off.
     pub fn has(&self, step: Step) -> bool {
         step == Step::Dequeue || self.ops.iter().any(|op| op.step() == step)
+    }
+}
+
+impl Recipe {
+    /// The recipe as the pseudo-code the Reconcile panel shows and
+    /// `cachescope recipe` prints: a line per step, in Go as the controller
+    /// would be written, the owner's desired count read from `desired_field`.
+    pub fn code(&self, desired_field: &str) -> Vec<(Step, String)> {
+        let reader = |from: ReadFrom| match from {
+            ReadFrom::Cache => "lister",
+            ReadFrom::Live => "apiReader",
+            ReadFrom::ReadYourWrites => "client",
+        };
+        let whence = |from: ReadFrom| match from {
+            ReadFrom::Cache => "the cache, not the cluster",
+            ReadFrom::Live => "live: a request to the apiserver",
+            ReadFrom::ReadYourWrites => "the cache, once it has seen this client's writes",
+        };
+        let mut lines = vec![(Step::Dequeue, "key := queue.Get()".to_string())];
+        for op in self.ops.iter() {
+            let text = match op {
+                Op::EnsureReady => "if err := consistencyStore.EnsureReady(key); err != nil { return err }".to_string(),
+                Op::GetOwner { from, stop_if_terminating } => format!(
+                    "owner, err := {}.Get(key)   // NotFound: forget it, return{}",
+                    reader(*from),
+                    if *stop_if_terminating { "; DeletionTimestamp set: return" } else { "" }
+                ),
+                Op::CheckExpectations { on_pending: OnPending::Return } => {
+                    "if !expectations.SatisfiedExpectations(key) { return nil }".to_string()
+                }
+                Op::CheckExpectations { on_pending: OnPending::CountOnly } => {
+                    "needsSync := expectations.SatisfiedExpectations(key)   // false: count, but create and delete nothing".to_string()
+                }
+                Op::Count { from, select, victims, burst } => {
+                    let which = match select {
+                        Select::Label(label) => format!("{label}=owner.Name"),
+                        Select::ActiveControlled => "controlled by owner, active".to_string(),
+                    };
+                    let surplus = match victims {
+                        Victims::Keep => "",
+                        Victims::PastDesired => "; surplus: children[desired:]",
+                        Victims::Newest => "; surplus: the newest",
+                    };
+                    let clamp = burst.map(|b| format!(", at most {b}")).unwrap_or_default();
+                    format!(
+                        "children := {}.List({which}); diff := owner.Spec.{desired_field} - len(children)   // {}{surplus}{clamp}",
+                        reader(*from),
+                        whence(*from)
+                    )
+                }
+                Op::Create { naming, label, owner_reference, batches } => {
+                    let name = match naming {
+                        Naming::Indexed(infix) => format!("Name: owner.Name+\"{infix}\"+i"),
+                        Naming::Generate(infix) => format!("GenerateName: owner.Name+\"{infix}\""),
+                    };
+                    let owner_ref = if *owner_reference { ", controllerRef: owner" } else { "" };
+                    let how = match batches {
+                        Batches::OneByOne => "one at a time",
+                        Batches::SlowStart => "slowStartBatch: 1, 2, 4, … at once",
+                    };
+                    format!("for each missing: client.Create({{{name}, {label}: owner.Name{owner_ref}}})   // {how}")
+                }
+                Op::Delete { at_once } => {
+                    format!(
+                        "for _, c := range surplus {{ client.Delete(c) }}   // {}",
+                        if *at_once { "all at once" } else { "one at a time" }
+                    )
+                }
+                Op::UpdateStatus { retries } => {
+                    format!("client.UpdateStatus(owner, len(children))   // a 409 Conflict: Get, retry {retries}×")
+                }
+                Op::Return => "return err   // nil: Forget; an error: AddRateLimited".to_string(),
+            };
+            lines.push((op.step(), text));
+        }
+        lines
     }
 }

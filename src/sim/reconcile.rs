@@ -63,7 +63,7 @@ pub struct Tally {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Owned {
     /// By a label's value (the Ensemble's, which holds with ownerReferences off too).
-    Label { label: &'static str, value: String },
+    Label { label: std::sync::Arc<str>, value: String },
     /// By controllerRef: the owner's UID (the apiserver's index, active children).
     Controlled { uid: u64 },
 }

@@ -15,8 +15,10 @@
 use super::apiserver::ControllerKind;
 use super::informer::Fifo;
 use super::object::Kind;
+use super::recipe::Recipe;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::sync::Arc;
 
 #[cfg(not(target_arch = "wasm32"))]
 use schemars::JsonSchema;
@@ -406,6 +408,19 @@ settings_struct! {
         /// `WaitForCacheSync` waits for ever.
         #[serde(default = "default_cache_sync_timeout")]
         pub cache_sync_timeout_ms: u64,
+        /// Its reconcile, written as a recipe (`crate::sim::recipe`), in place
+        /// of the one its switches write: the controller keeps its wiring
+        /// (what it watches, how an event maps to a key), the recipe says
+        /// what a reconcile does. Absent: the controller's own.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub recipe: Option<Arc<Recipe>>,
+    }
+}
+
+/// A recipe is written whole, never by one path.
+impl Field for Option<Arc<Recipe>> {
+    fn set(&mut self, _: &str, _: Val) -> bool {
+        false
     }
 }
 
@@ -460,6 +475,7 @@ impl ControllerSettings {
             read_your_writes: false,
             priority_queue: None,
             cache_sync_timeout_ms: default_cache_sync_timeout(),
+            recipe: None,
         }
     }
 
@@ -541,8 +557,12 @@ impl ControllerSettings {
     }
 
     /// Expectations on or off (absent: on for the ReplicaSet, as upstream).
+    /// A recipe of the scenario's own says it (`controller.recipe.expectations`).
     pub fn expectations(&self) -> bool {
-        self.expectations.unwrap_or(self.kind.spec().expectations_by_default)
+        match &self.recipe {
+            Some(recipe) => recipe.expectations,
+            None => self.expectations.unwrap_or(self.kind.spec().expectations_by_default),
+        }
     }
 
     /// Worker goroutines (absent: 5 for the ReplicaSet, as upstream, else 1).

@@ -349,8 +349,9 @@ fn MoreSettings(in_main: fn(&ControlsView, &str) -> bool) -> impl IntoView {
         let edits = ui.session.with(|s| s.edits().to_vec());
         (ui.settings.get(), edits, ui.session.with(|s| s.scenario().name.clone()))
     });
-    let rest =
-        Memo::new(move |_| ui.controls.with(|c| SETTINGS.iter().filter(|x| !in_main(c, x.path)).map(|x| x.path).collect::<Vec<_>>()));
+    let rest = Memo::new(move |_| {
+        ui.controls.with(|c| SETTINGS.iter().filter(|x| !in_main(c, x.path) && c.shown.offers(x.path)).map(|x| x.path).collect::<Vec<_>>())
+    });
     view! {
         <details class="more-settings" on:toggle=move |ev| {
             let el: web_sys::HtmlDetailsElement = event_target(&ev);

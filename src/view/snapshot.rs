@@ -137,6 +137,16 @@ pub struct Shown {
     pub first_list: bool,
     /// Drop next watch event, Restart controller: the long-running controllers.
     pub faults: bool,
+    /// The scenario gives its own reconcile: the switches that write the
+    /// built-in's lines (`scenario::recipe::WRITTEN_BY_RECIPE`) are not offered.
+    pub recipe: bool,
+}
+
+impl Shown {
+    /// Whether the page offers the setting at `path` anywhere (the bar or More settings).
+    pub fn offers(&self, path: &str) -> bool {
+        !(self.recipe && crate::scenario::recipe::WRITTEN_BY_RECIPE.iter().any(|(p, _)| *p == path))
+    }
 }
 
 impl Shown {
@@ -144,15 +154,18 @@ impl Shown {
         // What the controller can be set to do (its spec), and what its own story shows.
         let spec = s.controller.kind.spec();
         let one_shot = !spec.loops();
+        // A recipe of the scenario's own says what these switches would.
+        let own = s.controller.recipe.is_none();
         Shown {
             // A one-shot program names only what it creates when it re-reads its own write.
-            naming: spec.can.naming && (!one_shot || s.controller.reread_after_create),
+            naming: own && spec.can.naming && (!one_shot || s.controller.reread_after_create),
             double_enqueue: spec.can.double_enqueue,
-            expectations: spec.can.expectations,
-            delete_surplus: spec.can.delete_surplus,
-            owner_references: spec.can.owner_references,
+            expectations: own && spec.can.expectations,
+            delete_surplus: own && spec.can.delete_surplus,
+            owner_references: own && spec.can.owner_references,
             consistency_store: spec.can.consistency_store,
-            update_status: spec.can.update_status,
+            update_status: own && spec.can.update_status,
+            recipe: !own,
             // Acting before the first LIST lands is a one-shot program's whole story.
             first_list: one_shot,
             faults: !one_shot,

@@ -10,10 +10,14 @@ use crate::sim::apiserver::ControllerKind;
 use crate::sim::object::{Kind, ENSEMBLE_LABEL, REPLICASET_LABEL};
 use crate::sim::recipe::{Batches, Naming, OnPending, Op, ReadFrom, Recipe, Select, Victims};
 use crate::sim::settings::{ControllerSettings, Naming as NamingSetting};
+use std::sync::Arc;
 
-/// The recipe the run's controller reconciles with, as its settings write
-/// it; none for a one-shot program.
+/// The recipe the run's controller reconciles with: the scenario's own, or
+/// as its settings write it; none for a one-shot program.
 pub fn recipe(settings: &ControllerSettings) -> Option<Recipe> {
+    if let Some(recipe) = &settings.recipe {
+        return Some(Recipe::clone(recipe));
+    }
     match settings.kind {
         ControllerKind::Ensemble => Some(ensemble(settings)),
         ControllerKind::ReplicaSet => Some(replicaset(settings)),
@@ -32,10 +36,10 @@ fn ensemble(settings: &ControllerSettings) -> Recipe {
     } else {
         ReadFrom::Cache
     };
-    let infix = "-voice-";
+    let infix = Arc::from("-voice-");
     let naming = match settings.naming {
-        NamingSetting::Deterministic => Naming::Indexed { infix },
-        NamingSetting::Generate => Naming::Generate { infix },
+        NamingSetting::Deterministic => Naming::Indexed(infix),
+        NamingSetting::Generate => Naming::Generate(infix),
     };
     let mut ops = Vec::with_capacity(7);
     if settings.consistency_store() {
@@ -46,8 +50,13 @@ fn ensemble(settings: &ControllerSettings) -> Recipe {
         ops.push(Op::CheckExpectations { on_pending: OnPending::Return });
     }
     let victims = if settings.delete_surplus { Victims::PastDesired } else { Victims::Keep };
-    ops.push(Op::Count { from, select: Select::Label(ENSEMBLE_LABEL), victims, burst: None });
-    ops.push(Op::Create { naming, label: ENSEMBLE_LABEL, owner_reference: settings.owner_references, batches: Batches::OneByOne });
+    ops.push(Op::Count { from, select: Select::Label(Arc::from(ENSEMBLE_LABEL)), victims, burst: None });
+    ops.push(Op::Create {
+        naming,
+        label: Arc::from(ENSEMBLE_LABEL),
+        owner_reference: settings.owner_references,
+        batches: Batches::OneByOne,
+    });
     if settings.delete_surplus {
         ops.push(Op::Delete { at_once: false });
     }
@@ -74,8 +83,8 @@ fn replicaset(settings: &ControllerSettings) -> Recipe {
     let burst = Some(settings.burst_replicas.max(1));
     ops.push(Op::Count { from: ReadFrom::Cache, select: Select::ActiveControlled, victims: Victims::Newest, burst });
     ops.push(Op::Create {
-        naming: Naming::Generate { infix: "-" },
-        label: REPLICASET_LABEL,
+        naming: Naming::Generate(Arc::from("-")),
+        label: Arc::from(REPLICASET_LABEL),
         owner_reference: true,
         batches: Batches::SlowStart,
     });

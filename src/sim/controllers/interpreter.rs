@@ -145,8 +145,9 @@ impl RecipeRun {
     }
 
     fn run(&mut self, mut input: Input, cx: &mut Cx) -> Beat {
+        let recipe = Rc::clone(&self.recipe.recipe);
         loop {
-            let Some(&op) = self.recipe.ops.get(self.pc) else {
+            let Some(op) = recipe.ops.get(self.pc) else {
                 return self.returns();
             };
             match self.op(op, input, cx) {
@@ -174,7 +175,7 @@ impl RecipeRun {
         Beat::Return(self.error.take().map_or(Outcome::Done, Outcome::Error))
     }
 
-    fn op(&mut self, op: Op, input: Input, cx: &mut Cx) -> Flow {
+    fn op(&mut self, op: &Op, input: Input, cx: &mut Cx) -> Flow {
         match op {
             Op::EnsureReady => match cx.ensure_ready(&self.key) {
                 Ok(()) => Flow::Next,
@@ -183,12 +184,12 @@ impl RecipeRun {
                     Outcome::Error(ReconcileError::Stale(error)),
                 ),
             },
-            Op::GetOwner { from, stop_if_terminating } => self.get_owner(from, stop_if_terminating, input, cx),
-            Op::CheckExpectations { on_pending } => self.check_expectations(on_pending, cx),
-            Op::Count { from, select, victims, burst } => self.count(from, select, victims, burst, input, cx),
-            Op::Create { naming, label, owner_reference, batches } => self.create(naming, label, owner_reference, batches, input, cx),
-            Op::Delete { at_once } => self.delete(at_once, input, cx),
-            Op::UpdateStatus { retries } => self.update_status(retries, input, cx),
+            Op::GetOwner { from, stop_if_terminating } => self.get_owner(*from, *stop_if_terminating, input, cx),
+            Op::CheckExpectations { on_pending } => self.check_expectations(*on_pending, cx),
+            Op::Count { from, select, victims, burst } => self.count(*from, select, *victims, *burst, input, cx),
+            Op::Create { naming, label, owner_reference, batches } => self.create(naming, label, *owner_reference, *batches, input, cx),
+            Op::Delete { at_once } => self.delete(*at_once, input, cx),
+            Op::UpdateStatus { retries } => self.update_status(*retries, input, cx),
             Op::Return => Flow::Stay(self.returns()),
         }
     }
@@ -269,7 +270,7 @@ impl RecipeRun {
         }
     }
 
-    fn count(&mut self, from: ReadFrom, select: Select, victims: Victims, burst: Option<u32>, input: Input, cx: &mut Cx) -> Flow {
+    fn count(&mut self, from: ReadFrom, select: &Select, victims: Victims, burst: Option<u32>, input: Input, cx: &mut Cx) -> Flow {
         let child = self.recipe.child;
         if let At::Sent = self.at {
             let Some((response, audit)) = first_answer(input) else { return Flow::Stay(Beat::Return(Outcome::Done)) };
@@ -323,7 +324,7 @@ impl RecipeRun {
         children: Option<Vec<ObjectRc>>,
         unseen: u32,
         live: bool,
-        select: Select,
+        select: &Select,
         victims: Victims,
         burst: Option<u32>,
         cx: &mut Cx,
@@ -366,8 +367,8 @@ impl RecipeRun {
         let present: BTreeSet<String> = children.iter().flatten().map(|c| c.name.clone()).collect();
         // What the cluster will hold after the plan, the world counts (the reconcile never reads it).
         let creates = match (plan, self.recipe.naming()) {
-            (Plan::Create(n), Some(Naming::Generate { .. })) => Creates::Generated(n),
-            (Plan::Create(n), Some(Naming::Indexed { infix })) => {
+            (Plan::Create(n), Some(Naming::Generate(_))) => Creates::Generated(n),
+            (Plan::Create(n), Some(Naming::Indexed(infix))) => {
                 Creates::Named(missing_names(&owner, infix, &present).take(n as usize).collect())
             }
             _ => Creates::Nothing,
@@ -376,7 +377,7 @@ impl RecipeRun {
             child: self.recipe.child,
             namespace: self.owner_key.namespace.clone(),
             of: match select {
-                Select::Label(label) => Owned::Label { label, value: self.owner_key.name.clone() },
+                Select::Label(label) => Owned::Label { label: label.clone(), value: self.owner_key.name.clone() },
                 Select::ActiveControlled => Owned::Controlled { uid: owner.uid },
             },
             creates,
@@ -399,7 +400,7 @@ impl RecipeRun {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn create(&mut self, naming: Naming, label: &'static str, owner_reference: bool, batches: Batches, input: Input, cx: &mut Cx) -> Flow {
+    fn create(&mut self, naming: &Naming, label: &str, owner_reference: bool, batches: Batches, input: Input, cx: &mut Cx) -> Flow {
         match std::mem::replace(&mut self.at, At::Entering) {
             At::Creating { todo, batch, total, successes } => {
                 let Input::Responses(answers) = input else { return Flow::Stay(Beat::Return(Outcome::Done)) };
@@ -554,9 +555,9 @@ impl RecipeRun {
 
 impl Recipe {
     /// How its create step names, if it has one.
-    fn naming(&self) -> Option<Naming> {
+    fn naming(&self) -> Option<&Naming> {
         self.ops.iter().find_map(|op| match op {
-            Op::Create { naming, .. } => Some(*naming),
+            Op::Create { naming, .. } => Some(naming),
             _ => None,
         })
     }
@@ -571,9 +572,9 @@ fn first_answer(input: Input) -> Option<(Response, AuditEntry)> {
 }
 
 /// Whether `child` is one of `owner`'s as `select` sees it.
-fn selects(select: Select, owner: &ObjectRc, child: &ObjectRc) -> bool {
+fn selects(select: &Select, owner: &ObjectRc, child: &ObjectRc) -> bool {
     match select {
-        Select::Label(label) => child.namespace == owner.namespace && child.labels.get(label) == Some(&owner.name),
+        Select::Label(label) => child.namespace == owner.namespace && child.labels.get(&**label) == Some(&owner.name),
         Select::ActiveControlled => !child.is_terminating() && child.controller_ref().is_some_and(|r| r.uid == owner.uid),
     }
 }
@@ -590,8 +591,8 @@ fn templates(
     owner: &ObjectRc,
     child: Kind,
     n: u32,
-    naming: Naming,
-    label: &'static str,
+    naming: &Naming,
+    label: &str,
     owner_reference: bool,
     present: &BTreeSet<String>,
 ) -> VecDeque<ObjectTemplate> {
@@ -611,8 +612,8 @@ fn templates(
         spec: Spec::empty(child),
     };
     match naming {
-        Naming::Indexed { infix } => missing_names(owner, infix, present).take(n as usize).map(|name| template(Some(name), None)).collect(),
-        Naming::Generate { infix } => {
+        Naming::Indexed(infix) => missing_names(owner, infix, present).take(n as usize).map(|name| template(Some(name), None)).collect(),
+        Naming::Generate(infix) => {
             let prefix = format!("{}{infix}", owner.name);
             (0..n).map(|_| template(None, Some(prefix.clone()))).collect()
         }

@@ -22,6 +22,7 @@ use super::expectations::Expectations;
 use super::informer::{Fifo, Informer};
 use super::object::{Kind, ObjectKey, ObjectRc};
 use super::rng::Rng;
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 use super::reconcile::Read;
@@ -131,7 +132,11 @@ pub(crate) fn note_step(note: &Note) -> Step {
 /// The pseudo-code of a controller as its settings write it: each step
 /// with its line (the operator's in the library it is written with, its
 /// reads as its client makes them).
-pub fn pseudo_code(settings: &ControllerSettings) -> Vec<(Step, &'static str)> {
+pub fn pseudo_code(settings: &ControllerSettings) -> Vec<(Step, Cow<'static, str>)> {
+    if let Some(recipe) = &settings.recipe {
+        let desired = settings.kind.spec().desired_field.unwrap_or("desired");
+        return recipe.code(desired).into_iter().map(|(step, text)| (step, Cow::Owned(text))).collect();
+    }
     let mut lines = match (settings.kind, settings.runtime()) {
         (ControllerKind::Ensemble, RuntimeKind::ClientGo) => ensemble::PSEUDO_CODE.to_vec(),
         (ControllerKind::Ensemble, RuntimeKind::ControllerRuntime) => ensemble::PSEUDO_CODE_CONTROLLER_RUNTIME.to_vec(),
@@ -152,7 +157,7 @@ pub fn pseudo_code(settings: &ControllerSettings) -> Vec<(Step, &'static str)> {
             line.1 = text;
         }
     }
-    lines
+    lines.into_iter().map(|(step, text)| (step, Cow::Borrowed(text))).collect()
 }
 
 /// Whether a step of the pseudo-code runs at all with these settings: a
@@ -160,7 +165,7 @@ pub fn pseudo_code(settings: &ControllerSettings) -> Vec<(Step, &'static str)> {
 /// consistency store), a write it is not written to make (surplus deletes,
 /// status updates, the read-your-write create), is drawn off.
 pub fn step_applies(settings: &ControllerSettings, step: Step) -> bool {
-    match bundled::recipe(settings) {
+    match compiled(settings) {
         Some(recipe) => recipe.has(step),
         // The pruner: its read-your-write lines are its switch's.
         None => settings.reread_after_create || !matches!(step, Step::CreateOnce | Step::Reread | Step::CreateAgain),

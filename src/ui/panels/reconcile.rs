@@ -13,7 +13,7 @@ pub fn ReconcilePanel() -> impl IntoView {
     let code = NodeRef::<leptos::html::Ol>::new();
     // Redrawn when the code's state changes, not with every frame the snapshot does.
     let version = part_of(snap, |s, h| s.reconcile.hash(h));
-    let code_text = part_of(snap, |s, h| s.reconcile.lines.iter().for_each(|l| (l.text, l.off).hash(h)));
+    let code_text = part_of(snap, |s, h| s.reconcile.lines.iter().for_each(|l| (&l.text, l.off).hash(h)));
     // Line `i` as the current frame has it.
     let line = move |i: usize| {
         let _ = version.get();
@@ -41,7 +41,7 @@ pub fn ReconcilePanel() -> impl IntoView {
                 // in place (lit, its value, who waits there), not the list.
                 {move || {
                     let _ = code_text.get();
-                    let texts: Vec<(&'static str, bool)> = snap.with_untracked(|s| s.reconcile.lines.iter().map(|l| (l.text, l.off)).collect());
+                    let texts: Vec<(String, bool)> = snap.with_untracked(|s| s.reconcile.lines.iter().map(|l| (l.text.to_string(), l.off)).collect());
                     texts.into_iter().enumerate().map(|(i, (text, off))| {
                         let lit = move || line(i).is_some_and(|l| l.lit);
                         view! {

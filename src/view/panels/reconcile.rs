@@ -11,7 +11,7 @@ use crate::sim::world::World;
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CodeLine {
     pub step: Step,
-    pub text: &'static str,
+    pub text: std::borrow::Cow<'static, str>,
     /// The current frame is this step of a reconcile: the line is lit.
     pub lit: bool,
     /// The step does not run with this run's settings (a guard it does not

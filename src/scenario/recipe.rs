@@ -1,0 +1,271 @@
+//! The rules a scenario's recipe (`controller.recipe`) must keep beyond its
+//! types, each error naming the step and field at fault: its shape (a
+//! count before what acts on it, `return` last, one step per line of the
+//! code), what each step needs of the controller (the consistency store for
+//! `ensure_ready`, controller-runtime's read-your-writes client for its
+//! reads), its limits (`limits::LIMITS`), and that no switch of the built-in
+//! recipe is set beside it, where it would change nothing.
+
+use super::{limits, Scenario, ScenarioError};
+use crate::sim::recipe::{Naming, Op, ReadFrom, Recipe};
+use crate::sim::settings::ControllerSettings;
+use crate::sim::spec::Program;
+
+const AT: &str = "controller.recipe";
+
+/// Check the scenario's recipe, if it has one.
+pub(super) fn validate(s: &Scenario) -> Result<(), ScenarioError> {
+    let c = &s.controller;
+    let Some(recipe) = &c.recipe else { return Ok(()) };
+    let spec = c.kind.spec();
+    let (Program::Loop, Some(owner)) = (spec.program, spec.owner) else {
+        return Err(ScenarioError::new(
+            AT,
+            None,
+            format!("the {} is a one-shot program; a recipe is a reconcile loop's (controller.kind ensemble or replicaset)", word(c)),
+        ));
+    };
+    let kinds = [("owner", recipe.owner, owner), ("child", recipe.child, spec.child)];
+    for (field, said, is) in kinds {
+        if said != is {
+            return Err(ScenarioError::new(
+                format!("{AT}.{field}"),
+                Some(format!("\"{said}\"")),
+                format!("the {} controller's {field} kind is {is}: a recipe keeps its controller's wiring", word(c)),
+            ));
+        }
+    }
+    limits::get("controller.recipe.steps").check(&format!("{AT}.steps"), recipe.ops.len() as u64)?;
+    switches_beside(c)?;
+    if let Some((i, path)) = s.controls.iter().enumerate().find(|(_, p)| WRITTEN_BY_RECIPE.iter().any(|(w, _)| w == p)) {
+        return Err(ScenarioError::new(
+            format!("controls[{i}]"),
+            Some(format!("\"{path}\"")),
+            "writes a line of the built-in reconcile, which controller.recipe replaces: the page does not offer it",
+        ));
+    }
+    shape(recipe, c)
+}
+
+fn word(c: &ControllerSettings) -> &'static str {
+    crate::sim::settings::word(c.kind)
+}
+
+/// The step's serde name (`count`), as a path names it.
+fn name(op: &Op) -> &'static str {
+    match op {
+        Op::EnsureReady => "ensure_ready",
+        Op::GetOwner { .. } => "get_owner",
+        Op::CheckExpectations { .. } => "check_expectations",
+        Op::Count { .. } => "count",
+        Op::Create { .. } => "create",
+        Op::Delete { .. } => "delete",
+        Op::UpdateStatus { .. } => "update_status",
+        Op::Return => "return",
+    }
+}
+
+fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
+    let last = recipe.ops.len() - 1;
+    let mut counted = false;
+    let mut live_owner = false;
+    for (i, op) in recipe.ops.iter().enumerate() {
+        let at = format!("{AT}.steps[{i}]");
+        let step = format!("{at}.{}", name(op));
+        if let Some(j) = recipe.ops[..i].iter().position(|o| o.step() == op.step()) {
+            return Err(ScenarioError::new(
+                at,
+                Some(format!("\"{}\"", name(op))),
+                format!("a second step on the line of steps[{j}]: a recipe has one step of each kind, each a line of its code"),
+            ));
+        }
+        if matches!(op, Op::Return) != (i == last) {
+            let message = if i == last { "the last step must be `return`" } else { "`return` must be the last step" };
+            return Err(ScenarioError::new(at, Some(format!("\"{}\"", name(op))), message));
+        }
+        match op {
+            Op::EnsureReady if !c.consistency_store() => {
+                return Err(ScenarioError::new(
+                    step,
+                    None,
+                    "asks the consistency store, which is off: set controller.consistency_store to true (or kubernetes to 1.36 or later)",
+                ));
+            }
+            Op::CheckExpectations { .. } if !recipe.expectations => {
+                return Err(ScenarioError::new(step, None, "needs controller.recipe.expectations: true, which keeps them"));
+            }
+            Op::GetOwner { from, .. } | Op::Count { from, .. } => {
+                let field = format!("{step}.from");
+                if *from == ReadFrom::ReadYourWrites && !c.reads_own_writes() {
+                    return Err(ScenarioError::new(
+                        field,
+                        Some("\"read_your_writes\"".into()),
+                        "needs controller-runtime's read-your-writes client: controller.runtime controller-runtime and controller.read_your_writes true",
+                    ));
+                }
+                if *from == ReadFrom::Live && !matches!(op, Op::GetOwner { .. }) && !live_owner {
+                    return Err(ScenarioError::new(
+                        field,
+                        Some("\"live\"".into()),
+                        "a live count needs a live get_owner before it: it counts the children of the owner the apiserver returned",
+                    ));
+                }
+                if let Op::GetOwner { from: ReadFrom::Live, .. } = op {
+                    live_owner = true;
+                }
+                if let Op::Count { burst: Some(b), .. } = op {
+                    limits::get("controller.recipe.steps[].count.burst").check(&format!("{step}.burst"), u64::from(*b))?;
+                }
+                counted |= matches!(op, Op::Count { .. });
+            }
+            Op::Create { .. } | Op::Delete { .. } | Op::UpdateStatus { .. } if !counted => {
+                return Err(ScenarioError::new(step, None, "needs a `count` before it: it acts on what the count found"));
+            }
+            _ => {}
+        }
+        if let Op::Create { naming, label, .. } = op {
+            limits::get("controller.recipe.steps[].create.label").check_text(&format!("{step}.label"), label, false)?;
+            let (variant, infix) = match naming {
+                Naming::Indexed(infix) => ("indexed", infix),
+                Naming::Generate(infix) => ("generate", infix),
+            };
+            let field = format!("{step}.naming.{variant}");
+            limits::get("controller.recipe.steps[].create.naming").check(&field, infix.chars().count() as u64)?;
+            if let Some(bad) = infix.chars().find(|ch| !(ch.is_ascii_lowercase() || ch.is_ascii_digit() || *ch == '-' || *ch == '.')) {
+                return Err(ScenarioError::new(
+                    field,
+                    Some(format!("\"{infix}\"")),
+                    format!("holds {bad:?}: a name is lowercase letters, digits, '-' and '.'"),
+                ));
+            }
+        }
+        if let Op::UpdateStatus { retries } = op {
+            limits::get("controller.recipe.steps[].update_status.retries").check(&format!("{step}.retries"), u64::from(*retries))?;
+        }
+    }
+    Ok(())
+}
+
+/// The switches that write a line of the built-in reconcile, and what says
+/// it in a recipe instead: refused beside one, and not offered in the page.
+pub const WRITTEN_BY_RECIPE: &[(&str, &str)] = &[
+    ("controller.naming", "its create step's naming"),
+    ("controller.delete_surplus", "a delete step"),
+    ("controller.owner_references", "its create step's owner_reference"),
+    ("controller.live_reads", "its reads' from"),
+    ("controller.expectations", "controller.recipe.expectations and a check_expectations step"),
+    ("controller.update_status", "an update_status step"),
+];
+
+/// A switch that writes a line of the built-in recipe, set beside a recipe
+/// of the scenario's own, would change nothing: refused, naming the step
+/// that says it instead.
+fn switches_beside(c: &ControllerSettings) -> Result<(), ScenarioError> {
+    let plain = ControllerSettings::new(c.kind);
+    let differs = |path: &str| match path {
+        "controller.naming" => c.naming != plain.naming,
+        "controller.delete_surplus" => c.delete_surplus != plain.delete_surplus,
+        "controller.owner_references" => c.owner_references != plain.owner_references,
+        "controller.live_reads" => c.live_reads != plain.live_reads,
+        "controller.expectations" => c.expectations.is_some(),
+        "controller.update_status" => c.update_status != plain.update_status,
+        _ => unreachable!("{path} is not a switch of the built-in reconcile"),
+    };
+    match WRITTEN_BY_RECIPE.iter().find(|(path, _)| differs(path)) {
+        Some((path, instead)) => Err(ScenarioError::new(
+            *path,
+            None,
+            format!("writes a line of the built-in reconcile, which controller.recipe replaces: say it with {instead}"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// One step of the recipe language, as the docs list it: its name, a worked
+/// example (a step as `controller.recipe.steps` takes it) and what it does.
+/// `cachescope settings` prints the table with the line each example
+/// becomes in the Reconcile panel; a test parses every example and checks
+/// every step has its row.
+pub struct StepDoc {
+    pub name: &'static str,
+    pub example: &'static str,
+    pub does: &'static str,
+}
+
+pub const STEPS: &[StepDoc] = &[
+    StepDoc {
+        name: "ensure_ready",
+        example: r#""ensure_ready""#,
+        does: "v1.36's consistency store: skip the sync and return an error (requeued with backoff) while a cache has not read this key's own writes. Needs `controller.consistency_store`.",
+    },
+    StepDoc {
+        name: "get_owner",
+        example: r#"{"get_owner": {"from": "cache", "stop_if_terminating": true}}"#,
+        does: "Read the key's owner `from` the cache (default), `live` (a GET) or `read_your_writes` (controller-runtime v0.25's client). NotFound forgets its expectations and returns; with `stop_if_terminating` (default), so does a deletionTimestamp.",
+    },
+    StepDoc {
+        name: "check_expectations",
+        example: r#"{"check_expectations": {"on_pending": "return"}}"#,
+        does: "`SatisfiedExpectations(key)`: while creates or deletes it made are unseen, `return` (default) or `count_only` (count for the status, act on nothing). Needs `controller.recipe.expectations: true`.",
+    },
+    StepDoc {
+        name: "count",
+        example: r#"{"count": {"from": "cache", "select": {"label": "academy.k3ii.dev/ensemble"}, "victims": "past_desired", "burst": 500}}"#,
+        does: "Count the owner's children (`select`: `{\"label\": key}`, every child whose label holds the owner's name; or `active_controlled`, by controllerRef, not Terminating) against its desired count, and plan: create the missing, or delete a surplus (`victims`: `keep`, default; `past_desired`, `children[desired:]` in the lister's order; `newest`), at most `burst` a sync (default: no limit). The one read that can be stale; the frame shows the cluster's count beside it.",
+    },
+    StepDoc {
+        name: "create",
+        example: r#"{"create": {"naming": {"indexed": "-voice-"}, "label": "academy.k3ii.dev/ensemble", "owner_reference": true, "batches": "one_by_one"}}"#,
+        does: "Create what the count found missing, named `{\"indexed\": infix}` (owner + infix + index: a second create of one is `409 AlreadyExists`) or `{\"generate\": infix}` (`generateName`: a second create is a duplicate), labelled with the owner's name, with a controllerRef (default), `one_by_one` (default) or in `slow_start` batches. `ExpectCreations` first when expectations are kept.",
+    },
+    StepDoc {
+        name: "delete",
+        example: r#"{"delete": {"at_once": false}}"#,
+        does: "Delete the surplus the count chose, one at a time (default) or `at_once`; NotFound is someone else's delete, not an error. `ExpectDeletions` first when expectations are kept.",
+    },
+    StepDoc {
+        name: "update_status",
+        example: r#"{"update_status": {"retries": 1}}"#,
+        does: "Write what was counted to the owner's status with the resourceVersion read, unless it says so already; a failure (a `409 Conflict`) is retried `retries` times (default 1) after a GET.",
+    },
+    StepDoc { name: "return", example: r#""return""#, does: "Return the first error a write met (requeued rate-limited), or nil. The last step, and only there." },
+];
+
+/// The steps' table for the docs: each with its example and the line it prints.
+pub fn markdown_table() -> String {
+    let mut out = String::from("| step | example | what it does | the line it shows |\n|---|---|---|---|\n");
+    for s in STEPS {
+        let op: Op = serde_json::from_str(s.example).expect("each example is a step");
+        let recipe = Recipe {
+            owner: crate::sim::object::Kind::Ensemble,
+            child: crate::sim::object::Kind::ConfigMap,
+            expectations: true,
+            ops: vec![op].into(),
+        };
+        let line = recipe.code("voices").pop().map(|(_, text)| text).unwrap_or_default();
+        out.push_str(&format!("| `{}` | `{}` | {} | `{}` |\n", s.name, s.example, s.does, line.replace('|', "\\|")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_step_has_a_row_whose_example_is_that_step() {
+        let named: Vec<&str> = STEPS
+            .iter()
+            .map(|s| {
+                let op: Op = serde_json::from_str(s.example).unwrap_or_else(|e| panic!("{}: {e}", s.name));
+                assert_eq!(name(&op), s.name);
+                name(&op)
+            })
+            .collect();
+        // Every step the language has (`Op::step` names its line) has a row, once.
+        let mut lines: Vec<_> = STEPS.iter().map(|s| serde_json::from_str::<Op>(s.example).unwrap().step()).collect();
+        lines.dedup();
+        assert_eq!(lines.len(), named.len(), "one row a step");
+        assert_eq!(named.len(), 8, "the eight steps of crate::sim::recipe::Op");
+    }
+}

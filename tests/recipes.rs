@@ -1,0 +1,310 @@
+//! A reconcile written as a recipe (`controller.recipe`) runs through the
+//! same interpreter as the built-in controllers: each preset, with its own
+//! reconcile written out as the recipe `cachescope recipe --json` prints,
+//! gives the very trace it gives without; a recipe that breaks a rule is
+//! refused naming the step and field, on the command line with exit 2.
+
+use cachescope::report::Report;
+use cachescope::scenario::{preset, preset_names, Scenario};
+use cachescope::sim::controllers::bundled;
+use serde_json::{json, Value};
+use std::process::Command;
+
+/// The preset with its reconcile written out as a recipe, and the switches
+/// that wrote it back at their defaults (a recipe says them itself).
+fn as_recipe(name: &str) -> Option<Scenario> {
+    let s = preset(name).unwrap();
+    let recipe = bundled::recipe(&s.controller)?;
+    let mut v = s.to_value();
+    let c = &mut v["controller"];
+    let plain = serde_json::to_value(cachescope::sim::settings::ControllerSettings::new(s.controller.kind)).unwrap();
+    for switch in ["naming", "delete_surplus", "owner_references", "live_reads", "expectations", "update_status"] {
+        c[switch] = plain[switch].clone();
+    }
+    c["recipe"] = serde_json::to_value(&recipe).unwrap();
+    // The page offers none of those switches beside a recipe: a story's controls drop them.
+    if let Some(controls) = v["controls"].as_array_mut() {
+        controls.retain(|p| !cachescope::scenario::recipe::WRITTEN_BY_RECIPE.iter().any(|(w, _)| p == w));
+    }
+    Some(Scenario::from_value(v).unwrap_or_else(|e| panic!("{name} as a recipe: {e}")))
+}
+
+#[test]
+fn every_preset_written_as_its_recipe_runs_the_same_trace() {
+    let mut compared = 0;
+    for name in preset_names() {
+        let Some(written) = as_recipe(name) else { continue };
+        let built_in = Report::run(&preset(name).unwrap());
+        let run = Report::run(&written);
+        assert_eq!(run.trace_hash, built_in.trace_hash, "{name}: the recipe's run differs from the built-in's");
+        compared += 1;
+    }
+    assert!(compared >= 8, "only {compared} presets have a reconcile loop");
+}
+
+#[test]
+fn a_changed_line_of_the_recipe_changes_the_run() {
+    // Lab 1's fix, as one line of the recipe: the create step's naming.
+    let mut v = as_recipe("over-create").unwrap().to_value();
+    let steps = v["controller"]["recipe"]["steps"].as_array_mut().unwrap();
+    let create = steps.iter_mut().find(|s| s.get("create").is_some()).unwrap();
+    create["create"]["naming"] = json!({"generate": "-voice-"});
+    let generated = Report::run(&Scenario::from_value(v).unwrap());
+    let mut v = preset("over-create").unwrap().to_value();
+    v["controller"]["naming"] = "generate".into();
+    let switched = Report::run(&Scenario::from_value(v).unwrap());
+    assert_eq!(generated.trace_hash, switched.trace_hash, "the line and the switch are one change");
+    assert_ne!(generated.trace_hash, Report::run(&preset("over-create").unwrap()).trace_hash);
+}
+
+/// A valid recipe document for the Ensemble, to break one field at a time.
+fn base() -> Value {
+    json!({
+        "name": "mine",
+        "objects": [{"kind": "Ensemble", "name": "beta", "voices": 3}],
+        "controller": {"kind": "ensemble", "recipe": {
+            "owner": "Ensemble", "child": "ConfigMap",
+            "steps": [
+                {"get_owner": {"from": "cache"}},
+                {"count": {"select": {"label": "academy.k3ii.dev/ensemble"}, "victims": "past_desired"}},
+                {"create": {"naming": {"generate": "-voice-"}, "label": "academy.k3ii.dev/ensemble"}},
+                {"delete": {}},
+                "return"
+            ]
+        }}
+    })
+}
+
+/// Step `i` of the document's recipe.
+fn step(i: usize) -> impl Fn(&mut Value) -> &mut Value {
+    move |v| &mut v["controller"]["recipe"]["steps"][i]
+}
+
+/// Each broken field, and what its error must name: the field's path and, where there is one, its value.
+/// What breaks a field of the document.
+type Break = Box<dyn Fn(&mut Value)>;
+
+fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
+    vec![
+        (
+            "a read source",
+            Box::new(move |v| step(0)(v)["get_owner"]["from"] = "cahce".into()),
+            "controller.recipe.steps[0].get_owner.from",
+            "cahce",
+        ),
+        ("a step name", Box::new(move |v| *step(0)(v) = json!({"get_ownr": {}})), "controller.recipe.steps[0]", "get_ownr"),
+        (
+            "an unknown field",
+            Box::new(move |v| step(0)(v)["get_owner"]["form"] = "cache".into()),
+            "controller.recipe.steps[0].get_owner.form",
+            "form",
+        ),
+        (
+            "a selector",
+            Box::new(move |v| step(1)(v)["count"]["select"] = "everything".into()),
+            "controller.recipe.steps[1].count.select",
+            "everything",
+        ),
+        (
+            "a victim order",
+            Box::new(move |v| step(1)(v)["count"]["victims"] = "oldest".into()),
+            "controller.recipe.steps[1].count.victims",
+            "oldest",
+        ),
+        ("a burst of 0", Box::new(move |v| step(1)(v)["count"]["burst"] = 0.into()), "controller.recipe.steps[1].count.burst", "0"),
+        (
+            "a count read live without a live owner",
+            Box::new(move |v| step(1)(v)["count"]["from"] = "live".into()),
+            "controller.recipe.steps[1].count.from",
+            "live",
+        ),
+        (
+            "a naming",
+            Box::new(move |v| step(2)(v)["create"]["naming"] = json!({"random": "-"})),
+            "controller.recipe.steps[2].create.naming",
+            "random",
+        ),
+        (
+            "a name with a capital",
+            Box::new(move |v| step(2)(v)["create"]["naming"] = json!({"generate": "-Voice-"})),
+            "controller.recipe.steps[2].create.naming.generate",
+            "-Voice-",
+        ),
+        (
+            "an empty label",
+            Box::new(move |v| step(2)(v)["create"]["label"] = "".into()),
+            "controller.recipe.steps[2].create.label",
+            "0 characters",
+        ),
+        (
+            "a batching",
+            Box::new(move |v| step(2)(v)["create"]["batches"] = "all".into()),
+            "controller.recipe.steps[2].create.batches",
+            "all",
+        ),
+        (
+            "a delete flag",
+            Box::new(move |v| step(3)(v)["delete"]["at_once"] = "yes".into()),
+            "controller.recipe.steps[3].delete.at_once",
+            "yes",
+        ),
+        (
+            "status retries",
+            Box::new(move |v| *step(3)(v) = json!({"update_status": {"retries": 9}})),
+            "controller.recipe.steps[3].update_status.retries",
+            "9",
+        ),
+        (
+            "a pending policy",
+            Box::new(move |v| {
+                v["controller"]["recipe"]["expectations"] = true.into();
+                *step(0)(v) = json!({"check_expectations": {"on_pending": "wait"}})
+            }),
+            "controller.recipe.steps[0].check_expectations.on_pending",
+            "wait",
+        ),
+        (
+            "expectations not kept",
+            Box::new(move |v| *step(0)(v) = json!({"check_expectations": {}})),
+            "controller.recipe.steps[0].check_expectations",
+            "",
+        ),
+        (
+            "the consistency store off",
+            Box::new(move |v| *step(0)(v) = json!("ensure_ready")),
+            "controller.recipe.steps[0].ensure_ready",
+            "",
+        ),
+        (
+            "a write before the count",
+            Box::new(move |v| {
+                step(1)(v).take();
+                let s = v["controller"]["recipe"]["steps"].as_array_mut().unwrap();
+                s.remove(1);
+            }),
+            "controller.recipe.steps[1].create",
+            "",
+        ),
+        ("return not last", Box::new(move |v| *step(3)(v) = json!("return")), "controller.recipe.steps[3]", "return"),
+        (
+            "a second count",
+            Box::new(move |v| {
+                let c = step(1)(v).clone();
+                *step(3)(v) = c;
+            }),
+            "controller.recipe.steps[3]",
+            "count",
+        ),
+        (
+            "too many steps",
+            Box::new(move |v| {
+                let s = v["controller"]["recipe"]["steps"].as_array_mut().unwrap();
+                for _ in 0..8 {
+                    s.insert(0, json!({"get_owner": {}}));
+                }
+            }),
+            "controller.recipe.steps",
+            "13 entries",
+        ),
+        ("the owner kind", Box::new(|v| v["controller"]["recipe"]["owner"] = "ReplicaSet".into()), "controller.recipe.owner", "ReplicaSet"),
+        ("the child kind", Box::new(|v| v["controller"]["recipe"]["child"] = "Pod".into()), "controller.recipe.child", "Pod"),
+        ("a switch beside it", Box::new(|v| v["controller"]["naming"] = "generate".into()), "controller.naming", ""),
+        ("the pruner", Box::new(|v| v["controller"]["kind"] = "pruner".into()), "controller.recipe", ""),
+        (
+            "a control beside it",
+            Box::new(|v| v["controls"] = json!(["cluster.watch_lag_ms", "controller.delete_surplus"])),
+            "controls[1]",
+            "controller.delete_surplus",
+        ),
+    ]
+}
+
+#[test]
+fn a_broken_recipe_is_refused_naming_its_field() {
+    assert!(Scenario::from_value(base()).is_ok(), "the base recipe is valid");
+    for (what, break_it, field, value) in broken() {
+        let mut v = base();
+        break_it(&mut v);
+        let e = Scenario::from_value(v).expect_err(what);
+        let said = e.to_string();
+        if std::env::var("SHOW").is_ok() {
+            eprintln!("{what}: {said}");
+        }
+        assert!(e.field == field || said.starts_with(&format!("{field}:")), "{what}: {said} (field {:?})", e.field);
+        assert!(said.contains(value), "{what}: {said} does not quote {value:?}");
+    }
+}
+
+#[test]
+fn the_command_line_refuses_a_broken_recipe_with_exit_2_and_prints_a_good_one() {
+    let dir = std::env::temp_dir().join(format!("cachescope-recipes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bin = env!("CARGO_BIN_EXE_cachescope");
+    let (what, break_it, field, _) = broken().into_iter().next().unwrap();
+    let mut v = base();
+    break_it(&mut v);
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, v.to_string()).unwrap();
+    for cmd in ["run", "check", "recipe"] {
+        let out = Command::new(bin).args([cmd, bad.to_str().unwrap()]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{cmd} {what}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(field) && stderr.contains("cahce"), "{cmd}: {stderr}");
+    }
+    // The good one prints as the page's code: a line per step, the create as written.
+    let good = dir.join("good.json");
+    std::fs::write(&good, base().to_string()).unwrap();
+    let out = Command::new(bin).args(["recipe", good.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 6, "{text}");
+    assert!(text.contains("GenerateName: owner.Name+\"-voice-\""), "{text}");
+    // `--json` gives back the recipe the document holds.
+    let out = Command::new(bin).args(["recipe", "--json", good.to_str().unwrap()]).output().unwrap();
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let parsed = Scenario::from_value(base()).unwrap();
+    assert_eq!(printed, serde_json::to_value(parsed.controller.recipe.unwrap()).unwrap());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_page_offers_no_switch_the_recipe_says() {
+    use cachescope::view::snapshot::Shown;
+    let built_in = Shown::of(&preset("over-create").unwrap());
+    let mine = Shown::of(&as_recipe("over-create").unwrap());
+    assert!(built_in.naming && built_in.delete_surplus && built_in.expectations && built_in.owner_references);
+    assert!(!mine.naming && !mine.delete_surplus && !mine.expectations && !mine.owner_references);
+    assert!(mine.double_enqueue && mine.consistency_store, "a switch of the wiring or the runtime stays");
+    for (path, _) in cachescope::scenario::recipe::WRITTEN_BY_RECIPE {
+        assert!(built_in.offers(path) && !mine.offers(path), "{path}");
+    }
+    assert!(mine.offers("cluster.watch_lag_ms") && mine.offers("controller.workers"));
+}
+
+/// `base()` at lag 0, where the default schedule is clean: without a guard,
+/// or (`guarded`) with expectations kept and checked.
+fn at_lag_0(guarded: bool) -> Scenario {
+    let mut v = base();
+    v["cluster"] = json!({"watch_lag_ms": 0});
+    if guarded {
+        v["controller"]["recipe"]["expectations"] = true.into();
+        v["controller"]["recipe"]["steps"].as_array_mut().unwrap().insert(1, json!({"check_expectations": {}}));
+    }
+    Scenario::from_value(v).unwrap()
+}
+
+#[test]
+fn explore_finds_a_recipes_bug_replays_it_and_finds_none_once_it_is_guarded() {
+    use cachescope::explore::{counterexample, explore, Options};
+    let options = Options { invariant: Some("children_within_desired".into()), max_deviations: 2, ..Options::default() };
+    let bug = at_lag_0(false);
+    assert!(Report::run(&bug).invariants["children_within_desired"].held, "the default schedule is clean at lag 0");
+    let v = explore(&bug, &options).violation.expect("one late event breaks a count with no guard");
+    assert_eq!(v.deviations, 1);
+    let c = counterexample(&bug, &v).unwrap();
+    assert!(c.controller.recipe.is_some(), "the counterexample keeps the recipe");
+    let replayed = Report::run(&Scenario::from_json(&c.to_value().to_string()).unwrap());
+    assert_eq!(replayed.invariants["children_within_desired"].first_broken_frame, Some(v.frame));
+    let fixed = explore(&at_lag_0(true), &options);
+    assert!(fixed.violation.is_none() && fixed.complete, "the guard holds over every schedule within two deviations");
+}
