@@ -308,3 +308,28 @@ fn explore_finds_a_recipes_bug_replays_it_and_finds_none_once_it_is_guarded() {
     let fixed = explore(&at_lag_0(true), &options);
     assert!(fixed.violation.is_none() && fixed.complete, "the guard holds over every schedule within two deviations");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+
+    /// Any recipe the rules accept runs to its end within the work budget,
+    /// the same twice, with its code drawn a line a step.
+    #[test]
+    fn an_arbitrary_recipe_runs_to_its_end_within_the_budget(seed in 0u64..u64::MAX, replicaset in proptest::bool::ANY, lag_ms in 0u64..3000) {
+        use cachescope::sim::apiserver::ControllerKind;
+        let kind = if replicaset { ControllerKind::ReplicaSet } else { ControllerKind::Ensemble };
+        let recipe = cachescope::scenario::recipe::arbitrary(kind, false, &mut cachescope::scenario::recipe::draws(seed));
+        let s = cachescope::scenario::recipe::sample(&recipe, lag_ms);
+        let lines = cachescope::sim::controllers::pseudo_code(&s.controller);
+        proptest::prop_assert_eq!(lines.len(), recipe.ops.len() + 1, "a line a step, and the dequeue");
+        let run = Report::run(&s);
+        let budget = cachescope::scenario::limits::frame_limit(cachescope::scenario::limits::MAX_OBJECTS_AT_PEAK);
+        proptest::prop_assert!(run.frames <= cachescope::scenario::limits::FRAME_LIMIT);
+        let objects: u64 = run.peak_live.values().sum();
+        proptest::prop_assert!(
+            objects <= cachescope::scenario::limits::MAX_OBJECTS_AT_PEAK + 600 || run.frames <= budget,
+            "{objects} objects at the peak over {} frames", run.frames
+        );
+        proptest::prop_assert_eq!(Report::run(&s).trace_hash, run.trace_hash, "the same twice");
+    }
+}

@@ -248,6 +248,82 @@ pub fn markdown_table() -> String {
     out
 }
 
+/// A valid recipe for `kind`'s controller drawn from `draw(n)` (a number
+/// below `n`): every step the language has, each field at any value the
+/// rules allow. The property tests and the determinism sample run these.
+/// `store`: the consistency store is on, so `ensure_ready` may be drawn.
+pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw: &mut dyn FnMut(u32) -> u32) -> Recipe {
+    use crate::sim::recipe::{Batches, OnPending, Select, Victims};
+    let spec = kind.spec();
+    let owner = spec.owner.expect("a reconcile loop has an owner kind");
+    let label: std::sync::Arc<str> = match owner {
+        crate::sim::object::Kind::Ensemble => crate::sim::object::ENSEMBLE_LABEL.into(),
+        _ => crate::sim::object::REPLICASET_LABEL.into(),
+    };
+    let coin = |draw: &mut dyn FnMut(u32) -> u32| draw(2) == 1;
+    let expectations = coin(draw);
+    let mut ops = Vec::new();
+    if store && coin(draw) {
+        ops.push(Op::EnsureReady);
+    }
+    let from = if coin(draw) { ReadFrom::Live } else { ReadFrom::Cache };
+    ops.push(Op::GetOwner { from, stop_if_terminating: coin(draw) });
+    if expectations && coin(draw) {
+        let on_pending = if coin(draw) { OnPending::Return } else { OnPending::CountOnly };
+        ops.push(Op::CheckExpectations { on_pending });
+    }
+    let count_from = if from == ReadFrom::Live && coin(draw) { ReadFrom::Live } else { ReadFrom::Cache };
+    let select = if coin(draw) { Select::Label(label.clone()) } else { Select::ActiveControlled };
+    let victims = [Victims::Keep, Victims::PastDesired, Victims::Newest][draw(3) as usize];
+    let burst = coin(draw).then(|| 1 + draw(5));
+    ops.push(Op::Count { from: count_from, select, victims, burst });
+    if draw(4) > 0 {
+        let infix: std::sync::Arc<str> = ["-", "-x-", ".y"][draw(3) as usize].into();
+        let naming = if coin(draw) { Naming::Indexed(infix) } else { Naming::Generate(infix) };
+        let batches = if coin(draw) { Batches::OneByOne } else { Batches::SlowStart };
+        ops.push(Op::Create { naming, label, owner_reference: draw(4) > 0, batches });
+    }
+    if coin(draw) {
+        ops.push(Op::Delete { at_once: coin(draw) });
+    }
+    if coin(draw) {
+        ops.push(Op::UpdateStatus { retries: draw(3) });
+    }
+    ops.push(Op::Return);
+    Recipe { owner, child: spec.child, expectations, ops: ops.into() }
+}
+
+/// A scenario running `recipe` (an Ensemble's or a ReplicaSet's) at
+/// `lag_ms`: its owner asks for 3, then 5 at 4 s, then 1 at 9 s.
+pub fn sample(recipe: &Recipe, lag_ms: u64) -> Scenario {
+    use serde_json::json;
+    let (kind, owner) = match recipe.owner {
+        crate::sim::object::Kind::Ensemble => ("ensemble", json!({"kind": "Ensemble", "name": "beta", "voices": 3})),
+        _ => ("replicaset", json!({"kind": "ReplicaSet", "name": "web", "replicas": 3})),
+    };
+    let (owner_kind, name) = (owner["kind"].clone(), owner["name"].clone());
+    let v = json!({
+        "name": "arbitrary", "until_ms": 20000,
+        "cluster": {"watch_lag_ms": lag_ms},
+        "objects": [owner],
+        "actions": [
+            {"at_ms": 4000, "scale": {"kind": owner_kind, "name": name, "to": 5}},
+            {"at_ms": 9000, "scale": {"kind": owner_kind, "name": name, "to": 1}}
+        ],
+        "controller": {"kind": kind, "recipe": recipe}
+    });
+    Scenario::from_value(v).unwrap_or_else(|e| panic!("an arbitrary recipe is valid: {e}\n{recipe:?}"))
+}
+
+/// `draw(n)`, a number below `n`, from a seeded LCG: the same stream on every platform.
+pub fn draws(seed: u64) -> impl FnMut(u32) -> u32 {
+    let mut x = seed ^ 0x853c_49e6_748f_ea9b;
+    move |n| {
+        x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        ((x >> 33) % u64::from(n)) as u32
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
