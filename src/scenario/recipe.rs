@@ -211,7 +211,7 @@ pub const STEPS: &[StepDoc] = &[
     StepDoc {
         name: "count",
         example: r#"{"count": {"from": "cache", "select": {"label": "academy.k3ii.dev/ensemble"}, "victims": "past_desired", "burst": 500}}"#,
-        does: "Count the owner's children (`select`: `{\"label\": key}`, every child whose label holds the owner's name; or `active_controlled`, by controllerRef, not Terminating) against its desired count, and plan: create the missing, or delete a surplus (`victims`: `keep`, default; `past_desired`, `children[desired:]` in the lister's order; `newest`), at most `burst` a sync (default: no limit). The one read that can be stale; the frame shows the cluster's count beside it.",
+        does: "Count the owner's children (`select`: `{\"label\": key}`, every child whose label holds the owner's name; or `active_controlled`, by controllerRef, not Terminating) against its desired count, and plan: create the missing, or delete a surplus (`victims`: `keep`, default; `past_desired`, `children[desired:]` in the lister's order; `newest`; `oldest`; `random`, drawn with the run's seeded RNG), at most `burst` a sync (default: no limit). The one read that can be stale; the frame shows the cluster's count beside it.",
     },
     StepDoc {
         name: "create",
@@ -220,8 +220,8 @@ pub const STEPS: &[StepDoc] = &[
     },
     StepDoc {
         name: "delete",
-        example: r#"{"delete": {"at_once": false}}"#,
-        does: "Delete the surplus the count chose, one at a time (default) or `at_once`; NotFound is someone else's delete, not an error. `ExpectDeletions` first when expectations are kept.",
+        example: r#"{"delete": {"at_once": false, "precondition": "uid"}}"#,
+        does: "Delete the surplus the count chose, one at a time (default) or `at_once`, with a `precondition` (`none`, default; `uid`, only the very object read; `resource_version`, only as it was read: else `409 Conflict`); NotFound is someone else's delete, not an error. `ExpectDeletions` first when expectations are kept.",
     },
     StepDoc {
         name: "update_status",
@@ -253,7 +253,7 @@ pub fn markdown_table() -> String {
 /// rules allow. The property tests and the determinism sample run these.
 /// `store`: the consistency store is on, so `ensure_ready` may be drawn.
 pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw: &mut dyn FnMut(u32) -> u32) -> Recipe {
-    use crate::sim::recipe::{Batches, OnPending, Select, Victims};
+    use crate::sim::recipe::{Batches, OnPending, Precondition, Select, Victims};
     let spec = kind.spec();
     let owner = spec.owner.expect("a reconcile loop has an owner kind");
     let label: std::sync::Arc<str> = match owner {
@@ -274,7 +274,7 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
     }
     let count_from = if from == ReadFrom::Live && coin(draw) { ReadFrom::Live } else { ReadFrom::Cache };
     let select = if coin(draw) { Select::Label(label.clone()) } else { Select::ActiveControlled };
-    let victims = [Victims::Keep, Victims::PastDesired, Victims::Newest][draw(3) as usize];
+    let victims = [Victims::Keep, Victims::PastDesired, Victims::Newest, Victims::Oldest, Victims::Random][draw(5) as usize];
     let burst = coin(draw).then(|| 1 + draw(5));
     ops.push(Op::Count { from: count_from, select, victims, burst });
     if draw(4) > 0 {
@@ -284,7 +284,8 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
         ops.push(Op::Create { naming, label, owner_reference: draw(4) > 0, batches });
     }
     if coin(draw) {
-        ops.push(Op::Delete { at_once: coin(draw) });
+        let precondition = [Precondition::None, Precondition::Uid, Precondition::ResourceVersion][draw(3) as usize];
+        ops.push(Op::Delete { at_once: coin(draw), precondition });
     }
     if coin(draw) {
         ops.push(Op::UpdateStatus { retries: draw(3) });

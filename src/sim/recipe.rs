@@ -60,6 +60,24 @@ pub enum Victims {
     PastDesired,
     /// The newest first (`getPodsToDelete` with every pod Running and ready).
     Newest,
+    /// The oldest first.
+    Oldest,
+    /// Any of them, drawn with the run's seeded RNG (KubeRay #715 deleted a random worker pod).
+    Random,
+}
+
+/// What a delete asks the apiserver to check first (`metav1.Preconditions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Precondition {
+    /// Delete whatever holds the name now.
+    #[default]
+    None,
+    /// Only the very object the reconcile read: another under its name is `409 Conflict`.
+    Uid,
+    /// Only the object as the reconcile read it: one changed since is `409 Conflict`.
+    ResourceVersion,
 }
 
 /// How a create names its object.
@@ -147,6 +165,8 @@ pub enum Op {
     Delete {
         #[serde(default)]
         at_once: bool,
+        #[serde(default)]
+        precondition: Precondition,
     },
     /// `updateReplicaSetStatus`: write what was counted, unless the status
     /// says it already; a failure is retried `retries` times after a GET.
@@ -246,6 +266,8 @@ impl Recipe {
                         Victims::Keep => "",
                         Victims::PastDesired => "; surplus: children[desired:]",
                         Victims::Newest => "; surplus: the newest",
+                        Victims::Oldest => "; surplus: the oldest",
+                        Victims::Random => "; surplus: any, at random",
                     };
                     let clamp = burst.map(|b| format!(", at most {b}")).unwrap_or_default();
                     format!(
@@ -266,11 +288,14 @@ impl Recipe {
                     };
                     format!("for each missing: client.Create({{{name}, {label}: owner.Name{owner_ref}}})   // {how}")
                 }
-                Op::Delete { at_once } => {
-                    format!(
-                        "for _, c := range surplus {{ client.Delete(c) }}   // {}",
-                        if *at_once { "all at once" } else { "one at a time" }
-                    )
+                Op::Delete { at_once, precondition } => {
+                    let options = match precondition {
+                        Precondition::None => "",
+                        Precondition::Uid => ", Preconditions{UID: c.UID}",
+                        Precondition::ResourceVersion => ", Preconditions{ResourceVersion: c.ResourceVersion}",
+                    };
+                    let how = if *at_once { "all at once" } else { "one at a time" };
+                    format!("for _, c := range surplus {{ client.Delete(c{options}) }}   // {how}")
                 }
                 Op::UpdateStatus { retries } => {
                     format!("client.UpdateStatus(owner, len(children))   // a 409 Conflict: Get, retry {retries}×")

@@ -8,7 +8,7 @@
 use super::replicaset::STATUS_UPDATE_RETRIES;
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::object::{Kind, ENSEMBLE_LABEL, REPLICASET_LABEL};
-use crate::sim::recipe::{Batches, Naming, OnPending, Op, ReadFrom, Recipe, Select, Victims};
+use crate::sim::recipe::{Batches, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Select, Victims};
 use crate::sim::settings::{ControllerSettings, Naming as NamingSetting};
 use std::sync::Arc;
 
@@ -58,7 +58,7 @@ fn ensemble(settings: &ControllerSettings) -> Recipe {
         batches: Batches::OneByOne,
     });
     if settings.delete_surplus {
-        ops.push(Op::Delete { at_once: false });
+        ops.push(Op::Delete { at_once: false, precondition: Precondition::None });
     }
     ops.push(Op::Return);
     Recipe { owner: Kind::Ensemble, child: Kind::ConfigMap, expectations: settings.expectations(), ops: ops.into() }
@@ -88,7 +88,7 @@ fn replicaset(settings: &ControllerSettings) -> Recipe {
         owner_reference: true,
         batches: Batches::SlowStart,
     });
-    ops.push(Op::Delete { at_once: true });
+    ops.push(Op::Delete { at_once: true, precondition: Precondition::None });
     if settings.update_status {
         ops.push(Op::UpdateStatus { retries: STATUS_UPDATE_RETRIES });
     }

@@ -14,12 +14,12 @@
 
 use super::replicaset::next_batch;
 use super::{count_children, lister_order, split_key, Beat, Creates, Cx, Input, Note, Outcome, Owned, Plan, ReconcileError, Step, Tally};
-use crate::sim::apiserver::{Actor, AuditEntry, EventType, Request, Response, Status};
+use crate::sim::apiserver::{Actor, AuditEntry, EventType, Options, Request, Response, Status};
 use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
 use crate::sim::hash::Fnv64;
 use crate::sim::object::{Kind, Labels, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec};
-use crate::sim::recipe::{Batches, Naming, OnPending, Op, ReadFrom, Recipe, Select, Victims};
+use crate::sim::recipe::{Batches, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Select, Victims};
 use std::collections::{BTreeSet, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -88,8 +88,8 @@ enum At {
     Sent,
     /// Creates: what is left to send, the last batch's size, how many were asked and made.
     Creating { todo: VecDeque<ObjectTemplate>, batch: u32, total: u32, successes: u32 },
-    /// Deletes one at a time: what is left to send.
-    Deleting { todo: VecDeque<ObjectKey> },
+    /// Deletes: what is left to send.
+    Deleting { todo: VecDeque<ObjectRc> },
     /// `UpdateStatus` is out (try `attempt`, from 0).
     UpdatingStatus { status: ReplicaSetStatus, attempt: u32 },
     /// The GET after a failed `UpdateStatus`, for the latest resourceVersion.
@@ -104,7 +104,7 @@ struct Counted {
     in_cache: u32,
     plan: Plan,
     /// The surplus to delete, chosen from what this reconcile read.
-    victims: Vec<ObjectKey>,
+    victims: Vec<ObjectRc>,
     /// The children's names as read, for an indexed create to skip.
     present: BTreeSet<String>,
 }
@@ -188,7 +188,7 @@ impl RecipeRun {
             Op::CheckExpectations { on_pending } => self.check_expectations(*on_pending, cx),
             Op::Count { from, select, victims, burst } => self.count(*from, select, *victims, *burst, input, cx),
             Op::Create { naming, label, owner_reference, batches } => self.create(naming, label, *owner_reference, *batches, input, cx),
-            Op::Delete { at_once } => self.delete(*at_once, input, cx),
+            Op::Delete { at_once, precondition } => self.delete(*at_once, *precondition, input, cx),
             Op::UpdateStatus { retries } => self.update_status(*retries, input, cx),
             Op::Return => Flow::Stay(self.returns()),
         }
@@ -343,24 +343,31 @@ impl RecipeRun {
         };
         // Surplus victims are chosen now, from what this reconcile read. The
         // lister's order is drawn from the RNG only for a delete.
-        let chosen: Vec<ObjectKey> = match (plan, victims) {
-            (Plan::Delete(n), Victims::PastDesired) => {
-                let mut listed: Vec<&ObjectRc> = children.iter().flatten().collect();
-                lister_order(&mut listed, cx.settings.list_order, cx.rng);
-                listed.iter().skip(desired as usize).take(n as usize).map(|o| o.key()).collect()
-            }
-            (Plan::Delete(n), Victims::Newest) => {
-                // getPodsToDelete: with every pod Running and ready, the newest
-                // go first. A simplification: upstream's ActivePodsWithRanks
-                // (with LogarithmicScaleDown) compares ages in power-of-two
-                // buckets and breaks a tie by UID; here, by age alone.
-                let informer = cx.caches.informer(self.recipe.child).expect("a controller watches the kind it counts");
-                let mut sorted: Vec<&ObjectRc> = match &children {
+        let chosen: Vec<ObjectRc> = match plan {
+            Plan::Delete(n) => {
+                let mut listed: Vec<&ObjectRc> = match &children {
                     Some(children) => children.iter().collect(),
-                    None => informer.list().filter(|o| selects(select, &owner, o)).collect(),
+                    None => {
+                        let informer = cx.caches.informer(self.recipe.child).expect("a controller watches the kind it counts");
+                        informer.list().filter(|o| selects(select, &owner, o)).collect()
+                    }
                 };
-                sorted.sort_by(|a, b| b.creation_rv.cmp(&a.creation_rv).then(a.name.cmp(&b.name)));
-                sorted.iter().take(n as usize).map(|o| o.key()).collect()
+                match victims {
+                    Victims::Keep => listed.clear(),
+                    // `children[desired:]`: the lister's order, a Go map's when random.
+                    Victims::PastDesired => {
+                        lister_order(&mut listed, cx.settings.list_order, cx.rng);
+                        listed.drain(..(desired as usize).min(listed.len()));
+                    }
+                    // getPodsToDelete: with every pod Running and ready, the newest
+                    // go first. A simplification: upstream's ActivePodsWithRanks
+                    // (with LogarithmicScaleDown) compares ages in power-of-two
+                    // buckets and breaks a tie by UID; here, by age alone.
+                    Victims::Newest => listed.sort_by(|a, b| b.creation_rv.cmp(&a.creation_rv).then(a.name.cmp(&b.name))),
+                    Victims::Oldest => listed.sort_by(|a, b| a.creation_rv.cmp(&b.creation_rv).then(a.name.cmp(&b.name))),
+                    Victims::Random => lister_order(&mut listed, crate::sim::settings::ListOrder::Random, cx.rng),
+                }
+                listed.into_iter().take(n as usize).cloned().collect()
             }
             _ => Vec::new(),
         };
@@ -381,7 +388,7 @@ impl RecipeRun {
                 Select::ActiveControlled => Owned::Controlled { uid: owner.uid },
             },
             creates,
-            deletes: chosen.clone(),
+            deletes: chosen.iter().map(|o| o.key()).collect(),
         };
         let note = Note::Counted {
             owner: self.key.clone(),
@@ -461,7 +468,7 @@ impl RecipeRun {
         Flow::Stay(Beat::Call { requests, step: Step::Create })
     }
 
-    fn delete(&mut self, at_once: bool, input: Input, cx: &mut Cx) -> Flow {
+    fn delete(&mut self, at_once: bool, precondition: Precondition, input: Input, cx: &mut Cx) -> Flow {
         let todo = match std::mem::replace(&mut self.at, At::Entering) {
             At::Deleting { todo } => {
                 let Input::Responses(answers) = input else { return Flow::Stay(Beat::Return(Outcome::Done)) };
@@ -488,21 +495,33 @@ impl RecipeRun {
             _ => {
                 let Some(Counted { plan: Plan::Delete(_), victims, .. }) = &self.counted else { return Flow::Next };
                 if self.recipe.expectations {
-                    cx.expectations.expect_deletions(&self.key, victims.iter().map(|k| k.to_string()).collect(), cx.now_ms);
+                    cx.expectations.expect_deletions(&self.key, victims.iter().map(|o| o.key().to_string()).collect(), cx.now_ms);
                 }
                 victims.iter().cloned().collect()
             }
         };
-        self.send_deletes(todo, at_once, cx)
+        self.send_deletes(todo, at_once, precondition, cx)
     }
 
-    fn send_deletes(&mut self, mut todo: VecDeque<ObjectKey>, at_once: bool, cx: &Cx) -> Flow {
+    fn send_deletes(&mut self, mut todo: VecDeque<ObjectRc>, at_once: bool, precondition: Precondition, cx: &Cx) -> Flow {
         let n = if at_once { todo.len() } else { todo.len().min(1) };
         if n == 0 {
             return Flow::Next;
         }
         let (actor, kind) = (Self::actor(cx), self.recipe.child);
-        let requests = todo.drain(..n).map(|k| Request::delete(actor, kind, &k)).collect();
+        let requests = todo
+            .drain(..n)
+            .map(|o| {
+                let request = Request::delete(actor, kind, &o.key());
+                match precondition {
+                    Precondition::None => request,
+                    Precondition::Uid => request.with(Options { uid: Some(o.uid), ..Options::default() }),
+                    Precondition::ResourceVersion => {
+                        request.with(Options { resource_version: Some(o.resource_version), ..Options::default() })
+                    }
+                }
+            })
+            .collect();
         self.at = At::Deleting { todo };
         Flow::Stay(Beat::Call { requests, step: Step::Delete })
     }
