@@ -9,11 +9,23 @@ mod support;
 
 use cachescope::sim::apiserver::{Actor, AuditEntry, ControllerKind, EventType, Request, Response, Status, Verb};
 use cachescope::sim::consistency::ConsistencyStore;
-use cachescope::sim::controllers::replicaset::handle;
 use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, HandlerEvent, Input, ListOrder, Naming, ReconcileState};
 use cachescope::sim::expectations::Expectations;
 use cachescope::sim::object::{Kind, Object, ObjectRc, OwnerReference, ReplicaSetStatus, Spec};
 use cachescope::sim::rng::Rng;
+
+/// The ReplicaSet controller's handlers (`addPod`, `updateRS`, …): the
+/// generic handler run as its `ControllerSpec` wires it.
+fn handle(
+    kind: Kind,
+    ev: &cachescope::sim::controllers::HandlerEvent,
+    caches: &cachescope::sim::controllers::Caches,
+    expectations: &mut cachescope::sim::expectations::Expectations,
+    consistency: &mut ConsistencyStore,
+) -> cachescope::sim::controllers::HandlerEffects {
+    let spec = cachescope::sim::apiserver::ControllerKind::ReplicaSet.spec();
+    cachescope::sim::controllers::handle(spec, kind, ev, caches, expectations, consistency)
+}
 
 const KEY: &str = "default/foobar";
 

@@ -1,5 +1,6 @@
-//! What a controller is, as one value every floor reads: what it watches,
-//! owns and counts, how it runs, what it defaults to and what it can be set
+//! What a controller is, as one value every floor reads: what it watches
+//! and how each watched event reaches its queue ([`Handler`], [`MapsTo`]),
+//! what it owns and counts, how it runs, what it defaults to and what it can be set
 //! to do. The world, the views, the narration and the settings bar ask the
 //! run's controller's [`ControllerSpec`] rather than matching on which
 //! controller it is (kube-runtime's `Controller::new(api).owns(child)`:
@@ -9,7 +10,7 @@
 //! `reconcile`, so `settings` and everything above read it.
 
 use super::apiserver::ControllerKind;
-use super::object::Kind;
+use super::object::{Kind, ENSEMBLE_LABEL};
 use super::reconcile::Step;
 
 /// How the controller's process runs.
@@ -19,6 +20,32 @@ pub enum Program {
     Loop,
     /// One pass, then the process exits (lab 2's pruner).
     OneShot,
+}
+
+/// How an event of a watched kind reaches the workqueue: the key it adds,
+/// and what its handler does on the way (kube-runtime's `owns` and
+/// `watches` as data; the handlers run in `controllers/handlers.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MapsTo {
+    /// The object's own key (`For(owner)`). With `forgets`, a delete, or an
+    /// object of another UID under the name (a re-creation the cache never
+    /// saw go), drops the key's expectations and clears its consistency
+    /// record by the old UID (`deleteRS`).
+    Itself { forgets: bool },
+    /// The owner a label names (the Ensemble's, which holds with
+    /// ownerReferences off too); an ADDED or DELETED child lowers its expectations.
+    OwnerByLabel(&'static str),
+    /// The owner its controllerRef names, if the lister holds that very
+    /// object (same UID): `addPod`, `updatePod`, `deletePod`. A resync (same
+    /// resourceVersion) is ignored; a Terminating child counts as deleted.
+    OwnerByControllerRef,
+}
+
+/// A watched kind's handler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Handler {
+    pub kind: Kind,
+    pub maps_to: MapsTo,
 }
 
 /// What the controller can be set to do: each a setting of the table (or a
@@ -50,6 +77,9 @@ pub struct ControllerSpec {
     pub program: Program,
     /// The kinds its informers watch, in the order they start.
     pub watches: &'static [Kind],
+    /// Its event handlers, a watched kind each (none: a one-shot program's
+    /// informer only fills its lister).
+    pub handlers: &'static [Handler],
     /// The kind whose objects it reconciles, each with a desired count of children (none: the pruner).
     pub owner: Option<Kind>,
     /// The kind it counts, creates and deletes: its figures are of this kind.
@@ -90,6 +120,10 @@ const ENSEMBLE: ControllerSpec = ControllerSpec {
     kind: ControllerKind::Ensemble,
     program: Program::Loop,
     watches: &[Kind::Ensemble, Kind::ConfigMap],
+    handlers: &[
+        Handler { kind: Kind::Ensemble, maps_to: MapsTo::Itself { forgets: false } },
+        Handler { kind: Kind::ConfigMap, maps_to: MapsTo::OwnerByLabel(ENSEMBLE_LABEL) },
+    ],
     owner: Some(Kind::Ensemble),
     child: Kind::ConfigMap,
     desired_field: Some("voices"),
@@ -124,6 +158,10 @@ const REPLICASET: ControllerSpec = ControllerSpec {
     kind: ControllerKind::ReplicaSet,
     program: Program::Loop,
     watches: &[Kind::ReplicaSet, Kind::Pod],
+    handlers: &[
+        Handler { kind: Kind::ReplicaSet, maps_to: MapsTo::Itself { forgets: true } },
+        Handler { kind: Kind::Pod, maps_to: MapsTo::OwnerByControllerRef },
+    ],
     owner: Some(Kind::ReplicaSet),
     child: Kind::Pod,
     desired_field: Some("replicas"),
@@ -154,6 +192,7 @@ const PRUNER: ControllerSpec = ControllerSpec {
     kind: ControllerKind::Pruner,
     program: Program::OneShot,
     watches: &[Kind::ConfigMap],
+    handlers: &[],
     owner: None,
     child: Kind::ConfigMap,
     desired_field: None,
@@ -217,6 +256,13 @@ mod tests {
             assert_eq!(spec.kind, kind);
             assert!(spec.watches.contains(&spec.child), "{kind:?} watches what it counts");
             assert!(spec.owner.is_none_or(|o| spec.watches.contains(&o)), "{kind:?} watches its owner");
+            // A loop handles every kind it watches, in the order it watches them; a one-shot program none.
+            let handled: Vec<Kind> = spec.handlers.iter().map(|h| h.kind).collect();
+            assert_eq!(handled, if spec.loops() { spec.watches.to_vec() } else { Vec::new() }, "{kind:?}");
+            // Its owner's events add the owner's own key; its children's, their owner's.
+            for h in spec.handlers {
+                assert_eq!(matches!(h.maps_to, MapsTo::Itself { .. }), Some(h.kind) == spec.owner, "{kind:?}: {h:?}");
+            }
             assert_eq!(spec.owner.is_some(), spec.desired_field.is_some(), "{kind:?}: an owner holds a desired count");
             // Its first and last steps are lines of its code, whatever its settings.
             let code: Vec<Step> =

@@ -13,9 +13,7 @@
 //! [`super::ListOrder`]), so two reconciles on the same stale cache can pick
 //! different victims and delete below the desired count.
 
-use super::{HandlerEffects, HandlerEvent, Step};
-use crate::sim::apiserver::EventType;
-use crate::sim::object::{Kind, ENSEMBLE_LABEL};
+use super::Step;
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
 pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
@@ -62,33 +60,3 @@ pub(crate) const READS_OWN_WRITES: [(Step, &str); 2] = [
     (Step::GetOwner, "err := r.Get(ctx, req.NamespacedName, &ensemble)   // read-your-writes: waits for this client's writes of it"),
     (Step::ListChildren, "r.List(ctx, &children, client.MatchingLabels{ensemble: req.Name})   // read-your-writes: waits until the cache has seen every ConfigMap this client wrote"),
 ];
-
-/// The handlers: `For(Ensemble)` enqueues the Ensemble; ConfigMaps map to their
-/// Ensemble by the `academy.k3ii.dev/ensemble` label (so it works with
-/// ownerReferences off too) and lower its expectations.
-pub fn handle(informer_kind: Kind, ev: &HandlerEvent, expectations: &mut crate::sim::expectations::Expectations) -> HandlerEffects {
-    let mut fx = HandlerEffects::default();
-    match informer_kind {
-        Kind::Ensemble => fx.enqueued.push(super::queue_key(&ev.object.namespace, &ev.object.name)),
-        Kind::ConfigMap => {
-            let Some(owner) = ev.object.labels.get(ENSEMBLE_LABEL) else { return fx };
-            let key = super::queue_key(&ev.object.namespace, owner);
-            match ev.event_type {
-                EventType::Added => {
-                    if expectations.creation_observed(&key) {
-                        fx.observed.push((key.clone(), "add"));
-                    }
-                }
-                EventType::Deleted => {
-                    if expectations.deletion_observed(&key, &super::queue_key(&ev.object.namespace, &ev.object.name)) {
-                        fx.observed.push((key.clone(), "del"));
-                    }
-                }
-                EventType::Modified => {}
-            }
-            fx.enqueued.push(key);
-        }
-        Kind::ReplicaSet | Kind::Pod => {}
-    }
-    fx
-}

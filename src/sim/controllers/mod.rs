@@ -11,6 +11,7 @@
 
 pub mod bundled;
 pub mod ensemble;
+pub mod handlers;
 pub mod interpreter;
 pub mod pruner;
 pub mod replicaset;
@@ -222,22 +223,7 @@ impl ReconcileState {
     }
 }
 
-/// Run the controller's event handlers for one delivered event.
-pub fn handle(
-    kind: ControllerKind,
-    informer_kind: Kind,
-    ev: &HandlerEvent,
-    caches: &Caches,
-    expectations: &mut Expectations,
-    consistency: &mut ConsistencyStore,
-) -> HandlerEffects {
-    match kind {
-        ControllerKind::Ensemble => ensemble::handle(informer_kind, ev, expectations),
-        ControllerKind::ReplicaSet => replicaset::handle(informer_kind, ev, caches, expectations, consistency),
-        // The pruner is a one-shot program: its informer only fills its lister.
-        ControllerKind::Pruner => HandlerEffects::default(),
-    }
-}
+pub use handlers::handle;
 
 /// `ns/name`, the workqueue key. Built by hand, not by `format!`: every
 /// watch event builds one, and the formatter's machinery was a tenth of the

@@ -23,11 +23,7 @@
 //! controllerRef), every pod is Running and ready (so victims are simply the
 //! newest, and the status has `replicas` and `observedGeneration` only).
 
-use super::{Caches, HandlerEffects, HandlerEvent, Step};
-use crate::sim::apiserver::EventType;
-use crate::sim::consistency::ConsistencyStore;
-use crate::sim::expectations::Expectations;
-use crate::sim::object::{Kind, ObjectKey, ObjectRc};
+use super::Step;
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
 pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
@@ -83,79 +79,6 @@ pub fn slow_start_batch(count: u32, initial: u32, mut f: impl FnMut() -> Result<
 
 /// `statusUpdateRetries`: one GET and one more try after a failed UpdateStatus.
 pub(crate) const STATUS_UPDATE_RETRIES: u32 = 1;
-
-/// `resolveControllerRef`: the ReplicaSet a pod's controllerRef names, from
-/// the lister, if it is the very object (same UID). A pod of a deleted
-/// ReplicaSet names its successor's name but not its UID, and so belongs to
-/// nobody: it must not lower the successor's expectations.
-fn resolve_controller_ref<'a>(caches: &'a Caches, pod: &ObjectRc) -> Option<&'a ObjectRc> {
-    let r = pod.controller_ref().filter(|r| r.kind == Kind::ReplicaSet)?;
-    caches.get(Kind::ReplicaSet, &ObjectKey::new(pod.namespace.clone(), r.name.clone())).filter(|rs| rs.uid == r.uid)
-}
-
-/// `addRS`/`updateRS`/`deleteRS` and `addPod`/`updatePod`/`deletePod`. They
-/// run after the store took the event (`caches` already holds it).
-pub fn handle(
-    informer_kind: Kind,
-    ev: &HandlerEvent,
-    caches: &Caches,
-    expectations: &mut Expectations,
-    consistency: &mut ConsistencyStore,
-) -> HandlerEffects {
-    let mut fx = HandlerEffects::default();
-    match informer_kind {
-        Kind::ReplicaSet => {
-            let key = super::queue_key(&ev.object.namespace, &ev.object.name);
-            // updateRS: an object with a new UID under the old name was
-            // deleted and re-created unseen (client-go hands an ADDED for a
-            // key its store holds to OnUpdate): treat the old as deleted,
-            // `deleteRS`, whose expectations go with it. v1.36's deleteRS
-            // also clears the consistency store's record of the deleted
-            // ReplicaSet, by its UID (`consistencyStore.Clear(key, rs.UID)`),
-            // so a successor under its name is not held back by it.
-            let recreated = ev.old.filter(|old| old.uid != ev.object.uid);
-            if ev.event_type == EventType::Deleted || recreated.is_some() {
-                expectations.delete(&key);
-                consistency.clear(&key, Some(recreated.unwrap_or(ev.object).uid));
-            }
-            fx.enqueued.push(key);
-        }
-        Kind::Pod => {
-            // A pod's DELETED (or its tombstone) is resolved against the lister
-            // as it is: the owner is still there unless it went first.
-            let Some(owner) = resolve_controller_ref(caches, ev.object) else {
-                // An orphan, or a pod of a ReplicaSet that is gone or re-created
-                // (another UID): adoption would enqueue matching ReplicaSets; none is modelled.
-                return fx;
-            };
-            let key = super::queue_key(&ev.object.namespace, &owner.name);
-            // A resync (same resourceVersion) is ignored.
-            if ev.event_type == EventType::Modified && ev.old.is_some_and(|o| o.resource_version == ev.object.resource_version) {
-                return fx;
-            }
-            // addPod and updatePod hand a Terminating pod to deletePod: the
-            // controller replaces it now, not when the kubelet removes it.
-            let seen_as = if ev.object.is_terminating() { EventType::Deleted } else { ev.event_type };
-            match seen_as {
-                EventType::Added => {
-                    if expectations.creation_observed(&key) {
-                        fx.observed.push((key.clone(), "add"));
-                    }
-                }
-                EventType::Modified => {}
-                EventType::Deleted => {
-                    // Tombstones are unwrapped to the last known pod; same handling.
-                    if expectations.deletion_observed(&key, &super::queue_key(&ev.object.namespace, &ev.object.name)) {
-                        fx.observed.push((key.clone(), "del"));
-                    }
-                }
-            }
-            fx.enqueued.push(key);
-        }
-        Kind::Ensemble | Kind::ConfigMap => {}
-    }
-    fx
-}
 
 #[cfg(test)]
 mod tests {
