@@ -330,7 +330,7 @@ impl Event {
             Event::CacheFilled { kind, tombstones, .. } => tombstones
                 .iter()
                 .map(|t| {
-                    let key = super::controllers::split_key(t);
+                    let key = super::object::split_key(t);
                     ObjectRef { kind: *kind, namespace: key.namespace, name: key.name }
                 })
                 .collect(),

@@ -347,3 +347,11 @@ pub fn child_kind(owner_kind: Kind) -> Option<Kind> {
         Kind::ConfigMap | Kind::Pod => None,
     }
 }
+
+/// Split a workqueue key (`namespace/name`) back into namespace and name.
+pub fn split_key(key: &str) -> ObjectKey {
+    match key.split_once('/') {
+        Some((ns, name)) => ObjectKey::new(ns, name),
+        None => ObjectKey::new("", key),
+    }
+}

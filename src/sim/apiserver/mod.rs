@@ -173,27 +173,6 @@ impl ApiServer {
     }
 
     /// How many live objects of `kind` in `namespace` carry `label=value`.
-    /// A reconcile's children in the cluster now, and after its plan's
-    /// requests land: a create of a name that exists adds nothing, a delete
-    /// of an object already gone takes nothing away. For the narration.
-    pub fn tally(&self, t: &crate::sim::reconcile::Tally) -> (u32, u32) {
-        use crate::sim::reconcile::{Creates, Owned};
-        let now = match &t.of {
-            Owned::Label { label, value } => self.count_labelled(t.child, &t.namespace, label, value),
-            Owned::Controlled { uid } => self.controlled_by(t.child, *uid).0,
-        };
-        let exists = |key: &ObjectKey| self.get(t.child, key).is_some();
-        let added = match &t.creates {
-            Creates::Nothing => 0,
-            Creates::Generated(n) => *n,
-            Creates::Named(names) => {
-                names.iter().filter(|name| !exists(&ObjectKey::new(t.namespace.clone(), (*name).clone()))).count() as u32
-            }
-        };
-        let gone = t.deletes.iter().filter(|k| exists(k)).count() as u32;
-        (now, (now + added).saturating_sub(gone))
-    }
-
     pub fn count_labelled(&self, kind: Kind, namespace: &str, label: &str, value: &str) -> u32 {
         self.label_counts.get_by(|l| label_order(l, kind, namespace, label, value)).copied().unwrap_or(0)
     }

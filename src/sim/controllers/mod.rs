@@ -236,13 +236,7 @@ pub(crate) fn queue_key(namespace: &str, name: &str) -> String {
     key
 }
 
-/// Split a workqueue key back into namespace and name.
-pub fn split_key(key: &str) -> ObjectKey {
-    match key.split_once('/') {
-        Some((ns, name)) => ObjectKey::new(ns, name),
-        None => ObjectKey::new("", key),
-    }
-}
+pub use super::object::split_key;
 
 /// Shuffle `items` as a Go map's iteration would, with the world's RNG
 /// (Fisher-Yates), when the lister's order is [`ListOrder::Random`].
