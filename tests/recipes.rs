@@ -211,6 +211,39 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
         ("a switch beside it", Box::new(|v| v["controller"]["naming"] = "generate".into()), "controller.naming", ""),
         ("the pruner", Box::new(|v| v["controller"]["kind"] = "pruner".into()), "controller.recipe", ""),
         (
+            "expectations kept by UID, not kept",
+            Box::new(|v| v["controller"]["recipe"]["expectations_keyed_by"] = "uid".into()),
+            "controller.recipe.expectations_keyed_by",
+            "uid",
+        ),
+        (
+            "by UID, a child without a controllerRef",
+            Box::new(move |v| {
+                v["controller"]["recipe"]["expectations"] = true.into();
+                v["controller"]["recipe"]["expectations_keyed_by"] = "uid".into();
+                step(2)(v)["create"]["owner_reference"] = false.into();
+            }),
+            "controller.recipe.steps[2].create.owner_reference",
+            "false",
+        ),
+        (
+            "by UID, checked before the owner is read",
+            Box::new(move |v| {
+                v["controller"]["recipe"]["expectations"] = true.into();
+                v["controller"]["recipe"]["expectations_keyed_by"] = "uid".into();
+                let steps = v["controller"]["recipe"]["steps"].as_array_mut().unwrap();
+                steps.insert(0, json!({"check_expectations": {}}));
+            }),
+            "controller.recipe.steps[0].check_expectations",
+            "",
+        ),
+        (
+            "a key",
+            Box::new(|v| v["controller"]["recipe"]["expectations_keyed_by"] = "label".into()),
+            "controller.recipe.expectations_keyed_by",
+            "label",
+        ),
+        (
             "a control beside it",
             Box::new(|v| v["controls"] = json!(["cluster.watch_lag_ms", "controller.delete_surplus"])),
             "controls[1]",
@@ -372,4 +405,48 @@ fn random_victims_are_drawn_from_the_seed_and_a_stale_cache_deletes_below_desire
     // draws again: unless it draws only those already gone, the cluster falls
     // below the one it wants (4 of these 6 seeds).
     assert!(runs.iter().filter(|(_, fewest)| *fewest == 0).count() >= 3, "{runs:?}");
+}
+
+/// kubernetes #142247 (the Job controller): an owner deleted and re-created
+/// under its name, the cache never seeing it go (its DELETED lost), inherits
+/// the old one's pending expectations when they are kept by name; one of the
+/// old children's ADDED lost too, they never come true, and the new owner is
+/// never synced (within the 5-minute expectations timeout). Kept by UID, the
+/// new owner starts with no record.
+fn recreated_under_its_name(keyed_by: &str) -> Report {
+    let v = json!({
+        "name": "recreated", "until_ms": 30000,
+        "cluster": {"watch_lag_ms": 2000},
+        "objects": [{"kind": "Ensemble", "name": "beta", "voices": 3}],
+        "actions": [
+            {"at_ms": 500, "drop_next_event": {"kind": "ConfigMap", "type": "ADDED"}},
+            {"at_ms": 1000, "drop_next_event": {"kind": "Ensemble", "type": "DELETED"}},
+            {"at_ms": 1000, "delete": {"kind": "Ensemble", "name": "beta"}},
+            {"at_ms": 1100, "apply": {"kind": "Ensemble", "name": "beta", "voices": 3}}
+        ],
+        "controller": {"kind": "ensemble", "recipe": {
+            "owner": "Ensemble", "child": "ConfigMap", "expectations": true, "expectations_keyed_by": keyed_by,
+            "steps": [
+                {"get_owner": {}},
+                {"check_expectations": {}},
+                {"count": {"select": "active_controlled"}},
+                {"create": {"naming": {"generate": "-voice-"}, "label": "academy.k3ii.dev/ensemble"}},
+                "return"
+            ]
+        }}
+    });
+    Report::run(&Scenario::from_value(v).unwrap())
+}
+
+#[test]
+fn a_recreated_owner_inherits_expectations_kept_by_name_and_not_by_uid() {
+    let by_name = recreated_under_its_name("name");
+    let by_uid = recreated_under_its_name("uid");
+    // Both create the 3 the old beta wants, which the garbage collector takes
+    // with it; only kept by UID does the new beta get 3 of its own. (The
+    // creates counted include kubectl's of the new beta.)
+    assert_eq!(by_name.api["create"]["201"], 1 + 3, "{:?}", by_name.api);
+    assert_eq!(by_name.live.get("ConfigMap").copied().unwrap_or(0), 0, "never synced: {:?}", by_name.live);
+    assert_eq!(by_uid.api["create"]["201"], 1 + 3 + 3, "{:?}", by_uid.api);
+    assert_eq!(by_uid.live.get("ConfigMap").copied(), Some(3), "{:?}", by_uid.live);
 }

@@ -24,7 +24,7 @@ fn handle(
     consistency: &mut ConsistencyStore,
 ) -> cachescope::sim::controllers::HandlerEffects {
     let spec = cachescope::sim::apiserver::ControllerKind::ReplicaSet.spec();
-    cachescope::sim::controllers::handle(spec, kind, ev, caches, expectations, consistency)
+    cachescope::sim::controllers::handle(spec, Default::default(), kind, ev, caches, expectations, consistency)
 }
 
 const KEY: &str = "default/foobar";

@@ -7,7 +7,7 @@
 //! recipe is set beside it, where it would change nothing.
 
 use super::{limits, Scenario, ScenarioError};
-use crate::sim::recipe::{Naming, Op, ReadFrom, Recipe};
+use crate::sim::recipe::{KeyedBy, Naming, Op, ReadFrom, Recipe};
 use crate::sim::settings::ControllerSettings;
 use crate::sim::spec::Program;
 
@@ -66,9 +66,18 @@ fn name(op: &Op) -> &'static str {
 }
 
 fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
+    let by_uid = recipe.expectations_keyed_by == KeyedBy::Uid;
+    if by_uid && !recipe.expectations {
+        return Err(ScenarioError::new(
+            format!("{AT}.expectations_keyed_by"),
+            Some("\"uid\"".into()),
+            "keys expectations the recipe does not keep: set controller.recipe.expectations to true",
+        ));
+    }
     let last = recipe.ops.len() - 1;
     let mut counted = false;
     let mut live_owner = false;
+    let mut got_owner = false;
     for (i, op) in recipe.ops.iter().enumerate() {
         let at = format!("{AT}.steps[{i}]");
         let step = format!("{at}.{}", name(op));
@@ -94,6 +103,20 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
             Op::CheckExpectations { .. } if !recipe.expectations => {
                 return Err(ScenarioError::new(step, None, "needs controller.recipe.expectations: true, which keeps them"));
             }
+            Op::CheckExpectations { .. } if by_uid && !got_owner => {
+                return Err(ScenarioError::new(
+                    step,
+                    None,
+                    "keeps expectations by the owner's UID, which only a get_owner before it has read",
+                ));
+            }
+            Op::Create { owner_reference: false, .. } if by_uid => {
+                return Err(ScenarioError::new(
+                    format!("{step}.owner_reference"),
+                    Some("false".into()),
+                    "expectations kept by UID trace each child to its owner by its controllerRef: set owner_reference to true",
+                ));
+            }
             Op::GetOwner { from, .. } | Op::Count { from, .. } => {
                 let field = format!("{step}.from");
                 if *from == ReadFrom::ReadYourWrites && !c.reads_own_writes() {
@@ -110,8 +133,9 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                         "a live count needs a live get_owner before it: it counts the children of the owner the apiserver returned",
                     ));
                 }
-                if let Op::GetOwner { from: ReadFrom::Live, .. } = op {
-                    live_owner = true;
+                if let Op::GetOwner { from, .. } = op {
+                    live_owner |= *from == ReadFrom::Live;
+                    got_owner = true;
                 }
                 if let Op::Count { burst: Some(b), .. } = op {
                     limits::get("controller.recipe.steps[].count.burst").check(&format!("{step}.burst"), u64::from(*b))?;
@@ -206,7 +230,7 @@ pub const STEPS: &[StepDoc] = &[
     StepDoc {
         name: "check_expectations",
         example: r#"{"check_expectations": {"on_pending": "return"}}"#,
-        does: "`SatisfiedExpectations(key)`: while creates or deletes it made are unseen, `return` (default) or `count_only` (count for the status, act on nothing). Needs `controller.recipe.expectations: true`.",
+        does: "`SatisfiedExpectations(key)`: while creates or deletes it made are unseen, `return` (default) or `count_only` (count for the status, act on nothing). Needs `controller.recipe.expectations: true`; kept under the owner's name, or its UID with `controller.recipe.expectations_keyed_by: \"uid\"`.",
     },
     StepDoc {
         name: "count",
@@ -237,6 +261,7 @@ pub fn markdown_table() -> String {
     for s in STEPS {
         let op: Op = serde_json::from_str(s.example).expect("each example is a step");
         let recipe = Recipe {
+            expectations_keyed_by: crate::sim::recipe::KeyedBy::Name,
             owner: crate::sim::object::Kind::Ensemble,
             child: crate::sim::object::Kind::ConfigMap,
             expectations: true,
@@ -253,7 +278,7 @@ pub fn markdown_table() -> String {
 /// rules allow. The property tests and the determinism sample run these.
 /// `store`: the consistency store is on, so `ensure_ready` may be drawn.
 pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw: &mut dyn FnMut(u32) -> u32) -> Recipe {
-    use crate::sim::recipe::{Batches, OnPending, Precondition, Select, Victims};
+    use crate::sim::recipe::{Batches, KeyedBy, OnPending, Precondition, Select, Victims};
     let spec = kind.spec();
     let owner = spec.owner.expect("a reconcile loop has an owner kind");
     let label: std::sync::Arc<str> = match owner {
@@ -291,7 +316,16 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
         ops.push(Op::UpdateStatus { retries: draw(3) });
     }
     ops.push(Op::Return);
-    Recipe { owner, child: spec.child, expectations, ops: ops.into() }
+    // Kept by UID, children are traced to their owner by controllerRef: every create sets one.
+    let expectations_keyed_by = if expectations && coin(draw) { KeyedBy::Uid } else { KeyedBy::Name };
+    if expectations_keyed_by == KeyedBy::Uid {
+        for op in &mut ops {
+            if let Op::Create { owner_reference, .. } = op {
+                *owner_reference = true;
+            }
+        }
+    }
+    Recipe { owner, child: spec.child, expectations, expectations_keyed_by, ops: ops.into() }
 }
 
 /// A scenario running `recipe` (an Ensemble's or a ReplicaSet's) at

@@ -194,6 +194,35 @@ impl Op {
     }
 }
 
+/// What a controller's expectations are kept under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum KeyedBy {
+    /// The owner's `namespace/name`, the workqueue key: an owner deleted and
+    /// re-created under its name before a sync sees it gone inherits the old
+    /// one's pending record (kubernetes #142247, the Job controller).
+    #[default]
+    Name,
+    /// The owner's UID: a re-created owner starts with no record. Children
+    /// are traced to it by their controllerRef, which must then be set.
+    Uid,
+}
+
+impl KeyedBy {
+    fn is_name(&self) -> bool {
+        *self == KeyedBy::Name
+    }
+
+    /// The record's key for the owner with workqueue key `key` and `uid`.
+    pub fn key(self, key: &str, uid: u64) -> String {
+        match self {
+            KeyedBy::Name => key.to_string(),
+            KeyedBy::Uid => format!("{key}#{uid}"),
+        }
+    }
+}
+
 fn yes() -> bool {
     true
 }
@@ -215,6 +244,9 @@ pub struct Recipe {
     /// that failed, `DeleteExpectations` when the owner is gone).
     #[serde(default)]
     pub expectations: bool,
+    /// What its expectations are kept under: the owner's `name` (default) or its `uid`.
+    #[serde(default, skip_serializing_if = "KeyedBy::is_name")]
+    pub expectations_keyed_by: KeyedBy,
     /// Its steps, in order; the last is `return`.
     #[serde(rename = "steps")]
     pub ops: Arc<[Op]>,

@@ -8,7 +8,7 @@
 use super::replicaset::STATUS_UPDATE_RETRIES;
 use crate::sim::apiserver::ControllerKind;
 use crate::sim::object::{Kind, ENSEMBLE_LABEL, REPLICASET_LABEL};
-use crate::sim::recipe::{Batches, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Select, Victims};
+use crate::sim::recipe::{Batches, KeyedBy, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Select, Victims};
 use crate::sim::settings::{ControllerSettings, Naming as NamingSetting};
 use std::sync::Arc;
 
@@ -61,7 +61,13 @@ fn ensemble(settings: &ControllerSettings) -> Recipe {
         ops.push(Op::Delete { at_once: false, precondition: Precondition::None });
     }
     ops.push(Op::Return);
-    Recipe { owner: Kind::Ensemble, child: Kind::ConfigMap, expectations: settings.expectations(), ops: ops.into() }
+    Recipe {
+        owner: Kind::Ensemble,
+        child: Kind::ConfigMap,
+        expectations: settings.expectations(),
+        expectations_keyed_by: KeyedBy::Name,
+        ops: ops.into(),
+    }
 }
 
 /// `syncReplicaSet` (`pkg/controller/replicaset/replica_set.go`): the
@@ -93,5 +99,11 @@ fn replicaset(settings: &ControllerSettings) -> Recipe {
         ops.push(Op::UpdateStatus { retries: STATUS_UPDATE_RETRIES });
     }
     ops.push(Op::Return);
-    Recipe { owner: Kind::ReplicaSet, child: Kind::Pod, expectations: settings.expectations(), ops: ops.into() }
+    Recipe {
+        owner: Kind::ReplicaSet,
+        child: Kind::Pod,
+        expectations: settings.expectations(),
+        expectations_keyed_by: KeyedBy::Name,
+        ops: ops.into(),
+    }
 }

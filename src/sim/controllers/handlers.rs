@@ -8,11 +8,14 @@ use crate::sim::apiserver::EventType;
 use crate::sim::consistency::ConsistencyStore;
 use crate::sim::expectations::Expectations;
 use crate::sim::object::{ObjectKey, ObjectRc};
+use crate::sim::recipe::KeyedBy;
 use crate::sim::spec::{ControllerSpec, MapsTo};
 
-/// Run the controller's handler for one event of a watched kind.
+/// Run the controller's handler for one event of a watched kind, its
+/// expectations kept under `keyed_by` (its recipe's).
 pub fn handle(
     spec: &ControllerSpec,
+    keyed_by: KeyedBy,
     informer_kind: crate::sim::object::Kind,
     ev: &HandlerEvent,
     caches: &Caches,
@@ -33,7 +36,7 @@ pub fn handle(
             // a successor under its name is not held back by it.
             let recreated = ev.old.filter(|old| old.uid != ev.object.uid);
             if forgets && (ev.event_type == EventType::Deleted || recreated.is_some()) {
-                expectations.delete(&key);
+                expectations.delete(&keyed_by.key(&key, recreated.unwrap_or(ev.object).uid));
                 consistency.clear(&key, Some(recreated.unwrap_or(ev.object).uid));
             }
             fx.enqueued.push(key);
@@ -41,7 +44,12 @@ pub fn handle(
         MapsTo::OwnerByLabel(label) => {
             let Some(owner) = ev.object.labels.get(label) else { return fx };
             let key = queue_key(&ev.object.namespace, owner);
-            observe(&mut fx, expectations, key, ev.event_type, ev.object);
+            // Kept by UID, a child is traced to its owner by its controllerRef.
+            let record = match keyed_by {
+                KeyedBy::Name => Some(key.clone()),
+                KeyedBy::Uid => ev.object.controller_ref().map(|r| keyed_by.key(&key, r.uid)),
+            };
+            observe(&mut fx, expectations, key, record, ev.event_type, ev.object);
         }
         MapsTo::OwnerByControllerRef => {
             // A child's DELETED (or its tombstone) is resolved against the lister
@@ -59,27 +67,32 @@ pub fn handle(
             // addPod and updatePod hand a Terminating pod to deletePod: the
             // controller replaces it now, not when the kubelet removes it.
             let seen_as = if ev.object.is_terminating() { EventType::Deleted } else { ev.event_type };
-            observe(&mut fx, expectations, key, seen_as, ev.object);
+            let record = keyed_by.key(&key, owner.uid);
+            observe(&mut fx, expectations, key, Some(record), seen_as, ev.object);
         }
     }
     fx
 }
 
-/// A child's event as its owner's expectations see it (`CreationObserved`,
-/// `DeletionObserved`, tombstones unwrapped to the last known object), and
-/// the owner's key enqueued.
-fn observe(fx: &mut HandlerEffects, expectations: &mut Expectations, key: String, seen_as: EventType, child: &ObjectRc) {
-    match seen_as {
-        EventType::Added => {
-            if expectations.creation_observed(&key) {
-                fx.observed.push((key.clone(), "add"));
-            }
-        }
-        EventType::Modified => {}
-        EventType::Deleted => {
-            if expectations.deletion_observed(&key, &queue_key(&child.namespace, &child.name)) {
-                fx.observed.push((key.clone(), "del"));
-            }
+/// A child's event as its owner's expectations (kept under `record`) see it
+/// (`CreationObserved`, `DeletionObserved`, tombstones unwrapped to the last
+/// known object), and the owner's key enqueued.
+fn observe(
+    fx: &mut HandlerEffects,
+    expectations: &mut Expectations,
+    key: String,
+    record: Option<String>,
+    seen_as: EventType,
+    child: &ObjectRc,
+) {
+    if let Some(record) = record {
+        let observed = match seen_as {
+            EventType::Added => expectations.creation_observed(&record).then_some("add"),
+            EventType::Modified => None,
+            EventType::Deleted => expectations.deletion_observed(&record, &queue_key(&child.namespace, &child.name)).then_some("del"),
+        };
+        if let Some(what) = observed {
+            fx.observed.push((record, what));
         }
     }
     fx.enqueued.push(key);

@@ -19,7 +19,7 @@ use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
 use crate::sim::hash::Fnv64;
 use crate::sim::object::{Kind, Labels, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec};
-use crate::sim::recipe::{Batches, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Select, Victims};
+use crate::sim::recipe::{Batches, KeyedBy, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Select, Victims};
 use std::collections::{BTreeSet, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -194,6 +194,11 @@ impl RecipeRun {
         }
     }
 
+    /// The key its expectations are kept under (the owner's UID is known once it is read).
+    fn exp_key(&self) -> String {
+        self.recipe.expectations_keyed_by.key(&self.key, self.owner_uid)
+    }
+
     fn actor(cx: &Cx) -> Actor {
         Actor::Controller(cx.settings.kind)
     }
@@ -236,7 +241,9 @@ impl RecipeRun {
         let Some(owner) = owner else {
             // NotFound: `Clear(key, "")` and `DeleteExpectations(key)`.
             cx.forget_owner(&self.key);
-            let note = Note::OwnerNotInCache { owner: self.key.clone(), forgets_expectations: self.recipe.expectations, live };
+            // Kept by UID, the record of an owner gone unread cannot be named: it blocks no one.
+            let forgets_expectations = self.recipe.expectations && self.recipe.expectations_keyed_by == KeyedBy::Name;
+            let note = Note::OwnerNotInCache { owner: self.key.clone(), forgets_expectations, live };
             return Flow::End(Beat::Note { note, then_ms: 0 }, Outcome::Done);
         };
         self.owner_uid = owner.uid;
@@ -253,9 +260,10 @@ impl RecipeRun {
 
     fn check_expectations(&mut self, on_pending: OnPending, cx: &mut Cx) -> Flow {
         let owner = self.key.clone();
-        match cx.expectations.satisfied(&self.key, cx.now_ms) {
+        let key = self.exp_key();
+        match cx.expectations.satisfied(&key, cx.now_ms) {
             Satisfied::Pending { add, del } => {
-                let age_ms = cx.expectations.get(&self.key).map(|rec| cx.now_ms - rec.timestamp_ms).unwrap_or(0);
+                let age_ms = cx.expectations.get(&key).map(|rec| cx.now_ms - rec.timestamp_ms).unwrap_or(0);
                 let beat = Beat::Note { note: Note::ExpectationsPending { owner, add, del, age_ms }, then_ms: 0 };
                 match on_pending {
                     OnPending::Return => Flow::End(beat, Outcome::Done),
@@ -425,7 +433,7 @@ impl RecipeRun {
                 // The creates that failed or were never sent produce no event
                 // (replica_set.go l.610-615: `CreationObserved` for each).
                 if self.recipe.expectations {
-                    cx.expectations.lower(&self.key, i64::from(total - successes), 0);
+                    cx.expectations.lower(&self.exp_key(), i64::from(total - successes), 0);
                 }
                 let failed =
                     answers.iter().find(|(r, _)| r.status != Status::CREATED).expect("fewer made than sent: one answer is not 201");
@@ -437,7 +445,7 @@ impl RecipeRun {
                 let n = *n;
                 if self.recipe.expectations {
                     // Before any API call (l.584).
-                    cx.expectations.expect_creations(&self.key, n, cx.now_ms);
+                    cx.expectations.expect_creations(&self.exp_key(), n, cx.now_ms);
                 }
                 let todo = templates(owner, self.recipe.child, n, naming, label, owner_reference, present);
                 self.send_creates(todo, 0, n, 0, batches, cx)
@@ -479,7 +487,7 @@ impl RecipeRun {
                     if !response.status.is_success() {
                         if self.recipe.expectations {
                             let key = ObjectKey::new(audit.namespace.clone(), audit.name.clone()).to_string();
-                            cx.expectations.deletion_observed(&self.key, &key);
+                            cx.expectations.deletion_observed(&self.exp_key(), &key);
                         }
                         // client.IgnoreNotFound: someone else already deleted it.
                         if response.status != Status::NOT_FOUND {
@@ -495,7 +503,8 @@ impl RecipeRun {
             _ => {
                 let Some(Counted { plan: Plan::Delete(_), victims, .. }) = &self.counted else { return Flow::Next };
                 if self.recipe.expectations {
-                    cx.expectations.expect_deletions(&self.key, victims.iter().map(|o| o.key().to_string()).collect(), cx.now_ms);
+                    let keys = victims.iter().map(|o| o.key().to_string()).collect();
+                    cx.expectations.expect_deletions(&self.exp_key(), keys, cx.now_ms);
                 }
                 victims.iter().cloned().collect()
             }
