@@ -450,3 +450,58 @@ fn a_recreated_owner_inherits_expectations_kept_by_name_and_not_by_uid() {
     assert_eq!(by_uid.api["create"]["201"], 1 + 3 + 3, "{:?}", by_uid.api);
     assert_eq!(by_uid.live.get("ConfigMap").copied(), Some(3), "{:?}", by_uid.live);
 }
+
+/// Cluster API #13649, one level down: a reconcile creates its child with
+/// generateName, waits for its cache to show it, times out (the watch lags
+/// 2 s, the wait 1 s), returns the error, and the retry counts a cache that
+/// still lacks the child: it creates another. With the consistency store's
+/// `ensure_ready` first, the retry is skipped until the cache has read the
+/// write, and one child is all it makes.
+fn waits_then_retries(guarded: bool) -> Report {
+    let mut steps = vec![
+        json!({"get_owner": {}}),
+        json!({"count": {"select": "active_controlled"}}),
+        json!({"create": {"naming": {"generate": "-"}, "label": "academy.k3ii.dev/ensemble"}}),
+        json!({"wait_for_cache": {"timeout_ms": 1000}}),
+        json!("return"),
+    ];
+    if guarded {
+        steps.insert(0, json!("ensure_ready"));
+    }
+    let v = json!({
+        "name": "capi", "until_ms": 20000,
+        "cluster": {"watch_lag_ms": 2000},
+        "objects": [{"kind": "Ensemble", "name": "md", "voices": 1}],
+        "controller": {"kind": "ensemble", "consistency_store": guarded, "recipe": {"owner": "Ensemble", "child": "ConfigMap", "steps": steps}}
+    });
+    Report::run(&Scenario::from_value(v).unwrap())
+}
+
+#[test]
+fn a_wait_for_the_cache_that_times_out_makes_its_retry_create_again() {
+    let bug = waits_then_retries(false);
+    assert_eq!(bug.peak_live["ConfigMap"], 2, "two children for one: {:?}", bug.peak_live);
+    assert!(!bug.invariants["children_within_desired"].held);
+    let fixed = waits_then_retries(true);
+    assert_eq!(fixed.peak_live["ConfigMap"], 1, "{:?}", fixed.peak_live);
+    assert!(fixed.invariants["children_within_desired"].held);
+    // The wait is a line of its own, lit while it waits, and its timeout the reconcile's error.
+    let s = Scenario::from_value({
+        let mut v = json!({"name": "w", "objects": [{"kind": "Ensemble", "name": "md", "voices": 1}], "cluster": {"watch_lag_ms": 2000}});
+        v["controller"] = json!({"kind": "ensemble", "recipe": {"owner": "Ensemble", "child": "ConfigMap", "steps": [
+            {"get_owner": {}}, {"count": {"select": "active_controlled"}},
+            {"create": {"naming": {"generate": "-"}, "label": "academy.k3ii.dev/ensemble"}},
+            {"wait_for_cache": {"timeout_ms": 1500}}, "return"]}});
+        v
+    })
+    .unwrap();
+    let code = cachescope::sim::controllers::pseudo_code(&s.controller);
+    assert!(
+        code.iter().any(|(_, line)| line.contains("wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 1500*time.Millisecond")),
+        "{code:?}"
+    );
+    let mut world = cachescope::sim::world::World::new(s.world_init());
+    let captions: Vec<String> = std::iter::from_fn(|| world.step()).map(|f| cachescope::narrate::caption(&f)).collect();
+    assert!(captions.iter().any(|c| c.contains("waits for its cache to show the 1 ConfigMap it just created")), "{captions:#?}");
+    assert!(captions.iter().any(|c| c.contains("timed out after 1.5 s waiting for the cache")), "{captions:#?}");
+}

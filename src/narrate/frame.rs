@@ -359,6 +359,11 @@ fn note_caption(n: u64, note: &Note) -> String {
             let then = if *forgets_expectations { "it forgets its expectations and returns" } else { "nothing to manage, it returns" };
             format!("Reconcile {n} finds no {owner} in {place}: {then}.")
         }
+        Note::WaitsForCache { kind, waiting, timeout_ms } => format!(
+            "Reconcile {n} waits for its cache to show the {} it just created, polling for up to {}: until then it neither returns nor lets go of its key.",
+            plural(*waiting, &kind.to_string(), &format!("{kind}s")),
+            secs(*timeout_ms)
+        ),
         Note::ReadWaits { read, behind } => {
             let what = match read {
                 Read::Get { kind, key } => format!("Get of {kind} {}", key.name),
@@ -457,6 +462,11 @@ pub fn error_words(error: &ReconcileError) -> String {
     match error {
         ReconcileError::Request { kind, name, status, cause, .. } => status_message(*status, *kind, name, *cause),
         ReconcileError::Stale(e) => e.to_string(),
+        ReconcileError::CacheTimeout { kind, waiting, waited_ms } => format!(
+            "timed out after {} waiting for the cache to show the {} it created",
+            secs(*waited_ms),
+            plural(*waiting, &kind.to_string(), &format!("{kind}s"))
+        ),
     }
 }
 

@@ -96,6 +96,9 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
                 None => format!("lister.Get({name}) = NotFound · the cache has not listed it"),
             },
             Note::CacheHit { name, .. } => format!("lister.Get({name}) = found"),
+            Note::WaitsForCache { waiting, timeout_ms, .. } => {
+                format!("{waiting} not in the cache yet · polls for up to {}", secs(*timeout_ms))
+            }
         },
         Event::ApiRequest { entry, .. } => {
             let name = if entry.name.is_empty() { format!("{}s", entry.kind) } else { entry.name.clone() };

@@ -123,6 +123,10 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         "Two replicas (controller.instances) elect a leader as kube-controller-manager does (a 2 s retry period with jitter, a 10 s renew deadline), but the Lease is not an object in the cluster (reading and writing it take no time), and a leader that is not frozen always renews in time.",
         None,
     ),
+    s(
+        "A recipe's wait_for_cache is woken when the cache holds what its creates made, or at its timeout, not every 100 ms as wait.PollUntilContextTimeout polls; a recipe's random victims are drawn with the run's seed.",
+        None,
+    ),
     s("While playing, quiet stretches with nothing in flight are skipped.", None),
 ];
 

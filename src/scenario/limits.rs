@@ -133,6 +133,13 @@ pub const LIMITS: &[Limit] = &[
     limit("actions[].pause_controller.for_ms", Of::Value, 1, 3_600_000, "ms the leader is frozen"),
     limit("controller.recipe.steps", Of::Items, 2, 12, "steps of a reconcile, each a line of its pseudo-code"),
     limit("controller.recipe.steps[].count.burst", Of::Value, 1, MAX_OBJECTS_AT_PEAK, "children one sync may create or delete"),
+    limit(
+        "controller.recipe.steps[].wait_for_cache.timeout_ms",
+        Of::Value,
+        1,
+        600_000,
+        "ms it waits for its cache to show what it created",
+    ),
     limit("controller.recipe.steps[].update_status.retries", Of::Value, 0, 5, "GETs and tries again after a failed status write"),
     limit("controller.recipe.steps[].create.label", Of::Chars, 1, 63, "a label's key"),
     limit("controller.recipe.steps[].create.naming", Of::Chars, 1, 40, "what a child's name adds to its owner's"),

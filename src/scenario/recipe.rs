@@ -60,6 +60,7 @@ fn name(op: &Op) -> &'static str {
         Op::Count { .. } => "count",
         Op::Create { .. } => "create",
         Op::Delete { .. } => "delete",
+        Op::WaitForCache { .. } => "wait_for_cache",
         Op::UpdateStatus { .. } => "update_status",
         Op::Return => "return",
     }
@@ -163,6 +164,12 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                 ));
             }
         }
+        if let Op::WaitForCache { timeout_ms } = op {
+            if !recipe.ops[..i].iter().any(|o| matches!(o, Op::Create { .. })) {
+                return Err(ScenarioError::new(step, None, "needs a `create` before it: it waits for what the create made"));
+            }
+            limits::get("controller.recipe.steps[].wait_for_cache.timeout_ms").check(&format!("{step}.timeout_ms"), *timeout_ms)?;
+        }
         if let Op::UpdateStatus { retries } = op {
             limits::get("controller.recipe.steps[].update_status.retries").check(&format!("{step}.retries"), u64::from(*retries))?;
         }
@@ -248,6 +255,11 @@ pub const STEPS: &[StepDoc] = &[
         does: "Delete the surplus the count chose, one at a time (default) or `at_once`, with a `precondition` (`none`, default; `uid`, only the very object read; `resource_version`, only as it was read: else `409 Conflict`); NotFound is someone else's delete, not an error. `ExpectDeletions` first when expectations are kept.",
     },
     StepDoc {
+        name: "wait_for_cache",
+        example: r#"{"wait_for_cache": {"timeout_ms": 10000}}"#,
+        does: "Wait until the cache holds every object this reconcile's creates made, up to `timeout_ms`, then return a timeout error (Cluster API #13649: the retry counts a cache that still lacks the new MachineSet and creates another). Comes after a `create`. The world wakes it when the cache holds them, not every 100 ms as `wait.PollUntilContextTimeout` would.",
+    },
+    StepDoc {
         name: "update_status",
         example: r#"{"update_status": {"retries": 1}}"#,
         does: "Write what was counted to the owner's status with the resourceVersion read, unless it says so already; a failure (a `409 Conflict`) is retried `retries` times (default 1) after a GET.",
@@ -325,6 +337,10 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
             }
         }
     }
+    // A wait for the cache after the create, drawn last so earlier draws keep their values.
+    if let Some(at) = ops.iter().position(|o| matches!(o, Op::Create { .. })).filter(|_| draw(3) == 0) {
+        ops.insert(at + 1, Op::WaitForCache { timeout_ms: 500 * (1 + u64::from(draw(6))) });
+    }
     Recipe { owner, child: spec.child, expectations, expectations_keyed_by, ops: ops.into() }
 }
 
@@ -377,6 +393,6 @@ mod tests {
         let mut lines: Vec<_> = STEPS.iter().map(|s| serde_json::from_str::<Op>(s.example).unwrap().step()).collect();
         lines.dedup();
         assert_eq!(lines.len(), named.len(), "one row a step");
-        assert_eq!(named.len(), 8, "the eight steps of crate::sim::recipe::Op");
+        assert_eq!(named.len(), 9, "the nine steps of crate::sim::recipe::Op");
     }
 }

@@ -168,6 +168,12 @@ pub enum Op {
         #[serde(default)]
         precondition: Precondition,
     },
+    /// Poll the cache until it holds every object this reconcile created,
+    /// or `timeout_ms` passes, and then return an error (Cluster API's
+    /// `wait.PollUntilContextTimeout` after creating a MachineSet: a timeout
+    /// returns, and the retry counts a cache that still lacks it). The world
+    /// wakes it when the cache holds them, not every 100 ms.
+    WaitForCache { timeout_ms: u64 },
     /// `updateReplicaSetStatus`: write what was counted, unless the status
     /// says it already; a failure is retried `retries` times after a GET.
     UpdateStatus {
@@ -188,6 +194,7 @@ impl Op {
             Op::Count { .. } => Step::ListChildren,
             Op::Create { .. } => Step::Create,
             Op::Delete { .. } => Step::Delete,
+            Op::WaitForCache { .. } => Step::WaitForCache,
             Op::UpdateStatus { .. } => Step::UpdateStatus,
             Op::Return => Step::Return,
         }
@@ -329,6 +336,10 @@ impl Recipe {
                     let how = if *at_once { "all at once" } else { "one at a time" };
                     format!("for _, c := range surplus {{ client.Delete(c{options}) }}   // {how}")
                 }
+                Op::WaitForCache { timeout_ms } => format!(
+                    "err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, {}, …lister.Get(each created)…); if err != nil {{ return err }}",
+                    go_constant(*timeout_ms)
+                ),
                 Op::UpdateStatus { retries } => {
                     format!("client.UpdateStatus(owner, len(children))   // a 409 Conflict: Get, retry {retries}×")
                 }
@@ -337,5 +348,14 @@ impl Recipe {
             lines.push((op.step(), text));
         }
         lines
+    }
+}
+
+/// A duration as Go writes a constant of it: `10*time.Second`, `1500*time.Millisecond`.
+fn go_constant(ms: u64) -> String {
+    if ms.is_multiple_of(1000) {
+        format!("{}*time.Second", ms / 1000)
+    } else {
+        format!("{ms}*time.Millisecond")
     }
 }

@@ -35,9 +35,10 @@ pub enum Beat {
     /// frame: the narration says what the cluster holds, and a reconcile
     /// never reads the apiserver's truth. Then as a `Note`.
     Counted { note: Note, then_ms: u64, tally: Tally },
-    /// controller-runtime's read-your-writes client holds this read (the
-    /// note says why); resume when the cache has caught up.
-    Wait { note: Note, read: Read },
+    /// The reconcile waits (the note says for what): for
+    /// controller-runtime's read-your-writes client to let a read through,
+    /// or for its cache to show what it wrote; resume when it may go on.
+    Wait { note: Note, hold: Hold },
     /// Send these requests at once; resume when the last has answered.
     Call { requests: Vec<Request>, step: Step },
     /// Return from `Reconcile`: `Ok` forgets the key's failures, `Err` requeues it rate-limited.
@@ -138,6 +139,8 @@ pub enum ReconcileError {
     },
     /// `EnsureReady` failed: a cache has not read the controller's own writes.
     Stale(ConsistencyError),
+    /// Its wait for the cache to show what it created timed out.
+    CacheTimeout { kind: Kind, waiting: u32, waited_ms: u64 },
 }
 
 impl ReconcileError {
@@ -212,6 +215,9 @@ pub enum Note {
     CacheMiss { name: String, kind: Kind, event: Option<EventType>, eta_ms: Option<u64>, then: MissAction },
     /// A lister `Get` found the object.
     CacheHit { name: String, kind: Kind },
+    /// It polls its cache for the objects it just created, `waiting` of them
+    /// not there yet, for up to `timeout_ms` (Cluster API's wait after creating a MachineSet).
+    WaitsForCache { kind: Kind, waiting: u32, timeout_ms: u64 },
     /// The live list from the apiserver arrived.
     LiveListed { kind: Kind, n_live: u32, n_cached: u32 },
 }
@@ -284,6 +290,8 @@ pub enum Step {
     CreateAgain,
     /// The pruner: the program exits.
     Exit,
+    /// Poll the cache for what this reconcile created, with a timeout.
+    WaitForCache,
 }
 
 /// What happens to a key after its reconcile returns.
@@ -316,6 +324,15 @@ impl Read {
             Read::Get { kind, .. } | Read::List { kind } => *kind,
         }
     }
+}
+
+/// What a waiting reconcile waits for; the world resumes it when it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Hold {
+    /// controller-runtime's read-your-writes client holds this read until the cache has caught up.
+    Read(Read),
+    /// Its cache to hold every one of these objects, or the deadline, whichever comes first.
+    Cached { kind: Kind, keys: Vec<ObjectKey>, deadline_ms: u64 },
 }
 
 /// Why a read waits, as facts.

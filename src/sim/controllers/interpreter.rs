@@ -13,7 +13,9 @@
 //! ([`Beat::Counted`]).
 
 use super::replicaset::next_batch;
-use super::{count_children, lister_order, split_key, Beat, Creates, Cx, Input, Note, Outcome, Owned, Plan, ReconcileError, Step, Tally};
+use super::{
+    count_children, lister_order, split_key, Beat, Creates, Cx, Hold, Input, Note, Outcome, Owned, Plan, ReconcileError, Step, Tally,
+};
 use crate::sim::apiserver::{Actor, AuditEntry, EventType, Options, Request, Response, Status};
 use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
@@ -45,6 +47,8 @@ pub struct RecipeRun {
     counted: Option<Counted>,
     /// The first error a write met (`manageReplicas`' result): what `Return` returns.
     error: Option<ReconcileError>,
+    /// What its creates made, as their answers named them.
+    created: Vec<ObjectKey>,
 }
 
 /// The recipe a run follows, shared by reference and hashed as the digest
@@ -92,6 +96,8 @@ enum At {
     Deleting { todo: VecDeque<ObjectRc> },
     /// `UpdateStatus` is out (try `attempt`, from 0).
     UpdatingStatus { status: ReplicaSetStatus, attempt: u32 },
+    /// Waiting for the cache to show what it created, since, until.
+    Waiting { since_ms: u64, deadline_ms: u64 },
     /// The GET after a failed `UpdateStatus`, for the latest resourceVersion.
     RereadingStatus { status: ReplicaSetStatus, attempt: u32, update_error: ReconcileError },
 }
@@ -132,6 +138,7 @@ impl RecipeRun {
             manage: true,
             counted: None,
             error: None,
+            created: Vec::new(),
         };
         let beat = run.run(Input::Resume, cx);
         (run, beat)
@@ -189,6 +196,7 @@ impl RecipeRun {
             Op::Count { from, select, victims, burst } => self.count(*from, select, *victims, *burst, input, cx),
             Op::Create { naming, label, owner_reference, batches } => self.create(naming, label, *owner_reference, *batches, input, cx),
             Op::Delete { at_once, precondition } => self.delete(*at_once, *precondition, input, cx),
+            Op::WaitForCache { timeout_ms } => self.wait_for_cache(*timeout_ms, cx),
             Op::UpdateStatus { retries } => self.update_status(*retries, input, cx),
             Op::Return => Flow::Stay(self.returns()),
         }
@@ -207,7 +215,7 @@ impl RecipeRun {
     fn held(&mut self, read: Read, cx: &Cx) -> Option<Flow> {
         let behind = cx.ryw.ready(&read).err()?;
         self.at = At::Held;
-        Some(Flow::Stay(Beat::Wait { note: Note::ReadWaits { read: read.clone(), behind }, read }))
+        Some(Flow::Stay(Beat::Wait { note: Note::ReadWaits { read: read.clone(), behind }, hold: Hold::Read(read) }))
     }
 
     fn get_owner(&mut self, from: ReadFrom, stop_if_terminating: bool, input: Input, cx: &mut Cx) -> Flow {
@@ -424,6 +432,7 @@ impl RecipeRun {
                     if response.status == Status::CREATED {
                         made += 1;
                         cx.wrote_at(&self.key, self.owner_uid, self.recipe.child, audit.resource_version);
+                        self.created.push(ObjectKey::new(audit.namespace.clone(), audit.name.clone()));
                     }
                 }
                 let successes = successes + made;
@@ -533,6 +542,33 @@ impl RecipeRun {
             .collect();
         self.at = At::Deleting { todo };
         Flow::Stay(Beat::Call { requests, step: Step::Delete })
+    }
+
+    /// Wait until the cache holds what this reconcile created: at once if it
+    /// does (no frame), else a note and a hold the world ends when it does or
+    /// at the deadline, when the reconcile returns the timeout as its error.
+    fn wait_for_cache(&mut self, timeout_ms: u64, cx: &mut Cx) -> Flow {
+        let kind = self.recipe.child;
+        let waiting = self.created.iter().filter(|k| cx.caches.get(kind, k).is_none()).count() as u32;
+        match std::mem::replace(&mut self.at, At::Entering) {
+            _ if waiting == 0 => Flow::Next,
+            At::Waiting { since_ms, deadline_ms } => {
+                if cx.now_ms < deadline_ms {
+                    self.at = At::Waiting { since_ms, deadline_ms };
+                    let hold = Hold::Cached { kind, keys: self.created.clone(), deadline_ms };
+                    let note = Note::WaitsForCache { kind, waiting, timeout_ms };
+                    return Flow::Stay(Beat::Wait { note, hold });
+                }
+                let waited_ms = cx.now_ms - since_ms;
+                Flow::Stay(Beat::Return(Outcome::Error(ReconcileError::CacheTimeout { kind, waiting, waited_ms })))
+            }
+            _ => {
+                let deadline_ms = cx.now_ms + timeout_ms;
+                self.at = At::Waiting { since_ms: cx.now_ms, deadline_ms };
+                let hold = Hold::Cached { kind, keys: self.created.clone(), deadline_ms };
+                Flow::Stay(Beat::Wait { note: Note::WaitsForCache { kind, waiting, timeout_ms }, hold })
+            }
+        }
     }
 
     /// `updateReplicaSetStatus`: nothing when the status already says what

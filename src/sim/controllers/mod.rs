@@ -28,7 +28,7 @@ use std::cell::RefCell;
 
 use super::reconcile::Read;
 pub use super::reconcile::{
-    Beat, Creates, HandlerEffects, HandlerEvent, Input, MissAction, Note, Outcome, Owned, Plan, ReconcileError, Step, Tally,
+    Beat, Creates, HandlerEffects, HandlerEvent, Hold, Input, MissAction, Note, Outcome, Owned, Plan, ReconcileError, Step, Tally,
 };
 use super::settings::RuntimeKind;
 pub use super::settings::{ControllerSettings, ListOrder, Naming};
@@ -127,6 +127,7 @@ pub(crate) fn note_step(note: &Note) -> Step {
         Note::LiveListed { .. } => Step::LiveList,
         Note::CacheMiss { then: MissAction::Delete, .. } => Step::LookUp,
         Note::CacheMiss { then: MissAction::CreateAgain, .. } | Note::CacheHit { .. } => Step::Reread,
+        Note::WaitsForCache { .. } => Step::WaitForCache,
     }
 }
 

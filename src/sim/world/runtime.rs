@@ -8,11 +8,12 @@ use super::lease::{Lease, Observed};
 use super::timer::Source;
 use crate::sim::apiserver::{AuditEntry, ControllerKind, Response};
 use crate::sim::consistency::ConsistencyStore;
-use crate::sim::controller_runtime::{Read, ReadYourWrites};
+use crate::sim::controller_runtime::ReadYourWrites;
 use crate::sim::controllers::{Caches, ReconcileState, Step};
 use crate::sim::expectations::Expectations;
 use crate::sim::frame::{QueuedBy, Watcher};
 use crate::sim::object::{Kind, ObjectKey};
+use crate::sim::reconcile::Hold;
 use crate::sim::reflector::ExponentialBackoff;
 use crate::sim::settings::{ClusterSettings, ControllerSettings};
 use crate::sim::sorted::{SortedMap, SortedSet};
@@ -39,7 +40,7 @@ pub struct Busy {
     pub(super) priority: i32,
     /// controller-runtime's read-your-writes client holds its read until the
     /// cache has caught up: the read, and since when.
-    pub blocked: Option<(Read, u64)>,
+    pub blocked: Option<(Hold, u64)>,
     /// Per request slot, the write the read-your-writes client is tracking.
     pub(super) writes: Vec<Option<TrackedWrite>>,
 }
@@ -163,10 +164,17 @@ impl Runtime {
         if let Some(at) = self.queue.next_ready_at() {
             consider(at.max(now_ms), Source::QueueReady);
         }
-        // A read the read-your-writes client held is let through once the cache has caught up.
+        // A read the read-your-writes client held is let through once the
+        // cache has caught up; a wait for the cache ends when it holds what
+        // was awaited, or at its deadline.
         for (w, worker) in self.workers.iter().enumerate() {
-            if worker.busy.as_ref().and_then(|b| b.blocked.as_ref()).is_some_and(|(read, _)| self.ryw.ready(read).is_ok()) {
-                consider(now_ms, Source::Unblocked(w));
+            match worker.busy.as_ref().and_then(|b| b.blocked.as_ref()) {
+                Some((Hold::Read(read), _)) if self.ryw.ready(read).is_ok() => consider(now_ms, Source::Unblocked(w)),
+                Some((Hold::Cached { kind, keys, deadline_ms }, _)) => {
+                    let cached = keys.iter().all(|k| self.caches.get(*kind, k).is_some());
+                    consider(if cached { now_ms } else { (*deadline_ms).max(now_ms) }, Source::Unblocked(w));
+                }
+                _ => {}
             }
         }
         if self.running && !self.queue.is_empty() {

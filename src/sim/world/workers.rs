@@ -181,12 +181,11 @@ impl World {
                 self.set_timer(now + then_ms, Timer::Resume { worker: w, epoch });
                 Some(Event::ReconcileNote { worker: w as u32, key, n, note, step })
             }
-            Beat::Wait { note, read } => {
-                // controller-runtime's read-your-writes client holds the read:
-                // the worker resumes when the cache has caught up (`Source::Unblocked`).
+            Beat::Wait { note, hold } => {
+                // The worker resumes when what it waits for holds (`Source::Unblocked`).
                 let step = controllers::note_step(&note);
                 busy.step = step;
-                busy.blocked = Some((read, now));
+                busy.blocked = Some((hold, now));
                 Some(Event::ReconcileNote { worker: w as u32, key, n, note, step })
             }
             Beat::Call { requests, step } => {
