@@ -1,0 +1,102 @@
+// A reconcile of the user's own (`controller.recipe`), opened by link: the
+// Reconcile panel draws its code line for line as `cachescope recipe` prints
+// it, lights its wait while it waits, offers none of the switches the recipe
+// says, passes axe at every size; a broken recipe is a banner naming the
+// step and field.
+// Run: `make build && node --test --test-reporter=spec tests/e2e/recipes.test.mjs`
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NO_PROBLEMS, axeProblems, openMoreSettings, openPage, openStage, pack, quiet, region, stepUntil, withServerAndBrowser } from './support.mjs';
+
+const env = withServerAndBrowser();
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TMP = mkdtempSync(path.join(tmpdir(), 'cachescope-recipes-'));
+const runner = (...args) => execFileSync('cargo', ['run', '-q', '--bin', 'cachescope', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
+
+/** Cluster API #13649, one level down: create with generateName, wait 1 s for a cache 2 s behind, retry. */
+const WAITS = {
+  name: 'waits-then-retries',
+  start: 'Press ▶: the wait for the cache times out, and the retry creates a second child',
+  cluster: { watch_lag_ms: 2000 },
+  objects: [{ kind: 'Ensemble', name: 'md', voices: 1 }],
+  controller: {
+    kind: 'ensemble',
+    recipe: {
+      owner: 'Ensemble',
+      child: 'ConfigMap',
+      steps: [
+        { get_owner: {} },
+        { count: { select: 'active_controlled' } },
+        { create: { naming: { generate: '-' }, label: 'academy.k3ii.dev/ensemble' } },
+        { wait_for_cache: { timeout_ms: 1000 } },
+        'return',
+      ],
+    },
+  },
+};
+
+test('a recipe by link: its code as the runner prints it, its wait lit, no switch it says, axe-clean at every size', async () => {
+  const file = path.join(TMP, 'waits.json');
+  writeFileSync(file, JSON.stringify(WAITS));
+  // `cachescope recipe` numbers the lines: the page draws the same text.
+  const printed = runner('recipe', file)
+    .trimEnd()
+    .split('\n')
+    .map((l) => l.replace(/^\s*\d+\s{2}/, ''));
+  for (const [width, height] of [[1280, 720], [1440, 900], [390, 844], [844, 390]]) {
+    for (const colorScheme of ['light', 'dark']) {
+      const { page, context, problems } = await openPage(env.browser, env.server.origin, { width, height, colorScheme });
+      try {
+        await openStage(page, env.server.url, `?z=${pack(WAITS)}`);
+        const code = region(page, 'Reconcile');
+        const drawn = (await code.locator('li .text').allInnerTexts()).map((t) => t.trim());
+        assert.deepEqual(drawn, printed, `${width}×${height}: the page draws the runner's code`);
+        if (width === 1280 && colorScheme === 'light') {
+          // None of the built-in reconcile's switches: the recipe says them.
+          for (const name of ['GenerateName', 'Deterministic names']) {
+            assert.equal(await page.getByRole('radio', { name, exact: true }).count(), 0, name);
+          }
+          for (const name of ['Expectations', 'Delete surplus', 'ownerReferences']) {
+            assert.equal(await page.getByRole('checkbox', { name, exact: true }).count(), 0, name);
+          }
+          await openMoreSettings(page);
+          const more = await page.locator('details.more-settings').innerText();
+          for (const path of ['naming', 'delete_surplus', 'owner_references', 'live_reads', 'update_status']) {
+            assert.doesNotMatch(more, new RegExp(`\\b${path}\\b`), `More settings offers controller.${path}`);
+          }
+          // Step to the wait: its line is the lit one, and the caption says what it waits for.
+          const state = await stepUntil(page, { done: (s) => /waits for its cache to show the 1 ConfigMap/.test(s.caption ?? '') });
+          assert.match(state.caption, /waits for its cache/, 'the run reaches the wait');
+          const lit = code.locator('li[aria-current="step"]');
+          assert.match(await lit.innerText(), /wait\.PollUntilContextTimeout/);
+        }
+        assert.deepEqual(await axeProblems(page), [], `${width}×${height} ${colorScheme}`);
+        assert.deepEqual(quiet(problems), NO_PROBLEMS);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+});
+
+test('a broken recipe by link is a banner naming its step and field', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    const doc = structuredClone(WAITS);
+    doc.controller.recipe.steps[0] = { get_owner: { from: 'cahce' } };
+    await openStage(page, env.server.url, `?z=${pack(doc)}`);
+    await page
+      .getByRole('alert')
+      .getByText(/controller\.recipe\.steps\[0\]\.get_owner\.from: unknown variant `cahce`, expected one of `cache`, `live`, `read_your_writes`/)
+      .waitFor({ timeout: 20_000 });
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
