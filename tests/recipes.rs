@@ -505,3 +505,17 @@ fn a_wait_for_the_cache_that_times_out_makes_its_retry_create_again() {
     assert!(captions.iter().any(|c| c.contains("waits for its cache to show the 1 ConfigMap it just created")), "{captions:#?}");
     assert!(captions.iter().any(|c| c.contains("timed out after 1.5 s waiting for the cache")), "{captions:#?}");
 }
+
+#[test]
+fn change_one_line_of_the_recipe_and_run_it_again() {
+    // Lab 1's shape, for a recipe: Run B is Run A with one step's field changed, by its path.
+    let a = at_lag_0(false).with_settings([("cluster.watch_lag_ms", "1000")]).unwrap();
+    let vs = vec![("controller.recipe.steps[2].create.naming".to_string(), r#"{"indexed": "-voice-"}"#.to_string())];
+    let report = cachescope::view::compare::compare(&a, &vs).unwrap();
+    assert!(report.a.peak_live["ConfigMap"] > 3, "generateName over-creates: {:?}", report.a.peak_live);
+    assert_eq!(report.b.peak_live["ConfigMap"], 3, "indexed names make the second create a 409: {:?}", report.b.peak_live);
+    assert!(report.first_divergence.is_some());
+    // A path into the recipe is refused like any other, naming it.
+    let e = a.with_settings([("controller.recipe.steps[1].count.victims", "eldest")]).unwrap_err();
+    assert_eq!(e.field, "controller.recipe.steps[1].count.victims", "{e}");
+}
