@@ -432,7 +432,10 @@ impl RecipeRun {
                     if response.status == Status::CREATED {
                         made += 1;
                         cx.wrote_at(&self.key, self.owner_uid, self.recipe.child, audit.resource_version);
-                        self.created.push(ObjectKey::new(audit.namespace.clone(), audit.name.clone()));
+                        // Kept only for a wait on them: a copy per create costs the explorer otherwise.
+                        if self.recipe.waits_for_cache() {
+                            self.created.push(ObjectKey::new(audit.namespace.clone(), audit.name.clone()));
+                        }
                     }
                 }
                 let successes = successes + made;
@@ -618,6 +621,11 @@ impl RecipeRun {
 }
 
 impl Recipe {
+    /// It has a `wait_for_cache` step, which needs to know what its creates made.
+    fn waits_for_cache(&self) -> bool {
+        self.ops.iter().any(|op| matches!(op, Op::WaitForCache { .. }))
+    }
+
     /// How its create step names, if it has one.
     fn naming(&self) -> Option<&Naming> {
         self.ops.iter().find_map(|op| match op {

@@ -192,11 +192,13 @@ fn compiled(settings: &ControllerSettings) -> Option<interpreter::Shared> {
     })
 }
 
-/// A reconcile in progress: a recipe's, or the one-shot program's.
+/// A reconcile in progress: a recipe's, or the one-shot program's. The
+/// recipe's is not boxed, though larger than the pruner's: the explorer
+/// clones every state it keeps, and a box is one more allocation for each busy worker.
 #[derive(Debug, Clone, Hash)]
+#[allow(clippy::large_enum_variant)]
 pub enum ReconcileState {
-    /// Boxed: a run holds its op's progress and its count (a few hundred bytes).
-    Recipe(Box<interpreter::RecipeRun>),
+    Recipe(interpreter::RecipeRun),
     Pruner(pruner::Prune),
 }
 
@@ -207,7 +209,7 @@ impl ReconcileState {
         match compiled(cx.settings) {
             Some(recipe) => {
                 let (r, b) = interpreter::RecipeRun::start(recipe, key, cx);
-                (ReconcileState::Recipe(Box::new(r)), b)
+                (ReconcileState::Recipe(r), b)
             }
             None => {
                 let (r, b) = pruner::Prune::start(key, cx);
