@@ -297,6 +297,15 @@ fn the_command_line_refuses_a_broken_recipe_with_exit_2_and_prints_a_good_one() 
     let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
     let parsed = Scenario::from_value(base()).unwrap();
     assert_eq!(printed, serde_json::to_value(parsed.controller.recipe.unwrap()).unwrap());
+    // A recipe alone, as `--json` printed it, prints the same code; a broken one names its own field.
+    let alone = dir.join("alone.json");
+    std::fs::write(&alone, &out.stdout).unwrap();
+    let same = Command::new(bin).args(["recipe", alone.to_str().unwrap()]).output().unwrap();
+    assert_eq!(String::from_utf8(same.stdout).unwrap(), text);
+    std::fs::write(&alone, String::from_utf8(out.stdout).unwrap().replace("\"cache\"", "\"cahce\"")).unwrap();
+    let broken = Command::new(bin).args(["recipe", alone.to_str().unwrap()]).output().unwrap();
+    assert_eq!(broken.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&broken.stderr).starts_with("cachescope: steps[0].get_owner.from: unknown variant `cahce`"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -77,8 +77,8 @@ enum Command {
     Compare(CompareArgs),
     /// Search the schedules (watch events held back) for one that breaks an invariant; exit 1 when one is found.
     Explore(ExploreArgs),
-    /// Print the scenario's reconcile as the pseudo-code the page shows, a line per step (a step off in this run is marked);
-    /// `--json`: as the recipe a scenario's `controller.recipe` takes, to start one of your own from.
+    /// Print the scenario's reconcile (or a file's recipe alone) as the pseudo-code the page shows, a line per step (a step
+    /// off in this run is marked); `--json`: as the recipe a scenario's `controller.recipe` takes, to start one of your own from.
     Recipe(RecipeArgs),
     /// Fuzz the parsers (scenario, path, url, z, edit, host) and explore's own arguments (explore) with mutated inputs from a seed corpus; exit 1 on a failure.
     Fuzz(FuzzArgs),
@@ -153,6 +153,27 @@ fn load(t: &Target) -> Result<Scenario, ScenarioError> {
     Ok(scenario)
 }
 
+/// A file holding a recipe alone (`steps`, no `controller`), as a scenario
+/// that runs it on its owner kind's controller; errors name the recipe's
+/// own fields (`steps[0].get_owner.from`). None: not such a file.
+fn bare_recipe(path: &str) -> Option<Result<Scenario, ScenarioError>> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    if value.get("steps").is_none() || value.get("controller").is_some() {
+        return None;
+    }
+    let kind = match value.get("owner").and_then(|o| o.as_str()) {
+        Some("ReplicaSet") => "replicaset",
+        _ => "ensemble",
+    };
+    let doc = serde_json::json!({"name": "recipe", "controller": {"kind": kind, "recipe": value}});
+    Some(Scenario::from_value(doc).map_err(|mut e| {
+        e.field = e.field.strip_prefix("controller.recipe.").unwrap_or(&e.field).to_string();
+        e.message = format!("{} ({path})", e.message);
+        e
+    }))
+}
+
 /// `cachescope recipe`: the reconcile as code, or as a recipe.
 fn recipe(s: &Scenario, json: bool) -> Result<(), ScenarioError> {
     use cachescope::sim::controllers;
@@ -205,7 +226,7 @@ fn main() -> ExitCode {
             say!("{}", serde_json::to_string(&report).expect("reports serialize"));
             Ok(())
         }),
-        Command::Recipe(r) => load(&r.target).and_then(|s| recipe(&s, r.json)),
+        Command::Recipe(r) => bare_recipe(&r.target.scenario).unwrap_or_else(|| load(&r.target)).and_then(|s| recipe(&s, r.json)),
         Command::Presets => {
             for s in scenario::presets() {
                 let first = s.description.split(". ").nth(1).unwrap_or(&s.description);
