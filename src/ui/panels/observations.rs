@@ -12,10 +12,12 @@ pub fn Observations() -> impl IntoView {
     let ui = use_ui();
     let snap = ui.snap;
     // The lab's figures wait for the learner's own: shown at the run's end,
-    // or when asked, and never while a lesson's question is open.
+    // or when asked, and never while a lesson's question is open. With no
+    // figure to guess (a scenario of one's own, or settings the lab says
+    // nothing of), what it says is said at once.
     let asking = Memo::new(move |_| snap.with(|s| s.asking));
-    let shown = Memo::new(move |_| !asking.get() && (ui.expected_shown.get() || ui.at_run_end()));
     let stated = move || snap.with(|s| s.checks.checks.len());
+    let shown = Memo::new(move |_| !asking.get() && (ui.expected_shown.get() || ui.at_run_end() || stated() == 0));
     // Each part redrawn when it changes, not with every frame the snapshot does.
     let counts = part_of(snap, |s, h| s.observations.hash(h));
     let plot = part_of(snap, |s, h| s.plot.hash(h));
