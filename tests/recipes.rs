@@ -150,7 +150,10 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
         ),
         (
             "status retries",
-            Box::new(move |v| *step(3)(v) = json!({"update_status": {"retries": 9}})),
+            Box::new(move |v| {
+                step(1)(v)["count"]["victims"] = "keep".into();
+                *step(3)(v) = json!({"update_status": {"retries": 9}});
+            }),
             "controller.recipe.steps[3].update_status.retries",
             "9",
         ),
@@ -185,10 +188,19 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
             "controller.recipe.steps[1].create",
             "",
         ),
-        ("return not last", Box::new(move |v| *step(3)(v) = json!("return")), "controller.recipe.steps[3]", "return"),
+        (
+            "return not last",
+            Box::new(move |v| {
+                step(1)(v)["count"]["victims"] = "keep".into();
+                *step(3)(v) = json!("return");
+            }),
+            "controller.recipe.steps[3]",
+            "return",
+        ),
         (
             "a second count",
             Box::new(move |v| {
+                step(1)(v)["count"]["victims"] = "keep".into();
                 let c = step(1)(v).clone();
                 *step(3)(v) = c;
             }),
@@ -210,6 +222,47 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
         ("the child kind", Box::new(|v| v["controller"]["recipe"]["child"] = "Pod".into()), "controller.recipe.child", "Pod"),
         ("a switch beside it", Box::new(|v| v["controller"]["naming"] = "generate".into()), "controller.naming", ""),
         ("the pruner", Box::new(|v| v["controller"]["kind"] = "pruner".into()), "controller.recipe", ""),
+        (
+            "victims no step deletes",
+            Box::new(move |v| {
+                let steps = v["controller"]["recipe"]["steps"].as_array_mut().unwrap();
+                steps.remove(3);
+            }),
+            "controller.recipe.steps[1].count.victims",
+            "",
+        ),
+        (
+            "a delete of a surplus kept",
+            Box::new(move |v| step(1)(v)["count"]["victims"] = "keep".into()),
+            "controller.recipe.steps[1].count.victims",
+            "keep",
+        ),
+        (
+            "a count before the owner is read",
+            Box::new(move |v| {
+                let steps = v["controller"]["recipe"]["steps"].as_array_mut().unwrap();
+                steps.remove(0);
+            }),
+            "controller.recipe.steps[0].count",
+            "",
+        ),
+        (
+            "expectations checked after the count",
+            Box::new(move |v| {
+                v["controller"]["recipe"]["expectations"] = true.into();
+                let steps = v["controller"]["recipe"]["steps"].as_array_mut().unwrap();
+                steps.insert(2, json!({"check_expectations": {}}));
+            }),
+            "controller.recipe.steps[2].check_expectations",
+            "",
+        ),
+        (
+            "an empty selector label",
+            Box::new(move |v| step(1)(v)["count"]["select"] = json!({"label": ""})),
+            "controller.recipe.steps[1].count.select.label",
+            "0 characters",
+        ),
+        ("a burst beside it", Box::new(|v| v["controller"]["burst_replicas"] = 10.into()), "controller.burst_replicas", ""),
         (
             "expectations kept by UID, not kept",
             Box::new(|v| v["controller"]["recipe"]["expectations_keyed_by"] = "uid".into()),
@@ -366,7 +419,8 @@ proptest::proptest! {
         proptest::prop_assert_eq!(lines.len(), recipe.ops.len() + 1, "a line a step, and the dequeue");
         let run = Report::run(&s);
         let budget = cachescope::scenario::limits::frame_limit(cachescope::scenario::limits::MAX_OBJECTS_AT_PEAK);
-        proptest::prop_assert!(run.frames <= cachescope::scenario::limits::FRAME_LIMIT);
+        // It ends before the frame limit: at its until_ms, when quiet, or stopped at the object limit (an over-create).
+        proptest::prop_assert!(run.stopped_at_frame_limit.is_none(), "stopped at the frame limit after {} frames", run.frames);
         let objects: u64 = run.peak_live.values().sum();
         proptest::prop_assert!(
             objects <= cachescope::scenario::limits::MAX_OBJECTS_AT_PEAK + 600 || run.frames <= budget,
@@ -527,4 +581,45 @@ fn change_one_line_of_the_recipe_and_run_it_again() {
     // A path into the recipe is refused like any other, naming it.
     let e = a.with_settings([("controller.recipe.steps[1].count.victims", "eldest")]).unwrap_err();
     assert_eq!(e.field, "controller.recipe.steps[1].count.victims", "{e}");
+}
+
+#[test]
+fn an_indexed_create_after_a_count_by_controller_ref_skips_the_names_the_cache_holds() {
+    // Scaled 3 → 5: the missing indices are 3 and 4, not 0 and 1 (which would be 409s for ever).
+    let v = json!({
+        "name": "indexed", "until_ms": 20000,
+        "objects": [{"kind": "Ensemble", "name": "beta", "voices": 3}],
+        "actions": [{"at_ms": 5000, "scale": {"kind": "Ensemble", "name": "beta", "to": 5}}],
+        "controller": {"kind": "ensemble", "recipe": {"owner": "Ensemble", "child": "ConfigMap", "steps": [
+            {"get_owner": {}},
+            {"count": {"select": "active_controlled"}},
+            {"create": {"naming": {"indexed": "-voice-"}, "label": "academy.k3ii.dev/ensemble"}},
+            "return"
+        ]}}
+    });
+    let run = Report::run(&Scenario::from_value(v).unwrap());
+    assert_eq!(run.live.get("ConfigMap").copied(), Some(5), "{:?}", run.api);
+    // Three, then the two missing; a sync on a cache that has not seen them yet gets the harmless 409 of indexed names.
+    assert_eq!(run.api["create"]["201"], 5, "{:?}", run.api);
+}
+
+#[test]
+fn every_presets_recipe_printed_as_json_reads_back_alone() {
+    // `cachescope recipe P --json` then `cachescope recipe FILE`: what the
+    // steps need of the controller (the consistency store, read-your-writes) is set for them.
+    let bin = env!("CARGO_BIN_EXE_cachescope");
+    let dir = std::env::temp_dir().join(format!("cachescope-alone-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in preset_names() {
+        let s = preset(name).unwrap();
+        if bundled::recipe(&s.controller).is_none() {
+            continue;
+        }
+        let json = Command::new(bin).args(["recipe", name, "--json"]).output().unwrap();
+        let file = dir.join(format!("{name}.json"));
+        std::fs::write(&file, &json.stdout).unwrap();
+        let out = Command::new(bin).args(["recipe", file.to_str().unwrap()]).output().unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -166,7 +166,18 @@ fn bare_recipe(path: &str) -> Option<Result<Scenario, ScenarioError>> {
         Some("ReplicaSet") => "replicaset",
         _ => "ensemble",
     };
-    let doc = serde_json::json!({"name": "recipe", "controller": {"kind": kind, "recipe": value}});
+    // What its steps need of the controller, set as the steps say.
+    let steps = value["steps"].to_string();
+    let mut controller = serde_json::json!({"kind": kind});
+    if steps.contains("\"ensure_ready\"") {
+        controller["consistency_store"] = true.into();
+    }
+    if steps.contains("\"read_your_writes\"") {
+        controller["runtime"] = "controller-runtime".into();
+        controller["read_your_writes"] = true.into();
+    }
+    controller["recipe"] = value;
+    let doc = serde_json::json!({"name": "recipe", "controller": controller});
     Some(Scenario::from_value(doc).map_err(|mut e| {
         e.field = e.field.strip_prefix("controller.recipe.").unwrap_or(&e.field).to_string();
         e.message = format!("{} ({path})", e.message);

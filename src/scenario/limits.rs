@@ -141,6 +141,7 @@ pub const LIMITS: &[Limit] = &[
         "ms it waits for its cache to show what it created",
     ),
     limit("controller.recipe.steps[].update_status.retries", Of::Value, 0, 5, "GETs and tries again after a failed status write"),
+    limit("controller.recipe.steps[].count.select.label", Of::Chars, 1, 63, "a label's key"),
     limit("controller.recipe.steps[].create.label", Of::Chars, 1, 63, "a label's key"),
     limit("controller.recipe.steps[].create.naming", Of::Chars, 1, 40, "what a child's name adds to its owner's"),
     limit("schedule", Of::Items, 0, 100, "watch events held back"),
@@ -312,6 +313,7 @@ pub fn markdown_table() -> String {
     for l in LIMITS {
         let range = match l.of {
             Of::Value => format!("{}-{}", l.min, l.max),
+            Of::Items if l.min > 0 => format!("{}-{} entries", l.min, l.max),
             Of::Items => format!("at most {} entries", l.max),
             Of::Values => format!("{}-{} values", l.min, l.max),
             Of::Chars => format!("{}-{} characters", l.min, l.max),

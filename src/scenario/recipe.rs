@@ -141,7 +141,43 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                 if let Op::Count { burst: Some(b), .. } = op {
                     limits::get("controller.recipe.steps[].count.burst").check(&format!("{step}.burst"), u64::from(*b))?;
                 }
+                if let Op::Count { select, victims, .. } = op {
+                    if !got_owner {
+                        return Err(ScenarioError::new(
+                            step,
+                            None,
+                            "needs a `get_owner` before it: it counts the children of the owner read",
+                        ));
+                    }
+                    if let crate::sim::recipe::Select::Label(label) = select {
+                        limits::get("controller.recipe.steps[].count.select.label").check_text(
+                            &format!("{step}.select.label"),
+                            label,
+                            false,
+                        )?;
+                    }
+                    let deletes = recipe.ops[i..].iter().any(|o| matches!(o, Op::Delete { .. }));
+                    let keeps = *victims == crate::sim::recipe::Victims::Keep;
+                    if deletes == keeps {
+                        let (value, message) = if keeps {
+                            (
+                                "\"keep\"",
+                                "keeps the surplus, so the delete step after it would never delete: choose its victims, or drop the delete",
+                            )
+                        } else {
+                            ("", "chooses victims no step deletes: add a `delete` after it, or set victims to keep")
+                        };
+                        return Err(ScenarioError::new(format!("{step}.victims"), (!value.is_empty()).then(|| value.to_string()), message));
+                    }
+                }
                 counted |= matches!(op, Op::Count { .. });
+            }
+            Op::CheckExpectations { .. } if counted => {
+                return Err(ScenarioError::new(
+                    step,
+                    None,
+                    "comes after the count, where it can stop no create or delete: put it before the `count`",
+                ));
             }
             Op::Create { .. } | Op::Delete { .. } | Op::UpdateStatus { .. } if !counted => {
                 return Err(ScenarioError::new(step, None, "needs a `count` before it: it acts on what the count found"));
@@ -186,6 +222,7 @@ pub const WRITTEN_BY_RECIPE: &[(&str, &str)] = &[
     ("controller.live_reads", "its reads' from"),
     ("controller.expectations", "controller.recipe.expectations and a check_expectations step"),
     ("controller.update_status", "an update_status step"),
+    ("controller.burst_replicas", "its count's burst"),
 ];
 
 /// A switch that writes a line of the built-in recipe, set beside a recipe
@@ -200,6 +237,7 @@ fn switches_beside(c: &ControllerSettings) -> Result<(), ScenarioError> {
         "controller.live_reads" => c.live_reads != plain.live_reads,
         "controller.expectations" => c.expectations.is_some(),
         "controller.update_status" => c.update_status != plain.update_status,
+        "controller.burst_replicas" => c.burst_replicas != plain.burst_replicas,
         _ => unreachable!("{path} is not a switch of the built-in reconcile"),
     };
     match WRITTEN_BY_RECIPE.iter().find(|(path, _)| differs(path)) {
@@ -320,7 +358,8 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
         let batches = if coin(draw) { Batches::OneByOne } else { Batches::SlowStart };
         ops.push(Op::Create { naming, label, owner_reference: draw(4) > 0, batches });
     }
-    if coin(draw) {
+    // A delete step exactly where the count chooses victims.
+    if victims != Victims::Keep {
         let precondition = [Precondition::None, Precondition::Uid, Precondition::ResourceVersion][draw(3) as usize];
         ops.push(Op::Delete { at_once: coin(draw), precondition });
     }

@@ -307,7 +307,8 @@ impl RecipeRun {
                 return held;
             }
         }
-        let Some(owner) = cx.caches.get(self.recipe.owner, &self.owner_key).cloned() else {
+        // The owner as it was read: live if `get_owner` read it live, else as the cache has it now.
+        let Some(owner) = self.live_owner.clone().or_else(|| cx.caches.get(self.recipe.owner, &self.owner_key).cloned()) else {
             let note = Note::OwnerNotInCache { owner: self.key.clone(), forgets_expectations: self.recipe.expectations, live: false };
             return Flow::End(Beat::Note { note, then_ms: 0 }, Outcome::Done);
         };
@@ -326,7 +327,10 @@ impl RecipeRun {
                         !e.dropped && e.event_type == EventType::Added && e.object.controller_ref().is_some_and(|r| r.uid == owner.uid)
                     })
                     .count() as u32;
-                self.counted(owner, active, None, unseen, false, select, victims, burst, cx)
+                // Indexed names skip the ones the cache holds: list them only then.
+                let children = matches!(self.recipe.naming(), Some(Naming::Indexed(_)))
+                    .then(|| informer.list().filter(|o| selects(select, &owner, o)).cloned().collect());
+                self.counted(owner, active, children, unseen, false, select, victims, burst, cx)
             }
         }
     }
@@ -351,7 +355,12 @@ impl RecipeRun {
         let plan = if !self.manage || owner.is_terminating() || in_cache == desired {
             Plan::Nothing
         } else if in_cache < desired {
-            Plan::Create(clamp(desired - in_cache))
+            // A recipe without a create step plans none.
+            if self.recipe.naming().is_some() {
+                Plan::Create(clamp(desired - in_cache))
+            } else {
+                Plan::Nothing
+            }
         } else if victims != Victims::Keep {
             Plan::Delete(clamp(in_cache - desired))
         } else {
@@ -508,6 +517,12 @@ impl RecipeRun {
                     }
                 }
                 if self.error.is_some() {
+                    // The deletes never sent will produce no event: not expected any more.
+                    if self.recipe.expectations {
+                        for o in &todo {
+                            cx.expectations.deletion_observed(&self.exp_key(), &o.key().to_string());
+                        }
+                    }
                     return Flow::Next;
                 }
                 todo
@@ -554,7 +569,8 @@ impl RecipeRun {
         let kind = self.recipe.child;
         let waiting = self.created.iter().filter(|k| cx.caches.get(kind, k).is_none()).count() as u32;
         match std::mem::replace(&mut self.at, At::Entering) {
-            _ if waiting == 0 => Flow::Next,
+            // Nothing to wait for, or a create failed: its error is what the sync returns.
+            _ if waiting == 0 || self.error.is_some() => Flow::Next,
             At::Waiting { since_ms, deadline_ms } => {
                 if cx.now_ms < deadline_ms {
                     self.at = At::Waiting { since_ms, deadline_ms };
