@@ -623,3 +623,15 @@ fn every_presets_recipe_printed_as_json_reads_back_alone() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_live_switch_a_recipes_step_needs_turns_that_step_off_and_says_so() {
+    // The consistency store switched off beside a recipe that asks it: its line is drawn off, and the check passes.
+    let mut v = base();
+    v["controller"]["consistency_store"] = true.into();
+    v["controller"]["recipe"]["steps"].as_array_mut().unwrap().insert(0, json!("ensure_ready"));
+    let mut s = Scenario::from_value(v).unwrap();
+    assert!(cachescope::sim::controllers::step_applies(&s.controller, cachescope::sim::reconcile::Step::EnsureReady));
+    s.controller.consistency_store = Some(false);
+    assert!(!cachescope::sim::controllers::step_applies(&s.controller, cachescope::sim::reconcile::Step::EnsureReady));
+}

@@ -234,7 +234,8 @@ impl RecipeRun {
                 Flow::Stay(Beat::Call { requests: vec![Request::get(Self::actor(cx), kind, &self.owner_key)], step: Step::GetOwner })
             }
             ReadFrom::ReadYourWrites | ReadFrom::Cache => {
-                if from == ReadFrom::ReadYourWrites {
+                // The client's read-your-writes turned off (a live switch) reads the cache as it is.
+                if from == ReadFrom::ReadYourWrites && cx.settings.reads_own_writes() {
                     if let Some(held) = self.held(Read::Get { kind, key: self.owner_key.clone() }, cx) {
                         return held;
                     }
@@ -302,7 +303,7 @@ impl RecipeRun {
             let request = Request::list(Self::actor(cx), child, &self.owner_key.namespace);
             return Flow::Stay(Beat::Call { requests: vec![request], step: Step::ListChildren });
         }
-        if from == ReadFrom::ReadYourWrites {
+        if from == ReadFrom::ReadYourWrites && cx.settings.reads_own_writes() {
             if let Some(held) = self.held(Read::List { kind: child }, cx) {
                 return held;
             }

@@ -168,7 +168,8 @@ pub fn pseudo_code(settings: &ControllerSettings) -> Vec<(Step, Cow<'static, str
 /// status updates, the read-your-write create), is drawn off.
 pub fn step_applies(settings: &ControllerSettings, step: Step) -> bool {
     match compiled(settings) {
-        Some(recipe) => recipe.has(step),
+        // The store's check of a recipe of one's own is off with the store (a live switch).
+        Some(recipe) => recipe.has(step) && (step != Step::EnsureReady || settings.consistency_store()),
         // The pruner: its read-your-write lines are its switch's.
         None => settings.reread_after_create || !matches!(step, Step::CreateOnce | Step::Reread | Step::CreateAgain),
     }
