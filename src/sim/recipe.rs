@@ -341,7 +341,10 @@ impl Recipe {
                     go_constant(*timeout_ms)
                 ),
                 Op::UpdateStatus { retries } => {
-                    format!("client.UpdateStatus(owner, len(children))   // a 409 Conflict: Get, retry {retries}×")
+                    match retries {
+                        0 => "client.UpdateStatus(owner, len(children))   // a failure is the sync's error".to_string(),
+                        n => format!("client.UpdateStatus(owner, len(children))   // a failure (a 409 Conflict): Get, try again, {n}× at most"),
+                    }
                 }
                 Op::Return => "return err   // nil: Forget; an error: AddRateLimited".to_string(),
             };
