@@ -320,7 +320,10 @@ fn rows_list(side: Side) -> impl IntoView {
                 el.set_scroll_top(to.round() as i32);
                 let after = el.scroll_top();
                 if after != before {
-                    let _ = el.set_attribute("data-scrolled", "");
+                    // Where it went: an event that finds the list elsewhere
+                    // is the learner's too (the browser sends one scroll
+                    // event a frame, theirs and this one coalesced), and is measured.
+                    let _ = el.set_attribute("data-scrolled", &after.to_string());
                 }
                 top.try_set(f64::from(after));
             });
@@ -370,10 +373,13 @@ fn rows_list(side: Side) -> impl IntoView {
             style=format!("--row-h:{ROW_HEIGHT_REM}rem;--row-gap:{ROW_GAP_PX}px")
             on:scroll=move |ev| {
                 if let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
-                    // The echo of scrolling to the touched row: `top` is already where it went.
-                    if el.has_attribute("data-scrolled") {
+                    // The echo of scrolling to the touched row: `top` is already
+                    // where it went, if the list is still there.
+                    if let Some(went) = el.get_attribute("data-scrolled") {
                         let _ = el.remove_attribute("data-scrolled");
-                        return;
+                        if went == el.scroll_top().to_string() {
+                            return;
+                        }
                     }
                     measure(&el);
                     sync_scroll(&el, side);
