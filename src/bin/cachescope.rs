@@ -162,17 +162,24 @@ fn bare_recipe(path: &str) -> Option<Result<Scenario, ScenarioError>> {
     if value.get("steps").is_none() || value.get("controller").is_some() {
         return None;
     }
-    let kind = match value.get("owner").and_then(|o| o.as_str()) {
-        Some("ReplicaSet") => "replicaset",
-        _ => "ensemble",
-    };
-    // What its steps need of the controller, set as the steps say.
-    let steps = value["steps"].to_string();
-    let mut controller = serde_json::json!({"kind": kind});
-    if steps.contains("\"ensure_ready\"") {
+    // The controller whose owner kind the recipe reconciles, and what its
+    // steps need of it; a recipe that does not parse gets the ensemble's,
+    // and the scenario's parser names its fault.
+    use cachescope::sim::apiserver::ControllerKind;
+    use cachescope::sim::recipe::{Op, ReadFrom, Recipe};
+    use cachescope::sim::settings::Choice;
+    let parsed: Option<Recipe> = serde_json::from_value(value.clone()).ok();
+    let kind = parsed
+        .as_ref()
+        .and_then(|r| ControllerKind::ALL.iter().copied().find(|k| k.spec().owner == Some(r.owner)))
+        .unwrap_or(ControllerKind::Ensemble);
+    let ops = parsed.as_ref().map(|r| r.ops.to_vec()).unwrap_or_default();
+    let mut controller = serde_json::json!({"kind": cachescope::sim::settings::word(kind)});
+    if ops.iter().any(|op| matches!(op, Op::EnsureReady)) {
         controller["consistency_store"] = true.into();
     }
-    if steps.contains("\"read_your_writes\"") {
+    let reads_own_writes = |from: &ReadFrom| *from == ReadFrom::ReadYourWrites;
+    if ops.iter().any(|op| matches!(op, Op::GetOwner { from, .. } | Op::Count { from, .. } if reads_own_writes(from))) {
         controller["runtime"] = "controller-runtime".into();
         controller["read_your_writes"] = true.into();
     }

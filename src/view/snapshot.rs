@@ -154,18 +154,19 @@ impl Shown {
         // What the controller can be set to do (its spec), and what its own story shows.
         let spec = s.controller.kind.spec();
         let one_shot = !spec.loops();
-        // A recipe of the scenario's own says what these switches would.
-        let own = s.controller.recipe.is_none();
+        // A recipe of the scenario's own says what some switches would: those are not offered.
+        let recipe = s.controller.recipe.is_some();
+        let offered = |path: &str| Shown { recipe, ..Shown::default() }.offers(path);
         Shown {
             // A one-shot program names only what it creates when it re-reads its own write.
-            naming: own && spec.can.naming && (!one_shot || s.controller.reread_after_create),
+            naming: offered("controller.naming") && spec.can.naming && (!one_shot || s.controller.reread_after_create),
             double_enqueue: spec.can.double_enqueue,
-            expectations: own && spec.can.expectations,
-            delete_surplus: own && spec.can.delete_surplus,
-            owner_references: own && spec.can.owner_references,
+            expectations: offered("controller.expectations") && spec.can.expectations,
+            delete_surplus: offered("controller.delete_surplus") && spec.can.delete_surplus,
+            owner_references: offered("controller.owner_references") && spec.can.owner_references,
             consistency_store: spec.can.consistency_store,
-            update_status: own && spec.can.update_status,
-            recipe: !own,
+            update_status: offered("controller.update_status") && spec.can.update_status,
+            recipe,
             // Acting before the first LIST lands is a one-shot program's whole story.
             first_list: one_shot,
             faults: !one_shot,
