@@ -15,7 +15,7 @@
 //! Pure and clock-free like the core: the caller times it.
 
 use crate::scenario::{limits, Scenario, ScenarioError};
-use crate::sim::object::Kind;
+use crate::sim::object::{Kind, MAX_KINDS};
 use crate::sim::world::{Deviation, World};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -185,7 +185,8 @@ struct Node {
     /// The parent's index, or [`Node::ROOT`] for the default schedule.
     parent: u32,
     nth: u32,
-    sent: [u32; 4],
+    sent: [u32; MAX_KINDS],
+    /// Its kind's `Kind::index`.
     kind: u8,
     /// An index into `Options::late_ms`, or its length for "lost on the wire".
     choice: u16,
@@ -195,9 +196,9 @@ impl Node {
     const ROOT: u32 = u32::MAX;
 }
 
-/// The deviation a node adds.
-fn deviation(n: &Node, o: &Options) -> Deviation {
-    let kind = Kind::ALL[usize::from(n.kind)];
+/// The deviation a node adds (`kinds`: the run's, by `Kind::index`).
+fn deviation(n: &Node, o: &Options, kinds: &[Kind]) -> Deviation {
+    let kind = kinds[usize::from(n.kind)];
     match o.late_ms.get(usize::from(n.choice)) {
         Some(ms) => Deviation::late(kind, n.nth, *ms),
         None => Deviation { drop: true, ..Deviation::on_time(kind, n.nth) },
@@ -205,14 +206,14 @@ fn deviation(n: &Node, o: &Options) -> Deviation {
 }
 
 /// The deviations the schedule at `nodes[i]` adds, first to last.
-fn added(nodes: &[Node], mut i: u32, o: &Options) -> Vec<Deviation> {
+fn added(nodes: &[Node], mut i: u32, o: &Options, kinds: &[Kind]) -> Vec<Deviation> {
     let mut out = Vec::new();
     while i != Node::ROOT {
         let n = &nodes[i as usize];
         if n.parent == Node::ROOT && n.kind == u8::MAX {
             break;
         }
-        out.push(deviation(n, o));
+        out.push(deviation(n, o, kinds));
         i = n.parent;
     }
     out.reverse();
@@ -222,7 +223,7 @@ fn added(nodes: &[Node], mut i: u32, o: &Options) -> Vec<Deviation> {
 /// Why one schedule's run ended.
 enum RunEnd {
     /// It ran to its end, or into a state already explored, or hit the budget; what it sent.
-    Done([u32; 4]),
+    Done([u32; MAX_KINDS]),
     /// It broke the invariant, or the caller stopped the search: return `out`.
     Return,
 }
@@ -237,8 +238,9 @@ enum RunEnd {
 /// queue of the choices still to try, however many `late_ms` values there
 /// are. [`Options::check`] holds the budget itself to its limit.
 pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Exploration) -> bool) -> Exploration {
-    let base: Vec<Deviation> = s.world_init().schedule;
-    let kinds = s.controller.kind.spec().watches;
+    let init = s.world_init();
+    let (base, all) = (init.schedule, init.kinds);
+    let kinds = s.controller.spec().watches;
     let mut out = Exploration::default();
     // Each state's fingerprint (counted, not used to prune, when exhaustive).
     let mut seen: HashSet<u64> = HashSet::new();
@@ -294,7 +296,7 @@ pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Explora
                 return out;
             }
             let parent = nodes[p];
-            let mut schedule = added(&nodes, p as u32, o);
+            let mut schedule = added(&nodes, p as u32, o, &all);
             let last = schedule.last().map(|d| (d.kind, d.nth));
             // Children: one more event held back, after the last one this schedule holds
             // (canonical order, so each set of deviations is tried once), among those it sent.
@@ -308,8 +310,8 @@ pub fn explore_with(s: &Scenario, o: &Options, progress: &mut dyn FnMut(&Explora
                             out.distinct_states = seen.len() as u64;
                             return out;
                         }
-                        let node = Node { parent: p as u32, nth, sent: [0; 4], kind: kind.index() as u8, choice: choice as u16 };
-                        schedule.push(deviation(&node, o));
+                        let node = Node { parent: p as u32, nth, sent: [0; MAX_KINDS], kind: kind.index() as u8, choice: choice as u16 };
+                        schedule.push(deviation(&node, o, &all));
                         let end = run(&schedule, level, &mut out, &mut seen);
                         schedule.pop();
                         match end {

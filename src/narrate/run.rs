@@ -254,9 +254,9 @@ pub fn figure(check: &Gauge, world: &World, frames: &[Frame]) -> Option<(u64, St
 
 /// The run's outcome in a clause, and the live count of a kind it states.
 fn lead(scenario: &Scenario, world: &World, frames: &[Frame]) -> (String, Option<(Kind, u64)>) {
-    let kind = world.controller.kind.spec().child;
+    let kind = world.controller.spec().child;
     let live = world.api.live_count(kind);
-    if !world.controller.kind.spec().loops() {
+    if !world.controller.spec().loops() {
         let exit = frames.iter().rev().find_map(|f| match &f.event {
             Event::ControllerExited { code, error, deleted } => Some((*code, error.clone(), *deleted)),
             _ => None,
@@ -282,7 +282,7 @@ fn lead(scenario: &Scenario, world: &World, frames: &[Frame]) -> (String, Option
     let Some((owner_kind, key)) = owner_of(scenario) else {
         return (format!("{} in the cluster", kind_noun(kind, live)), Some((kind, live)));
     };
-    let unit = if owner_kind == Kind::Ensemble { "voices" } else { "replicas" };
+    let unit = owner_kind.desired_field().unwrap_or("replicas");
     match world.api.get(owner_kind, &key) {
         Some(o) if !o.is_terminating() => {
             let desired = u64::from(o.spec.desired().unwrap_or(0));
@@ -332,9 +332,9 @@ pub fn object_limit_words(world: &World, stop: &ObjectLimitStop) -> String {
         thousands(stop.live),
         thousands(stop.limit)
     );
-    let kinds = world.controller.kind.spec().watches;
+    let kinds = world.controller.spec().watches;
     let Some(&kind) = kinds.last() else { return head };
-    let cluster = stop.by_kind[kind.index()];
+    let cluster = stop.by_kind.iter().find(|(k, _)| *k == kind).map_or(0, |(_, n)| *n);
     let cache = world.controller_informer(kind).map_or(0, |i| i.len() as u64);
     let actor = world.ctl.kind.actor_name();
     let sent = world.events_sent[kind.index()];

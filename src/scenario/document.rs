@@ -50,6 +50,14 @@ pub struct Scenario {
     /// (`crate::scenario::lesson`). Empty: no lesson.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lesson: Vec<LessonStep>,
+    /// Kinds of the scenario's own, beside the built-in ones (`RayCluster`,
+    /// `Job`), each nameable wherever a kind is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<super::DeclaredKind>,
+    /// The declared kinds, read from `kinds` before the rest (the parse fills it in).
+    #[serde(skip)]
+    #[cfg_attr(not(target_arch = "wasm32"), schemars(skip))]
+    pub declared: Vec<Kind>,
     /// Seeds the one RNG: generated names, jitter, which pod gets deleted.
     #[serde(default = "default_seed")]
     pub seed: u64,
@@ -113,6 +121,9 @@ pub struct ObjectSpec {
     /// ReplicaSet only: `spec.replicas`.
     #[serde(default)]
     pub replicas: Option<u32>,
+    /// A declared owner kind only: its desired-count field (`{"workers": 3}`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub spec: BTreeMap<String, u32>,
     #[serde(default)]
     pub labels: BTreeMap<String, String>,
     /// `metadata.finalizers`: a delete leaves the object Terminating until

@@ -119,10 +119,12 @@ pub const LIMITS: &[Limit] = &[
     limit("controls", Of::Items, 0, 24, "settings and actions the story uses"),
     limit("incident.title", Of::Chars, 1, 200, "a title"),
     limit("incident.url", Of::Chars, 1, 2_000, "a link"),
+    limit("kinds", Of::Items, 0, crate::sim::object::MAX_DECLARED as u64, "kinds of the scenario's own"),
     limit("objects", Of::Items, 0, 100, "entries; each makes `count` objects"),
     limit("objects[].count", Of::Value, 1, MAX_OBJECTS_AT_PEAK, "objects made from one entry"),
     limit("objects[].voices", Of::Value, 0, 1_000, "an Ensemble's ConfigMaps"),
     limit("objects[].replicas", Of::Value, 0, MAX_OBJECTS_AT_PEAK, "a ReplicaSet's pods"),
+    limit("objects[].spec", Of::Value, 0, MAX_OBJECTS_AT_PEAK, "a declared owner kind's desired count"),
     limit("objects[].labels", Of::Items, 0, 16, "labels on one object"),
     limit("objects[].finalizers", Of::Items, 0, 8, "finalizers on one object"),
     limit("objects[].owner_references", Of::Items, 0, 8, "ownerReferences on one object"),
@@ -240,13 +242,9 @@ pub fn objects_at_peak(s: &Scenario, extra_scale: Option<(Kind, String, u32)>) -
     for (i, o) in s.objects.iter().enumerate() {
         let count = u64::from(o.count.unwrap_or(1));
         seeds += count;
-        let per = u64::from(o.voices.or(o.replicas).unwrap_or(0));
+        let per = u64::from(o.voices.or(o.replicas).or_else(|| o.spec.values().next().copied()).unwrap_or(0));
         let namespace = o.namespace.as_deref().unwrap_or(ns);
-        let unit = match o.kind {
-            Kind::Ensemble => "voices",
-            Kind::ReplicaSet => "replicas",
-            _ => "",
-        };
+        let unit = o.kind.desired_field().unwrap_or("");
         let total = count * (1 + per);
         if total > biggest.0 {
             let said = if per > 0 { format!("{count} × {} {per} {unit}", o.kind) } else { format!("{count} {}", o.kind) };
@@ -260,7 +258,7 @@ pub fn objects_at_peak(s: &Scenario, extra_scale: Option<(Kind, String, u32)>) -
     }
     for (i, a) in s.actions.iter().enumerate() {
         if let Some(o) = &a.apply {
-            let per = u64::from(o.voices.or(o.replicas).unwrap_or(0));
+            let per = u64::from(o.voices.or(o.replicas).or_else(|| o.spec.values().next().copied()).unwrap_or(0));
             seeds += 1;
             ask(o.kind, o.namespace.as_deref().unwrap_or(ns), o.name.clone(), per, format!("actions[{i}].apply"));
         }

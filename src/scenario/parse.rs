@@ -9,7 +9,9 @@ use super::{set_path, Scenario, ScenarioError};
 impl Scenario {
     /// Parse and validate a scenario from JSON text.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let scenario = parse(text)?;
+        let declared = super::kinds::read(text)?;
+        let mut scenario = crate::sim::object::declared_scope(&declared, || parse(text))?;
+        scenario.declared = declared;
         scenario.validate()?;
         Ok(scenario)
     }

@@ -7,6 +7,7 @@
 //! recipe is set beside it, where it would change nothing.
 
 use super::{limits, Scenario, ScenarioError};
+use crate::sim::object::{child_kind, Kind};
 use crate::sim::recipe::{KeyedBy, Naming, Op, ReadFrom, Recipe};
 use crate::sim::settings::ControllerSettings;
 use crate::sim::spec::Program;
@@ -25,7 +26,22 @@ pub(super) fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             format!("the {} is a one-shot program; a recipe is a reconcile loop's (controller.kind ensemble or replicaset)", word(c)),
         ));
     };
-    let kinds = [("owner", recipe.owner, owner), ("child", recipe.child, spec.child)];
+    // A recipe over kinds of the scenario's own takes its controller's wiring
+    // over them (`spec::rewired`): its child is the one its owner declares.
+    let (owner, child) = match recipe.owner {
+        Kind::Declared(_) => match child_kind(recipe.owner) {
+            Some(child) => (recipe.owner, child),
+            None => {
+                return Err(ScenarioError::new(
+                    format!("{AT}.owner"),
+                    Some(format!("\"{}\"", recipe.owner)),
+                    "declares no children to reconcile: give its kinds entry desired and children",
+                ))
+            }
+        },
+        _ => (owner, c.kind.spec().child),
+    };
+    let kinds = [("owner", recipe.owner, owner), ("child", recipe.child, child)];
     for (field, said, is) in kinds {
         if said != is {
             return Err(ScenarioError::new(

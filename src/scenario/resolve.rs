@@ -68,6 +68,7 @@ impl Scenario {
             object_limit: limits::MAX_OBJECTS_AT_PEAK,
             cluster,
             controller,
+            kinds: Kind::ALL.into_iter().chain(self.declared.iter().copied()).collect(),
             objects,
             actions,
             schedule: self.schedule.clone(),
@@ -79,12 +80,13 @@ impl Scenario {
 impl ObjectSpec {
     pub(super) fn templates(&self, default_ns: &str) -> Vec<ObjectTemplate> {
         let namespace = self.namespace.clone().unwrap_or_else(|| default_ns.to_string());
-        let spec = match self.kind {
-            Kind::Ensemble => Spec::Ensemble { voices: self.voices.unwrap_or(0) },
-            Kind::ReplicaSet => Spec::ReplicaSet { replicas: self.replicas.unwrap_or(0) },
-            Kind::ConfigMap => Spec::ConfigMap,
-            Kind::Pod => Spec::Pod,
+        let desired = match self.kind {
+            Kind::Ensemble => self.voices,
+            Kind::ReplicaSet => self.replicas,
+            Kind::ConfigMap | Kind::Pod => None,
+            Kind::Declared(_) => self.kind.desired_field().and_then(|f| self.spec.get(f).copied()),
         };
+        let spec = Spec::with_desired(self.kind, desired.unwrap_or(0));
         let count = self.count.unwrap_or(1);
         let labels = std::rc::Rc::new(self.labels.clone());
         // The UID is the owner's at creation: 0 until the world resolves it.
@@ -119,6 +121,6 @@ pub fn owner_of(scenario: &Scenario) -> Option<(Kind, ObjectKey)> {
     let from_actions = scenario.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| (o.kind, o.namespace.clone(), o.name.clone()));
     from_objects
         .chain(from_actions)
-        .find(|(k, _, _)| matches!(k, Kind::Ensemble | Kind::ReplicaSet))
+        .find(|(k, _, _)| k.desired_field().is_some())
         .map(|(k, n, name)| (k, ObjectKey::new(n.unwrap_or_else(|| ns.clone()), name)))
 }

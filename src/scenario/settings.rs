@@ -444,6 +444,7 @@ pub fn desired_max(kind: Kind) -> u64 {
         Kind::Ensemble => super::limits::get("objects[].voices").max,
         Kind::ReplicaSet => super::limits::get("objects[].replicas").max,
         Kind::ConfigMap | Kind::Pod => 0,
+        Kind::Declared(d) => d.desired.map_or(0, |_| super::limits::get("objects[].spec").max),
     }
 }
 

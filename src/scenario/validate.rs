@@ -15,7 +15,7 @@ impl Scenario {
                 setting.check(value)?;
             }
         }
-        if self.controller.instances == 2 && !self.controller.kind.spec().loops() {
+        if self.controller.instances == 2 && !self.controller.spec().loops() {
             return Err(ScenarioError::new(
                 "controller.instances",
                 Some("2".into()),
@@ -31,7 +31,7 @@ impl Scenario {
             ));
         }
         let c = &self.controller;
-        if c.runtime() == RuntimeKind::ControllerRuntime && !c.kind.spec().can.controller_runtime {
+        if c.runtime() == RuntimeKind::ControllerRuntime && !c.spec().can.controller_runtime {
             return Err(ScenarioError::new(
                 "controller.runtime",
                 Some("\"controller-runtime\"".into()),
@@ -139,7 +139,7 @@ impl Scenario {
                 return Err(ScenarioError::new(format!("takes[{i}].take"), Some(t.take.to_string()), "is chosen twice".to_string()));
             }
         }
-        let watched = self.controller.kind.spec().watches;
+        let watched = self.controller.spec().watches;
         for (i, d) in self.schedule.iter().enumerate() {
             if !watched.contains(&d.kind) {
                 return Err(ScenarioError::new(
@@ -200,7 +200,7 @@ impl Scenario {
             ));
         }
         let watched = |field: &str, kind: Kind| {
-            if self.controller.kind.spec().watches.contains(&kind) {
+            if self.controller.spec().watches.contains(&kind) {
                 Ok(())
             } else {
                 Err(ScenarioError::new(
@@ -231,11 +231,11 @@ impl Scenario {
                 }
             }
             Act::Scale(s) => {
-                if !matches!(s.kind, Kind::Ensemble | Kind::ReplicaSet) {
+                if s.kind.desired_field().is_none() {
                     return Err(ScenarioError::new(
                         format!("{at}.scale.kind"),
                         Some(s.kind.to_string()),
-                        format!("{} cannot be scaled: only Ensemble and ReplicaSet", s.kind),
+                        format!("{} cannot be scaled: only an owner kind (Ensemble, ReplicaSet, a declared kind with desired)", s.kind),
                     ));
                 }
                 dns_name(&format!("{at}.scale.name"), &s.name)?;
@@ -247,7 +247,7 @@ impl Scenario {
             }
             Act::PauseController(p) => {
                 limits::get("actions[].pause_controller.for_ms").check(&format!("{at}.pause_controller.for_ms"), p.for_ms)?;
-                if !self.controller.kind.spec().loops() {
+                if !self.controller.spec().loops() {
                     return Err(ScenarioError::new(
                         format!("{at}.pause_controller"),
                         None,
@@ -319,6 +319,20 @@ impl ObjectSpec {
             }
             _ => {}
         }
+        let field = matches!(self.kind, Kind::Declared(_)).then(|| self.kind.desired_field()).flatten();
+        if let Some(key) = self.spec.keys().find(|k| Some(k.as_str()) != field) {
+            let message = match field {
+                Some(f) => format!("a {}'s spec holds {f} only", self.kind),
+                None => format!("only a declared owner kind has spec fields; this object's kind is {}", self.kind),
+            };
+            return Err(ScenarioError::new(format!("{at}.spec.{key}"), Some(shown(key)), message));
+        }
+        if let Some(f) = field {
+            let Some(&n) = self.spec.get(f) else {
+                return Err(ScenarioError::new(format!("{at}.spec.{f}"), None, format!("a {} needs spec.{f}", self.kind)));
+            };
+            limits::get("objects[].spec").check(&format!("{at}.spec.{f}"), u64::from(n))?;
+        }
         if let Some(v) = self.voices {
             limits::get("objects[].voices").check(&format!("{at}.voices"), u64::from(v))?;
         }
@@ -352,7 +366,7 @@ impl ObjectSpec {
 pub(super) fn owner_kinds(s: &Scenario) -> impl Iterator<Item = Kind> + '_ {
     let seeded = s.objects.iter().map(|o| o.kind);
     let applied = s.actions.iter().filter_map(|a| a.apply.as_ref()).map(|o| o.kind);
-    seeded.chain(applied).filter(|k| matches!(k, Kind::Ensemble | Kind::ReplicaSet))
+    seeded.chain(applied).filter(|k| k.desired_field().is_some())
 }
 
 pub(super) fn range(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), ScenarioError> {

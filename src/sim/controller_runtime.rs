@@ -83,7 +83,7 @@ struct Handler {
 /// `MaxConcurrentReconciles` defaults to, no write can begin while it waits.
 #[derive(Debug, Clone, Default, Hash)]
 pub struct ReadYourWrites {
-    handlers: [Handler; 4],
+    handlers: [Handler; crate::sim::object::MAX_KINDS],
     seq: u64,
 }
 

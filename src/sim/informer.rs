@@ -405,12 +405,7 @@ impl Informer {
 
     /// A BOOKMARK at `rv`, sent at `now_ms`.
     fn bookmark_at(&self, rv: u64, now_ms: u64) -> InFlight {
-        let spec = match self.kind {
-            Kind::Ensemble => super::object::Spec::Ensemble { voices: 0 },
-            Kind::ReplicaSet => super::object::Spec::ReplicaSet { replicas: 0 },
-            Kind::ConfigMap => super::object::Spec::ConfigMap,
-            Kind::Pod => super::object::Spec::Pod,
-        };
+        let spec = super::object::Spec::empty(self.kind);
         let placeholder = super::object::Object {
             namespace: String::new(),
             name: String::new(),

@@ -124,7 +124,7 @@ impl Invariants {
         // a child without one (ownerReferences off) belongs to the owner its label names.
         let owner = match created.controller_ref() {
             Some(r) => api.get(r.kind, &ObjectKey::new(audit.namespace.clone(), r.name.clone())).filter(|o| o.uid == r.uid),
-            None => [Kind::Ensemble, Kind::ReplicaSet].into_iter().find_map(|owner_kind| {
+            None => api.kinds().find_map(|owner_kind| {
                 let label = child_label(owner_kind)?;
                 let name = (child_kind(owner_kind) == Some(audit.kind)).then(|| created.labels.get(label)).flatten()?;
                 api.get(owner_kind, &ObjectKey::new(audit.namespace.clone(), name.clone()))

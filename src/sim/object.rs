@@ -13,28 +13,61 @@ use std::fmt;
 use std::hash::Hash;
 use std::rc::Rc;
 
-/// The kinds the simulator knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+/// The kinds the simulator knows: four built in, and those a scenario
+/// declares (`kinds`), each a [`KindDecl`] row.
+///
+/// Serialized by name (`"Pod"`, `"RayCluster"`); a declared name reads back
+/// only while its scenario's declarations are in scope ([`declared_scope`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Kind {
     /// The lab's custom resource: `spec.voices` ConfigMap children.
     Ensemble,
     ConfigMap,
     ReplicaSet,
     Pod,
+    /// A kind a scenario declares (a custom resource such as `RayCluster`, or
+    /// a built-in resource the simulator does not model, such as `Job`).
+    Declared(&'static KindDecl),
 }
 
-impl Kind {
-    /// All kinds, in display order.
-    pub const ALL: [Kind; 4] = [Kind::Ensemble, Kind::ConfigMap, Kind::ReplicaSet, Kind::Pod];
+/// A declared kind, as its scenario's `kinds` entry says: its name, its
+/// resource, the spec field that holds its desired count of children (an
+/// owner kind) and which children those are. Compared, ordered and hashed
+/// by content, so a run's trace does not depend on the order rows were
+/// interned in. Rows are interned for the process's life ([`declare`]): one
+/// per distinct declaration ever read, a few dozen bytes each.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct KindDecl {
+    /// Its place in the scenario's `kinds` (per-kind arrays index `BUILT_IN + slot`).
+    pub slot: u8,
+    pub name: &'static str,
+    /// The lower-case plural resource (`rayclusters.ray.io`), as the apiserver's messages name it.
+    pub resource: &'static str,
+    /// The owner's spec field with its desired count of children (`workers`).
+    pub desired: Option<&'static str>,
+    /// Its children: their kind and the label that names their owner.
+    pub children: Option<(Kind, &'static str)>,
+}
 
-    /// A dense index, for per-kind arrays.
+/// The built-in kinds.
+pub const BUILT_IN: usize = 4;
+/// The most kinds a scenario may declare (the limits table's `kinds` row).
+pub const MAX_DECLARED: usize = 4;
+/// The size of a per-kind array: the built-ins, then the declared kinds by slot.
+pub const MAX_KINDS: usize = BUILT_IN + MAX_DECLARED;
+
+impl Kind {
+    /// The built-in kinds, in display order.
+    pub const ALL: [Kind; BUILT_IN] = [Kind::Ensemble, Kind::ConfigMap, Kind::ReplicaSet, Kind::Pod];
+
+    /// A dense index, for per-kind arrays (`< MAX_KINDS`).
     pub fn index(self) -> usize {
         match self {
             Kind::Ensemble => 0,
             Kind::ConfigMap => 1,
             Kind::ReplicaSet => 2,
             Kind::Pod => 3,
+            Kind::Declared(d) => BUILT_IN + usize::from(d.slot),
         }
     }
 
@@ -45,6 +78,7 @@ impl Kind {
             Kind::ConfigMap => "configmaps",
             Kind::ReplicaSet => "replicasets.apps",
             Kind::Pod => "pods",
+            Kind::Declared(d) => d.resource,
         }
     }
 
@@ -54,7 +88,23 @@ impl Kind {
             Kind::ConfigMap => "ConfigMap",
             Kind::ReplicaSet => "ReplicaSet",
             Kind::Pod => "Pod",
+            Kind::Declared(d) => d.name,
         }
+    }
+
+    /// The spec field that holds an owner kind's desired count of children.
+    pub fn desired_field(self) -> Option<&'static str> {
+        match self {
+            Kind::Ensemble => Some("voices"),
+            Kind::ReplicaSet => Some("replicas"),
+            Kind::ConfigMap | Kind::Pod => None,
+            Kind::Declared(d) => d.desired,
+        }
+    }
+
+    /// A built-in kind by name.
+    pub fn built_in(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.as_str() == name)
     }
 }
 
@@ -62,6 +112,82 @@ impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+impl Serialize for Kind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Kind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
+        let name = std::borrow::Cow::<'de, str>::deserialize(d)?;
+        Kind::built_in(&name).or_else(|| in_scope(&name)).ok_or_else(|| {
+            let declared: Vec<String> = DECLARED.with(|s| s.borrow().iter().map(|k| format!("`{k}`")).collect());
+            let tail =
+                if declared.is_empty() { String::from(", or a kind `kinds` declares") } else { format!(", {}", declared.join(", ")) };
+            serde::de::Error::custom(format!("unknown kind `{name}`, expected one of `Ensemble`, `ConfigMap`, `ReplicaSet`, `Pod`{tail}"))
+        })
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl schemars::JsonSchema for Kind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Kind".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A built-in kind (`Ensemble`, `ConfigMap`, `ReplicaSet`, `Pod`) or one the scenario's `kinds` declares.",
+            "type": "string",
+            "minLength": 1
+        })
+    }
+}
+
+thread_local! {
+    /// The declared kinds a parse may name (see [`declared_scope`]).
+    static DECLARED: std::cell::RefCell<Vec<Kind>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn in_scope(name: &str) -> Option<Kind> {
+    DECLARED.with(|s| s.borrow().iter().copied().find(|k| k.as_str() == name))
+}
+
+/// Run `f` (a parse) with `kinds` nameable by their names: serde has no
+/// context to hand a deserializer, and a scenario's kinds are known only
+/// once its `kinds` are read, so its parse is two passes with this between.
+pub fn declared_scope<T>(kinds: &[Kind], f: impl FnOnce() -> T) -> T {
+    let previous = DECLARED.with(|s| s.replace(kinds.to_vec()));
+    let out = f();
+    DECLARED.with(|s| *s.borrow_mut() = previous);
+    out
+}
+
+/// The one `&'static` row for a declaration: the same row for the same
+/// declaration, whichever scenario read it first.
+pub fn declare(decl: KindDecl) -> Kind {
+    static INTERNED: std::sync::Mutex<Vec<&'static KindDecl>> = std::sync::Mutex::new(Vec::new());
+    let mut rows = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(row) = rows.iter().find(|r| ***r == decl) {
+        return Kind::Declared(row);
+    }
+    let row: &'static KindDecl = Box::leak(Box::new(decl));
+    rows.push(row);
+    Kind::Declared(row)
+}
+
+/// A name, interned as [`declare`] interns rows (each distinct name once).
+pub fn intern(name: &str) -> &'static str {
+    static NAMES: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = names.iter().find(|n| **n == name) {
+        return n;
+    }
+    let n: &'static str = Box::leak(name.to_string().into_boxed_str());
+    names.push(n);
+    n
 }
 
 /// `namespace/name`, the key client-go's `MetaNamespaceKeyFunc` produces.
@@ -116,10 +242,19 @@ pub struct OwnerReference {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 #[serde(rename_all = "snake_case")]
 pub enum Spec {
-    Ensemble { voices: u32 },
-    ReplicaSet { replicas: u32 },
+    Ensemble {
+        voices: u32,
+    },
+    ReplicaSet {
+        replicas: u32,
+    },
     ConfigMap,
     Pod,
+    /// A declared kind's: its desired count, if it is an owner kind (0 otherwise).
+    Declared {
+        kind: Kind,
+        desired: u32,
+    },
 }
 
 impl Spec {
@@ -129,6 +264,7 @@ impl Spec {
             Spec::ReplicaSet { .. } => Kind::ReplicaSet,
             Spec::ConfigMap => Kind::ConfigMap,
             Spec::Pod => Kind::Pod,
+            Spec::Declared { kind, .. } => *kind,
         }
     }
 
@@ -140,6 +276,17 @@ impl Spec {
             Kind::ReplicaSet => Spec::ReplicaSet { replicas: 0 },
             Kind::ConfigMap => Spec::ConfigMap,
             Kind::Pod => Spec::Pod,
+            Kind::Declared(_) => Spec::Declared { kind, desired: 0 },
+        }
+    }
+
+    /// An owner kind's spec asking for `desired` children; any other kind's.
+    pub fn with_desired(kind: Kind, desired: u32) -> Spec {
+        match kind {
+            Kind::Ensemble => Spec::Ensemble { voices: desired },
+            Kind::ReplicaSet => Spec::ReplicaSet { replicas: desired },
+            Kind::ConfigMap | Kind::Pod => Spec::empty(kind),
+            Kind::Declared(_) => Spec::Declared { kind, desired },
         }
     }
 
@@ -149,6 +296,7 @@ impl Spec {
             Spec::Ensemble { voices } => Some(voices),
             Spec::ReplicaSet { replicas } => Some(replicas),
             Spec::ConfigMap | Spec::Pod => None,
+            Spec::Declared { kind, desired } => kind.desired_field().map(|_| desired),
         }
     }
 }
@@ -336,6 +484,7 @@ pub fn child_label(owner_kind: Kind) -> Option<&'static str> {
         Kind::Ensemble => Some(ENSEMBLE_LABEL),
         Kind::ReplicaSet => Some(REPLICASET_LABEL),
         Kind::ConfigMap | Kind::Pod => None,
+        Kind::Declared(d) => d.children.map(|(_, label)| label),
     }
 }
 
@@ -345,6 +494,7 @@ pub fn child_kind(owner_kind: Kind) -> Option<Kind> {
         Kind::Ensemble => Some(Kind::ConfigMap),
         Kind::ReplicaSet => Some(Kind::Pod),
         Kind::ConfigMap | Kind::Pod => None,
+        Kind::Declared(d) => d.children.map(|(kind, _)| kind),
     }
 }
 

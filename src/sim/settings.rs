@@ -16,6 +16,7 @@ use super::apiserver::ControllerKind;
 use super::informer::Fifo;
 use super::object::Kind;
 use super::recipe::Recipe;
+use super::spec::ControllerSpec;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::Arc;
@@ -250,7 +251,8 @@ impl Default for ClusterSettings {
 impl ClusterSettings {
     /// From a LIST of `kind` to its items in the store.
     pub(crate) fn initial_list_for(&self, kind: Kind) -> u64 {
-        self.initial_list_ms_by_kind.by_index()[kind.index()].unwrap_or(self.initial_list_ms)
+        // A kind of the scenario's own takes the general time.
+        self.initial_list_ms_by_kind.by_index().get(kind.index()).copied().flatten().unwrap_or(self.initial_list_ms)
     }
 
     /// The controller's client-side limit, `(qps, burst)`, where a qps of 0 is
@@ -503,11 +505,21 @@ impl ControllerSettings {
         self.watch_list.or(self.client_go().map(|m| m >= 35)).unwrap_or(false)
     }
 
+    /// This controller, as data: its kind's, over a recipe's owner and
+    /// child kinds where those are the scenario's own ([`spec::rewired`]).
+    pub fn spec(&self) -> &'static ControllerSpec {
+        let base = self.kind.spec();
+        match &self.recipe {
+            Some(r) if base.owner.is_some() && matches!(r.owner, Kind::Declared(_)) => super::spec::rewired(base, r.owner, r.child),
+            _ => base,
+        }
+    }
+
     /// Whether it runs the consistency store: as set, else, for
     /// kube-controller-manager's ReplicaSet controller, its release's
     /// `StaleControllerConsistencyReplicaSet` (beta, on, from v1.36), else off.
     pub fn consistency_store(&self) -> bool {
-        let by_release = self.kind.spec().consistency_store_by_release.then(|| self.kubernetes.map(|k| k.minor() >= 36)).flatten();
+        let by_release = self.spec().consistency_store_by_release.then(|| self.kubernetes.map(|k| k.minor() >= 36)).flatten();
         self.consistency_store.or(by_release).unwrap_or(false)
     }
 
@@ -544,7 +556,7 @@ impl ControllerSettings {
     /// lab's operator, client-go for kube-controller-manager's ReplicaSet
     /// controller and the lab's one-shot pruner).
     pub fn runtime(&self) -> RuntimeKind {
-        self.runtime.unwrap_or(if self.kind.spec().controller_runtime_by_default {
+        self.runtime.unwrap_or(if self.spec().controller_runtime_by_default {
             RuntimeKind::ControllerRuntime
         } else {
             RuntimeKind::ClientGo
@@ -561,13 +573,13 @@ impl ControllerSettings {
     pub fn expectations(&self) -> bool {
         match &self.recipe {
             Some(recipe) => recipe.expectations,
-            None => self.expectations.unwrap_or(self.kind.spec().expectations_by_default),
+            None => self.expectations.unwrap_or(self.spec().expectations_by_default),
         }
     }
 
     /// Worker goroutines (absent: 5 for the ReplicaSet, as upstream, else 1).
     pub fn workers(&self) -> u32 {
-        self.workers.unwrap_or(self.kind.spec().default_workers)
+        self.workers.unwrap_or(self.spec().default_workers)
     }
 }
 

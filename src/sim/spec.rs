@@ -227,6 +227,42 @@ impl ControllerKind {
     }
 }
 
+/// `base`'s wiring over other kinds: a recipe whose owner is a kind of the
+/// scenario's own (`RayCluster` → `Pod`) runs as its controller kind runs
+/// (its runtime, defaults, clients and handlers' way of mapping an event)
+/// but watches and reconciles `owner` and `child`. Its child handler maps
+/// by `owner`'s children label where `base`'s maps by a label, and by
+/// controllerRef where `base`'s does. Interned: one value per distinct
+/// wiring for the process's life, as declared kinds are.
+pub fn rewired(base: &'static ControllerSpec, owner: Kind, child: Kind) -> &'static ControllerSpec {
+    if base.owner == Some(owner) && base.child == child {
+        return base;
+    }
+    static INTERNED: std::sync::Mutex<Vec<&'static ControllerSpec>> = std::sync::Mutex::new(Vec::new());
+    let mut specs = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(spec) = specs.iter().find(|s| s.kind == base.kind && s.owner == Some(owner) && s.child == child) {
+        return spec;
+    }
+    let handlers = base.handlers.iter().map(|h| match h.maps_to {
+        MapsTo::Itself { .. } => Handler { kind: owner, ..*h },
+        MapsTo::OwnerByLabel(_) => {
+            Handler { kind: child, maps_to: MapsTo::OwnerByLabel(super::object::child_label(owner).unwrap_or(ENSEMBLE_LABEL)) }
+        }
+        MapsTo::OwnerByControllerRef => Handler { kind: child, ..*h },
+    });
+    let spec = ControllerSpec {
+        watches: Box::leak(Box::new([owner, child])),
+        handlers: Box::leak(handlers.collect::<Vec<_>>().into_boxed_slice()),
+        owner: Some(owner),
+        child,
+        desired_field: owner.desired_field(),
+        ..*base
+    };
+    let spec: &'static ControllerSpec = Box::leak(Box::new(spec));
+    specs.push(spec);
+    spec
+}
+
 impl ControllerSpec {
     /// The name it goes by in logs and the audit log's user field.
     pub fn name(&self) -> &'static str {

@@ -80,7 +80,7 @@ impl World {
         // clients of their own, not modelled as limited.
         let throttled_ms = match origin {
             Origin::Worker { .. } => self.ctl.limiter.reserve(self.now_ms),
-            Origin::Informer { .. } if self.ctl.kind.spec().informers_share_client => self.ctl.limiter.reserve(self.now_ms),
+            Origin::Informer { .. } if self.spec.informers_share_client => self.ctl.limiter.reserve(self.now_ms),
             Origin::Informer { .. } => 0,
             Origin::Kubectl | Origin::Gc(_) | Origin::GcWrite | Origin::Kubelet => 0,
         };

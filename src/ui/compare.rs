@@ -352,7 +352,7 @@ fn RunColumn(
 /// The lab's figures for both runs, now.
 #[component]
 fn SideBySide(pair: Pair) -> impl IntoView {
-    let kind = pair.a.session.with_untracked(|s| s.scenario().controller.kind.spec().child);
+    let kind = pair.a.session.with_untracked(|s| s.scenario().controller.spec().child);
     let figures = move |ui: Ui| -> Figures {
         ui.snap.track();
         ui.session.with_untracked(vc::session_figures)

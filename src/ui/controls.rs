@@ -399,7 +399,7 @@ fn DesiredField() -> impl IntoView {
     let desired_error = RwSignal::new(None::<String>);
     let on_desired = move |ev| {
         let raw = event_target_value(&ev);
-        let owner = controls.with_untracked(|c| c.kind.spec().owner).unwrap_or(Kind::ReplicaSet);
+        let owner = controls.with_untracked(|c| c.spec().owner).unwrap_or(Kind::ReplicaSet);
         let max = crate::scenario::settings::desired_max(owner);
         let over_budget = |n: u32| {
             ui.session.with_untracked(|s| {

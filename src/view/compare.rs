@@ -101,7 +101,7 @@ pub struct Figures {
 
 /// The figures of a world that has run through `frames`.
 pub fn figures(scenario: &Scenario, world: &crate::sim::world::World, frames: &[Frame]) -> Figures {
-    let kind = scenario.controller.kind.spec().child;
+    let kind = scenario.controller.spec().child;
     let g = |measure, verb: Option<Verb>, status: Option<u16>| {
         Gauge { measure, kind: Some(kind).filter(|_| verb.is_none()), verb, status, from_ms: None, to_ms: None, invariant: None }
             .measure(world, frames)

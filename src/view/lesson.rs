@@ -66,7 +66,7 @@ pub fn verify(scenario: &Scenario) -> Result<Vec<StepOutcome>, LessonFailure> {
         // The present's counts: what each kind the run has holds in the
         // cluster and in the cache, and the Observations' tallies so far.
         let w = session.world();
-        let kinds = crate::sim::object::Kind::ALL.into_iter().filter(|&k| w.api.live_count(k) > 0 || w.controller_informer(k).is_some());
+        let kinds = w.kinds.iter().copied().filter(|&k| w.api.live_count(k) > 0 || w.controller_informer(k).is_some());
         let mut present: Vec<u64> =
             kinds.flat_map(|k| [w.api.live_count(k), w.controller_informer(k).map_or(0, |i| i.len() as u64)]).collect();
         present.extend(stated_figures(&observations(w).words()));

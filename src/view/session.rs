@@ -252,7 +252,8 @@ impl Session {
     pub fn stopped_at_object_limit(&self) -> Option<(crate::sim::world::ObjectLimitStop, String)> {
         let end = self.history.end_model()?;
         let stop = end.stopped_at_object_limit()?;
-        Some((stop, crate::report::object_limit_words(end, &stop)))
+        let words = crate::report::object_limit_words(end, &stop);
+        Some((stop, words))
     }
 
     /// Compute frames ahead of the last known one, without moving the
@@ -584,7 +585,7 @@ impl Session {
 
 /// The garbage collector's own cache is the point of a scenario that deletes an owner.
 fn gc_is_the_point(scenario: &Scenario) -> bool {
-    scenario.actions.iter().any(|a| a.delete.as_ref().is_some_and(|d| matches!(d.kind, Kind::Ensemble | Kind::ReplicaSet)))
+    scenario.actions.iter().any(|a| a.delete.as_ref().is_some_and(|d| d.kind.desired_field().is_some()))
 }
 
 /// A JSON value as a learner reads it: strings without quotes.
@@ -654,7 +655,7 @@ fn resolve(a: UiAction, kind: ControllerKind, owner: Option<(Kind, ObjectKey)>) 
 }
 
 fn sample(world: &World) -> Sample {
-    let kind = world.controller.kind.spec().child;
+    let kind = world.controller.spec().child;
     let cluster = world.api.live_count(kind) as u32;
     let cache = world.controller_informer(kind).map_or(0, |i| i.len()) as u32;
     Sample { at_ms: world.now_ms(), cluster, cache }

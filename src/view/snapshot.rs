@@ -152,7 +152,7 @@ impl Shown {
 impl Shown {
     pub fn of(s: &crate::scenario::Scenario) -> Shown {
         // What the controller can be set to do (its spec), and what its own story shows.
-        let spec = s.controller.kind.spec();
+        let spec = s.controller.spec();
         let one_shot = !spec.loops();
         // A recipe of the scenario's own says what some switches would: those are not offered.
         let recipe = s.controller.recipe.is_some();
@@ -309,17 +309,19 @@ impl Snapshot {
         self.cluster_lacks = self.rows.len() - self.cluster_holds;
         self.cache_holds = self.rows.iter().filter(|r| r.cache_rv.is_some()).count();
         self.cache_lacks = self.rows.len() - self.cache_holds;
-        let mut by_kind = [(0, 0); crate::sim::object::Kind::ALL.len()];
+        // By `Kind::index`: the built-ins in display order, then the scenario's own.
+        let mut by_kind = [(None, 0, 0); crate::sim::object::MAX_KINDS];
         for r in &self.rows {
             let k = &mut by_kind[r.kind.index()];
-            k.0 += usize::from(r.cluster_rv.is_some());
-            k.1 += usize::from(r.cache_rv.is_some());
+            k.0 = Some(r.kind);
+            k.1 += usize::from(r.cluster_rv.is_some());
+            k.2 += usize::from(r.cache_rv.is_some());
         }
-        let held = |side: fn(&(usize, usize)) -> usize| {
-            crate::sim::object::Kind::ALL.into_iter().zip(&by_kind).map(|(k, n)| (k, side(n))).filter(|(_, n)| *n > 0).collect()
+        let held = |side: fn(&(Option<crate::sim::object::Kind>, usize, usize)) -> usize| {
+            by_kind.iter().filter_map(|n| Some((n.0?, side(n)))).filter(|(_, n)| *n > 0).collect()
         };
-        self.cluster_kinds = held(|n| n.0);
-        self.cache_kinds = held(|n| n.1);
+        self.cluster_kinds = held(|n| n.1);
+        self.cache_kinds = held(|n| n.2);
         self
     }
 
@@ -337,8 +339,12 @@ impl Snapshot {
 /// object or `apply` action that makes an Ensemble or a ReplicaSet.
 fn desired_path(s: &Session) -> Option<String> {
     let sc = s.scenario();
-    let field = |k: crate::sim::object::Kind| if k == crate::sim::object::Kind::Ensemble { "voices" } else { "replicas" };
-    let owner = |k: crate::sim::object::Kind| matches!(k, crate::sim::object::Kind::Ensemble | crate::sim::object::Kind::ReplicaSet);
+    // A declared kind's count is under `spec` (`objects.0.spec.workers`).
+    let field = |k: crate::sim::object::Kind| match (k, k.desired_field()) {
+        (crate::sim::object::Kind::Declared(_), Some(f)) => format!("spec.{f}"),
+        (_, f) => f.unwrap_or("replicas").to_string(),
+    };
+    let owner = |k: crate::sim::object::Kind| k.desired_field().is_some();
     if let Some(i) = sc.objects.iter().position(|o| owner(o.kind)) {
         return Some(format!("objects.{i}.{}", field(sc.objects[i].kind)));
     }

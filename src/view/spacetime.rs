@@ -312,7 +312,7 @@ pub fn of_session(s: &crate::view::session::Session, wires: &[Wire]) -> SpaceTim
     let w = s.world();
     let frames = &s.frames()[..s.position()];
     let from = frames.partition_point(|f| f.at_ms + 2 * WINDOW_MS < w.now_ms());
-    let kinds = s.scenario().controller.kind.spec().watches;
+    let kinds = s.scenario().controller.spec().watches;
     spacetime(&frames[from..], w.now_ms(), kinds, w.ctl.workers.len(), wires)
 }
 
@@ -594,7 +594,7 @@ mod tests {
     fn at(session: &mut Session, n: usize) -> SpaceTime {
         session.seek(n);
         let w = session.world();
-        let kinds = session.scenario().controller.kind.spec().watches;
+        let kinds = session.scenario().controller.spec().watches;
         spacetime(&session.frames()[..session.position()], w.now_ms(), kinds, w.ctl.workers.len(), &wires(w, false, w.now_ms()))
     }
 
@@ -634,7 +634,7 @@ mod tests {
         let mut s = Session::new(preset("over-create").unwrap());
         s.seek(23);
         let w = s.world();
-        let kinds = s.scenario().controller.kind.spec().watches;
+        let kinds = s.scenario().controller.spec().watches;
         let slopes = |lag: u64| {
             let mut world = w.clone();
             world.cluster.watch_lag_ms = lag;

@@ -44,7 +44,7 @@ pub use request::{Actor, ControllerKind, Options, Propagation, Request, Verb};
 pub use status::{status_message, Cause, FailMode, Reason, Response, Status};
 pub use watch::{EventType, WatchEvent};
 
-use crate::sim::object::{Kind, Object, ObjectKey, ObjectRc, ReplicaSetStatus};
+use crate::sim::object::{Kind, Object, ObjectKey, ObjectRc, ReplicaSetStatus, MAX_KINDS};
 use crate::sim::rng::Rng;
 use crate::sim::shelves::Shelves;
 use crate::sim::sorted::SortedMap;
@@ -56,20 +56,20 @@ use std::collections::BTreeMap;
 /// is less code in the page's wasm).
 #[derive(Debug, Clone, Default, Hash)]
 pub struct ApiServer {
-    objects: [Shelves; 4],
+    objects: [Shelves; MAX_KINDS],
     resource_version: u64,
     next_uid: u64,
-    live: [u64; 4],
-    peak_live: [u64; 4],
+    live: [u64; MAX_KINDS],
+    peak_live: [u64; MAX_KINDS],
     /// Kinds that have ever had an object (the report lists those).
-    seen: [bool; 4],
+    seen: [Option<Kind>; MAX_KINDS],
     /// (kind, namespace, label, value) -> live objects carrying it.
     label_counts: SortedMap<LabelKey, u32>,
     /// (kind, controller UID) -> its live children of that kind: [active, Terminating].
     /// What an invariant counts after every create, without a scan of the kind.
     by_controller: SortedMap<(Kind, u64), [u32; 2]>,
     /// Live objects of each kind without a controllerRef.
-    uncontrolled: [u64; 4],
+    uncontrolled: [u64; MAX_KINDS],
     /// A pod's `terminationGracePeriodSeconds`, in ms: 0, a delete removes it at once.
     pub pod_grace_period_ms: u64,
 }
@@ -162,14 +162,19 @@ impl ApiServer {
         self.peak_live[kind.index()]
     }
 
+    /// Every kind that ever had an object, by `Kind::index`.
+    pub fn kinds(&self) -> impl Iterator<Item = Kind> + '_ {
+        self.seen.iter().flatten().copied()
+    }
+
     /// Live counts of every kind that ever had an object.
     pub fn live(&self) -> BTreeMap<Kind, u64> {
-        Kind::ALL.into_iter().filter(|k| self.seen[k.index()]).map(|k| (k, self.live_count(k))).collect()
+        self.seen.iter().flatten().map(|k| (*k, self.live_count(*k))).collect()
     }
 
     /// Peak counts of every kind that ever had an object.
     pub fn peak_live(&self) -> BTreeMap<Kind, u64> {
-        Kind::ALL.into_iter().filter(|k| self.seen[k.index()]).map(|k| (k, self.peak_count(k))).collect()
+        self.seen.iter().flatten().map(|k| (*k, self.peak_count(*k))).collect()
     }
 
     /// How many live objects of `kind` in `namespace` carry `label=value`.
@@ -446,11 +451,12 @@ impl ApiServer {
 
     fn insert(&mut self, object: ObjectRc) {
         self.index(&object, true);
-        let i = object.kind().index();
+        let kind = object.kind();
+        let i = kind.index();
         if self.objects[i].insert(object).is_none() {
             self.live[i] += 1;
             self.peak_live[i] = self.peak_live[i].max(self.live[i]);
-            self.seen[i] = true;
+            self.seen[i] = Some(kind);
         }
     }
 

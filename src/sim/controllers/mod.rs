@@ -136,7 +136,7 @@ pub(crate) fn note_step(note: &Note) -> Step {
 /// reads as its client makes them).
 pub fn pseudo_code(settings: &ControllerSettings) -> Vec<(Step, Cow<'static, str>)> {
     if let Some(recipe) = &settings.recipe {
-        let desired = settings.kind.spec().desired_field.unwrap_or("desired");
+        let desired = settings.spec().desired_field.unwrap_or("desired");
         return recipe.code(desired).into_iter().map(|(step, text)| (step, Cow::Owned(text))).collect();
     }
     let mut lines = match (settings.kind, settings.runtime()) {

@@ -33,11 +33,7 @@ impl World {
                 let current = self.api.get(kind, &key).cloned();
                 let body = match current {
                     Some(o) => {
-                        let spec = match o.spec {
-                            Spec::Ensemble { .. } => Spec::Ensemble { voices: to },
-                            Spec::ReplicaSet { .. } => Spec::ReplicaSet { replicas: to },
-                            ref s => s.clone(),
-                        };
+                        let spec = if o.spec.desired().is_some() { Spec::with_desired(kind, to) } else { o.spec.clone() };
                         ObjectTemplate {
                             namespace: o.namespace.clone(),
                             name: Some(o.name.clone()),
@@ -56,7 +52,7 @@ impl World {
                         labels: Default::default(),
                         owner_references: Default::default(),
                         finalizers: vec![],
-                        spec: Spec::ReplicaSet { replicas: to },
+                        spec: Spec::with_desired(kind, to),
                     },
                 };
                 let mut req = Request::update(Actor::Kubectl, body);
@@ -109,7 +105,7 @@ impl World {
         // One draw over the owner's pods by key, as a lister's sorted list
         // would give them: the index counts them, and when every pod is the
         // owner's the store finds the one drawn without a walk.
-        let victim = self.api.get(Kind::ReplicaSet, owner).map(|rs| rs.uid).and_then(|uid| {
+        let victim = self.api.get(self.spec.owner.unwrap_or(Kind::ReplicaSet), owner).map(|rs| rs.uid).and_then(|uid| {
             let (active, terminating) = self.api.controlled_by(Kind::Pod, uid);
             let n = u64::from(active + terminating);
             let nth = (n > 0).then(|| self.rng.below(n) as usize)?;

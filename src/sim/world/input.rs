@@ -29,6 +29,8 @@ pub struct WorldInit {
     pub object_limit: u64,
     pub cluster: ClusterSettings,
     pub controller: ControllerSettings,
+    /// Every kind of the run: the built-ins, then the scenario's own (`kinds`).
+    pub kinds: Vec<Kind>,
     /// Objects that exist before the scenario starts (no requests, no events).
     pub objects: Vec<ObjectTemplate>,
     pub actions: Vec<Action>,

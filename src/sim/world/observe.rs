@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 /// Where a run stopped because the cluster held more objects than its limit:
 /// the facts a report and the page put in words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 pub struct ObjectLimitStop {
     /// The last frame: the one that passed the limit.
     pub frame: u64,
@@ -22,9 +22,9 @@ pub struct ObjectLimitStop {
     /// Objects the cluster held then, and the limit.
     pub live: u64,
     pub limit: u64,
-    /// Of them, by kind (`Kind::index`).
+    /// Of them, by kind.
     #[serde(skip)]
-    pub by_kind: [u64; 4],
+    pub by_kind: Vec<(Kind, u64)>,
 }
 
 impl World {
@@ -61,7 +61,7 @@ impl World {
 
     /// Objects the cluster holds now, of every kind (Terminating ones too).
     pub(crate) fn live_objects(&self) -> u64 {
-        Kind::ALL.iter().map(|k| self.api.live_count(*k)).sum()
+        self.kinds.iter().map(|k| self.api.live_count(*k)).sum()
     }
 
     /// The run stopped at its object limit: the last frame left the cluster
@@ -73,7 +73,7 @@ impl World {
             at_ms: self.now_ms,
             live,
             limit: self.object_limit,
-            by_kind: Kind::ALL.map(|k| self.api.live_count(k)),
+            by_kind: self.kinds.iter().map(|k| (*k, self.api.live_count(*k))).collect(),
         })
     }
 

@@ -12,6 +12,7 @@ use crate::sim::controller_runtime::ReadYourWrites;
 use crate::sim::controllers::{Caches, ReconcileState, Step};
 use crate::sim::expectations::Expectations;
 use crate::sim::frame::{QueuedBy, Watcher};
+use crate::sim::object::MAX_KINDS;
 use crate::sim::object::{Kind, ObjectKey};
 use crate::sim::reconcile::Hold;
 use crate::sim::reflector::ExponentialBackoff;
@@ -91,7 +92,7 @@ pub struct Runtime {
     /// Each reflector's backoff manager, by `Kind::index`.
     pub(super) backoff: Vec<ExponentialBackoff>,
     /// Each reflector's watch count, by `Kind::index`: a timer for an older watch is ignored.
-    pub(super) watch_gen: [u32; 4],
+    pub(super) watch_gen: [u32; MAX_KINDS],
     /// Which replica this is (0: A, 1: B), when there are two.
     pub replica: u8,
     /// Frozen (SIGSTOP, a suspended VM, a starved CPU) until then: nothing runs.
@@ -110,7 +111,7 @@ impl Runtime {
     /// of the library it is written with.
     pub(super) fn new(controller: &ControllerSettings, cluster: &ClusterSettings) -> Runtime {
         let kind = controller.kind;
-        let mut caches = Caches::new(kind.spec().watches);
+        let mut caches = Caches::new(controller.spec().watches);
         for inf in &mut caches.informers {
             inf.fifo = controller.fifo();
             inf.watch_list = controller.watch_list();
@@ -138,8 +139,8 @@ impl Runtime {
                 let (qps, burst) = cluster.client_limit(kind);
                 TokenBucket::new(qps, burst, 0)
             },
-            backoff: vec![ExponentialBackoff::reflector(0); 4],
-            watch_gen: [0; 4],
+            backoff: vec![ExponentialBackoff::reflector(0); MAX_KINDS],
+            watch_gen: [0; MAX_KINDS],
             replica: 0,
             paused_until: None,
             leading: false,

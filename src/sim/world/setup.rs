@@ -9,7 +9,7 @@ use super::timer::{Start, Timer};
 use crate::sim::apiserver::{Actor, ApiServer, Request};
 use crate::sim::controllers::Caches;
 use crate::sim::invariants::Invariants;
-use crate::sim::object::{Kind, ObjectKey};
+use crate::sim::object::{ObjectKey, MAX_KINDS};
 use crate::sim::rng::Rng;
 use crate::sim::settings::Knob;
 use std::collections::BinaryHeap;
@@ -27,7 +27,7 @@ impl World {
             rng: Rng::new(init.seed),
             api: ApiServer::new(),
             ctl: Runtime::new(&init.controller, &init.cluster),
-            gc: GarbageCollector::new(Caches::new(&Kind::ALL)),
+            gc: GarbageCollector::new(Caches::new(&init.kinds)),
             timers: BinaryHeap::new(),
             timer_seq: 0,
             requests_in_flight: 0,
@@ -37,7 +37,7 @@ impl World {
             violations: Vec::new(),
             faults: Vec::new(),
             schedule: Rc::new(init.schedule),
-            events_sent: [0; 4],
+            events_sent: [0; MAX_KINDS],
             takes: Rc::new(init.takes),
             keys_taken: 0,
             peer: None,
@@ -46,6 +46,8 @@ impl World {
             frame_replica: None,
             promote: false,
             cluster: init.cluster,
+            spec: init.controller.spec(),
+            kinds: init.kinds.into(),
             controller: init.controller,
         };
         world.api.pod_grace_period_ms = world.cluster.pod_grace_period_ms;

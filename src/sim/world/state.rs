@@ -12,9 +12,10 @@ use super::timer::Scheduled;
 use crate::sim::apiserver::{ApiServer, FailMode, Verb};
 use crate::sim::frame::Violation;
 use crate::sim::invariants::Invariants;
-use crate::sim::object::Kind;
+use crate::sim::object::{Kind, MAX_KINDS};
 use crate::sim::rng::Rng;
 use crate::sim::settings::{ClusterSettings, ControllerSettings};
+use crate::sim::spec::ControllerSpec;
 use std::collections::BinaryHeap;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -24,6 +25,10 @@ use std::rc::Rc;
 pub struct World {
     pub cluster: ClusterSettings,
     pub controller: ControllerSettings,
+    /// The controller, as data (`controller.spec()`, kept: a recipe over kinds of the scenario's own asks a table for it).
+    pub spec: &'static ControllerSpec,
+    /// Every kind of the run: the built-ins, then the scenario's own.
+    pub kinds: Rc<[Kind]>,
     pub seed: u64,
     pub until_ms: u64,
     pub frame_limit: u64,
@@ -49,7 +54,7 @@ pub struct World {
     pub(super) faults: Vec<(Verb, Kind, FailMode)>,
     /// The schedule's deviations, and the watch events sent so far by kind (`Kind::index`).
     pub(super) schedule: Rc<Vec<Deviation>>,
-    pub events_sent: [u32; 4],
+    pub events_sent: [u32; MAX_KINDS],
     /// The schedule's worker choices, and the keys taken from the workqueue so far.
     pub(super) takes: Rc<Vec<(u32, u32)>>,
     pub keys_taken: u32,
@@ -89,7 +94,7 @@ impl World {
         const BASE: usize = 2 << 10;
         const PER_STORED: usize = std::mem::size_of::<crate::sim::object::ObjectRc>() * 3 / 2;
         const PER_IN_FLIGHT: usize = std::mem::size_of::<crate::sim::informer::InFlight>() * 3 / 2;
-        let api: usize = Kind::ALL.iter().map(|k| self.api.count(*k)).sum();
+        let api: usize = self.kinds.iter().map(|k| self.api.count(*k)).sum();
         let caches = [Some(&self.ctl.caches), self.peer.as_ref().map(|p| &p.caches), Some(&self.gc.caches)];
         let informers = caches.into_iter().flatten().flat_map(|c| &c.informers);
         let (stored, in_flight) = informers.fold((0, 0), |(s, f), i| (s + i.len(), f + i.in_flight_len()));
@@ -105,6 +110,8 @@ impl Hash for World {
         let World {
             cluster,
             controller,
+            spec: _,  // `controller.spec()`: hashed as `controller`.
+            kinds: _, // The scenario's, the same in every run the explorer compares.
             seed,
             until_ms,
             frame_limit,

@@ -317,7 +317,7 @@ impl World {
             Watcher::Controller => {
                 let ctl = &mut self.ctl;
                 let keyed_by = self.controller.recipe.as_ref().map_or_else(Default::default, |r| r.expectations_keyed_by);
-                let fx = controllers::handle(ctl.kind.spec(), keyed_by, kind, ev, &ctl.caches, &mut ctl.expectations, &mut ctl.consistency);
+                let fx = controllers::handle(self.spec, keyed_by, kind, ev, &ctl.caches, &mut ctl.expectations, &mut ctl.consistency);
                 // controller-runtime's handlers queue an initial list's create,
                 // and an update that changed no resourceVersion (a resync), at
                 // LowPriority (v0.24.1 pkg/handler/eventhandler.go,

@@ -12,7 +12,7 @@ use crate::sim::controller_runtime::{self, Outcome};
 use crate::sim::controllers::{self, Beat, Creates, Cx, Input, Note, Owned, ReconcileState, Tally};
 use crate::sim::frame::{Event, QueuedBy, Requeue};
 use crate::sim::invariants::SentWith;
-use crate::sim::object::{Kind, ObjectKey};
+use crate::sim::object::{Kind, ObjectKey, MAX_KINDS};
 use crate::sim::reflector::ExponentialBackoff;
 use crate::sim::settings::RuntimeKind;
 
@@ -72,7 +72,7 @@ impl World {
         ctl.ryw.reset();
         let (qps, burst) = self.cluster.client_limit(ctl.kind);
         ctl.limiter = TokenBucket::new(qps, burst, self.now_ms);
-        ctl.backoff = vec![ExponentialBackoff::reflector(self.now_ms); 4];
+        ctl.backoff = vec![ExponentialBackoff::reflector(self.now_ms); MAX_KINDS];
         dropped as u64
     }
 
@@ -88,7 +88,7 @@ impl World {
             let req = self.reflector_request(kind);
             self.send(req, Origin::Informer { kind, epoch }, SentWith::UNSYNCED);
         }
-        if !self.ctl.kind.spec().loops() {
+        if !self.spec.loops() {
             // A one-shot program has no events to queue it: it runs once, when it starts.
             self.ctl.enqueue(pruner_key(&self.controller.namespace), || QueuedBy::ProgramStart);
         }
@@ -110,7 +110,7 @@ impl World {
         let n = self.ctl.reconciles;
         let double_enqueued = self.ctl.double_enqueued.remove(&key);
         let queued_by = self.ctl.queued_by.remove(&key);
-        let step = self.ctl.kind.spec().first_step;
+        let step = self.spec.first_step;
         self.ctl.workers[w].busy = Some(Busy {
             key: key.clone(),
             n,
@@ -237,7 +237,7 @@ impl World {
         let busy = self.ctl.workers[w].busy.take().expect("a busy worker");
         let key = busy.key;
         let error = outcome.error().cloned();
-        if !self.ctl.kind.spec().loops() {
+        if !self.spec.loops() {
             // A one-shot program: it exits, nothing requeues.
             self.ctl.queue.done(&key);
             self.ctl.running = false;

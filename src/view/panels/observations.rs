@@ -46,7 +46,7 @@ impl Observations {
 }
 
 pub fn observations(world: &World) -> Observations {
-    let kind = world.controller.kind.spec().child;
+    let kind = world.controller.spec().child;
     // Deletes count whoever sent them (the pruner, kubectl's pressure, the GC); creates, the controller's.
     let mut deletes = world.kind_counts(kind, Verb::Delete, SentBy::Controller);
     for (code, n) in world.kind_counts(kind, Verb::Delete, SentBy::Others) {

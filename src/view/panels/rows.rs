@@ -61,7 +61,7 @@ pub fn object_rows(world: &World) -> Vec<Row> {
     // (cluster version, cache version) per object: both sides iterate in key
     // order per kind, so a merge pairs them in linear time.
     let mut all: Vec<(Option<ObjectRc>, Option<ObjectRc>)> = Vec::new();
-    for kind in Kind::ALL {
+    for &kind in world.kinds.iter() {
         let mut cluster = world.api.objects_of(kind).peekable();
         let mut cache = world.controller_informer(kind).into_iter().flat_map(|i| i.list()).peekable();
         loop {
@@ -85,10 +85,10 @@ pub fn object_rows(world: &World) -> Vec<Row> {
     });
     let written = |o: &Option<ObjectRc>| o.as_ref().and_then(|o| o.status).filter(|s| s.observed_generation > 0).map(|s| s.replicas);
     // What is on each informer's wire, by object: once a kind, not once a row.
-    let pending: Vec<_> = Kind::ALL.iter().map(|&k| world.controller_informer(k).map(|i| i.pending(lag)).unwrap_or_default()).collect();
+    let pending: Vec<_> = world.kinds.iter().map(|&k| world.controller_informer(k).map(|i| i.pending(lag)).unwrap_or_default()).collect();
     let make = |v: &(Option<ObjectRc>, Option<ObjectRc>), depth: u8| {
         let o = any(v);
-        let of_kind = Kind::ALL.iter().position(|&k| k == o.kind()).and_then(|k| pending.get(k));
+        let of_kind = world.kinds.iter().position(|&k| k == o.kind()).and_then(|k| pending.get(k));
         let pending = of_kind.and_then(|p| p.get(&o.namespace, &o.name)).map(|(t, at)| (t, at.saturating_sub(now)));
         Row {
             id: format!("{}/{}/{}", o.kind(), o.namespace, o.name),
@@ -107,7 +107,7 @@ pub fn object_rows(world: &World) -> Vec<Row> {
     };
     // Children: objects whose child label names an owner of the right kind.
     let owner_of = |o: &ObjectRc| -> Option<(Kind, String)> {
-        [Kind::Ensemble, Kind::ReplicaSet].into_iter().find_map(|owner_kind| {
+        world.kinds.iter().copied().find_map(|owner_kind| {
             if crate::sim::object::child_kind(owner_kind) != Some(o.kind()) {
                 return None;
             }
