@@ -209,6 +209,11 @@ mod url_codec {
                 unique.push((k, v));
             }
             let mut base = parse_query(&format!("s={preset}"), "over-create").unwrap();
+            // A preset with a recipe of its own: the page offers no switch that
+            // writes a line of the built-in recipe, so its URL carries none.
+            if base.scenario.controller.recipe.is_some() {
+                unique.retain(|(k, _)| !cachescope::scenario::recipe::WRITTEN_BY_RECIPE.iter().any(|(w, _)| w == k));
+            }
             if whole {
                 // The scenario given whole, as an import leaves it: it travels packed (z=).
                 base.custom = Some(base.scenario.to_value().to_string());

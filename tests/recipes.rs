@@ -168,7 +168,11 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
         ),
         (
             "expectations not kept",
-            Box::new(move |v| *step(0)(v) = json!({"check_expectations": {}})),
+            // Said outright: absent, `expectations` is kept when a step checks them.
+            Box::new(move |v| {
+                v["controller"]["recipe"]["expectations"] = false.into();
+                *step(0)(v) = json!({"check_expectations": {}});
+            }),
             "controller.recipe.steps[0].check_expectations",
             "",
         ),
@@ -634,4 +638,63 @@ fn a_live_switch_a_recipes_step_needs_turns_that_step_off_and_says_so() {
     assert!(cachescope::sim::controllers::step_applies(&s.controller, cachescope::sim::reconcile::Step::EnsureReady));
     s.controller.consistency_store = Some(false);
     assert!(!cachescope::sim::controllers::step_applies(&s.controller, cachescope::sim::reconcile::Step::EnsureReady));
+}
+
+/// An incident preset with its fix: the guard (`check_expectations`) added
+/// after `get_owner`, the one line the fix is. The lesson walks the run as
+/// shipped, so the fixed variant goes without it.
+fn with_the_guard(name: &str) -> Scenario {
+    // The file as shipped, a line added (its recipe says nothing of expectations: the guard keeps them).
+    let text = cachescope::scenario::PRESETS.iter().find(|(n, _)| *n == name).unwrap().1;
+    let mut v: Value = serde_json::from_str(text).unwrap();
+    v["controller"]["recipe"]["steps"].as_array_mut().unwrap().insert(1, json!({"check_expectations": {}}));
+    v["lesson"] = json!([]);
+    Scenario::from_value(v).unwrap()
+}
+
+#[test]
+fn each_incident_preset_shows_its_bug_and_its_fix_removes_it() {
+    use cachescope::explore::{counterexample, explore, Options};
+    use cachescope::sim::object::Kind;
+    for name in ["kuberay-random-delete", "eck-random-names"] {
+        let bug = preset(name).unwrap();
+        assert!(matches!(bug.controller.recipe.as_ref().unwrap().owner, Kind::Declared(_)), "{name}: its owner is a kind of its own");
+        let fixed = with_the_guard(name);
+        assert!(fixed.controller.recipe.as_ref().unwrap().expectations, "{name}: the guard keeps expectations");
+        for (s, variant) in [(&bug, "as shipped"), (&fixed, "with the guard")] {
+            let report = Report::run(s);
+            assert!(!report.expectations.is_empty(), "{name} {variant}: checks apply");
+            for v in &report.expectations {
+                assert!(v.held, "{name} {variant}: {} (measured {:?})", v.text, v.measured);
+            }
+        }
+        // Every check applies to one of the two runs at least, and each run has a check only it passes.
+        let options = Options { invariant: Some("children_within_desired".into()), ..Options::default() };
+        let found = explore(&bug, &options).violation.unwrap_or_else(|| panic!("{name}: the bug is found"));
+        let c = counterexample(&bug, &found).unwrap();
+        let replayed = Report::run(&Scenario::from_json(&c.to_value().to_string()).unwrap());
+        assert_eq!(replayed.invariants["children_within_desired"].first_broken_frame, Some(found.frame), "{name}: replayed");
+        let clean = explore(&fixed, &options);
+        assert!(clean.violation.is_none() && clean.complete, "{name}: the fixed recipe is clean over every schedule searched");
+        assert!(clean.explored > 1, "{name}: the search held events back");
+    }
+}
+
+#[test]
+fn a_scenario_with_kinds_of_its_own_survives_its_json_and_names_a_bad_spec() {
+    let s = preset("kuberay-random-delete").unwrap();
+    let again = Scenario::from_json(&s.to_value().to_string()).unwrap();
+    assert_eq!(again, s);
+    assert_eq!(Report::run(&again).trace_hash, Report::run(&s).trace_hash);
+    let mut v = s.to_value();
+    v["objects"][0]["spec"] = json!({"replicas": 3});
+    let e = Scenario::from_value(v).unwrap_err();
+    assert_eq!(e.field, "objects[0].spec.replicas", "{e}");
+    let mut v = s.to_value();
+    v["objects"][0]["kind"] = "RayClustr".into();
+    let e = Scenario::from_value(v).unwrap_err();
+    assert!(e.field.starts_with("objects[0]") && e.message.contains("RayClustr"), "{e}");
+    // The declared kind and its children, in the report by name.
+    let report = Report::run(&s);
+    assert_eq!(report.live.get("RayCluster"), Some(&1));
 }

@@ -158,10 +158,12 @@ fn load(t: &Target) -> Result<Scenario, ScenarioError> {
 /// own fields (`steps[0].get_owner.from`). None: not such a file.
 fn bare_recipe(path: &str) -> Option<Result<Scenario, ScenarioError>> {
     let text = std::fs::read_to_string(path).ok()?;
-    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let mut value: serde_json::Value = serde_json::from_str(&text).ok()?;
     if value.get("steps").is_none() || value.get("controller").is_some() {
         return None;
     }
+    // The kinds it reconciles, when they are the scenario's own, travel beside its steps.
+    let kinds = value.as_object_mut().and_then(|o| o.remove("kinds"));
     // The controller whose owner kind the recipe reconciles, and what its
     // steps need of it; a recipe that does not parse gets the ensemble's,
     // and the scenario's parser names its fault.
@@ -184,7 +186,10 @@ fn bare_recipe(path: &str) -> Option<Result<Scenario, ScenarioError>> {
         controller["read_your_writes"] = true.into();
     }
     controller["recipe"] = value;
-    let doc = serde_json::json!({"name": "recipe", "controller": controller});
+    let mut doc = serde_json::json!({"name": "recipe", "controller": controller});
+    if let Some(kinds) = kinds {
+        doc["kinds"] = kinds;
+    }
     Some(Scenario::from_value(doc).map_err(|mut e| {
         e.field = e.field.strip_prefix("controller.recipe.").unwrap_or(&e.field).to_string();
         e.message = format!("{} ({path})", e.message);
@@ -203,7 +208,12 @@ fn recipe(s: &Scenario, json: bool) -> Result<(), ScenarioError> {
                 "the pruner is a one-shot program, not a reconcile loop: it has no recipe",
             ));
         };
-        say!("{}", serde_json::to_string_pretty(&recipe).expect("recipes serialize"));
+        // A recipe over kinds of the scenario's own carries their declarations.
+        let mut value = serde_json::to_value(&recipe).expect("recipes serialize");
+        if !s.kinds.is_empty() {
+            value["kinds"] = serde_json::to_value(&s.kinds).expect("kinds serialize");
+        }
+        say!("{}", serde_json::to_string_pretty(&value).expect("recipes serialize"));
         return Ok(());
     }
     for (i, (step, text)) in controllers::pseudo_code(&s.controller).into_iter().enumerate() {

@@ -18,6 +18,8 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("over-create-answers", include_str!("../../scenarios/over-create-answers.json")),
     ("two-replicas", include_str!("../../scenarios/two-replicas.json")),
     ("lost-bookmark", include_str!("../../scenarios/lost-bookmark.json")),
+    ("kuberay-random-delete", include_str!("../../scenarios/kuberay-random-delete.json")),
+    ("eck-random-names", include_str!("../../scenarios/eck-random-names.json")),
 ];
 
 /// The presets' names.

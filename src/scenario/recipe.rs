@@ -291,7 +291,7 @@ pub const STEPS: &[StepDoc] = &[
     StepDoc {
         name: "check_expectations",
         example: r#"{"check_expectations": {"on_pending": "return"}}"#,
-        does: "`SatisfiedExpectations(key)`: while creates or deletes it made are unseen, `return` (default) or `count_only` (count for the status, act on nothing). Needs `controller.recipe.expectations: true`; kept under the owner's name, or its UID with `controller.recipe.expectations_keyed_by: \"uid\"`.",
+        does: "`SatisfiedExpectations(key)`: while creates or deletes it made are unseen, `return` (default) or `count_only` (count for the status, act on nothing). The recipe keeps expectations when it has this step (unless `controller.recipe.expectations` says `false`, which this step refuses); kept under the owner's name, or its UID with `controller.recipe.expectations_keyed_by: \"uid\"`.",
     },
     StepDoc {
         name: "count",

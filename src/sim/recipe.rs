@@ -240,7 +240,7 @@ fn one() -> u32 {
 /// A reconcile loop as data.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, from = "RecipeDoc")]
 pub struct Recipe {
     /// The kind it reconciles; each object's spec holds its desired count.
     pub owner: Kind,
@@ -257,6 +257,43 @@ pub struct Recipe {
     /// Its steps, in order; the last is `return`.
     #[serde(rename = "steps")]
     pub ops: Arc<[Op]>,
+}
+
+/// A recipe as a document writes it: `expectations` may be left out, and
+/// is then kept exactly when a step checks them, so the guard is one line
+/// added (`{"check_expectations": {}}`), as it is one line of the code.
+#[derive(Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+struct RecipeDoc {
+    /// The kind it reconciles; each object's spec holds its desired count.
+    owner: Kind,
+    /// The kind it counts, creates and deletes.
+    child: Kind,
+    /// Keeps ControllerExpectations: the guard, and the bookkeeping of every
+    /// create and delete (`ExpectCreations`, `CreationObserved` for a create
+    /// that failed, `DeleteExpectations` when the owner is gone). Absent:
+    /// kept when a `check_expectations` step reads them.
+    #[serde(default)]
+    expectations: Option<bool>,
+    /// What its expectations are kept under: the owner's `name` (default) or its `uid`.
+    #[serde(default)]
+    expectations_keyed_by: KeyedBy,
+    /// Its steps, in order; the last is `return`.
+    steps: Arc<[Op]>,
+}
+
+impl From<RecipeDoc> for Recipe {
+    fn from(d: RecipeDoc) -> Recipe {
+        let checked = d.steps.iter().any(|op| matches!(op, Op::CheckExpectations { .. }));
+        Recipe {
+            owner: d.owner,
+            child: d.child,
+            expectations: d.expectations.unwrap_or(checked),
+            expectations_keyed_by: d.expectations_keyed_by,
+            ops: d.steps,
+        }
+    }
 }
 
 impl Recipe {
