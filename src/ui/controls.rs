@@ -389,17 +389,16 @@ fn MoreSettings(in_main: fn(&ControlsView, &str) -> bool) -> impl IntoView {
 fn DesiredField() -> impl IntoView {
     let ui = use_ui();
     let controls = ui.controls;
-    let kind = move || controls.with(|c| c.kind);
     let desired = move || controls.with(|c| c.desired);
     // The owner's desired count as its spec field names it: "Voices", "Replicas".
     let desired_label = move || {
-        let field = kind().spec().desired_field.unwrap_or("replicas");
+        let field = controls.with(|c| c.spec.desired_field).unwrap_or("replicas");
         field[..1].to_uppercase() + &field[1..]
     };
     let desired_error = RwSignal::new(None::<String>);
     let on_desired = move |ev| {
         let raw = event_target_value(&ev);
-        let owner = controls.with_untracked(|c| c.spec().owner).unwrap_or(Kind::ReplicaSet);
+        let owner = controls.with_untracked(|c| c.spec.owner).unwrap_or(Kind::ReplicaSet);
         let max = crate::scenario::settings::desired_max(owner);
         let over_budget = |n: u32| {
             ui.session.with_untracked(|s| {
@@ -462,7 +461,6 @@ fn Actions(more: bool) -> impl IntoView {
     let controls = ui.controls;
     let c = move || controls.get();
     let shown = move || controls.with(|c| c.shown);
-    let kind = move || controls.with(|c| c.kind);
     let here = move |what: &str| controls.with(|c| c.is_declared(what)) != more;
     view! {
         <div class="control actions" role="group" aria-label=if more { "More actions" } else { "Actions" }>
@@ -471,7 +469,7 @@ fn Actions(more: bool) -> impl IntoView {
                        })}
                        { let gate = Memo::new(move |_| c().can_delete_owner && here("delete_owner")); move || gate.get().then(|| view! {
                            <button on:click=move |_| ui.apply(Change::Action(UiAction::DeleteOwner(Propagation::Background)), "Owner deleted")>
-                               {move || format!("Delete the {}", kind().spec().owner.map_or_else(|| "owner".to_string(), |k| k.to_string()))}
+                               {move || format!("Delete the {}", controls.with(|c| c.spec.owner).map_or_else(|| "owner".to_string(), |k| k.to_string()))}
                            </button>
                            <select
                                aria-label="Delete the owner with another cascade"

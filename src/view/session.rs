@@ -3,7 +3,7 @@
 //! `Session` in one signal; everything it draws is computed from it.
 
 use crate::scenario::{expect, settings, Scenario, ScenarioError, Verdict};
-use crate::sim::apiserver::{ControllerKind, FailMode, Propagation, Verb};
+use crate::sim::apiserver::{FailMode, Propagation, Verb};
 use crate::sim::frame::Frame;
 use crate::sim::history::History;
 use crate::sim::informer::DropNext;
@@ -507,11 +507,11 @@ impl Session {
     pub fn apply(&mut self, change: Change) {
         let frame = self.position();
         let owner = self.owner_key();
-        let kind = self.scenario.controller.kind;
+        let spec = self.scenario.controller.spec();
         self.history.fork(|w| match change {
             Change::Knob(k) => w.set_knob(k),
             Change::Action(a) => {
-                if let Some(action) = resolve(a, kind, owner) {
+                if let Some(action) = resolve(a, spec, owner) {
                     w.inject(action);
                 }
             }
@@ -573,12 +573,12 @@ impl Session {
 
     /// Which buttons make sense for this controller.
     pub fn supports(&self, a: UiAction) -> bool {
-        let kind = self.scenario.controller.kind;
+        let spec = self.scenario.controller.spec();
         match a {
-            UiAction::DeletePod => kind.spec().has_pods(),
+            UiAction::DeletePod => spec.has_pods(),
             UiAction::DeleteOwner(_) | UiAction::Scale(_) => self.owner_key().is_some(),
             UiAction::DropNextEvent | UiAction::RestartController | UiAction::FailNextCreate(_) => true,
-            UiAction::PauseController(_) => kind.spec().loops(),
+            UiAction::PauseController(_) => spec.loops(),
         }
     }
 }
@@ -635,7 +635,7 @@ fn same_knob(a: Change, b: Change) -> bool {
     }
 }
 
-fn resolve(a: UiAction, kind: ControllerKind, owner: Option<(Kind, ObjectKey)>) -> Option<ActionKind> {
+fn resolve(a: UiAction, spec: &crate::sim::spec::ControllerSpec, owner: Option<(Kind, ObjectKey)>) -> Option<ActionKind> {
     Some(match a {
         UiAction::DeletePod => ActionKind::DeletePods { owner: owner?.1, count: 1, interval_ms: 1 },
         UiAction::DeleteOwner(p) => {
@@ -647,8 +647,8 @@ fn resolve(a: UiAction, kind: ControllerKind, owner: Option<(Kind, ObjectKey)>) 
             let (k, key) = owner?;
             ActionKind::Scale { kind: k, key, to }
         }
-        UiAction::DropNextEvent => ActionKind::DropNextEvent { kind: kind.spec().child, what: DropNext::Event(None) },
-        UiAction::FailNextCreate(mode) => ActionKind::FailNext { verb: Verb::Create, kind: kind.spec().child, mode },
+        UiAction::DropNextEvent => ActionKind::DropNextEvent { kind: spec.child, what: DropNext::Event(None) },
+        UiAction::FailNextCreate(mode) => ActionKind::FailNext { verb: Verb::Create, kind: spec.child, mode },
         UiAction::RestartController => ActionKind::RestartController,
         UiAction::PauseController(for_ms) => ActionKind::PauseController { for_ms },
     })

@@ -78,6 +78,8 @@ pub struct Snapshot {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ControlsView {
     pub kind: ControllerKind,
+    /// The controller, as data: its kind's, over a recipe's own kinds.
+    pub spec: &'static crate::sim::spec::ControllerSpec,
     pub lag_ms: u64,
     /// The informer's first LIST, `cluster.initial_list_ms`.
     pub first_list_ms: u64,
@@ -178,7 +180,7 @@ impl ControlsView {
     /// What the run has that a panel's note on the simulation's
     /// simplifications depends on: a note on pods says nothing to a run of ConfigMaps.
     pub fn traits(&self) -> crate::narrate::simplifications::RunTraits {
-        let pods = self.kind.spec().has_pods();
+        let pods = self.spec.has_pods();
         crate::narrate::simplifications::RunTraits {
             pods,
             double_enqueue: self.double_enqueue,
@@ -254,6 +256,7 @@ pub fn snapshot_in(s: &Session, asking: bool) -> Snapshot {
         plot: plot(s),
         controls: ControlsView {
             kind: c.kind,
+            spec: c.spec(),
             lag_ms: w.cluster.watch_lag_ms,
             first_list_ms: w.cluster.initial_list_ms,
             naming: c.naming,

@@ -14,6 +14,15 @@ pub(super) fn kind_abbr(k: Kind) -> &'static str {
         Kind::ConfigMap => "CM",
         Kind::ReplicaSet => "RS",
         Kind::Pod => "Pod",
+        // A kind of the scenario's own: its capitals (`RayCluster`: RC), or its name if it has one capital.
+        Kind::Declared(d) => {
+            let caps: String = d.name.chars().filter(char::is_ascii_uppercase).collect();
+            if caps.len() >= 2 {
+                crate::sim::object::intern(&caps)
+            } else {
+                d.name
+            }
+        }
     }
 }
 
