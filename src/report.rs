@@ -199,7 +199,7 @@ impl Report {
                 .collect(),
             expectations: expect::outcomes(scenario, world, frames),
             // Both replicas' counts, when there are two: one controller, as its metrics add up.
-            metrics: [(world.ctl.kind.actor_name().to_string(), {
+            metrics: [(world.spec.name().to_string(), {
                 let replicas = std::iter::once(&world.ctl).chain(world.peer.as_ref());
                 replicas.fold(Metrics::default(), |m, r| Metrics {
                     reconciles: m.reconciles + r.reconciles,

@@ -694,7 +694,19 @@ fn a_scenario_with_kinds_of_its_own_survives_its_json_and_names_a_bad_spec() {
     v["objects"][0]["kind"] = "RayClustr".into();
     let e = Scenario::from_value(v).unwrap_err();
     assert!(e.field.starts_with("objects[0]") && e.message.contains("RayClustr"), "{e}");
-    // The declared kind and its children, in the report by name.
+    // A controller's own name is a DNS label.
+    let mut v = s.to_value();
+    v["controller"]["recipe"]["name"] = "KubeRay Operator".into();
+    let e = Scenario::from_value(v).unwrap_err();
+    assert_eq!(e.field, "controller.recipe.name", "{e}");
+    // The declared kind and its children, in the report by name, and the controller by its own.
     let report = Report::run(&s);
     assert_eq!(report.live.get("RayCluster"), Some(&1));
+    assert!(report.metrics.contains_key("kuberay-operator"), "{:?}", report.metrics.keys());
+    let mut world = cachescope::sim::world::World::new(s.world_init());
+    let mut said = Vec::new();
+    while let Some(frame) = world.step() {
+        said.push(cachescope::narrate::caption(&frame));
+    }
+    assert!(said.iter().any(|l| l.starts_with("kuberay-operator creates Pod")), "the captions name it");
 }

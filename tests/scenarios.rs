@@ -34,7 +34,7 @@ fn over_create_with_generated_names_makes_eleven_at_every_lag_from_half_a_second
     // The frame that broke it is a controller's 201 create.
     let f = &run.frames[broken as usize - 1];
     assert!(
-        matches!(&f.event, Event::ApiRequest { entry, .. } if entry.status.code == 201 && entry.actor == Actor::Controller(ControllerKind::Ensemble))
+        matches!(&f.event, Event::ApiRequest { entry, .. } if entry.status.code == 201 && entry.actor == Actor::Controller(cachescope::sim::apiserver::Agent::of(ControllerKind::Ensemble)))
     );
 }
 
@@ -443,7 +443,7 @@ fn a_recreated_replicaset_is_not_fooled_by_its_predecessors_pods() {
             .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.actor == actor && entry.verb == verb && entry.status.is_success() && entry.kind == Kind::Pod))
             .count()
     };
-    let rs = Actor::Controller(ControllerKind::ReplicaSet);
+    let rs = Actor::Controller(cachescope::sim::apiserver::Agent::of(ControllerKind::ReplicaSet));
     assert_eq!(by(rs, Verb::Create), 6, "three pods for each ReplicaSet");
     assert_eq!(by(rs, Verb::Delete), 0, "the successor deletes nothing");
     assert_eq!(by(Actor::GarbageCollector, Verb::Delete), 3, "the collector takes the predecessor's three");
@@ -586,7 +586,7 @@ fn an_ambiguous_create_over_creates_a_replicaset_by_one_then_deletes_the_surplus
     let lost = run.frames.iter().find(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.client_status.is_some())).unwrap();
     let caption = cachescope::narrate::caption(lost);
     assert!(caption.contains("201 Created at resourceVersion") && caption.contains("the client sees 504 Timeout"), "{caption}");
-    let rs = Actor::Controller(ControllerKind::ReplicaSet);
+    let rs = Actor::Controller(cachescope::sim::apiserver::Agent::of(ControllerKind::ReplicaSet));
     let deletes = run
         .frames
         .iter()

@@ -134,7 +134,7 @@ fn sync_answering(
                         let status = answer(sent.len() + i);
                         let audit = AuditEntry {
                             at_ms: now_ms,
-                            actor: Actor::Controller(ControllerKind::ReplicaSet),
+                            actor: Actor::Controller(cachescope::sim::apiserver::Agent::of(ControllerKind::ReplicaSet)),
                             verb: req.verb,
                             kind: req.kind,
                             namespace: req.namespace.clone(),

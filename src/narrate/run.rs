@@ -336,7 +336,7 @@ pub fn object_limit_words(world: &World, stop: &ObjectLimitStop) -> String {
     let Some(&kind) = kinds.last() else { return head };
     let cluster = stop.by_kind.iter().find(|(k, _)| *k == kind).map_or(0, |(_, n)| *n);
     let cache = world.controller_informer(kind).map_or(0, |i| i.len() as u64);
-    let actor = world.ctl.kind.actor_name();
+    let actor = world.spec.name();
     let sent = world.events_sent[kind.index()];
     let held: Vec<_> = world.schedule().iter().filter(|d| d.kind == kind && d.nth <= sent).copied().collect();
     let cache_says = format!("{actor}'s cache holds {} of the {} {kind}s", thousands(cache), thousands(cluster));

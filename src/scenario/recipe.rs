@@ -52,6 +52,9 @@ pub(super) fn validate(s: &Scenario) -> Result<(), ScenarioError> {
         }
     }
     limits::get("controller.recipe.steps").check(&format!("{AT}.steps"), recipe.ops.len() as u64)?;
+    if let Some(name) = &recipe.name {
+        super::dns_name(&format!("{AT}.name"), name)?;
+    }
     switches_beside(c)?;
     if let Some((i, path)) = s.controls.iter().enumerate().find(|(_, p)| WRITTEN_BY_RECIPE.iter().any(|(w, _)| w == p)) {
         return Err(ScenarioError::new(
@@ -327,6 +330,7 @@ pub fn markdown_table() -> String {
     for s in STEPS {
         let op: Op = serde_json::from_str(s.example).expect("each example is a step");
         let recipe = Recipe {
+            name: None,
             expectations_keyed_by: crate::sim::recipe::KeyedBy::Name,
             owner: crate::sim::object::Kind::Ensemble,
             child: crate::sim::object::Kind::ConfigMap,
@@ -396,7 +400,7 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
     if let Some(at) = ops.iter().position(|o| matches!(o, Op::Create { .. })).filter(|_| draw(3) == 0) {
         ops.insert(at + 1, Op::WaitForCache { timeout_ms: 500 * (1 + u64::from(draw(6))) });
     }
-    Recipe { owner, child: spec.child, expectations, expectations_keyed_by, ops: ops.into() }
+    Recipe { name: None, owner, child: spec.child, expectations, expectations_keyed_by, ops: ops.into() }
 }
 
 /// A scenario running `recipe` (an Ensemble's or a ReplicaSet's) at

@@ -242,6 +242,10 @@ fn one() -> u32 {
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
 #[serde(deny_unknown_fields, from = "RecipeDoc")]
 pub struct Recipe {
+    /// The name the controller goes by in logs and the audit log's user
+    /// field (`kuberay-operator`). Absent: its controller kind's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<Arc<str>>,
     /// The kind it reconciles; each object's spec holds its desired count.
     pub owner: Kind,
     /// The kind it counts, creates and deletes.
@@ -266,6 +270,10 @@ pub struct Recipe {
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
 struct RecipeDoc {
+    /// The name the controller goes by in logs and the audit log's user
+    /// field (`kuberay-operator`). Absent: its controller kind's.
+    #[serde(default)]
+    name: Option<Arc<str>>,
     /// The kind it reconciles; each object's spec holds its desired count.
     owner: Kind,
     /// The kind it counts, creates and deletes.
@@ -287,6 +295,7 @@ impl From<RecipeDoc> for Recipe {
     fn from(d: RecipeDoc) -> Recipe {
         let checked = d.steps.iter().any(|op| matches!(op, Op::CheckExpectations { .. }));
         Recipe {
+            name: d.name,
             owner: d.owner,
             child: d.child,
             expectations: d.expectations.unwrap_or(checked),

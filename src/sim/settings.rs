@@ -510,7 +510,9 @@ impl ControllerSettings {
     pub fn spec(&self) -> &'static ControllerSpec {
         let base = self.kind.spec();
         match &self.recipe {
-            Some(r) if base.owner.is_some() && matches!(r.owner, Kind::Declared(_)) => super::spec::rewired(base, r.owner, r.child),
+            Some(r) if base.owner.is_some() && (matches!(r.owner, Kind::Declared(_)) || r.name.is_some()) => {
+                super::spec::rewired(base, r.owner, r.child, r.name.as_deref())
+            }
             _ => base,
         }
     }

@@ -74,6 +74,8 @@ pub struct Can {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ControllerSpec {
     pub kind: ControllerKind,
+    /// The name it goes by in logs and the audit log's user field.
+    pub name: &'static str,
     pub program: Program,
     /// The kinds its informers watch, in the order they start.
     pub watches: &'static [Kind],
@@ -118,6 +120,7 @@ pub const DEFAULT_CLIENT_BURST: u32 = 10;
 /// `DefaultBurst`); its informers share its client's config.
 const ENSEMBLE: ControllerSpec = ControllerSpec {
     kind: ControllerKind::Ensemble,
+    name: ControllerKind::Ensemble.actor_name(),
     program: Program::Loop,
     watches: &[Kind::Ensemble, Kind::ConfigMap],
     handlers: &[
@@ -156,6 +159,7 @@ const ENSEMBLE: ControllerSpec = ControllerSpec {
 /// (`ClientOrDie("shared-informers")` in `CreateControllerContext`).
 const REPLICASET: ControllerSpec = ControllerSpec {
     kind: ControllerKind::ReplicaSet,
+    name: ControllerKind::ReplicaSet.actor_name(),
     program: Program::Loop,
     watches: &[Kind::ReplicaSet, Kind::Pod],
     handlers: &[
@@ -190,6 +194,7 @@ const REPLICASET: ControllerSpec = ControllerSpec {
 /// It names only the ConfigMap it creates when it re-reads its own write.
 const PRUNER: ControllerSpec = ControllerSpec {
     kind: ControllerKind::Pruner,
+    name: ControllerKind::Pruner.actor_name(),
     program: Program::OneShot,
     watches: &[Kind::ConfigMap],
     handlers: &[],
@@ -234,13 +239,14 @@ impl ControllerKind {
 /// by `owner`'s children label where `base`'s maps by a label, and by
 /// controllerRef where `base`'s does. Interned: one value per distinct
 /// wiring for the process's life, as declared kinds are.
-pub fn rewired(base: &'static ControllerSpec, owner: Kind, child: Kind) -> &'static ControllerSpec {
-    if base.owner == Some(owner) && base.child == child {
+pub fn rewired(base: &'static ControllerSpec, owner: Kind, child: Kind, name: Option<&str>) -> &'static ControllerSpec {
+    let name = name.map_or(base.name, super::object::intern);
+    if base.owner == Some(owner) && base.child == child && base.name == name {
         return base;
     }
     static INTERNED: std::sync::Mutex<Vec<&'static ControllerSpec>> = std::sync::Mutex::new(Vec::new());
     let mut specs = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(spec) = specs.iter().find(|s| s.kind == base.kind && s.owner == Some(owner) && s.child == child) {
+    if let Some(spec) = specs.iter().find(|s| s.kind == base.kind && s.owner == Some(owner) && s.child == child && s.name == name) {
         return spec;
     }
     let handlers = base.handlers.iter().map(|h| match h.maps_to {
@@ -251,6 +257,7 @@ pub fn rewired(base: &'static ControllerSpec, owner: Kind, child: Kind) -> &'sta
         MapsTo::OwnerByControllerRef => Handler { kind: child, ..*h },
     });
     let spec = ControllerSpec {
+        name,
         watches: Box::leak(Box::new([owner, child])),
         handlers: Box::leak(handlers.collect::<Vec<_>>().into_boxed_slice()),
         owner: Some(owner),
@@ -266,7 +273,12 @@ pub fn rewired(base: &'static ControllerSpec, owner: Kind, child: Kind) -> &'sta
 impl ControllerSpec {
     /// The name it goes by in logs and the audit log's user field.
     pub fn name(&self) -> &'static str {
-        self.kind.actor_name()
+        self.name
+    }
+
+    /// Who its requests are from.
+    pub fn agent(&self) -> super::apiserver::Agent {
+        super::apiserver::Agent { kind: self.kind, name: self.name }
     }
 
     /// A reconcile loop (it can be paused, run as two replicas, restarted).

@@ -40,7 +40,7 @@ mod watch;
 
 pub use audit::AuditEntry;
 pub use names::{generate_name, GENERATED_SUFFIX_LEN, GENERATE_NAME_ALPHABET, GENERATE_NAME_ATTEMPTS, MAX_GENERATED_PREFIX};
-pub use request::{Actor, ControllerKind, Options, Propagation, Request, Verb};
+pub use request::{Actor, Agent, ControllerKind, Options, Propagation, Request, Verb};
 pub use status::{status_message, Cause, FailMode, Reason, Response, Status};
 pub use watch::{EventType, WatchEvent};
 

@@ -51,12 +51,41 @@ pub enum ControllerKind {
 
 impl ControllerKind {
     /// The name the controller goes by in logs and the audit log's user field.
-    pub fn actor_name(self) -> &'static str {
+    pub const fn actor_name(self) -> &'static str {
         match self {
             ControllerKind::Ensemble => "ensemble-controller",
             ControllerKind::ReplicaSet => "replicaset-controller",
             ControllerKind::Pruner => "pruner",
         }
+    }
+}
+
+/// A controller as its requests name it: its kind, and the name it goes
+/// by in the audit log's user field (its kind's, or a recipe's own:
+/// `kuberay-operator`). Serialized, compared by hash, as its kind alone:
+/// the name is a word, and a trace's hash covers facts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Agent {
+    pub kind: ControllerKind,
+    pub name: &'static str,
+}
+
+impl Agent {
+    /// A built-in controller, under its kind's name.
+    pub const fn of(kind: ControllerKind) -> Agent {
+        Agent { kind, name: kind.actor_name() }
+    }
+}
+
+impl std::hash::Hash for Agent {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.kind.hash(h);
+    }
+}
+
+impl Serialize for Agent {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.kind.serialize(s)
     }
 }
 
@@ -67,9 +96,9 @@ pub enum Actor {
     /// The scenario's own actions, as a person with kubectl.
     Kubectl,
     /// A controller's reconcile.
-    Controller(ControllerKind),
+    Controller(Agent),
     /// A controller's informer (its LIST).
-    Informer(ControllerKind),
+    Informer(Agent),
     /// The garbage collector, and its informer's LIST.
     GarbageCollector,
     /// The kubelet: the final delete of a pod whose grace period is over.
@@ -80,8 +109,8 @@ impl fmt::Display for Actor {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Actor::Kubectl => f.write_str("kubectl"),
-            Actor::Controller(c) => f.write_str(c.actor_name()),
-            Actor::Informer(c) => write!(f, "{} (informer)", c.actor_name()),
+            Actor::Controller(c) => f.write_str(c.name),
+            Actor::Informer(c) => write!(f, "{} (informer)", c.name),
             Actor::GarbageCollector => f.write_str("garbage-collector"),
             Actor::Kubelet => f.write_str("kubelet"),
         }

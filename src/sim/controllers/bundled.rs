@@ -62,6 +62,7 @@ fn ensemble(settings: &ControllerSettings) -> Recipe {
     }
     ops.push(Op::Return);
     Recipe {
+        name: None,
         owner: Kind::Ensemble,
         child: Kind::ConfigMap,
         expectations: settings.expectations(),
@@ -100,6 +101,7 @@ fn replicaset(settings: &ControllerSettings) -> Recipe {
     }
     ops.push(Op::Return);
     Recipe {
+        name: None,
         owner: Kind::ReplicaSet,
         child: Kind::Pod,
         expectations: settings.expectations(),

@@ -208,7 +208,7 @@ impl RecipeRun {
     }
 
     fn actor(cx: &Cx) -> Actor {
-        Actor::Controller(cx.settings.kind)
+        Actor::Controller(cx.settings.spec().agent())
     }
 
     /// Whether the read-your-writes client holds `read`: the note that says so, as a beat.

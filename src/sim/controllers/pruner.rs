@@ -25,7 +25,7 @@ pub(crate) const PSEUDO_CODE: &[(Step, &str)] = &[
 /// The name the read-your-write step creates.
 pub(crate) const REREAD_NAME: &str = "seed-99";
 
-const ACTOR: Actor = Actor::Controller(ControllerKind::Pruner);
+const ACTOR: Actor = Actor::Controller(crate::sim::apiserver::Agent::of(ControllerKind::Pruner));
 
 /// The run in progress.
 #[derive(Debug, Clone, Hash)]

@@ -69,7 +69,7 @@ impl World {
     /// watch-list a WATCH with `sendInitialEvents=true`, which the apiserver
     /// answers with the same snapshot, streamed.
     pub(super) fn reflector_request(&self, kind: Kind) -> Request {
-        let actor = Actor::Informer(self.ctl.kind);
+        let actor = Actor::Informer(self.spec.agent());
         let streams = self.ctl.caches.informer(kind).is_some_and(|i| i.watch_list);
         if streams {
             Request::watch_list(actor, kind, "")
