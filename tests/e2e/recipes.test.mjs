@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -95,6 +95,33 @@ test('a broken recipe by link is a banner naming its step and field', async () =
       .getByRole('alert')
       .getByText(/controller\.recipe\.steps\[0\]\.get_owner\.from: unknown variant `cahce`, expected one of `cache`, `live`, `read_your_writes`/)
       .waitFor({ timeout: 20_000 });
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a kind of the scenario\'s own: its rows by name, the stale count lit, the operator named; a broken declaration is a banner naming its field', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    // gc=1: every frame a step, the garbage collector's too (stepUntil counts frames one by one).
+    await openStage(page, env.server.url, '?s=kuberay-random-delete&gc=1');
+    // The moment: reconcile 2 counts a cache that holds 1 of the 3 worker pods.
+    const state = await stepUntil(page, { done: (s) => /Reconcile 2 reads the cache: 1 of 3 Pods/.test(s.caption ?? '') });
+    assert.match(state.caption, /while the cluster holds 3/);
+    const lit = region(page, 'Reconcile').locator('li[aria-current="step"]');
+    assert.match(await lit.innerText(), /lister\.List\(ray\.io\/cluster=owner\.Name\).*owner\.Spec\.workers/);
+    assert.match(await region(page, 'Cluster').innerText(), /3\s+pods\s+·\s+1\s+RayCluster/);
+    assert.match(await region(page, 'Cache').innerText(), /1\s+pod\s+·\s+1\s+RayCluster/);
+    const after = await stepUntil(page, { done: (s) => /creates Pod/.test(s.caption ?? '') });
+    assert.match(after.caption, /^kuberay-operator creates Pod raycluster-worker-/, 'the operator by its own name');
+    assert.deepEqual(await axeProblems(page), []);
+    const doc = JSON.parse(runner('recipe', 'kuberay-random-delete', '--json'));
+    assert.equal(doc.kinds[0].name, 'RayCluster', '`recipe --json` carries the kinds it reconciles');
+    const broken = JSON.parse(readFileSync(path.join(ROOT, 'scenarios', 'kuberay-random-delete.json'), 'utf8'));
+    broken.kinds[0].children.kind = 'Pods';
+    await openStage(page, env.server.url, `?z=${pack(broken)}`);
+    await page.getByRole('alert').getByText(/kinds\[0\]\.children\.kind/).waitFor({ timeout: 20_000 });
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();
