@@ -507,6 +507,9 @@ impl ControllerSettings {
 
     /// This controller, as data: its kind's, over a recipe's owner and
     /// child kinds where those are the scenario's own ([`spec::rewired`]).
+    /// Its defaults (runtime, workers, expectations, the consistency store
+    /// by release) are its kind's, which a rewiring keeps: those read
+    /// `kind.spec()` and take no lock.
     pub fn spec(&self) -> &'static ControllerSpec {
         let base = self.kind.spec();
         match &self.recipe {
@@ -521,7 +524,7 @@ impl ControllerSettings {
     /// kube-controller-manager's ReplicaSet controller, its release's
     /// `StaleControllerConsistencyReplicaSet` (beta, on, from v1.36), else off.
     pub fn consistency_store(&self) -> bool {
-        let by_release = self.spec().consistency_store_by_release.then(|| self.kubernetes.map(|k| k.minor() >= 36)).flatten();
+        let by_release = self.kind.spec().consistency_store_by_release.then(|| self.kubernetes.map(|k| k.minor() >= 36)).flatten();
         self.consistency_store.or(by_release).unwrap_or(false)
     }
 
@@ -558,7 +561,7 @@ impl ControllerSettings {
     /// lab's operator, client-go for kube-controller-manager's ReplicaSet
     /// controller and the lab's one-shot pruner).
     pub fn runtime(&self) -> RuntimeKind {
-        self.runtime.unwrap_or(if self.spec().controller_runtime_by_default {
+        self.runtime.unwrap_or(if self.kind.spec().controller_runtime_by_default {
             RuntimeKind::ControllerRuntime
         } else {
             RuntimeKind::ClientGo
@@ -575,13 +578,13 @@ impl ControllerSettings {
     pub fn expectations(&self) -> bool {
         match &self.recipe {
             Some(recipe) => recipe.expectations,
-            None => self.expectations.unwrap_or(self.spec().expectations_by_default),
+            None => self.expectations.unwrap_or(self.kind.spec().expectations_by_default),
         }
     }
 
     /// Worker goroutines (absent: 5 for the ReplicaSet, as upstream, else 1).
     pub fn workers(&self) -> u32 {
-        self.workers.unwrap_or(self.spec().default_workers)
+        self.workers.unwrap_or(self.kind.spec().default_workers)
     }
 }
 
