@@ -51,13 +51,12 @@ impl Default for Options {
 impl Options {
     /// Check each argument against its limit in the one table
     /// ([`crate::scenario::limits::LIMITS`]: `--max-deviations`, `--budget`,
-    /// `--late`), and the invariant against the known ones; the error names
-    /// the flag and its value. Nothing is clamped: what is over is refused.
-    pub fn check(&self) -> Result<(), ScenarioError> {
+    /// `--late`), and the invariant against the ones `s` checks; the error
+    /// names the flag and its value. Nothing is clamped: what is over is refused.
+    pub fn check(&self, s: &Scenario) -> Result<(), ScenarioError> {
         if let Some(name) = &self.invariant {
-            let known = crate::sim::invariants::Invariants::new();
-            if known.get(name).is_none() {
-                let names: Vec<&str> = known.list.iter().map(|i| i.name).collect();
+            let names = s.invariant_names();
+            if !names.contains(&name.as_str()) {
                 return Err(ScenarioError::new(
                     "--invariant",
                     Some(format!("{name:?}")),
@@ -114,8 +113,8 @@ pub struct Flags {
 
 #[cfg(not(target_arch = "wasm32"))]
 impl Flags {
-    /// The search these flags ask for, each within its limit ([`Options::check`]).
-    pub fn options(&self) -> Result<Options, ScenarioError> {
+    /// The search these flags ask for over `s`, each within its limit ([`Options::check`]).
+    pub fn options(&self, s: &Scenario) -> Result<Options, ScenarioError> {
         let o = Options {
             invariant: self.invariant.clone(),
             max_deviations: self.max_deviations,
@@ -124,7 +123,7 @@ impl Flags {
             drops: self.drop,
             exhaustive: self.exhaustive,
         };
-        o.check()?;
+        o.check(s)?;
         Ok(o)
     }
 }

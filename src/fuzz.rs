@@ -250,7 +250,7 @@ fn explore_options(input: &str) -> Option<crate::explore::Options> {
         flags: crate::explore::Flags,
     }
     let args = <Args as clap::Parser>::try_parse_from(input.split_whitespace()).ok()?;
-    args.flags.options().ok()
+    args.flags.options(&preset(EXPLORE_SCENARIO).expect("a preset")).ok()
 }
 
 /// Accepted arguments ask for no more than the limits table allows.

@@ -64,7 +64,7 @@ fn the_search_holds_at_most_its_bytes_per_state_whatever_the_late_values() {
     let late_ms: Vec<u64> = (0..most).map(|i| 500 + 700 * i).collect();
     let budget = 400_000;
     let o = Options { max_deviations: 2, budget, late_ms, ..Options::default() };
-    o.check().expect("the most late values the table allows");
+    o.check(&s).expect("the most late values the table allows");
     let before = live_bytes();
     reset_peak();
     let found = explore(&s, &o);

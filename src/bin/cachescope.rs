@@ -373,7 +373,7 @@ fn explore(e: &ExploreArgs) -> Result<bool, ScenarioError> {
     use cachescope::explore::explore;
     use cachescope::view::lesson::counterexample;
     let s = load(&e.target)?;
-    let options = e.flags.options()?;
+    let options = e.flags.options(&s)?;
     let t = std::time::Instant::now();
     let found = explore(&s, &options);
     let elapsed = t.elapsed().as_secs_f64();

@@ -349,6 +349,17 @@ fn event_caption(frame: &Frame) -> String {
             secs(frame.at_ms.saturating_sub(*since_ms)),
             plural(*children, "child", "children")
         ),
+        Event::LivenessChecked { invariant, kind, owners, short } => {
+            let children = crate::sim::object::child_kind(*kind).map_or_else(|| "children".to_string(), super::units::kind_plural);
+            let at = secs(frame.at_ms);
+            match (short, owners) {
+                // The violation's words, which follow, say what it found.
+                (Some(_), _) => format!("{at}: the liveness invariant {invariant} is checked."),
+                (None, 0) => format!("{at}: the liveness invariant {invariant} is checked. No {kind} is left to want any: it holds."),
+                (None, 1) => format!("{at}: the liveness invariant {invariant} is checked. The {kind} has the {children} it wants: it holds."),
+                (None, n) => format!("{at}: the liveness invariant {invariant} is checked. Each of the {n} {} has the {children} it wants: it holds.", super::units::kind_plural(*kind)),
+            }
+        }
     }
 }
 

@@ -1,8 +1,10 @@
 //! The invariants in words: what each promises, its badge's short name, and
 //! what broke it, from the facts a [`Violation`](crate::sim::frame::Violation) carries.
 
+use super::units::{kind_noun, kind_plural, secs};
 use crate::sim::frame::ViolationFacts;
-use crate::sim::invariants::{ALL_PODS_WITHIN_REPLICAS, CHILDREN_WITHIN_DESIRED, NO_DELETE_BEFORE_SYNC, NO_DELETE_OF_UNCACHED, NO_ORPHANS};
+use crate::sim::invariants::{Invariant, Rule, ALL_PODS_WITHIN_REPLICAS, CHILDREN_WITHIN_DESIRED, NO_DELETE_BEFORE_SYNC, NO_DELETE_OF_UNCACHED, NO_ORPHANS};
+use crate::sim::object::{child_kind, Kind};
 
 /// What the invariant named `name` promises, in one sentence (empty for a name it does not know).
 pub fn description(name: &str) -> &'static str {
@@ -17,6 +19,32 @@ pub fn description(name: &str) -> &'static str {
         }
         NO_ORPHANS => "No child outlives its deleted owner by more than the grace period.",
         _ => "",
+    }
+}
+
+/// What an invariant promises, in one sentence: a built-in one's
+/// [`description`], a declared one's from its rule.
+pub fn promise(i: &Invariant) -> String {
+    match i.rule {
+        None => description(i.name).to_string(),
+        Some(rule) => rule_words(rule),
+    }
+}
+
+/// A declared invariant's rule in words: `No create leaves a RayCluster with more than 3 active pods.`
+pub fn rule_words(rule: Rule) -> String {
+    let children = |owner: Kind| child_kind(owner).map_or_else(|| "children".to_string(), kind_plural);
+    let counted = |owner: Kind, n: u32| child_kind(owner).map_or_else(|| super::units::plural(n, "child", "children"), |k| kind_noun(k, n.into()));
+    match rule {
+        Rule::AtMost { count, owner } => {
+            format!("No create leaves a {owner} with more than {} active (declared: safety).", counted(owner, count))
+        }
+        Rule::AtLeast { count, owner } => {
+            format!("No controller delete leaves a {owner} with fewer than {} active (declared: safety).", counted(owner, count))
+        }
+        Rule::Converged { owner, by_ms } => {
+            format!("By {}, every {owner} has exactly its desired count of active {} (declared: liveness).", secs(by_ms), children(owner))
+        }
     }
 }
 
@@ -47,6 +75,18 @@ pub fn violation_words(facts: &ViolationFacts) -> String {
             format!("{kind} {name} was deleted though the synced cache did not hold it: absent from the cache is not absent from the cluster")
         }
         ViolationFacts::Orphans { owner, children } => format!("{children} children of deleted {owner} remain"),
+        ViolationFacts::AboveBound { owner, owner_name, count, active, created } => {
+            let children = child_kind(*owner).map_or_else(|| "children".to_string(), kind_plural);
+            format!("{owner} {owner_name} has {active} active {children} after creating {created}, over its bound of {count}")
+        }
+        ViolationFacts::BelowBound { owner, owner_name, count, active, deleted } => {
+            let children = child_kind(*owner).map_or_else(|| "children".to_string(), kind_plural);
+            format!("{owner} {owner_name} has {active} active {children} after the delete of {deleted}, under its bound of {count}")
+        }
+        ViolationFacts::NotConverged { owner, owner_name, desired, active } => {
+            let children = child_kind(*owner).map_or_else(|| "children".to_string(), kind_plural);
+            format!("{owner} {owner_name} has {active} of the {desired} {children} it wants by the time it was to have them")
+        }
     }
 }
 

@@ -127,6 +127,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         "A recipe's wait_for_cache is woken when the cache holds what its creates made, or at its timeout, not every 100 ms as wait.PollUntilContextTimeout polls; a recipe's random victims are drawn with the run's seed.",
         None,
     ),
+    s("A liveness invariant of the scenario's own (invariants) is checked once, at its by_ms, not when the controller settles.", None),
     s(
         "A kind of the scenario's own (kinds) has one spec field, its desired count, and its children are found by their label; a recipe over it runs with its controller kind's wiring (ensemble: a controller-runtime operator whose child events reach the owner named by that label; replicaset: a client-go controller mapping them by controllerRef), and its informer's first LIST takes initial_list_ms.",
         None,

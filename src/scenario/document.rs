@@ -54,6 +54,10 @@ pub struct Scenario {
     /// `Job`), each nameable wherever a kind is.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kinds: Vec<super::DeclaredKind>,
+    /// What "broken" means for this scenario's controller, beside the
+    /// built-in invariants (`crate::scenario::invariants`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invariants: Vec<super::InvariantSpec>,
     /// The declared kinds, read from `kinds` before the rest (the parse fills it in).
     #[serde(skip)]
     #[cfg_attr(not(target_arch = "wasm32"), schemars(skip))]

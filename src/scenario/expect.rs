@@ -9,7 +9,6 @@ use super::ScenarioError;
 use crate::sim::apiserver::{Actor, Verb};
 use crate::sim::controllers::Note;
 use crate::sim::frame::{Event, Frame};
-use crate::sim::invariants::Invariants;
 use crate::sim::object::Kind;
 use crate::sim::world::World;
 use serde::{Deserialize, Serialize};
@@ -131,7 +130,7 @@ pub struct Gauge {
 
 impl Gauge {
     /// Check the fields against the measure; `at` is the gauge's path (`expect[2]`, `lesson[0].answer`).
-    pub fn validate(&self, at: &str) -> Result<(), ScenarioError> {
+    pub fn validate(&self, at: &str, known: &[&str]) -> Result<(), ScenarioError> {
         let given: [(&str, bool); 6] = [
             ("kind", self.kind.is_some()),
             ("verb", self.verb.is_some()),
@@ -171,7 +170,7 @@ impl Gauge {
                     }
                 }
             }
-            Measure::Broken => known_invariant(&format!("{at}.invariant"), self.invariant.as_deref())?,
+            Measure::Broken => known_invariant(&format!("{at}.invariant"), self.invariant.as_deref(), known)?,
             _ => {}
         }
         Ok(())
@@ -253,10 +252,10 @@ impl Gauge {
     }
 }
 
-/// `name` is one of the invariants the world checks; `at` names the field.
-pub(super) fn known_invariant(at: &str, name: Option<&str>) -> Result<(), ScenarioError> {
+/// `name` is one of the invariants the world checks (`known`: the built-in
+/// ones, then the scenario's own); `at` names the field.
+pub(super) fn known_invariant(at: &str, name: Option<&str>, known: &[&str]) -> Result<(), ScenarioError> {
     let name = name.unwrap_or_default();
-    let known: Vec<&str> = Invariants::new().list.iter().map(|i| i.name).collect();
     if known.contains(&name) {
         return Ok(());
     }
@@ -378,11 +377,11 @@ impl Check {
 
     /// Check the fields against the measure; `at` is the check's path (`expect[2]`),
     /// `doc` the scenario's JSON with every field present (for `when` paths).
-    pub fn validate(&self, at: &str, doc: &Value) -> Result<(), ScenarioError> {
+    pub fn validate(&self, at: &str, doc: &Value, known: &[&str]) -> Result<(), ScenarioError> {
         if self.text.trim().is_empty() {
             return Err(ScenarioError::new(format!("{at}.text"), Some("\"\"".into()), "must not be empty: it is what the learner reads"));
         }
-        self.gauge().validate(at)?;
+        self.gauge().validate(at, known)?;
         validate_range(at, self.equals, self.min, self.max)?;
         for path in self.when.keys() {
             if super::get_path(doc, path).is_none_or(|v| v.is_object()) || path.starts_with("expect") {

@@ -296,7 +296,7 @@ pub fn raw(v: &Value) -> String {
 }
 
 /// Check a lesson's fields; `doc` is the scenario's JSON with every field present.
-pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), ScenarioError> {
+pub(super) fn validate(lesson: &[LessonStep], doc: &Value, known: &[&str]) -> Result<(), ScenarioError> {
     limits::get("lesson").check("lesson", lesson.len() as u64)?;
     for (i, step) in lesson.iter().enumerate() {
         let at = format!("lesson[{i}]");
@@ -311,7 +311,7 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), Scenari
                 ));
             }
         }
-        validate_at(&format!("{at}.at"), &step.at)?;
+        validate_at(&format!("{at}.at"), &step.at, known)?;
         if matches!(step.at.selector(), Ok(Selector::Start)) {
             return Err(ScenarioError::new(
                 format!("{at}.at"),
@@ -320,7 +320,7 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), Scenari
             ));
         }
         if let Some(ask_at) = &step.ask_at {
-            validate_at(&format!("{at}.ask_at"), ask_at)?;
+            validate_at(&format!("{at}.ask_at"), ask_at, known)?;
             if matches!(ask_at.selector(), Ok(Selector::End)) {
                 return Err(ScenarioError::new(
                     format!("{at}.ask_at"),
@@ -329,7 +329,7 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), Scenari
                 ));
             }
         }
-        step.answer.validate(&format!("{at}.answer"))?;
+        step.answer.validate(&format!("{at}.answer"), known)?;
         limits::get("lesson[].figures").check(&format!("{at}.figures"), step.figures.len() as u64)?;
         limits::get("lesson[].choices").check(&format!("{at}.choices"), step.choices.len() as u64)?;
         for (name, g) in &step.figures {
@@ -340,7 +340,7 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), Scenari
                     "a figure's name is lower-case letters and _, and not \"answer\"",
                 ));
             }
-            g.validate(&format!("{at}.figures.{name}"))?;
+            g.validate(&format!("{at}.figures.{name}"), known)?;
         }
         if step.choices.len() == 1 {
             return Err(ScenarioError::new(
@@ -432,7 +432,7 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value) -> Result<(), Scenari
 
 /// Check one frame selector (`lesson[2].at`, `lesson[2].ask_at`): exactly
 /// one given, each within its range.
-fn validate_at(field: &str, at: &At) -> Result<(), ScenarioError> {
+fn validate_at(field: &str, at: &At, known: &[&str]) -> Result<(), ScenarioError> {
     let selector = at.selector().map_err(|n| {
         ScenarioError::new(
             field,
@@ -443,7 +443,7 @@ fn validate_at(field: &str, at: &At) -> Result<(), ScenarioError> {
         )
     })?;
     match selector {
-        Selector::Broken(name) => known_invariant(&format!("{field}.broken"), Some(name)),
+        Selector::Broken(name) => known_invariant(&format!("{field}.broken"), Some(name), known),
         Selector::Request(r) => {
             if let Some(s) = r.status {
                 super::range(&format!("{field}.request.status"), u64::from(s), 100, 599)?;

@@ -20,6 +20,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("lost-bookmark", include_str!("../../scenarios/lost-bookmark.json")),
     ("kuberay-random-delete", include_str!("../../scenarios/kuberay-random-delete.json")),
     ("eck-random-names", include_str!("../../scenarios/eck-random-names.json")),
+    ("job-expectations-by-name", include_str!("../../scenarios/job-expectations-by-name.json")),
 ];
 
 /// The presets' names.

@@ -94,6 +94,13 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
             "keys expectations the recipe does not keep: set controller.recipe.expectations to true",
         ));
     }
+    if recipe.delete_expectations_on_delete.is_some() && !recipe.expectations {
+        return Err(ScenarioError::new(
+            format!("{AT}.delete_expectations_on_delete"),
+            recipe.delete_expectations_on_delete.map(|b| b.to_string()),
+            "forgets expectations the recipe does not keep: add a check_expectations step, or drop this field",
+        ));
+    }
     let last = recipe.ops.len() - 1;
     let mut counted = false;
     let mut live_owner = false;
@@ -332,6 +339,7 @@ pub fn markdown_table() -> String {
         let recipe = Recipe {
             name: None,
             expectations_keyed_by: crate::sim::recipe::KeyedBy::Name,
+            delete_expectations_on_delete: None,
             owner: crate::sim::object::Kind::Ensemble,
             child: crate::sim::object::Kind::ConfigMap,
             expectations: true,
@@ -400,7 +408,7 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
     if let Some(at) = ops.iter().position(|o| matches!(o, Op::Create { .. })).filter(|_| draw(3) == 0) {
         ops.insert(at + 1, Op::WaitForCache { timeout_ms: 500 * (1 + u64::from(draw(6))) });
     }
-    Recipe { name: None, owner, child: spec.child, expectations, expectations_keyed_by, ops: ops.into() }
+    Recipe { name: None, owner, child: spec.child, expectations, expectations_keyed_by, delete_expectations_on_delete: None, ops: ops.into() }
 }
 
 /// A scenario running `recipe` (an Ensemble's or a ReplicaSet's) at

@@ -69,6 +69,7 @@ impl Scenario {
             cluster,
             controller,
             kinds: Kind::ALL.into_iter().chain(self.declared.iter().copied()).collect(),
+            invariants: super::invariants::declared(self).expect("a validated scenario's invariants"),
             objects,
             actions,
             schedule: self.schedule.clone(),

@@ -84,7 +84,9 @@ impl Scenario {
         limits::get("objects").check("objects", self.objects.len() as u64)?;
         limits::get("actions").check("actions", self.actions.len() as u64)?;
         limits::get("expect").check("expect", self.expect.len() as u64)?;
-        super::lesson::validate(&self.lesson, &doc)?;
+        super::invariants::declared(self)?;
+        let known = super::invariants::known(self);
+        super::lesson::validate(&self.lesson, &doc, &known)?;
         // The page links it: only web links, never `javascript:` or `data:`.
         if let Some(i) = &self.incident {
             if !(i.url.starts_with("https://") || i.url.starts_with("http://")) {
@@ -172,7 +174,7 @@ impl Scenario {
         if !self.expect.is_empty() {
             for (i, c) in self.expect.iter().enumerate() {
                 limits::get("expect[].text").check_text(&format!("expect[{i}].text"), &c.text, false)?;
-                c.validate(&format!("expect[{i}]"), &doc)?;
+                c.validate(&format!("expect[{i}]"), &doc, &known)?;
             }
         }
         limits::check_budget(self, None)

@@ -43,6 +43,20 @@ pub enum ViolationFacts {
     DeleteOfUncached { kind: Kind, name: String },
     /// `children` of the deleted `owner` remain past the grace period.
     Orphans { owner: ObjectRef, children: u32 },
+    /// A create took `owner`'s active children to `active`, over a declared `count`.
+    AboveBound { owner: Kind, owner_name: String, count: u32, active: u32, created: String },
+    /// A controller's delete left `owner`'s active children at `active`, under a declared `count`.
+    BelowBound { owner: Kind, owner_name: String, count: u32, active: u32, deleted: String },
+    /// At a declared liveness invariant's time, `owner` had `active` of its `desired` children.
+    NotConverged { owner: Kind, owner_name: String, desired: u32, active: u32 },
+}
+
+/// An owner short of its desired count when a liveness invariant is checked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
+pub struct Shortfall {
+    pub name: String,
+    pub desired: u32,
+    pub active: u32,
 }
 
 /// What added a key to the workqueue: the first `Add` that made it dirty,
@@ -209,6 +223,10 @@ pub enum Event {
     ControllerExited { code: i32, error: Option<ReconcileError>, deleted: u32 },
     /// An owner has been gone for the grace period and children that name it remain.
     OrphansRemain { owner: ObjectRef, children: u32, since_ms: u64 },
+    /// A declared liveness invariant's time: each of the `owners` objects of
+    /// `kind` has its desired count of active children, or `short` is the
+    /// first that has not.
+    LivenessChecked { invariant: &'static str, kind: Kind, owners: u32, short: Option<Shortfall> },
     /// A replica's process starts as a candidate for the lease (two replicas).
     CandidateStarted { replica: char, restart: bool },
     /// A replica took the lease and runs the controller; the lease had not
@@ -275,6 +293,7 @@ impl Event {
             | Event::ReconcileFinished { .. }
             | Event::ControllerExited { .. } => true,
             Event::OrphansRemain { .. }
+            | Event::LivenessChecked { .. }
             | Event::CandidateStarted { .. }
             | Event::LeaderElected { .. }
             | Event::ReplicaPaused { .. }
@@ -309,6 +328,7 @@ impl Event {
             Event::ReconcileFinished { .. } => "reconcile_finished",
             Event::ControllerExited { .. } => "controller_exited",
             Event::OrphansRemain { .. } => "orphans_remain",
+            Event::LivenessChecked { .. } => "liveness_checked",
             Event::CandidateStarted { .. } => "candidate_started",
             Event::LeaderElected { .. } => "leader_elected",
             Event::ReplicaPaused { .. } => "replica_paused",

@@ -1,11 +1,15 @@
 //! Named invariants, checked as frames are produced. Each records the first
 //! frame that broke it, so the UI can jump there and the runner can report it.
+//! Five are built in; a scenario may declare more ([`Declared`]), in the two
+//! families of upstream's controller robustness framework
+//! (`test/utils/robustness`, kubernetes PR #139657): safety, checked at every
+//! request that could break it, and liveness, checked once at a stated time.
 //! Facts only: what each promises and what broke it are worded by
 //! `crate::narrate::invariants`.
 
 use super::apiserver::{Actor, ApiServer, AuditEntry, Verb};
 use super::frame::{Event, Violation, ViolationFacts};
-use super::object::{child_kind, child_label, Kind, ObjectKey};
+use super::object::{child_kind, child_label, Kind, Object, ObjectKey, ObjectRc};
 use serde::Serialize;
 
 /// One invariant and its state.
@@ -15,6 +19,44 @@ pub struct Invariant {
     pub first_broken_frame: Option<u64>,
     /// What broke it, first time.
     pub facts: Option<ViolationFacts>,
+    /// What a declared invariant promises (none: a built-in one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<Rule>,
+}
+
+/// An invariant a scenario declares (`invariants[]`): its name, interned,
+/// and what it promises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Declared {
+    pub name: &'static str,
+    pub rule: Rule,
+}
+
+/// What a declared invariant promises, of each object of an owner kind and
+/// its children (the kind its declaration or its built-in wiring names),
+/// counted as the apiserver holds them: active (not Terminating), by
+/// controllerRef, or by the owner's label where a child has none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rule {
+    /// Safety: no create leaves an `owner` with more than `count` active children.
+    AtMost { count: u32, owner: Kind },
+    /// Safety: no controller delete leaves an `owner` with fewer than
+    /// `count` active children (a quorum, a disruption budget).
+    AtLeast { count: u32, owner: Kind },
+    /// Liveness: `by_ms` into the run, every `owner` has exactly its desired
+    /// count of active children. Checked once, then: upstream's framework
+    /// checks liveness once the controller settles, within a timeout.
+    Converged { owner: Kind, by_ms: u64 },
+}
+
+impl Rule {
+    /// The owner kind it speaks of.
+    pub fn owner(self) -> Kind {
+        match self {
+            Rule::AtMost { owner, .. } | Rule::AtLeast { owner, .. } | Rule::Converged { owner, .. } => owner,
+        }
+    }
 }
 
 impl Invariant {
@@ -80,8 +122,20 @@ impl Default for Invariants {
 
 impl Invariants {
     pub fn new() -> Self {
-        let list = NAMES.iter().map(|&name| Invariant { name, first_broken_frame: None, facts: None }).collect();
+        let list = NAMES.iter().map(|&name| Invariant { name, first_broken_frame: None, facts: None, rule: None }).collect();
         Invariants { list }
+    }
+
+    /// The built-in invariants, then `declared`, in order.
+    pub fn with(declared: &[Declared]) -> Self {
+        let mut all = Self::new();
+        all.list.extend(declared.iter().map(|d| Invariant { name: d.name, first_broken_frame: None, facts: None, rule: Some(d.rule) }));
+        all
+    }
+
+    /// The declared invariants, in order.
+    pub fn declared(&self) -> impl Iterator<Item = Declared> + '_ {
+        self.list.iter().filter_map(|i| Some(Declared { name: i.name, rule: i.rule? }))
     }
 
     pub fn get(&self, name: &str) -> Option<&Invariant> {
@@ -105,7 +159,7 @@ impl Invariants {
         if !matches!(audit.actor, Actor::Controller(_)) {
             return Vec::new();
         }
-        match audit.verb {
+        let mut broke = match audit.verb {
             Verb::Create if audit.status.is_success() => Self::check_create(audit, api),
             Verb::Delete if !sent.synced => {
                 vec![Violation::new(NO_DELETE_BEFORE_SYNC, ViolationFacts::DeleteBeforeSync { kind: audit.kind, name: audit.name.clone() })]
@@ -114,41 +168,68 @@ impl Invariants {
                 vec![Violation::new(NO_DELETE_OF_UNCACHED, ViolationFacts::DeleteOfUncached { kind: audit.kind, name: audit.name.clone() })]
             }
             _ => Vec::new(),
+        };
+        for d in self.declared() {
+            Self::check_declared(d, audit, api, &mut broke);
         }
+        broke
+    }
+
+    /// A declared safety invariant, after a controller's request.
+    fn check_declared(d: Declared, audit: &AuditEntry, api: &ApiServer, broke: &mut Vec<Violation>) {
+        if !audit.status.is_success() || child_kind(d.rule.owner()) != Some(audit.kind) {
+            return;
+        }
+        match (d.rule, audit.verb) {
+            (Rule::AtMost { count, owner: kind }, Verb::Create) => {
+                let Some(created) = api.get(audit.kind, &ObjectKey::new(audit.namespace.clone(), audit.name.clone())) else { return };
+                let Some(owner) = owner_of(created, api).filter(|o| o.kind() == kind) else { return };
+                let (active, _) = children_of(api, &owner, audit.kind);
+                if active > count {
+                    let facts = ViolationFacts::AboveBound { owner: kind, owner_name: owner.name.clone(), count, active, created: audit.name.clone() };
+                    broke.push(Violation::new(d.name, facts));
+                }
+            }
+            (Rule::AtLeast { count, owner: kind }, Verb::Delete) => {
+                // The deleted child may be gone for good: every owner of the
+                // kind in its namespace is counted.
+                let below = api.objects_of(kind).filter(|o| o.namespace == audit.namespace && !o.is_terminating()).find_map(|owner| {
+                    let (active, _) = children_of(api, owner, audit.kind);
+                    (active < count).then(|| (owner.name.clone(), active))
+                });
+                if let Some((owner_name, active)) = below {
+                    let facts = ViolationFacts::BelowBound { owner: kind, owner_name, count, active, deleted: audit.name.clone() };
+                    broke.push(Violation::new(d.name, facts));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A declared liveness invariant at its time: the first `owner` object
+    /// whose active children are not its desired count, as `(name, desired, active)`,
+    /// and how many owners there were.
+    pub(crate) fn check_converged(owner: Kind, api: &ApiServer) -> (u32, Option<(String, u32, u32)>) {
+        let Some(child) = child_kind(owner) else { return (0, None) };
+        let mut owners = 0;
+        let mut short = None;
+        for o in api.objects_of(owner).filter(|o| !o.is_terminating()) {
+            owners += 1;
+            let desired = o.spec.desired().unwrap_or(0);
+            let (active, _) = children_of(api, o, child);
+            if active != desired && short.is_none() {
+                short = Some((o.name.clone(), desired, active));
+            }
+        }
+        (owners, short)
     }
 
     /// A committed create: the owner's children now, active and Terminating.
     fn check_create(audit: &AuditEntry, api: &ApiServer) -> Vec<Violation> {
         let Some(created) = api.get(audit.kind, &ObjectKey::new(audit.namespace.clone(), audit.name.clone())) else { return Vec::new() };
-        // The owner is the controllerRef's object, the very one (same UID);
-        // a child without one (ownerReferences off) belongs to the owner its label names.
-        let owner = match created.controller_ref() {
-            Some(r) => api.get(r.kind, &ObjectKey::new(audit.namespace.clone(), r.name.clone())).filter(|o| o.uid == r.uid),
-            None => api.kinds().find_map(|owner_kind| {
-                let label = child_label(owner_kind)?;
-                let name = (child_kind(owner_kind) == Some(audit.kind)).then(|| created.labels.get(label)).flatten()?;
-                api.get(owner_kind, &ObjectKey::new(audit.namespace.clone(), name.clone()))
-            }),
-        };
-        let Some(owner) = owner else { return Vec::new() };
+        let Some(owner) = owner_of(created, api) else { return Vec::new() };
         let desired = owner.spec.desired().unwrap_or(0);
-        // Children by controllerRef (an old owner's pods, still being
-        // collected under the same name, are not this one's), counted by the
-        // apiserver's index; and children without one (ownerReferences off)
-        // that carry the owner's label, over the kind when there are any.
-        let (mut active, mut terminating) = api.controlled_by(audit.kind, owner.uid);
-        if api.uncontrolled_count(audit.kind) > 0 {
-            for c in api.objects_of(audit.kind) {
-                let mine = c.controller_ref().is_none()
-                    && c.namespace == audit.namespace
-                    && child_label(owner.kind()).is_some_and(|l| c.labels.get(l) == Some(&owner.name));
-                match (mine, c.is_terminating()) {
-                    (true, false) => active += 1,
-                    (true, true) => terminating += 1,
-                    (false, _) => {}
-                }
-            }
-        }
+        let (active, terminating) = children_of(api, &owner, audit.kind);
         let mut broke = Vec::new();
         if active > desired {
             let facts = ViolationFacts::OverDesired {
@@ -179,7 +260,52 @@ impl Invariants {
             Event::OrphansRemain { owner, children, .. } => {
                 Some(Violation::new(NO_ORPHANS, ViolationFacts::Orphans { owner: owner.clone(), children: *children }))
             }
+            Event::LivenessChecked { invariant, kind, short: Some(short), .. } => {
+                let facts = ViolationFacts::NotConverged {
+                    owner: *kind,
+                    owner_name: short.name.clone(),
+                    desired: short.desired,
+                    active: short.active,
+                };
+                Some(Violation::new(invariant, facts))
+            }
             _ => None,
         }
     }
+}
+
+/// The owner of a child the apiserver holds: its controllerRef's object,
+/// the very one (same UID); for a child without one (ownerReferences off),
+/// the owner its label names.
+fn owner_of(child: &Object, api: &ApiServer) -> Option<ObjectRc> {
+    match child.controller_ref() {
+        Some(r) => api.get(r.kind, &ObjectKey::new(child.namespace.clone(), r.name.clone())).filter(|o| o.uid == r.uid).cloned(),
+        None => api.kinds().find_map(|owner_kind| {
+            let label = child_label(owner_kind)?;
+            let name = (child_kind(owner_kind) == Some(child.kind())).then(|| child.labels.get(label)).flatten()?;
+            api.get(owner_kind, &ObjectKey::new(child.namespace.clone(), name.clone())).cloned()
+        }),
+    }
+}
+
+/// An owner's children of `kind` as the apiserver holds them, `(active,
+/// Terminating)`: by controllerRef (an old owner's pods, still being
+/// collected under the same name, are not this one's), counted by the
+/// apiserver's index; and children without one (ownerReferences off) that
+/// carry the owner's label, over the kind when there are any.
+fn children_of(api: &ApiServer, owner: &Object, kind: Kind) -> (u32, u32) {
+    let (mut active, mut terminating) = api.controlled_by(kind, owner.uid);
+    if api.uncontrolled_count(kind) > 0 {
+        for c in api.objects_of(kind) {
+            let mine = c.controller_ref().is_none()
+                && c.namespace == owner.namespace
+                && child_label(owner.kind()).is_some_and(|l| c.labels.get(l) == Some(&owner.name));
+            match (mine, c.is_terminating()) {
+                (true, false) => active += 1,
+                (true, true) => terminating += 1,
+                (false, _) => {}
+            }
+        }
+    }
+    (active, terminating)
 }

@@ -217,10 +217,6 @@ pub enum KeyedBy {
 }
 
 impl KeyedBy {
-    fn is_name(&self) -> bool {
-        *self == KeyedBy::Name
-    }
-
     /// The record's key for the owner with workqueue key `key` and `uid`.
     pub fn key(self, key: &str, uid: u64) -> String {
         match self {
@@ -256,8 +252,13 @@ pub struct Recipe {
     #[serde(default)]
     pub expectations: bool,
     /// What its expectations are kept under: the owner's `name` (default) or its `uid`.
-    #[serde(default, skip_serializing_if = "KeyedBy::is_name")]
+    #[serde(default)]
     pub expectations_keyed_by: KeyedBy,
+    /// Whether the owner's delete handler calls `DeleteExpectations` (the
+    /// ReplicaSet controller's `deleteRS` does; the Job controller's
+    /// `deleteJob` did not, kubernetes #142142). Absent: its controller kind's wiring.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delete_expectations_on_delete: Option<bool>,
     /// Its steps, in order; the last is `return`.
     #[serde(rename = "steps")]
     pub ops: Arc<[Op]>,
@@ -287,6 +288,11 @@ struct RecipeDoc {
     /// What its expectations are kept under: the owner's `name` (default) or its `uid`.
     #[serde(default)]
     expectations_keyed_by: KeyedBy,
+    /// Whether the owner's delete handler calls `DeleteExpectations` (the
+    /// ReplicaSet controller's `deleteRS` does; the Job controller's
+    /// `deleteJob` did not, kubernetes #142142). Absent: its controller kind's wiring.
+    #[serde(default)]
+    delete_expectations_on_delete: Option<bool>,
     /// Its steps, in order; the last is `return`.
     steps: Arc<[Op]>,
 }
@@ -300,6 +306,7 @@ impl From<RecipeDoc> for Recipe {
             child: d.child,
             expectations: d.expectations.unwrap_or(checked),
             expectations_keyed_by: d.expectations_keyed_by,
+            delete_expectations_on_delete: d.delete_expectations_on_delete,
             ops: d.steps,
         }
     }

@@ -238,28 +238,34 @@ impl ControllerKind {
 /// but watches and reconciles `owner` and `child`. Its child handler maps
 /// by `owner`'s children label where `base`'s maps by a label, and by
 /// controllerRef where `base`'s does. Interned: one value per distinct
-/// wiring for the process's life, as declared kinds are.
-pub fn rewired(base: &'static ControllerSpec, owner: Kind, child: Kind, name: Option<&str>) -> &'static ControllerSpec {
+/// wiring for the process's life, as declared kinds are. `forgets`, when
+/// given, says whether the owner's delete handler forgets its expectations.
+pub fn rewired(base: &'static ControllerSpec, owner: Kind, child: Kind, name: Option<&str>, forgets: Option<bool>) -> &'static ControllerSpec {
     let name = name.map_or(base.name, super::object::intern);
-    if base.owner == Some(owner) && base.child == child && base.name == name {
+    let handlers: Vec<Handler> = base
+        .handlers
+        .iter()
+        .map(|h| match h.maps_to {
+            MapsTo::Itself { forgets: was } => Handler { kind: owner, maps_to: MapsTo::Itself { forgets: forgets.unwrap_or(was) } },
+            MapsTo::OwnerByLabel(_) => {
+                Handler { kind: child, maps_to: MapsTo::OwnerByLabel(super::object::child_label(owner).unwrap_or(ENSEMBLE_LABEL)) }
+            }
+            MapsTo::OwnerByControllerRef => Handler { kind: child, ..*h },
+        })
+        .collect();
+    if base.owner == Some(owner) && base.child == child && base.name == name && *base.handlers == *handlers {
         return base;
     }
     static INTERNED: std::sync::Mutex<Vec<&'static ControllerSpec>> = std::sync::Mutex::new(Vec::new());
     let mut specs = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(spec) = specs.iter().find(|s| s.kind == base.kind && s.owner == Some(owner) && s.child == child && s.name == name) {
+    let same = |s: &&&ControllerSpec| s.kind == base.kind && s.owner == Some(owner) && s.child == child && s.name == name && *s.handlers == *handlers;
+    if let Some(spec) = specs.iter().find(same) {
         return spec;
     }
-    let handlers = base.handlers.iter().map(|h| match h.maps_to {
-        MapsTo::Itself { .. } => Handler { kind: owner, ..*h },
-        MapsTo::OwnerByLabel(_) => {
-            Handler { kind: child, maps_to: MapsTo::OwnerByLabel(super::object::child_label(owner).unwrap_or(ENSEMBLE_LABEL)) }
-        }
-        MapsTo::OwnerByControllerRef => Handler { kind: child, ..*h },
-    });
     let spec = ControllerSpec {
         name,
         watches: Box::leak(Box::new([owner, child])),
-        handlers: Box::leak(handlers.collect::<Vec<_>>().into_boxed_slice()),
+        handlers: Box::leak(handlers.into_boxed_slice()),
         owner: Some(owner),
         child,
         desired_field: owner.desired_field(),

@@ -266,6 +266,13 @@ impl World {
                 }
             }
             Timer::OrphanDeadline { owner, uid, deleted_at_ms } => self.orphan_deadline(owner, uid, deleted_at_ms),
+            Timer::Liveness(i) => {
+                let declared = self.invariants.declared().nth(i)?;
+                let super::invariants::Rule::Converged { owner, .. } = declared.rule else { return None };
+                let (owners, short) = super::invariants::Invariants::check_converged(owner, &self.api);
+                let short = short.map(|(name, desired, active)| super::frame::Shortfall { name, desired, active });
+                Some(Event::LivenessChecked { invariant: declared.name, kind: owner, owners, short })
+            }
             Timer::WatchExpires { kind, epoch, gen } => self.watch_expired(kind, epoch, gen),
             Timer::Relist { kind, epoch, gen, backoff_ms } => self.relist_after_backoff(kind, epoch, gen, backoff_ms),
             Timer::Resync { kind, epoch } => self.resync(kind, epoch),

@@ -1,8 +1,7 @@
 //! "Can it go wrong?": the schedule search in a Web Worker, and what the
 //! worker runs. The messages and the words are [`crate::view::find`]'s.
 
-use super::state::{use_ui, Ui};
-use crate::sim::invariants::Invariants;
+use super::state::{part_of, use_ui, Ui};
 use crate::view::find::{self, Job, Reply, Task, DEFAULT_BUDGET, DEFAULT_MAX_DEVIATIONS};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -189,8 +188,13 @@ pub fn CanItGoWrong() -> impl IntoView {
             panel,
         );
     };
-    let names: Vec<(&'static str, &'static str)> =
-        Invariants::new().list.iter().map(|i| (i.name, crate::narrate::invariants::description(i.name))).collect();
+    // The run's invariants, the scenario's own among them: redrawn when the scenario changes them, not with every frame.
+    let snap = ui.snap;
+    let which = part_of(snap, |s, h| std::hash::Hash::hash(&s.invariants.iter().map(|i| i.name).collect::<Vec<_>>(), h));
+    let names = move || {
+        let _ = which.get();
+        snap.with_untracked(|s| s.invariants.iter().map(|i| (i.name, crate::narrate::invariants::promise(i))).collect::<Vec<_>>())
+    };
     view! {
         <details class="menu find-bug" data-popover="always" node_ref=panel>
             <summary>"Can it go wrong?"</summary>
@@ -202,10 +206,12 @@ pub fn CanItGoWrong() -> impl IntoView {
                     "Invariant"
                     <select on:change=move |e| invariant.set(event_target_value(&e)) prop:disabled=move || search.searching.get()>
                         <option value="" selected>"Any invariant"</option>
-                        {names
-                            .into_iter()
-                            .map(|(name, description)| view! { <option value=name title=description>{name}</option> })
-                            .collect_view()}
+                        {move || {
+                            names()
+                                .into_iter()
+                                .map(|(name, promise)| view! { <option value=name title=promise>{name}</option> })
+                                .collect_view()
+                        }}
                     </select>
                 </label>
                 <label>

@@ -101,7 +101,7 @@ pub fn serve(task: &str, post: &mut dyn FnMut(String)) {
         ..Options::default()
     };
     // The same limits as the runner's flags: a job over them is refused, not clamped.
-    if let Err(e) = options.check() {
+    if let Err(e) = options.check(&scenario) {
         return post(Reply::Failed(e.to_string()).to_text());
     }
     let found = explore_with(&scenario, &options, &mut |so_far| {

@@ -67,6 +67,7 @@ fn ensemble(settings: &ControllerSettings) -> Recipe {
         child: Kind::ConfigMap,
         expectations: settings.expectations(),
         expectations_keyed_by: KeyedBy::Name,
+        delete_expectations_on_delete: None,
         ops: ops.into(),
     }
 }
@@ -106,6 +107,7 @@ fn replicaset(settings: &ControllerSettings) -> Recipe {
         child: Kind::Pod,
         expectations: settings.expectations(),
         expectations_keyed_by: KeyedBy::Name,
+        delete_expectations_on_delete: None,
         ops: ops.into(),
     }
 }

@@ -31,6 +31,8 @@ pub struct WorldInit {
     pub controller: ControllerSettings,
     /// Every kind of the run: the built-ins, then the scenario's own (`kinds`).
     pub kinds: Vec<Kind>,
+    /// The scenario's own invariants (`invariants`), checked beside the built-in ones.
+    pub invariants: Vec<crate::sim::invariants::Declared>,
     /// Objects that exist before the scenario starts (no requests, no events).
     pub objects: Vec<ObjectTemplate>,
     pub actions: Vec<Action>,

@@ -33,7 +33,7 @@ impl World {
             requests_in_flight: 0,
             actions: Rc::new(init.actions),
             counts: Vec::new(),
-            invariants: Invariants::new(),
+            invariants: Invariants::with(&init.invariants),
             violations: Vec::new(),
             faults: Vec::new(),
             schedule: Rc::new(init.schedule),
@@ -83,6 +83,17 @@ impl World {
         }
         for (i, a) in world.actions.clone().iter().enumerate() {
             world.set_timer(a.at_ms, Timer::Action(i));
+        }
+        let deadlines: Vec<u64> = world
+            .invariants
+            .declared()
+            .map(|d| match d.rule {
+                crate::sim::invariants::Rule::Converged { by_ms, .. } => by_ms,
+                _ => u64::MAX,
+            })
+            .collect();
+        for (i, by_ms) in deadlines.into_iter().enumerate().filter(|(_, at)| *at != u64::MAX) {
+            world.set_timer(by_ms, Timer::Liveness(i));
         }
         world
     }

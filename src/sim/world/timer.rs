@@ -32,6 +32,8 @@ pub(super) enum Timer {
     DeletePod { action: usize, left: u32 },
     /// `WaitForCacheSync` polls `HasSynced` every 100 ms.
     SyncPoll { epoch: u32, since_ms: u64 },
+    /// A declared liveness invariant's time (its index among the declared).
+    Liveness(usize),
     /// An owner's grace period for its children ends.
     OrphanDeadline { owner: ObjectRef, uid: u64, deleted_at_ms: u64 },
     /// A Terminating pod's grace period is over: the kubelet deletes it for good.
@@ -77,6 +79,7 @@ impl Timer {
             | Timer::Action(_)
             | Timer::DeletePod { .. }
             | Timer::OrphanDeadline { .. }
+            | Timer::Liveness(_)
             | Timer::Bookmark
             | Timer::Kubelet { .. } => None,
         }

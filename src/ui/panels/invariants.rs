@@ -20,7 +20,7 @@ pub fn InvariantsPanel() -> impl IntoView {
                     let broken = i.first_broken_frame;
                     let id = i.name;
                     view! {
-                        <li class="invariant" class:broken=broken.is_some() title=format!("{id}: {}", crate::narrate::invariants::description(id))>
+                        <li class="invariant" class:broken=broken.is_some() title=format!("{id}: {}", crate::narrate::invariants::promise(&i))>
                             <span class="mark" aria-hidden="true">{if broken.is_some() { "⚠" } else { "✓" }}</span>
                             <span class="inv-name" aria-hidden="true">{pv::invariant_label(id)}</span>
                             <span class="sr-only">{id}</span>
