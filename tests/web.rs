@@ -782,7 +782,7 @@ async fn invariant_badges_turn_red_and_jump_to_the_frame_they_broke() {
     let m = mount_panel(q0, || view! { <InvariantsPanel /> }).await;
     let ui = m.ui();
     // The pruner has no owners and no pods: the invariants on those say nothing of it, and are not listed.
-    let applies = |i: &&cachescope::sim::invariants::Invariant| cachescope::sim::invariants::applies(i.name, ControllerKind::Pruner);
+    let applies = |i: &&cachescope::sim::invariants::Invariant| cachescope::sim::invariants::applies(i.name, ControllerKind::Pruner.spec());
     let at_start: Vec<_> = reference(q0).world().invariants.list.iter().filter(applies).cloned().collect();
     assert_eq!(at_start.iter().map(|i| i.name).collect::<Vec<_>>(), ["no_delete_before_sync", "no_delete_of_uncached"]);
     assert_eq!(m.all("li.invariant").len(), at_start.len());

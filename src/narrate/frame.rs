@@ -392,8 +392,12 @@ fn note_caption(n: u64, note: &Note) -> String {
             "Reconcile {n} of {owner} is skipped by the consistency store (KEP-5647): its {} cache has read up to resourceVersion {}, but it wrote {} ({error}). It returns the error, so the key comes back after a rate-limited delay.",
             error.resource, error.read_rv, error.wrote_rv
         ),
-        Note::ExpectationsPending { owner, add, del, age_ms } => format!(
+        Note::ExpectationsPending { owner, add, del, age_ms, inherited: false } => format!(
             "Reconcile {n}: expectations for {owner} are not satisfied (add {add}, del {del}, set {} ago), so it skips every create and delete and waits for its own events.",
+            secs(*age_ms)
+        ),
+        Note::ExpectationsPending { owner, add, del, age_ms, inherited: true } => format!(
+            "Reconcile {n}: expectations for {owner} are not satisfied (add {add}, del {del}): a sync of the earlier object under this name, another UID, set them {} ago. This one skips every create and delete and waits for events that were never its own.",
             secs(*age_ms)
         ),
         Note::ExpectationsExpired { owner, age_ms } => format!(

@@ -77,7 +77,10 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
             Note::StaleSkip { error, .. } => {
                 format!("err: the {} cache read rv {} < written rv {} · return err", error.resource, error.read_rv, error.wrote_rv)
             }
-            Note::ExpectationsPending { add, del, .. } => format!("false · add {add}, del {del} still expected · return nil"),
+            Note::ExpectationsPending { add, del, inherited: false, .. } => format!("false · add {add}, del {del} still expected · return nil"),
+            Note::ExpectationsPending { add, del, inherited: true, .. } => {
+                format!("false · add {add}, del {del}, set by an earlier object of this name · return nil")
+            }
             Note::ExpectationsExpired { age_ms, .. } => format!("true · the record expired after {}", secs(*age_ms)),
             Note::Counted { in_cache, live: true, .. } => format!("len({children}) = {in_cache} · a live LIST: the apiserver's count"),
             Note::Counted { in_cache, in_cluster, .. } => {

@@ -171,8 +171,20 @@ pub fn end_summary(scenario: &Scenario, world: &World, frames: &[Frame]) -> Stri
             figures.push(phrase);
         }
     }
-    let broken: Vec<String> =
-        world.invariants.list.iter().filter_map(|i| i.first_broken_frame.map(|f| format!("{} at frame {f}", i.name))).collect();
+    // One broken at the last frame is said in full: the summary covers that frame's own caption.
+    let last = frames.last().map(|f| f.n);
+    let broken: Vec<String> = world
+        .invariants
+        .list
+        .iter()
+        .filter_map(|i| {
+            let f = i.first_broken_frame?;
+            Some(match (&i.facts, Some(f) == last) {
+                (Some(facts), true) => format!("{} at frame {f}, the last ({})", i.name, super::invariants::violation_words(facts)),
+                _ => format!("{} at frame {f}", i.name),
+            })
+        })
+        .collect();
     held.dedup();
     let mut s = format!("{end}: {lead}.");
     if !figures.is_empty() {

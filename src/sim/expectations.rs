@@ -21,6 +21,10 @@ pub struct Record {
     pub timestamp_ms: u64,
     /// `UIDTrackingControllerExpectations`: the `ns/name` keys expected to be deleted.
     pub deleting: SortedSet<String>,
+    /// The UID of the owner whose sync set it. Not upstream's (its record
+    /// knows only the key): kept so the narration can say when an owner
+    /// re-created under a name waits on its predecessor's record.
+    pub set_for: u64,
 }
 
 impl Record {
@@ -98,8 +102,16 @@ impl Expectations {
         self.set(key, 0, n, pod_keys, now_ms);
     }
 
+    /// Note which owner's sync set `key`'s record (the simulator's own
+    /// bookkeeping, for the narration: upstream's record has no owner).
+    pub fn set_for(&mut self, key: &str, uid: u64) {
+        if let Some(record) = self.get_mut(key) {
+            record.set_for = uid;
+        }
+    }
+
     fn set(&mut self, key: &str, add: i64, del: i64, deleting: SortedSet<String>, now_ms: u64) {
-        let record = Record { add, del, timestamp_ms: now_ms, deleting };
+        let record = Record { add, del, timestamp_ms: now_ms, deleting, set_for: 0 };
         match self.position(key) {
             Ok(i) => self.records[i].1 = record,
             Err(i) => self.records.insert(i, (key.to_string(), record)),

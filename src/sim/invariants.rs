@@ -94,16 +94,16 @@ pub const NO_ORPHANS: &str = "no_orphans";
 /// Every invariant's name, in report order.
 pub const NAMES: [&str; 5] = [CHILDREN_WITHIN_DESIRED, ALL_PODS_WITHIN_REPLICAS, NO_DELETE_BEFORE_SYNC, NO_DELETE_OF_UNCACHED, NO_ORPHANS];
 
-/// Whether an invariant says anything of a run of this controller: one on
-/// owners and their children needs a controller with owners (the pruner has
-/// none), one on pods a controller of pods. The others hold of any
-/// controller. Every invariant is checked whatever the controller (one that
-/// cannot break holds); the page lists the ones that apply.
-pub fn applies(name: &str, controller: super::apiserver::ControllerKind) -> bool {
-    let spec = controller.spec();
+/// Whether an invariant says anything of a run of this controller (its
+/// spec, as a recipe rewires it): one on owners and their children needs a
+/// controller with owners (the pruner has none), one on a ReplicaSet's pods
+/// a controller of ReplicaSets. The others, and a scenario's own, hold of
+/// any controller. Every invariant is checked whatever the controller (one
+/// that cannot break holds); the page lists the ones that apply.
+pub fn applies(name: &str, spec: &super::spec::ControllerSpec) -> bool {
     match name {
         CHILDREN_WITHIN_DESIRED | NO_ORPHANS => spec.owner.is_some(),
-        ALL_PODS_WITHIN_REPLICAS => spec.has_pods(),
+        ALL_PODS_WITHIN_REPLICAS => spec.owner == Some(Kind::ReplicaSet),
         _ => true,
     }
 }

@@ -186,7 +186,16 @@ pub enum Note {
     /// the controller's own writes; the sync is skipped and retried after backoff.
     StaleSkip { owner: String, error: ConsistencyError },
     /// `SatisfiedExpectations` is false: skip creates and deletes, return.
-    ExpectationsPending { owner: String, add: i64, del: i64, age_ms: u64 },
+    /// `inherited`: set by a sync of an earlier object under the owner's
+    /// name (another UID), which this one now waits on.
+    ExpectationsPending {
+        owner: String,
+        add: i64,
+        del: i64,
+        age_ms: u64,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        inherited: bool,
+    },
     /// The record is older than the timeout: counted as satisfied, with a log line.
     ExpectationsExpired { owner: String, age_ms: u64 },
     /// The children counted in the cache, and the plan. `in_cluster` is the

@@ -250,7 +250,13 @@ pub fn snapshot_in(s: &Session, asking: bool) -> Snapshot {
         reconcile: pv::reconcile(w, s.last_frame()),
         observations: pv::observations(w),
         checks: pv::checks(s),
-        invariants: w.invariants.list.iter().filter(|i| crate::sim::invariants::applies(i.name, c.kind)).cloned().collect(),
+        // The scenario's own first: they are what it is about, and the badges in view without scrolling.
+        invariants: {
+            let spec = c.spec();
+            let applying = w.invariants.list.iter().filter(|i| crate::sim::invariants::applies(i.name, spec));
+            let (own, built_in): (Vec<_>, Vec<_>) = applying.cloned().partition(|i| i.rule.is_some());
+            own.into_iter().chain(built_in).collect()
+        },
         audit,
         logs,
         plot: plot(s),

@@ -127,3 +127,35 @@ test('a kind of the scenario\'s own: its rows by name, the stale count lit, the 
     await context.close();
   }
 });
+
+test('an invariant of the scenario\'s own: its badge first, in view, broken at its frame and named; the inherited expectations said', async () => {
+  for (const [width, height] of [[1280, 720], [390, 844]]) {
+    const { page, context, problems } = await openPage(env.browser, env.server.origin, { width, height });
+    try {
+      await openStage(page, env.server.url, '?s=job-expectations-by-name&gc=1');
+      // The moment: the new Job waits on the record its predecessor under the same name set.
+      const state = await stepUntil(page, { done: (s) => /Reconcile 2: expectations for academy-lab\/pi/.test(s.caption ?? '') });
+      assert.match(state.caption, /a sync of the earlier object under this name, another UID, set them/);
+      const lit = region(page, 'Reconcile').locator('li[aria-current="step"]');
+      assert.match(await lit.innerText(), /set by an earlier object of this name/);
+      // The liveness check is the last frame: the end's summary says what it found.
+      const end = await stepUntil(page);
+      assert.ok(end.end);
+      assert.match(end.caption, /Broken: job-gets-its-pods at frame \d+, the last \(Job pi has 0 of the 4 pods it wants/);
+      const badges = region(page, 'Invariants').locator('li.invariant');
+      const first = badges.first();
+      assert.match(await first.innerText(), /job-gets-its-pods/, 'the scenario\'s own invariant comes first');
+      assert.match(await first.getAttribute('title'), /every Job has exactly its desired count of active pods \(declared: liveness\)/);
+      const jump = first.getByRole('button', { name: /job-gets-its-pods broken at frame \d+: jump to it/ });
+      await jump.waitFor();
+      const box = await jump.boundingBox();
+      assert.ok(box && box.y >= 0 && box.y + box.height <= height, `the jump is in view at ${width}×${height}`);
+      // A Job's pods are not a ReplicaSet's: that invariant says nothing of this run, and is not listed.
+      assert.equal(await region(page, 'Invariants').getByText('all pods ≤ replicas').count(), 0);
+      assert.deepEqual(await axeProblems(page), []);
+      assert.deepEqual(quiet(problems), NO_PROBLEMS);
+    } finally {
+      await context.close();
+    }
+  }
+});

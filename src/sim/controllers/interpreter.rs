@@ -272,8 +272,11 @@ impl RecipeRun {
         let key = self.exp_key();
         match cx.expectations.satisfied(&key, cx.now_ms) {
             Satisfied::Pending { add, del } => {
-                let age_ms = cx.expectations.get(&key).map(|rec| cx.now_ms - rec.timestamp_ms).unwrap_or(0);
-                let beat = Beat::Note { note: Note::ExpectationsPending { owner, add, del, age_ms }, then_ms: 0 };
+                let record = cx.expectations.get(&key);
+                let age_ms = record.map(|rec| cx.now_ms - rec.timestamp_ms).unwrap_or(0);
+                // Set by a sync of another object under this name (a predecessor, deleted and re-created).
+                let inherited = record.is_some_and(|rec| self.owner_uid != 0 && rec.set_for != 0 && rec.set_for != self.owner_uid);
+                let beat = Beat::Note { note: Note::ExpectationsPending { owner, add, del, age_ms, inherited }, then_ms: 0 };
                 match on_pending {
                     OnPending::Return => Flow::End(beat, Outcome::Done),
                     OnPending::CountOnly => {
@@ -468,6 +471,7 @@ impl RecipeRun {
                 if self.recipe.expectations {
                     // Before any API call (l.584).
                     cx.expectations.expect_creations(&self.exp_key(), n, cx.now_ms);
+                    cx.expectations.set_for(&self.exp_key(), self.owner_uid);
                 }
                 let todo = templates(owner, self.recipe.child, n, naming, label, owner_reference, present);
                 self.send_creates(todo, 0, n, 0, batches, cx)
@@ -533,6 +537,7 @@ impl RecipeRun {
                 if self.recipe.expectations {
                     let keys = victims.iter().map(|o| o.key().to_string()).collect();
                     cx.expectations.expect_deletions(&self.exp_key(), keys, cx.now_ms);
+                    cx.expectations.set_for(&self.exp_key(), self.owner_uid);
                 }
                 victims.iter().cloned().collect()
             }
