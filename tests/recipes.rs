@@ -193,6 +193,27 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
             "",
         ),
         (
+            "a requeue of 0 ms",
+            Box::new(move |v| *step(4)(v) = json!({"requeue_after": {"after_ms": 0}})),
+            "controller.recipe.steps[4].requeue_after.after_ms",
+            "0",
+        ),
+        (
+            "a requeue with no delay",
+            Box::new(move |v| *step(4)(v) = json!({"requeue_after": {}})),
+            "controller.recipe.steps[4].requeue_after",
+            "after_ms",
+        ),
+        (
+            "a requeue not last",
+            Box::new(move |v| {
+                step(1)(v)["count"]["victims"] = "keep".into();
+                *step(3)(v) = json!({"requeue_after": {"after_ms": 1000}});
+            }),
+            "controller.recipe.steps[3]",
+            "requeue_after",
+        ),
+        (
             "return not last",
             Box::new(move |v| {
                 step(1)(v)["count"]["victims"] = "keep".into();
@@ -742,4 +763,44 @@ fn a_scenario_with_kinds_of_its_own_survives_its_json_and_names_a_bad_spec() {
         said.push(cachescope::narrate::caption(&frame));
     }
     assert!(said.iter().any(|l| l.starts_with("kuberay-operator creates Pod")), "the captions name it");
+}
+
+/// `requeue_after` in place of `return`: every sync that ends without an
+/// error queues its key again that much later (`ctrl.Result{RequeueAfter}`),
+/// so a controller that polls reconciles on a beat with no event to wake it.
+#[test]
+fn a_requeue_after_reconciles_again_on_its_beat() {
+    let runs = |last: Value| {
+        let mut v = base();
+        v["until_ms"] = 20_000.into();
+        *step(4)(&mut v) = last;
+        let s = Scenario::from_value(v).unwrap();
+        let mut world = cachescope::sim::world::World::new(s.world_init());
+        let mut finished = Vec::new();
+        while let Some(f) = world.step() {
+            if let cachescope::sim::frame::Event::ReconcileFinished { requeue, .. } = &f.event {
+                finished.push((f.at_ms, *requeue));
+            }
+        }
+        finished
+    };
+    let plain = runs(json!("return"));
+    let polling = runs(json!({"requeue_after": {"after_ms": 5000}}));
+    assert!(polling.len() > plain.len() + 2, "it reconciles again on its beat: {} against {}", polling.len(), plain.len());
+    let last = polling.last().unwrap();
+    assert!(matches!(last.1, cachescope::sim::reconcile::Requeue::After { delay_ms: 5000 }), "{last:?}");
+    // The beat: once the events are over, a sync every 5 s.
+    let tail: Vec<u64> = polling.iter().rev().take(3).map(|(at, _)| *at).collect();
+    assert!(tail.windows(2).all(|w| w[0] - w[1] >= 5000), "{tail:?}");
+    let code = cachescope::scenario::Scenario::from_value({
+        let mut v = base();
+        *step(4)(&mut v) = json!({"requeue_after": {"after_ms": 30000}});
+        v
+    })
+    .unwrap()
+    .controller
+    .recipe
+    .unwrap()
+    .code("voices");
+    assert!(code.last().unwrap().1.starts_with("return ctrl.Result{RequeueAfter: 30*time.Second}, err"), "{:?}", code.last());
 }

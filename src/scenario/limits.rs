@@ -145,6 +145,7 @@ pub const LIMITS: &[Limit] = &[
         600_000,
         "ms it waits for its cache to show what it created",
     ),
+    limit("controller.recipe.steps[].requeue_after.after_ms", Of::Value, 1, 86_400_000, "ms until the key is queued again"),
     limit("controller.recipe.steps[].update_status.retries", Of::Value, 0, 5, "GETs and tries again after a failed status write"),
     limit("controller.recipe.steps[].count.select.label", Of::Chars, 1, 63, "a label's key"),
     limit("controller.recipe.steps[].create.label", Of::Chars, 1, 63, "a label's key"),

@@ -82,6 +82,7 @@ fn name(op: &Op) -> &'static str {
         Op::WaitForCache { .. } => "wait_for_cache",
         Op::UpdateStatus { .. } => "update_status",
         Op::Return => "return",
+        Op::RequeueAfter { .. } => "requeue_after",
     }
 }
 
@@ -115,8 +116,8 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                 format!("a second step on the line of steps[{j}]: a recipe has one step of each kind, each a line of its code"),
             ));
         }
-        if matches!(op, Op::Return) != (i == last) {
-            let message = if i == last { "the last step must be `return`" } else { "`return` must be the last step" };
+        if (op.step() == crate::sim::reconcile::Step::Return) != (i == last) {
+            let message = if i == last { "the last step must be `return` or `requeue_after`" } else { "a return must be the last step" };
             return Err(ScenarioError::new(at, Some(format!("\"{}\"", name(op))), message));
         }
         match op {
@@ -235,6 +236,9 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
         if let Op::UpdateStatus { retries } = op {
             limits::get("controller.recipe.steps[].update_status.retries").check(&format!("{step}.retries"), u64::from(*retries))?;
         }
+        if let Op::RequeueAfter { after_ms } = op {
+            limits::get("controller.recipe.steps[].requeue_after.after_ms").check(&format!("{step}.after_ms"), *after_ms)?;
+        }
     }
     Ok(())
 }
@@ -324,6 +328,11 @@ pub const STEPS: &[StepDoc] = &[
         does: "Wait until the cache holds every object this reconcile's creates made, up to `timeout_ms`, then return a timeout error (Cluster API #13649: the retry counts a cache that still lacks the new MachineSet and creates another). Comes after a `create`. The world wakes it when the cache holds them, not every 100 ms as `wait.PollUntilContextTimeout` would.",
     },
     StepDoc {
+        name: "requeue_after",
+        example: r#"{"requeue_after": {"after_ms": 30000}}"#,
+        does: "The last step, in place of `return`: return the sync's first error, or nil and ask to be queued again `after_ms` later (`ctrl.Result{RequeueAfter}`; client-go's `queue.AddAfter`), for a controller that polls what no event announces. An error wins: it is requeued rate-limited.",
+    },
+    StepDoc {
         name: "update_status",
         example: r#"{"update_status": {"retries": 1}}"#,
         does: "Write what was counted to the owner's status with the resourceVersion read, unless it says so already; a failure (a `409 Conflict`) is retried `retries` times (default 1) after a GET.",
@@ -407,6 +416,10 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
     // A wait for the cache after the create, drawn last so earlier draws keep their values.
     if let Some(at) = ops.iter().position(|o| matches!(o, Op::Create { .. })).filter(|_| draw(3) == 0) {
         ops.insert(at + 1, Op::WaitForCache { timeout_ms: 500 * (1 + u64::from(draw(6))) });
+    }
+    // A requeue after a while in place of the return, drawn after that.
+    if draw(4) == 0 {
+        *ops.last_mut().expect("a return") = Op::RequeueAfter { after_ms: 1_000 * (1 + u64::from(draw(10))) };
     }
     Recipe { name: None, owner, child: spec.child, expectations, expectations_keyed_by, delete_expectations_on_delete: None, ops: ops.into() }
 }

@@ -182,6 +182,11 @@ pub enum Op {
     },
     /// Return the first error the sync met, or nil.
     Return,
+    /// Return as `return` does, asking to be queued again `after_ms` later
+    /// when there was no error (controller-runtime's
+    /// `ctrl.Result{RequeueAfter: d}`, client-go's `queue.AddAfter`): a
+    /// controller that polls, or waits on something no event announces.
+    RequeueAfter { after_ms: u64 },
 }
 
 impl Op {
@@ -196,7 +201,7 @@ impl Op {
             Op::Delete { .. } => Step::Delete,
             Op::WaitForCache { .. } => Step::WaitForCache,
             Op::UpdateStatus { .. } => Step::UpdateStatus,
-            Op::Return => Step::Return,
+            Op::Return | Op::RequeueAfter { .. } => Step::Return,
         }
     }
 }
@@ -400,6 +405,10 @@ impl Recipe {
                     }
                 }
                 Op::Return => "return err   // nil: Forget; an error: AddRateLimited".to_string(),
+                Op::RequeueAfter { after_ms } => format!(
+                    "return ctrl.Result{{RequeueAfter: {}}}, err   // nil: Forget, then added again after it; an error: AddRateLimited",
+                    go_constant(*after_ms)
+                ),
             };
             lines.push((op.step(), text));
         }

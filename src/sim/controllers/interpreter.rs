@@ -182,6 +182,11 @@ impl RecipeRun {
         Beat::Return(self.error.take().map_or(Outcome::Done, Outcome::Error))
     }
 
+    /// `return ctrl.Result{RequeueAfter: d}, err`: an error wins, as controller-runtime has it.
+    fn returns_after(&mut self, after_ms: u64) -> Beat {
+        Beat::Return(self.error.take().map_or(Outcome::RequeueAfter(after_ms), Outcome::Error))
+    }
+
     fn op(&mut self, op: &Op, input: Input, cx: &mut Cx) -> Flow {
         match op {
             Op::EnsureReady => match cx.ensure_ready(&self.key) {
@@ -199,6 +204,7 @@ impl RecipeRun {
             Op::WaitForCache { timeout_ms } => self.wait_for_cache(*timeout_ms, cx),
             Op::UpdateStatus { retries } => self.update_status(*retries, input, cx),
             Op::Return => Flow::Stay(self.returns()),
+            Op::RequeueAfter { after_ms } => Flow::Stay(self.returns_after(*after_ms)),
         }
     }
 
