@@ -3,7 +3,9 @@
 
 use super::units::{kind_noun, kind_plural, secs};
 use crate::sim::frame::ViolationFacts;
-use crate::sim::invariants::{Invariant, Rule, ALL_PODS_WITHIN_REPLICAS, CHILDREN_WITHIN_DESIRED, NO_DELETE_BEFORE_SYNC, NO_DELETE_OF_UNCACHED, NO_ORPHANS};
+use crate::sim::invariants::{
+    Invariant, Rule, ALL_PODS_WITHIN_REPLICAS, CHILDREN_WITHIN_DESIRED, NO_DELETE_BEFORE_SYNC, NO_DELETE_OF_UNCACHED, NO_ORPHANS,
+};
 use crate::sim::object::{child_kind, Kind};
 
 /// What the invariant named `name` promises, in one sentence (empty for a name it does not know).
@@ -34,7 +36,8 @@ pub fn promise(i: &Invariant) -> String {
 /// A declared invariant's rule in words: `No create leaves a RayCluster with more than 3 active pods.`
 pub fn rule_words(rule: Rule) -> String {
     let children = |owner: Kind| child_kind(owner).map_or_else(|| "children".to_string(), kind_plural);
-    let counted = |owner: Kind, n: u32| child_kind(owner).map_or_else(|| super::units::plural(n, "child", "children"), |k| kind_noun(k, n.into()));
+    let counted =
+        |owner: Kind, n: u32| child_kind(owner).map_or_else(|| super::units::plural(n, "child", "children"), |k| kind_noun(k, n.into()));
     match rule {
         Rule::AtMost { count, owner } => {
             format!("No create leaves a {owner} with more than {} active (declared: safety).", counted(owner, count))

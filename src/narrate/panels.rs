@@ -77,7 +77,9 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
             Note::StaleSkip { error, .. } => {
                 format!("err: the {} cache read rv {} < written rv {} · return err", error.resource, error.read_rv, error.wrote_rv)
             }
-            Note::ExpectationsPending { add, del, inherited: false, .. } => format!("false · add {add}, del {del} still expected · return nil"),
+            Note::ExpectationsPending { add, del, inherited: false, .. } => {
+                format!("false · add {add}, del {del} still expected · return nil")
+            }
             Note::ExpectationsPending { add, del, inherited: true, .. } => {
                 format!("false · add {add}, del {del}, set by an earlier object of this name · return nil")
             }

@@ -151,8 +151,10 @@ mod tests {
 
     #[test]
     fn a_declared_invariant_is_checked_beside_the_built_in_ones() {
-        let s = with(r#"[{"name": "at-most-2", "at_most": {"count": 2, "owner": "ReplicaSet"}},
-                         {"name": "converged", "eventually": {"converged": "ReplicaSet", "by_ms": 10000}}]"#)
+        let s = with(
+            r#"[{"name": "at-most-2", "at_most": {"count": 2, "owner": "ReplicaSet"}},
+                         {"name": "converged", "eventually": {"converged": "ReplicaSet", "by_ms": 10000}}]"#,
+        )
         .unwrap();
         let init = s.world_init();
         assert_eq!(init.invariants.len(), 2);

@@ -421,7 +421,15 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
     if draw(4) == 0 {
         *ops.last_mut().expect("a return") = Op::RequeueAfter { after_ms: 1_000 * (1 + u64::from(draw(10))) };
     }
-    Recipe { name: None, owner, child: spec.child, expectations, expectations_keyed_by, delete_expectations_on_delete: None, ops: ops.into() }
+    Recipe {
+        name: None,
+        owner,
+        child: spec.child,
+        expectations,
+        expectations_keyed_by,
+        delete_expectations_on_delete: None,
+        ops: ops.into(),
+    }
 }
 
 /// A scenario running `recipe` (an Ensemble's or a ReplicaSet's) at

@@ -186,7 +186,13 @@ impl Invariants {
                 let Some(owner) = owner_of(created, api).filter(|o| o.kind() == kind) else { return };
                 let (active, _) = children_of(api, &owner, audit.kind);
                 if active > count {
-                    let facts = ViolationFacts::AboveBound { owner: kind, owner_name: owner.name.clone(), count, active, created: audit.name.clone() };
+                    let facts = ViolationFacts::AboveBound {
+                        owner: kind,
+                        owner_name: owner.name.clone(),
+                        count,
+                        active,
+                        created: audit.name.clone(),
+                    };
                     broke.push(Violation::new(d.name, facts));
                 }
             }

@@ -513,7 +513,10 @@ impl ControllerSettings {
     pub fn spec(&self) -> &'static ControllerSpec {
         let base = self.kind.spec();
         match &self.recipe {
-            Some(r) if base.owner.is_some() && (matches!(r.owner, Kind::Declared(_)) || r.name.is_some() || r.delete_expectations_on_delete.is_some()) => {
+            Some(r)
+                if base.owner.is_some()
+                    && (matches!(r.owner, Kind::Declared(_)) || r.name.is_some() || r.delete_expectations_on_delete.is_some()) =>
+            {
                 super::spec::rewired(base, r.owner, r.child, r.name.as_deref(), r.delete_expectations_on_delete)
             }
             _ => base,

@@ -240,7 +240,13 @@ impl ControllerKind {
 /// controllerRef where `base`'s does. Interned: one value per distinct
 /// wiring for the process's life, as declared kinds are. `forgets`, when
 /// given, says whether the owner's delete handler forgets its expectations.
-pub fn rewired(base: &'static ControllerSpec, owner: Kind, child: Kind, name: Option<&str>, forgets: Option<bool>) -> &'static ControllerSpec {
+pub fn rewired(
+    base: &'static ControllerSpec,
+    owner: Kind,
+    child: Kind,
+    name: Option<&str>,
+    forgets: Option<bool>,
+) -> &'static ControllerSpec {
     let name = name.map_or(base.name, super::object::intern);
     let handlers: Vec<Handler> = base
         .handlers
@@ -258,7 +264,9 @@ pub fn rewired(base: &'static ControllerSpec, owner: Kind, child: Kind, name: Op
     }
     static INTERNED: std::sync::Mutex<Vec<&'static ControllerSpec>> = std::sync::Mutex::new(Vec::new());
     let mut specs = INTERNED.lock().unwrap_or_else(|e| e.into_inner());
-    let same = |s: &&&ControllerSpec| s.kind == base.kind && s.owner == Some(owner) && s.child == child && s.name == name && *s.handlers == *handlers;
+    let same = |s: &&&ControllerSpec| {
+        s.kind == base.kind && s.owner == Some(owner) && s.child == child && s.name == name && *s.handlers == *handlers
+    };
     if let Some(spec) = specs.iter().find(same) {
         return spec;
     }
