@@ -193,6 +193,32 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
             "",
         ),
         (
+            "a finalizer with no owner read",
+            Box::new(move |v| *step(0)(v) = json!({"finalizer": {"name": "academy.k3ii.dev/cleanup"}})),
+            "controller.recipe.steps[0].finalizer",
+            "",
+        ),
+        (
+            "a finalizer a Terminating owner never reaches",
+            Box::new(move |v| {
+                v["controller"]["recipe"]["steps"]
+                    .as_array_mut()
+                    .unwrap()
+                    .insert(1, json!({"finalizer": {"name": "academy.k3ii.dev/cleanup"}}));
+            }),
+            "controller.recipe.steps[1].finalizer.name",
+            "stop_if_terminating",
+        ),
+        (
+            "a finalizer's name",
+            Box::new(move |v| {
+                step(0)(v)["get_owner"]["stop_if_terminating"] = false.into();
+                v["controller"]["recipe"]["steps"].as_array_mut().unwrap().insert(1, json!({"finalizer": {"name": "clean up"}}));
+            }),
+            "controller.recipe.steps[1].finalizer.name",
+            "clean up",
+        ),
+        (
             "a requeue of 0 ms",
             Box::new(move |v| *step(4)(v) = json!({"requeue_after": {"after_ms": 0}})),
             "controller.recipe.steps[4].requeue_after.after_ms",
@@ -803,4 +829,31 @@ fn a_requeue_after_reconciles_again_on_its_beat() {
     .unwrap()
     .code("voices");
     assert!(code.last().unwrap().1.starts_with("return ctrl.Result{RequeueAfter: 30*time.Second}, err"), "{:?}", code.last());
+}
+
+/// The finalizer pattern: the operator adds its finalizer with an `Update`
+/// at the resourceVersion it read; a sync that reads the owner before its
+/// own update came back through the watch sends the old resourceVersion and
+/// gets `409 Conflict`; once the owner is deleted it is Terminating until
+/// the operator takes its finalizer off, and then it and its children go.
+#[test]
+fn a_finalizer_is_added_conflicts_on_a_stale_owner_and_is_taken_off_at_delete() {
+    let mut v = base();
+    v["until_ms"] = 30_000.into();
+    step(0)(&mut v)["get_owner"]["stop_if_terminating"] = false.into();
+    v["controller"]["recipe"]["steps"].as_array_mut().unwrap().insert(1, json!({"finalizer": {"name": "academy.k3ii.dev/cleanup"}}));
+    v["actions"] = json!([{"at_ms": 10_000, "delete": {"kind": "Ensemble", "name": "beta"}}]);
+    // Lab 1's re-add: a second sync at once, before the owner's MODIFIED is back.
+    v["controller"]["double_enqueue"] = true.into();
+    let s = Scenario::from_value(v).unwrap();
+    let code = s.controller.recipe.as_ref().unwrap().code("voices");
+    let line = code.iter().find(|(step, _)| *step == cachescope::sim::reconcile::Step::Finalizer).expect("a line for the step");
+    assert!(line.1.contains("AddFinalizer(owner, \"academy.k3ii.dev/cleanup\")"), "{line:?}");
+    let report = Report::run(&s);
+    let updates = report.api.get("update").cloned().unwrap_or_default();
+    assert!(updates.get("200").copied().unwrap_or(0) >= 2, "added, then taken off: {updates:?}");
+    assert!(updates.get("409").copied().unwrap_or(0) >= 1, "a sync that read the owner before its own update: {updates:?}");
+    assert_eq!(report.live.get("Ensemble").copied().unwrap_or(0), 0, "gone once its finalizer is off");
+    assert_eq!(report.live.get("ConfigMap").copied().unwrap_or(0), 0, "its children collected");
+    assert!(report.invariants["no_orphans"].held, "{:?}", report.invariants);
 }

@@ -81,6 +81,7 @@ fn name(op: &Op) -> &'static str {
         Op::Delete { .. } => "delete",
         Op::WaitForCache { .. } => "wait_for_cache",
         Op::UpdateStatus { .. } => "update_status",
+        Op::Finalizer { .. } => "finalizer",
         Op::Return => "return",
         Op::RequeueAfter { .. } => "requeue_after",
     }
@@ -236,6 +237,20 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
         if let Op::UpdateStatus { retries } = op {
             limits::get("controller.recipe.steps[].update_status.retries").check(&format!("{step}.retries"), u64::from(*retries))?;
         }
+        if let Op::Finalizer { name } = op {
+            super::validate::label_part(&format!("{step}.name"), name, true)?;
+            match recipe.ops[..i].iter().find(|o| matches!(o, Op::GetOwner { .. })) {
+                None => return Err(ScenarioError::new(step, None, "needs a `get_owner` before it: it adds its finalizer to the owner read")),
+                Some(Op::GetOwner { stop_if_terminating: true, .. }) => {
+                    return Err(ScenarioError::new(
+                        format!("{step}.name"),
+                        Some(format!("\"{name}\"")),
+                        "is never taken off: get_owner returns at a Terminating owner, which would stay Terminating; set its stop_if_terminating to false",
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
         if let Op::RequeueAfter { after_ms } = op {
             limits::get("controller.recipe.steps[].requeue_after.after_ms").check(&format!("{step}.after_ms"), *after_ms)?;
         }
@@ -326,6 +341,11 @@ pub const STEPS: &[StepDoc] = &[
         name: "wait_for_cache",
         example: r#"{"wait_for_cache": {"timeout_ms": 10000}}"#,
         does: "Wait until the cache holds every object this reconcile's creates made, up to `timeout_ms`, then return a timeout error (Cluster API #13649: the retry counts a cache that still lacks the new MachineSet and creates another). Comes after a `create`. The world wakes it when the cache holds them, not every 100 ms as `wait.PollUntilContextTimeout` would.",
+    },
+    StepDoc {
+        name: "finalizer",
+        example: r#"{"finalizer": {"name": "ray.io/cleanup"}}"#,
+        does: "The finalizer pattern: while the owner lives, add the finalizer if it lacks it, with an `Update` at the resourceVersion read (a stale owner is `409 Conflict`, the sync's error); once the owner is Terminating, take it off the same way and return (its children are the garbage collector's). Comes after a `get_owner` with `stop_if_terminating: false`, which would otherwise return first and leave the owner Terminating.",
     },
     StepDoc {
         name: "requeue_after",
@@ -481,6 +501,6 @@ mod tests {
         // `requeue_after` are two steps on one line of the code).
         let unique: std::collections::BTreeSet<&str> = named.iter().copied().collect();
         assert_eq!(unique.len(), named.len(), "one row a step");
-        assert_eq!(named.len(), 10, "the ten steps of crate::sim::recipe::Op");
+        assert_eq!(named.len(), 11, "the eleven steps of crate::sim::recipe::Op");
     }
 }

@@ -180,6 +180,13 @@ pub enum Op {
         #[serde(default = "one")]
         retries: u32,
     },
+    /// The finalizer pattern (`controllerutil.AddFinalizer` /
+    /// `RemoveFinalizer`, then `client.Update(owner)` with the
+    /// resourceVersion read: a stale owner is `409 Conflict`): added while
+    /// the owner lives, removed once it is Terminating (its children are
+    /// the garbage collector's, by their ownerReferences), and the sync
+    /// returns. Needs `get_owner` with `stop_if_terminating: false`.
+    Finalizer { name: Arc<str> },
     /// Return the first error the sync met, or nil.
     Return,
     /// Return as `return` does, asking to be queued again `after_ms` later
@@ -201,6 +208,7 @@ impl Op {
             Op::Delete { .. } => Step::Delete,
             Op::WaitForCache { .. } => Step::WaitForCache,
             Op::UpdateStatus { .. } => Step::UpdateStatus,
+            Op::Finalizer { .. } => Step::Finalizer,
             Op::Return | Op::RequeueAfter { .. } => Step::Return,
         }
     }
@@ -404,6 +412,9 @@ impl Recipe {
                         n => format!("client.UpdateStatus(owner, len(children))   // a failure (a 409 Conflict): Get, try again, {n}× at most"),
                     }
                 }
+                Op::Finalizer { name } => format!(
+                    "deleting: RemoveFinalizer(owner, {name:?}); else: AddFinalizer(owner, {name:?}); if changed: client.Update(owner)   // deleting: return"
+                ),
                 Op::Return => "return err   // nil: Forget; an error: AddRateLimited".to_string(),
                 Op::RequeueAfter { after_ms } => format!(
                     "return ctrl.Result{{RequeueAfter: {}}}, err   // nil: Forget, then added again after it; an error: AddRateLimited",

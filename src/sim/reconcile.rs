@@ -301,6 +301,9 @@ pub enum Step {
     Exit,
     /// Poll the cache for what this reconcile created, with a timeout.
     WaitForCache,
+    /// The owner's finalizer: added with an `Update` while it lives,
+    /// removed with one once it is Terminating.
+    Finalizer,
 }
 
 /// What happens to a key after its reconcile returns.

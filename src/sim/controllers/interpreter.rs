@@ -98,6 +98,8 @@ enum At {
     UpdatingStatus { status: ReplicaSetStatus, attempt: u32 },
     /// Waiting for the cache to show what it created, since, until.
     Waiting { since_ms: u64, deadline_ms: u64 },
+    /// The owner's `Update` with its finalizer added (or, `removing`, taken off) is out.
+    Finalizing { removing: bool },
     /// The GET after a failed `UpdateStatus`, for the latest resourceVersion.
     RereadingStatus { status: ReplicaSetStatus, attempt: u32, update_error: ReconcileError },
 }
@@ -203,6 +205,7 @@ impl RecipeRun {
             Op::Delete { at_once, precondition } => self.delete(*at_once, *precondition, input, cx),
             Op::WaitForCache { timeout_ms } => self.wait_for_cache(*timeout_ms, cx),
             Op::UpdateStatus { retries } => self.update_status(*retries, input, cx),
+            Op::Finalizer { name } => self.finalizer(name, input, cx),
             Op::Return => Flow::Stay(self.returns()),
             Op::RequeueAfter { after_ms } => Flow::Stay(self.returns_after(*after_ms)),
         }
@@ -640,6 +643,53 @@ impl RecipeRun {
                 self.send_status(&owner, status, 0, cx)
             }
         }
+    }
+
+    /// The finalizer pattern over the owner as read (live, or the cache's):
+    /// add it with an `Update` at the resourceVersion read while the owner
+    /// lives; once it is Terminating, take it off the same way and return.
+    fn finalizer(&mut self, name: &str, input: Input, cx: &mut Cx) -> Flow {
+        if let At::Finalizing { removing } = std::mem::replace(&mut self.at, At::Entering) {
+            let Some((response, audit)) = first_answer(input) else { return Flow::Next };
+            if !response.status.is_success() {
+                // A stale owner's resourceVersion is `409 Conflict`: the sync's error, requeued rate-limited.
+                return Flow::Stay(Beat::Return(Outcome::Error(ReconcileError::of(&audit))));
+            }
+            cx.wrote_at(&self.key, self.owner_uid, self.recipe.owner, audit.resource_version);
+            if removing {
+                return Flow::Stay(self.returns());
+            }
+            // `client.Update` writes the answer into the object it was given:
+            // the steps after this one use the owner at its new resourceVersion.
+            self.live_owner = response.object.or(self.live_owner.take());
+            return Flow::Next;
+        }
+        let Some(owner) = self.live_owner.clone().or_else(|| cx.caches.get(self.recipe.owner, &self.owner_key).cloned()) else {
+            return Flow::Next;
+        };
+        let holds = owner.finalizers.iter().any(|f| f.as_str() == name);
+        let removing = owner.is_terminating();
+        let mut finalizers = owner.finalizers.clone();
+        match (removing, holds) {
+            (false, true) => return Flow::Next,
+            (true, false) => {
+                return Flow::End(Beat::Note { note: Note::OwnerTerminating { owner: self.key.clone() }, then_ms: 0 }, Outcome::Done)
+            }
+            (false, false) => finalizers.push(name.to_string()),
+            (true, true) => finalizers.retain(|f| f.as_str() != name),
+        }
+        let body = ObjectTemplate {
+            namespace: owner.namespace.clone(),
+            name: Some(owner.name.clone()),
+            generate_name: None,
+            labels: owner.labels.clone(),
+            owner_references: owner.owner_references.clone(),
+            finalizers,
+            spec: owner.spec.clone(),
+        };
+        let options = Options { resource_version: Some(owner.resource_version), ..Options::default() };
+        self.at = At::Finalizing { removing };
+        Flow::Stay(Beat::Call { requests: vec![Request::update(Self::actor(cx), body).with(options)], step: Step::Finalizer })
     }
 
     fn send_status(&mut self, owner: &ObjectRc, status: ReplicaSetStatus, attempt: u32, cx: &Cx) -> Flow {
