@@ -856,4 +856,16 @@ fn a_finalizer_is_added_conflicts_on_a_stale_owner_and_is_taken_off_at_delete() 
     assert_eq!(report.live.get("Ensemble").copied().unwrap_or(0), 0, "gone once its finalizer is off");
     assert_eq!(report.live.get("ConfigMap").copied().unwrap_or(0), 0, "its children collected");
     assert!(report.invariants["no_orphans"].held, "{:?}", report.invariants);
+    // Each decision is said, at the resourceVersion read, on the step's own line.
+    let mut world = cachescope::sim::world::World::new(s.world_init());
+    let mut said = Vec::new();
+    while let Some(frame) = world.step() {
+        if let cachescope::sim::frame::Event::ReconcileNote { step, .. } = &frame.event {
+            if *step == cachescope::sim::reconcile::Step::Finalizer {
+                said.push(cachescope::narrate::caption(&frame));
+            }
+        }
+    }
+    assert!(said.iter().any(|c| c.contains("as read at resourceVersion 1, lacks the finalizer academy.k3ii.dev/cleanup")), "{said:?}");
+    assert!(said.iter().any(|c| c.contains("is being deleted and holds the finalizer academy.k3ii.dev/cleanup")), "{said:?}");
 }

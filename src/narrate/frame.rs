@@ -388,6 +388,12 @@ fn note_caption(n: u64, note: &Note) -> String {
         Note::OwnerTerminating { owner } => {
             format!("Reconcile {n}: {owner} has a deletionTimestamp, it is being deleted, so it creates and deletes nothing for it.")
         }
+        Note::Finalizer { owner, name, adding: true, read_rv } => format!(
+            "Reconcile {n}: {owner}, as read at resourceVersion {read_rv}, lacks the finalizer {name}: it adds it with an Update at that resourceVersion (409 Conflict if the owner has changed since)."
+        ),
+        Note::Finalizer { owner, name, adding: false, read_rv } => format!(
+            "Reconcile {n}: {owner} is being deleted and holds the finalizer {name}: it takes it off with an Update at resourceVersion {read_rv}, and the apiserver can finish the delete."
+        ),
         Note::StaleSkip { owner, error } => format!(
             "Reconcile {n} of {owner} is skipped by the consistency store (KEP-5647): its {} cache has read up to resourceVersion {}, but it wrote {} ({error}). It returns the error, so the key comes back after a rate-limited delay.",
             error.resource, error.read_rv, error.wrote_rv

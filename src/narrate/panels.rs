@@ -74,6 +74,8 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
                 format!("err = NotFound{from} · {then}, return")
             }
             Note::OwnerTerminating { .. } => "DeletionTimestamp != nil · nothing to manage, return".to_string(),
+            Note::Finalizer { adding: true, read_rv, .. } => format!("finalizer missing · Update(owner) at rv {read_rv}"),
+            Note::Finalizer { adding: false, read_rv, .. } => format!("deleting · RemoveFinalizer, Update(owner) at rv {read_rv}"),
             Note::StaleSkip { error, .. } => {
                 format!("err: the {} cache read rv {} < written rv {} · return err", error.resource, error.read_rv, error.wrote_rv)
             }

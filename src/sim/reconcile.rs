@@ -182,6 +182,10 @@ pub enum Note {
     },
     /// The owner has a deletionTimestamp: no creates or deletes for it.
     OwnerTerminating { owner: String },
+    /// The finalizer step's decision over the owner as read (at
+    /// `read_rv`): `adding` the finalizer `name` it lacks, or taking it off
+    /// a Terminating owner; an `Update` at `read_rv` follows.
+    Finalizer { owner: String, name: String, adding: bool, read_rv: u64 },
     /// `EnsureReady` failed (v1.36's consistency store): a cache has not read
     /// the controller's own writes; the sync is skipped and retried after backoff.
     StaleSkip { owner: String, error: ConsistencyError },

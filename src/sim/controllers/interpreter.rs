@@ -98,6 +98,9 @@ enum At {
     UpdatingStatus { status: ReplicaSetStatus, attempt: u32 },
     /// Waiting for the cache to show what it created, since, until.
     Waiting { since_ms: u64, deadline_ms: u64 },
+    /// The finalizer step said what it will do; its `Update` (the owner as
+    /// read, its finalizer added or, `removing`, taken off) goes next.
+    FinalizerNoted { removing: bool, body: ObjectTemplate, read_rv: u64 },
     /// The owner's `Update` with its finalizer added (or, `removing`, taken off) is out.
     Finalizing { removing: bool },
     /// The GET after a failed `UpdateStatus`, for the latest resourceVersion.
@@ -649,7 +652,13 @@ impl RecipeRun {
     /// add it with an `Update` at the resourceVersion read while the owner
     /// lives; once it is Terminating, take it off the same way and return.
     fn finalizer(&mut self, name: &str, input: Input, cx: &mut Cx) -> Flow {
-        if let At::Finalizing { removing } = std::mem::replace(&mut self.at, At::Entering) {
+        let at = std::mem::replace(&mut self.at, At::Entering);
+        if let At::FinalizerNoted { removing, body, read_rv } = at {
+            let options = Options { resource_version: Some(read_rv), ..Options::default() };
+            self.at = At::Finalizing { removing };
+            return Flow::Stay(Beat::Call { requests: vec![Request::update(Self::actor(cx), body).with(options)], step: Step::Finalizer });
+        }
+        if let At::Finalizing { removing } = at {
             let Some((response, audit)) = first_answer(input) else { return Flow::Next };
             if !response.status.is_success() {
                 // A stale owner's resourceVersion is `409 Conflict`: the sync's error, requeued rate-limited.
@@ -687,9 +696,10 @@ impl RecipeRun {
             finalizers,
             spec: owner.spec.clone(),
         };
-        let options = Options { resource_version: Some(owner.resource_version), ..Options::default() };
-        self.at = At::Finalizing { removing };
-        Flow::Stay(Beat::Call { requests: vec![Request::update(Self::actor(cx), body).with(options)], step: Step::Finalizer })
+        let read_rv = owner.resource_version;
+        let note = Note::Finalizer { owner: self.key.clone(), name: name.to_string(), adding: !removing, read_rv };
+        self.at = At::FinalizerNoted { removing, body, read_rv };
+        Flow::Stay(Beat::Note { note, then_ms: 0 })
     }
 
     fn send_status(&mut self, owner: &ObjectRc, status: ReplicaSetStatus, attempt: u32, cx: &Cx) -> Flow {

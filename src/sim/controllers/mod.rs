@@ -119,6 +119,7 @@ impl Cx<'_> {
 pub(crate) fn note_step(note: &Note) -> Step {
     match note {
         Note::OwnerNotInCache { .. } | Note::OwnerTerminating { .. } => Step::GetOwner,
+        Note::Finalizer { .. } => Step::Finalizer,
         Note::StaleSkip { .. } => Step::EnsureReady,
         Note::ReadWaits { read: Read::Get { .. }, .. } => Step::GetOwner,
         Note::ReadWaits { read: Read::List { .. }, .. } => Step::ListChildren,
