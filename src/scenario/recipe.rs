@@ -441,6 +441,14 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
     if draw(4) == 0 {
         *ops.last_mut().expect("a return") = Op::RequeueAfter { after_ms: 1_000 * (1 + u64::from(draw(10))) };
     }
+    // The finalizer step after get_owner, which must then reach a Terminating owner; drawn last.
+    if draw(4) == 0 {
+        let at = ops.iter().position(|o| matches!(o, Op::GetOwner { .. })).expect("a get_owner");
+        if let Op::GetOwner { stop_if_terminating, .. } = &mut ops[at] {
+            *stop_if_terminating = false;
+        }
+        ops.insert(at + 1, Op::Finalizer { name: "academy.k3ii.dev/cleanup".into() });
+    }
     Recipe {
         name: None,
         owner,
