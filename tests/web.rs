@@ -386,10 +386,27 @@ async fn cluster_and_cache_light_the_object_the_frame_acts_on_and_keep_it_in_vie
     document().head().unwrap().append_child(&style).unwrap();
     let m = mount_panel(q, || view! { <StorePanel side=Side::Cluster /> <StorePanel side=Side::Cache /> }).await;
     let ui = m.ui();
+    // Whether both lists show their lit row (none lit: nothing to show).
+    let in_view = |m: &Mounted| {
+        ["Cluster", "Cache"].iter().all(|panel| {
+            let row = m.all(&format!(r#"section[aria-label="{panel}"] li.touched"#));
+            let Some(row) = row.first() else { return true };
+            let (row, list) =
+                (row.get_bounding_client_rect(), m.one(&format!(r#"section[aria-label="{panel}"] ul.rows"#)).get_bounding_client_rect());
+            row.top() >= list.top() - 0.5 && row.bottom() <= list.bottom() + 0.5
+        })
+    };
     for (frame, lit) in [(n, Some("seed-99")), (0, None), (n, Some("seed-99"))] {
         ui.seek(frame);
         tick().await;
-        sleep(20).await;
+        // The lists scroll at the next animation frame (`Ui::at_next_frame`),
+        // which a loaded machine may run late: wait for it, up to a second.
+        for _ in 0..50 {
+            sleep(20).await;
+            if in_view(&m) {
+                break;
+            }
+        }
         // The Cluster names it; the Cache, which does not hold it yet, lights its unnamed slot.
         let names: Vec<String> = m.all(r#"section[aria-label="Cluster"] li.touched .name"#).iter().map(text).collect();
         assert_eq!(names, lit.into_iter().collect::<Vec<_>>(), "frame {frame}: the Cluster row lit");
