@@ -159,3 +159,46 @@ test('an invariant of the scenario\'s own: its badge first, in view, broken at i
     }
   }
 });
+
+/** The finalizer pattern with lab 1's re-add: the second sync reads the owner before its own Update came back. */
+const FINALIZES = {
+  name: 'finalizes',
+  start: 'Press ▶: the second sync adds the finalizer again from a stale owner, and gets 409 Conflict',
+  until_ms: 30000,
+  objects: [{ kind: 'Ensemble', name: 'beta', voices: 3 }],
+  actions: [{ at_ms: 10000, delete: { kind: 'Ensemble', name: 'beta' } }],
+  controller: {
+    kind: 'ensemble',
+    double_enqueue: true,
+    recipe: {
+      owner: 'Ensemble',
+      child: 'ConfigMap',
+      steps: [
+        { get_owner: { from: 'cache', stop_if_terminating: false } },
+        { finalizer: { name: 'academy.k3ii.dev/cleanup' } },
+        { count: { select: { label: 'academy.k3ii.dev/ensemble' }, victims: 'past_desired' } },
+        { create: { naming: { indexed: '-voice-' }, label: 'academy.k3ii.dev/ensemble' } },
+        { delete: {} },
+        'return',
+      ],
+    },
+  },
+};
+
+test('the finalizer step by link: the stale owner it read lit and said, then its 409 Conflict', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    await openStage(page, env.server.url, `?z=${pack(FINALIZES)}&gc=1`);
+    const stale = await stepUntil(page, { done: (s) => /Reconcile 2: academy-lab\/beta, as read at resourceVersion 1, lacks the finalizer/.test(s.caption ?? '') });
+    assert.match(stale.caption, /academy\.k3ii\.dev\/cleanup: it adds it with an Update at that resourceVersion/);
+    const lit = region(page, 'Reconcile').locator('li[aria-current="step"]');
+    assert.match(await lit.innerText(), /AddFinalizer\(owner, "academy\.k3ii\.dev\/cleanup"\)/);
+    // The note itself names the 409 it risks: step to the request's own frame.
+    const conflict = await stepUntil(page, { done: (s) => /updates Ensemble beta: 409/.test(s.caption ?? '') });
+    assert.match(conflict.caption, /^ensemble-controller updates Ensemble beta: 409 Conflict/);
+    assert.deepEqual(await axeProblems(page), []);
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
