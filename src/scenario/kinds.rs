@@ -46,6 +46,13 @@ pub struct Children {
     pub label: String,
 }
 
+/// The kinds a scenario document (JSON text) declares, for reading
+/// something else that names them (the search worker's reply about it); a
+/// text that declares none, or none validly, gives none.
+pub fn declared_in(text: &str) -> Vec<Kind> {
+    read(text).unwrap_or_default()
+}
+
 /// The first pass: the document's `kinds`, checked and interned, in order.
 /// A text that is not JSON, or has no `kinds`, declares none (the second
 /// pass names what is wrong with it).

@@ -25,7 +25,7 @@ pub use document::*;
 pub use error::ScenarioError;
 pub use expect::{Check, Gauge, Measure, Verdict};
 pub use invariants::{Bound, Eventually, InvariantSpec};
-pub use kinds::{Children, DeclaredKind};
+pub use kinds::{declared_in, Children, DeclaredKind};
 pub use lesson::{At, LessonStep, Selector, StepOutcome};
 pub use path::{get_path, set_path, split_path};
 pub use presets::{preset, preset_names, presets, PRESETS};

@@ -61,6 +61,8 @@ pub(super) fn spawn(task: &Task, on_reply: impl FnMut(Result<Reply, String>) + '
     options.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options("./explore-worker.js", &options).map_err(|e| format!("no worker could start: {e:?}"))?;
     let task_text = serde_json::to_string(task).expect("a task serializes");
+    // Its replies may name the scenario's own kinds (a schedule holding back a Job's event).
+    let kinds = task.kinds();
     let sender = worker.clone();
     let replies = std::rc::Rc::new(std::cell::RefCell::new(on_reply));
     let to_reply = replies.clone();
@@ -70,7 +72,7 @@ pub(super) fn spawn(task: &Task, on_reply: impl FnMut(Result<Reply, String>) + '
             (to_reply.borrow_mut())(Err(format!("{failed}.")));
             return;
         }
-        match Reply::from_text(&text) {
+        match Reply::from_text(&text, &kinds) {
             Ok(Reply::Ready) => {
                 let _ = sender.post_message(&task_text.clone().into());
             }

@@ -76,8 +76,22 @@ impl Reply {
         serde_json::to_string(self).expect("a reply serializes")
     }
 
-    pub fn from_text(text: &str) -> Result<Reply, String> {
-        serde_json::from_str(text).map_err(|e| format!("the search worker said something unreadable: {e}"))
+    /// Read a reply about a scenario that declares `kinds` (its schedules
+    /// and counterexample may name them: [`Task::kinds`]).
+    pub fn from_text(text: &str, kinds: &[crate::sim::object::Kind]) -> Result<Reply, String> {
+        crate::sim::object::declared_scope(kinds, || serde_json::from_str(text))
+            .map_err(|e| format!("the search worker said something unreadable: {e}"))
+    }
+}
+
+impl Task {
+    /// The kinds the task's scenario declares, which the worker's replies may name.
+    pub fn kinds(&self) -> Vec<crate::sim::object::Kind> {
+        let scenario = match self {
+            Task::Search(job) => &job.scenario,
+            Task::CheckLesson { scenario } => scenario,
+        };
+        crate::scenario::declared_in(&scenario.to_string())
     }
 }
 
@@ -205,7 +219,7 @@ mod tests {
 
     fn replies(job: &str) -> Vec<Reply> {
         let mut out = Vec::new();
-        serve(job, &mut |text| out.push(Reply::from_text(&text).unwrap()));
+        serve(job, &mut |text| out.push(Reply::from_text(&text, &[]).unwrap()));
         out
     }
 
@@ -221,6 +235,27 @@ mod tests {
         let words = outcome_words(exploration, DEFAULT_MAX_DEVIATIONS);
         assert!(words.contains(&format!("breaks at frame {}", v.frame)), "{words}");
         assert!(words.contains("ConfigMap event arrives 1.0 s late"), "{words}");
+    }
+
+    /// A search over a scenario's own kinds: the worker's replies name them
+    /// (a schedule holding back a Job's event), and the page reads them with
+    /// the kinds the task's scenario declares. Read without, they are unreadable.
+    #[test]
+    fn the_worker_speaks_of_a_scenarios_own_kinds_and_the_page_reads_it() {
+        let mut v = preset("job-expectations-by-name").unwrap().to_value();
+        v["controller"]["recipe"]["delete_expectations_on_delete"] = true.into();
+        let s = Scenario::from_value(v).unwrap();
+        let t = Task::Search(base_job(&s, Some("job-gets-its-pods")));
+        assert_eq!(t.kinds().iter().map(|k| k.as_str()).collect::<Vec<_>>(), ["Job"]);
+        let mut texts = Vec::new();
+        serve(&serde_json::to_string(&t).unwrap(), &mut |text| texts.push(text));
+        let last = texts.last().unwrap();
+        assert!(Reply::from_text(last, &[]).is_err(), "read without the kinds, a Job in the schedule is unknown");
+        let Ok(Reply::Done { exploration, counterexample: Some(doc), .. }) = Reply::from_text(last, &t.kinds()) else { panic!("{last}") };
+        let held = &exploration.violation.as_ref().unwrap().schedule;
+        assert!(held.iter().any(|d| d.kind.as_str() == "Job"), "{held:?}");
+        let c = Scenario::from_json(&doc.to_string()).unwrap();
+        assert!(!crate::report::Report::run(&c).invariants["job-gets-its-pods"].held);
     }
 
     #[test]
