@@ -350,7 +350,7 @@ fn event_caption(frame: &Frame) -> String {
             plural(*children, "child", "children")
         ),
         Event::LivenessChecked { invariant, kind, owners, short } => {
-            let children = crate::sim::object::child_kind(*kind).map_or_else(|| "children".to_string(), super::units::kind_plural);
+            let children = super::units::children_of(*kind);
             let at = secs(frame.at_ms);
             match (short, owners) {
                 // The violation's words, which follow, say what it found.

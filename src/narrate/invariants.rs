@@ -1,7 +1,7 @@
 //! The invariants in words: what each promises, its badge's short name, and
 //! what broke it, from the facts a [`Violation`](crate::sim::frame::Violation) carries.
 
-use super::units::{kind_noun, kind_plural, secs};
+use super::units::{children_of, kind_noun, secs};
 use crate::sim::frame::ViolationFacts;
 use crate::sim::invariants::{
     Invariant, Rule, ALL_PODS_WITHIN_REPLICAS, CHILDREN_WITHIN_DESIRED, NO_DELETE_BEFORE_SYNC, NO_DELETE_OF_UNCACHED, NO_ORPHANS,
@@ -35,7 +35,6 @@ pub fn promise(i: &Invariant) -> String {
 
 /// A declared invariant's rule in words: `No create leaves a RayCluster with more than 3 active pods.`
 pub fn rule_words(rule: Rule) -> String {
-    let children = |owner: Kind| child_kind(owner).map_or_else(|| "children".to_string(), kind_plural);
     let counted =
         |owner: Kind, n: u32| child_kind(owner).map_or_else(|| super::units::plural(n, "child", "children"), |k| kind_noun(k, n.into()));
     match rule {
@@ -46,7 +45,11 @@ pub fn rule_words(rule: Rule) -> String {
             format!("No controller delete leaves a {owner} with fewer than {} active (declared: safety).", counted(owner, count))
         }
         Rule::Converged { owner, by_ms } => {
-            format!("By {}, every {owner} has exactly its desired count of active {} (declared: liveness).", secs(by_ms), children(owner))
+            format!(
+                "By {}, every {owner} has exactly its desired count of active {} (declared: liveness).",
+                secs(by_ms),
+                children_of(owner)
+            )
         }
     }
 }
@@ -79,15 +82,15 @@ pub fn violation_words(facts: &ViolationFacts) -> String {
         }
         ViolationFacts::Orphans { owner, children } => format!("{children} children of deleted {owner} remain"),
         ViolationFacts::AboveBound { owner, owner_name, count, active, created } => {
-            let children = child_kind(*owner).map_or_else(|| "children".to_string(), kind_plural);
+            let children = children_of(*owner);
             format!("{owner} {owner_name} has {active} active {children} after creating {created}, over its bound of {count}")
         }
         ViolationFacts::BelowBound { owner, owner_name, count, active, deleted } => {
-            let children = child_kind(*owner).map_or_else(|| "children".to_string(), kind_plural);
+            let children = children_of(*owner);
             format!("{owner} {owner_name} has {active} active {children} after the delete of {deleted}, under its bound of {count}")
         }
         ViolationFacts::NotConverged { owner, owner_name, desired, active } => {
-            let children = child_kind(*owner).map_or_else(|| "children".to_string(), kind_plural);
+            let children = children_of(*owner);
             format!("{owner} {owner_name} has {active} of the {desired} {children} it wants by the time it was to have them")
         }
     }

@@ -85,6 +85,12 @@ pub fn kind_noun(kind: Kind, n: u64) -> String {
     }
 }
 
+/// An owner kind's children, counted: `pods` for a ReplicaSet's (or a
+/// declared kind's with pods), `children` where it declares none.
+pub fn children_of(owner: Kind) -> String {
+    crate::sim::object::child_kind(owner).map_or_else(|| "children".to_string(), kind_plural)
+}
+
 /// `pods`, `ConfigMaps`: a kind counted.
 pub fn kind_plural(kind: Kind) -> String {
     match kind {

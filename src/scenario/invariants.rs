@@ -125,15 +125,10 @@ pub(super) fn declared(s: &Scenario) -> Result<Vec<Declared>, ScenarioError> {
     Ok(out)
 }
 
-/// Every invariant name a scenario may cite: the built-in ones, then its own.
-pub(super) fn known(s: &Scenario) -> Vec<&str> {
-    NAMES.iter().copied().chain(s.invariants.iter().map(|i| i.name.as_str())).collect()
-}
-
 impl Scenario {
-    /// The names of the invariants its runs check: the built-in ones, then its own.
+    /// The names of the invariants its runs check, which it may cite: the built-in ones, then its own.
     pub fn invariant_names(&self) -> Vec<&str> {
-        known(self)
+        NAMES.iter().copied().chain(self.invariants.iter().map(|i| i.name.as_str())).collect()
     }
 }
 
@@ -159,7 +154,7 @@ mod tests {
         let init = s.world_init();
         assert_eq!(init.invariants.len(), 2);
         assert_eq!(init.invariants[0].rule, Rule::AtMost { count: 2, owner: Kind::ReplicaSet });
-        assert!(known(&s).contains(&"converged"));
+        assert!(s.invariant_names().contains(&"converged"));
     }
 
     #[test]

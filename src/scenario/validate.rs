@@ -85,7 +85,7 @@ impl Scenario {
         limits::get("actions").check("actions", self.actions.len() as u64)?;
         limits::get("expect").check("expect", self.expect.len() as u64)?;
         super::invariants::declared(self)?;
-        let known = super::invariants::known(self);
+        let known = self.invariant_names();
         super::lesson::validate(&self.lesson, &doc, &known)?;
         // The page links it: only web links, never `javascript:` or `data:`.
         if let Some(i) = &self.incident {

@@ -8,7 +8,7 @@
 //! `crate::narrate::invariants`.
 
 use super::apiserver::{Actor, ApiServer, AuditEntry, Verb};
-use super::frame::{Event, Violation, ViolationFacts};
+use super::frame::{Event, Shortfall, Violation, ViolationFacts};
 use super::object::{child_kind, child_label, Kind, Object, ObjectKey, ObjectRc};
 use serde::Serialize;
 
@@ -138,6 +138,14 @@ impl Invariants {
         self.list.iter().filter_map(|i| Some(Declared { name: i.name, rule: i.rule? }))
     }
 
+    /// The times the declared liveness invariants are checked at, by their index among the declared.
+    pub(crate) fn liveness_times(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        self.declared().enumerate().filter_map(|(i, d)| match d.rule {
+            Rule::Converged { by_ms, .. } => Some((i, by_ms)),
+            _ => None,
+        })
+    }
+
     pub fn get(&self, name: &str) -> Option<&Invariant> {
         self.list.iter().find(|i| i.name == name)
     }
@@ -212,10 +220,9 @@ impl Invariants {
         }
     }
 
-    /// A declared liveness invariant at its time: the first `owner` object
-    /// whose active children are not its desired count, as `(name, desired, active)`,
-    /// and how many owners there were.
-    pub(crate) fn check_converged(owner: Kind, api: &ApiServer) -> (u32, Option<(String, u32, u32)>) {
+    /// A declared liveness invariant at its time: how many `owner` objects
+    /// there were, and the first whose active children are not its desired count.
+    pub(crate) fn check_converged(owner: Kind, api: &ApiServer) -> (u32, Option<Shortfall>) {
         let Some(child) = child_kind(owner) else { return (0, None) };
         let mut owners = 0;
         let mut short = None;
@@ -224,7 +231,7 @@ impl Invariants {
             let desired = o.spec.desired().unwrap_or(0);
             let (active, _) = children_of(api, o, child);
             if active != desired && short.is_none() {
-                short = Some((o.name.clone(), desired, active));
+                short = Some(Shortfall { name: o.name.clone(), desired, active });
             }
         }
         (owners, short)

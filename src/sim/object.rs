@@ -458,6 +458,22 @@ pub struct ObjectTemplate {
     pub spec: Spec,
 }
 
+/// The body of an update that writes the object back as it is (a caller
+/// changes the fields it writes: `ObjectTemplate { finalizers, ..o.into() }`).
+impl From<&Object> for ObjectTemplate {
+    fn from(o: &Object) -> ObjectTemplate {
+        ObjectTemplate {
+            namespace: o.namespace.clone(),
+            name: Some(o.name.clone()),
+            generate_name: None,
+            labels: o.labels.clone(),
+            owner_references: o.owner_references.clone(),
+            finalizers: o.finalizers.clone(),
+            spec: o.spec.clone(),
+        }
+    }
+}
+
 impl ObjectTemplate {
     pub fn kind(&self) -> Kind {
         self.spec.kind()

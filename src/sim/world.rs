@@ -270,7 +270,6 @@ impl World {
                 let declared = self.invariants.declared().nth(i)?;
                 let super::invariants::Rule::Converged { owner, .. } = declared.rule else { return None };
                 let (owners, short) = super::invariants::Invariants::check_converged(owner, &self.api);
-                let short = short.map(|(name, desired, active)| super::frame::Shortfall { name, desired, active });
                 Some(Event::LivenessChecked { invariant: declared.name, kind: owner, owners, short })
             }
             Timer::WatchExpires { kind, epoch, gen } => self.watch_expired(kind, epoch, gen),

@@ -192,7 +192,7 @@ pub fn CanItGoWrong() -> impl IntoView {
     };
     // The run's invariants, the scenario's own among them: redrawn when the scenario changes them, not with every frame.
     let snap = ui.snap;
-    let which = part_of(snap, |s, h| std::hash::Hash::hash(&s.invariants.iter().map(|i| i.name).collect::<Vec<_>>(), h));
+    let which = part_of(snap, |s, h| s.invariants.iter().for_each(|i| std::hash::Hash::hash(i.name, h)));
     let names = move || {
         let _ = which.get();
         snap.with_untracked(|s| s.invariants.iter().map(|i| (i.name, crate::narrate::invariants::promise(i))).collect::<Vec<_>>())

@@ -482,8 +482,9 @@ impl RecipeRun {
                 let n = *n;
                 if self.recipe.expectations {
                     // Before any API call (l.584).
-                    cx.expectations.expect_creations(&self.exp_key(), n, cx.now_ms);
-                    cx.expectations.set_for(&self.exp_key(), self.owner_uid);
+                    let key = self.exp_key();
+                    cx.expectations.expect_creations(&key, n, cx.now_ms);
+                    cx.expectations.set_for(&key, self.owner_uid);
                 }
                 let todo = templates(owner, self.recipe.child, n, naming, label, owner_reference, present);
                 self.send_creates(todo, 0, n, 0, batches, cx)
@@ -548,8 +549,9 @@ impl RecipeRun {
                 let Some(Counted { plan: Plan::Delete(_), victims, .. }) = &self.counted else { return Flow::Next };
                 if self.recipe.expectations {
                     let keys = victims.iter().map(|o| o.key().to_string()).collect();
-                    cx.expectations.expect_deletions(&self.exp_key(), keys, cx.now_ms);
-                    cx.expectations.set_for(&self.exp_key(), self.owner_uid);
+                    let key = self.exp_key();
+                    cx.expectations.expect_deletions(&key, keys, cx.now_ms);
+                    cx.expectations.set_for(&key, self.owner_uid);
                 }
                 victims.iter().cloned().collect()
             }
@@ -687,15 +689,7 @@ impl RecipeRun {
             (false, false) => finalizers.push(name.to_string()),
             (true, true) => finalizers.retain(|f| f.as_str() != name),
         }
-        let body = ObjectTemplate {
-            namespace: owner.namespace.clone(),
-            name: Some(owner.name.clone()),
-            generate_name: None,
-            labels: owner.labels.clone(),
-            owner_references: owner.owner_references.clone(),
-            finalizers,
-            spec: owner.spec.clone(),
-        };
+        let body = ObjectTemplate { finalizers, ..(&*owner).into() };
         let read_rv = owner.resource_version;
         let note = Note::Finalizer { owner: self.key.clone(), name: name.to_string(), adding: !removing, read_rv };
         self.at = At::FinalizerNoted { removing, body, read_rv };

@@ -34,15 +34,7 @@ impl World {
                 let body = match current {
                     Some(o) => {
                         let spec = if o.spec.desired().is_some() { Spec::with_desired(kind, to) } else { o.spec.clone() };
-                        ObjectTemplate {
-                            namespace: o.namespace.clone(),
-                            name: Some(o.name.clone()),
-                            generate_name: None,
-                            labels: o.labels.clone(),
-                            owner_references: o.owner_references.clone(),
-                            finalizers: o.finalizers.clone(),
-                            spec,
-                        }
+                        ObjectTemplate { spec, ..(&*o).into() }
                     }
                     // Scaling something that is not there is a 404, as kubectl gets.
                     None => ObjectTemplate {

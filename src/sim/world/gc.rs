@@ -42,15 +42,7 @@ fn owner_key(dep: &Object, r: &OwnerReference) -> ObjectKey {
 
 /// The body of an update that writes `o` as it is, but for `owner_references` and `finalizers`.
 fn rewrite(o: &Object, owner_references: OwnerReferences, finalizers: Vec<String>) -> ObjectTemplate {
-    ObjectTemplate {
-        namespace: o.namespace.clone(),
-        name: Some(o.name.clone()),
-        generate_name: None,
-        labels: o.labels.clone(),
-        owner_references,
-        finalizers,
-        spec: o.spec.clone(),
-    }
+    ObjectTemplate { owner_references, finalizers, ..o.into() }
 }
 
 impl World {

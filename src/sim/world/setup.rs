@@ -84,15 +84,8 @@ impl World {
         for (i, a) in world.actions.clone().iter().enumerate() {
             world.set_timer(a.at_ms, Timer::Action(i));
         }
-        let deadlines: Vec<u64> = world
-            .invariants
-            .declared()
-            .map(|d| match d.rule {
-                crate::sim::invariants::Rule::Converged { by_ms, .. } => by_ms,
-                _ => u64::MAX,
-            })
-            .collect();
-        for (i, by_ms) in deadlines.into_iter().enumerate().filter(|(_, at)| *at != u64::MAX) {
+        let times: Vec<(usize, u64)> = world.invariants.liveness_times().collect();
+        for (i, by_ms) in times {
             world.set_timer(by_ms, Timer::Liveness(i));
         }
         world
