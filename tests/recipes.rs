@@ -219,6 +219,55 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
             "clean up",
         ),
         (
+            "a list from a misspelt source",
+            Box::new(move |v| *step(1)(v) = json!({"list": {"from": "cahce", "select": {"label": "academy.k3ii.dev/ensemble"}}})),
+            "controller.recipe.steps[1].list.from",
+            "cahce",
+        ),
+        (
+            "a label step with nothing read before it",
+            Box::new(move |v| {
+                v["controller"]["recipe"]["steps"].as_array_mut().unwrap().insert(1, json!({"label_owner": {"labels": {"a": "b"}}}));
+            }),
+            "controller.recipe.steps[1].label_owner",
+            "",
+        ),
+        (
+            "a label step with no labels",
+            Box::new(move |v| {
+                v["controller"]["recipe"]["steps"].as_array_mut().unwrap().insert(2, json!({"label_owner": {"labels": {}}}));
+            }),
+            "controller.recipe.steps[2].label_owner.labels",
+            "{}",
+        ),
+        (
+            "a label step's key",
+            Box::new(move |v| {
+                v["controller"]["recipe"]["steps"].as_array_mut().unwrap().insert(2, json!({"label_owner": {"labels": {"a b": "c"}}}));
+            }),
+            "controller.recipe.steps[2].label_owner.labels",
+            "a b",
+        ),
+        (
+            "a label step's value",
+            Box::new(move |v| {
+                v["controller"]["recipe"]["steps"].as_array_mut().unwrap().insert(2, json!({"label_owner": {"labels": {"a": "c d"}}}));
+            }),
+            "controller.recipe.steps[2].label_owner.labels.a",
+            "c d",
+        ),
+        (
+            "a label step's removal misspelt",
+            Box::new(move |v| {
+                v["controller"]["recipe"]["steps"]
+                    .as_array_mut()
+                    .unwrap()
+                    .insert(2, json!({"label_owner": {"labels": {"a": "c"}, "remove": "sometimes"}}));
+            }),
+            "controller.recipe.steps[2].label_owner.remove",
+            "sometimes",
+        ),
+        (
             "a requeue of 0 ms",
             Box::new(move |v| *step(4)(v) = json!({"requeue_after": {"after_ms": 0}})),
             "controller.recipe.steps[4].requeue_after.after_ms",
@@ -695,6 +744,8 @@ enum Fix {
     Guard,
     /// A recipe field set to a value.
     Set(&'static str, &'static str),
+    /// A field of one step set to a value: (step, its kind, field, value).
+    Step(usize, &'static str, &'static str, &'static str),
 }
 
 /// An incident preset with its fix. The lesson walks the run as shipped, so
@@ -705,6 +756,7 @@ fn fixed(name: &str, fix: Fix) -> Scenario {
     match fix {
         Fix::Guard => v["controller"]["recipe"]["steps"].as_array_mut().unwrap().insert(1, json!({"check_expectations": {}})),
         Fix::Set(field, value) => v["controller"]["recipe"][field] = serde_json::from_str(value).unwrap(),
+        Fix::Step(i, op, field, value) => v["controller"]["recipe"]["steps"][i][op][field] = serde_json::from_str(value).unwrap(),
     }
     v["lesson"] = json!([]);
     Scenario::from_value(v).unwrap()
@@ -715,7 +767,62 @@ const INCIDENTS: &[(&str, Fix, &str)] = &[
     ("kuberay-random-delete", Fix::Guard, "children_within_desired"),
     ("eck-random-names", Fix::Guard, "children_within_desired"),
     ("job-expectations-by-name", Fix::Set("expectations_keyed_by", "\"uid\""), "job-gets-its-pods"),
+    ("nfd-labels-stripped", Fix::Step(2, "label_owner", "remove", "\"on_observed_delete\""), "nodes-keep-their-labels"),
 ];
+
+/// A kind without a desired count is listed, not counted; its own LIST time keeps the built-in kinds' limits.
+#[test]
+fn a_kind_without_a_desired_count_is_listed_and_its_list_time_is_bounded() {
+    let mut v = preset("nfd-labels-stripped").unwrap().to_value();
+    v["controller"]["recipe"]["steps"][1] = json!({"count": {"select": {"label": "nfd.node.kubernetes.io/node-name"}}});
+    let e = Scenario::from_value(v).unwrap_err();
+    assert_eq!(e.field, "controller.recipe.steps[1].count", "{e}");
+    assert!(e.message.contains("Node declares none"), "{e}");
+    let mut v = preset("nfd-labels-stripped").unwrap().to_value();
+    v["cluster"]["initial_list_ms_by_kind"]["NodeFeature"] = 600_001.into();
+    let e = Scenario::from_value(v).unwrap_err();
+    assert_eq!(e.field, "cluster.initial_list_ms_by_kind.NodeFeature", "{e}");
+    // The same time, set as --set sets it, lands where the document's does.
+    let s = preset("nfd-labels-stripped").unwrap();
+    let mut again = preset("nfd-labels-stripped").unwrap().to_value();
+    again["cluster"]["initial_list_ms_by_kind"]["NodeFeature"] = Value::Null;
+    let unset = Scenario::from_value(again).unwrap();
+    let fast = Report::run(&unset);
+    assert_ne!(fast.trace_hash, Report::run(&s).trace_hash, "the slow LIST is what breaks it");
+    assert!(fast.invariants["nodes-keep-their-labels"].held, "with the NodeFeature LIST as fast as the Node one, no Node is stripped");
+    let set = unset.with_settings([("cluster.initial_list_ms_by_kind.NodeFeature", "3000")]).unwrap();
+    assert_eq!(Report::run(&set).trace_hash, Report::run(&s).trace_hash);
+}
+
+/// node-feature-discovery #2415's fix is not "never remove": a NodeFeature
+/// deleted for good (its node's worker gone) is a DELETED the handler sees,
+/// and the next sync of its Node takes the labels off; the others keep theirs.
+#[test]
+fn acting_only_on_an_observed_delete_still_removes_labels_after_a_real_delete() {
+    let mut v = fixed("nfd-labels-stripped", Fix::Step(2, "label_owner", "remove", "\"on_observed_delete\"")).to_value();
+    v["actions"] = json!([{"at_ms": 5000, "delete": {"kind": "NodeFeature", "name": "node-2"}}]);
+    v["expect"] = json!([]);
+    let s = Scenario::from_value(v).unwrap();
+    use cachescope::sim::controllers::Note;
+    use cachescope::sim::frame::Event;
+    let mut world = cachescope::sim::world::World::new(s.world_init());
+    let mut frames = Vec::new();
+    while let Some(f) = world.step() {
+        frames.push(f);
+    }
+    let kept = frames.iter().filter(|f| matches!(&f.event, Event::ReconcileNote { note: Note::LabelsKept { .. }, .. })).count();
+    assert_eq!(kept, 3, "each Node's first sync, before the NodeFeature LIST, is a miss it does not act on");
+    let removed: Vec<&str> = frames
+        .iter()
+        .filter_map(|f| match &f.event {
+            Event::ReconcileNote { note: Note::Labels { owner, removing: true, .. }, .. } => Some(owner.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(removed, ["academy-lab/node-2"], "only the Node whose NodeFeature was deleted loses its labels");
+    let report = Report::run(&s);
+    assert!(!report.invariants["nodes-keep-their-labels"].held, "a removal the invariant sees: the fix still removes");
+}
 
 #[test]
 fn each_incident_preset_shows_its_bug_and_its_fix_removes_it() {

@@ -118,7 +118,18 @@ fn sync_answering(
     let mut rng = Rng::new(1);
     let mut consistency = cachescope::sim::consistency::ConsistencyStore::default();
     let ryw = cachescope::sim::controller_runtime::ReadYourWrites::default();
-    let mut cx = Cx { now_ms, settings, caches, expectations: exp, lag_ms: 0, rng: &mut rng, consistency: &mut consistency, ryw: &ryw };
+    let mut deletes_seen = cachescope::sim::sorted::SortedSet::new();
+    let mut cx = Cx {
+        now_ms,
+        settings,
+        caches,
+        expectations: exp,
+        lag_ms: 0,
+        rng: &mut rng,
+        consistency: &mut consistency,
+        ryw: &ryw,
+        deletes_seen: &mut deletes_seen,
+    };
     let (mut r, mut beat) = ReconcileState::start(KEY, &mut cx);
     loop {
         beat = match beat {

@@ -394,6 +394,32 @@ fn note_caption(n: u64, note: &Note) -> String {
         Note::Finalizer { owner, name, adding: false, read_rv } => format!(
             "Reconcile {n}: {owner} is being deleted and holds the finalizer {name}: it takes it off with an Update at resourceVersion {read_rv}, and the apiserver can finish the delete."
         ),
+        Note::Listed { owner, child_kind, in_cache, in_cluster, unseen, live } => {
+            let place = if *live { "lists live through the API reader" } else { "reads the cache" };
+            let mut s = format!("Reconcile {n} {place}: {} for {owner}", plural(*in_cache, &child_kind.to_string(), &format!("{child_kind}s")));
+            if in_cluster != in_cache {
+                s.push_str(&format!(", while the cluster holds {in_cluster}"));
+                if *unseen > 0 {
+                    s.push_str(&format!(" ({} still on the wire)", plural(*unseen, "ADDED event", "ADDED events")));
+                } else if in_cache < in_cluster {
+                    s.push_str(" (its cache has not listed them yet)");
+                }
+            }
+            s.push('.');
+            s
+        }
+        Note::Labels { owner, child_kind, removing: true, keys, .. } => format!(
+            "Reconcile {n} listed no {child_kind} for {owner}, so it takes {} off with an Update: to this controller, none listed means none there.",
+            if *keys == 1 { "its label".to_string() } else { format!("its {keys} labels") }
+        ),
+        Note::Labels { owner, child_kind, removing: false, keys, .. } => format!(
+            "Reconcile {n}: {owner} lacks {} its {child_kind}s give it, so it sets {} with an Update.",
+            if *keys == 1 { "a label".to_string() } else { format!("{keys} labels") },
+            if *keys == 1 { "it" } else { "them" }
+        ),
+        Note::LabelsKept { owner, child_kind } => format!(
+            "Reconcile {n} listed no {child_kind} for {owner}, but its handler has seen none deleted: a miss in the cache, not a delete, so {owner} keeps its labels (node-feature-discovery #2415)."
+        ),
         Note::StaleSkip { owner, error } => format!(
             "Reconcile {n} of {owner} is skipped by the consistency store (KEP-5647): its {} cache has read up to resourceVersion {}, but it wrote {} ({error}). It returns the error, so the key comes back after a rate-limited delay.",
             error.resource, error.read_rv, error.wrote_rv

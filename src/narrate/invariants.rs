@@ -51,6 +51,7 @@ pub fn rule_words(rule: Rule) -> String {
                 children_of(owner)
             )
         }
+        Rule::HasLabel { kind, label } => format!("No controller write leaves a {kind} without the label {label} (declared: safety)."),
     }
 }
 
@@ -93,6 +94,7 @@ pub fn violation_words(facts: &ViolationFacts) -> String {
             let children = children_of(*owner);
             format!("{owner} {owner_name} has {active} of the {desired} {children} it wants by the time it was to have them")
         }
+        ViolationFacts::LabelMissing { kind, name, label } => format!("{kind} {name} was written without the label {label}"),
     }
 }
 

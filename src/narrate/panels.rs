@@ -76,6 +76,13 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
             Note::OwnerTerminating { .. } => "DeletionTimestamp != nil · nothing to manage, return".to_string(),
             Note::Finalizer { adding: true, read_rv, .. } => format!("finalizer missing · Update(owner) at rv {read_rv}"),
             Note::Finalizer { adding: false, read_rv, .. } => format!("deleting · RemoveFinalizer, Update(owner) at rv {read_rv}"),
+            Note::Listed { in_cache, live: true, .. } => format!("len(children) = {in_cache} · a live LIST: the apiserver's count"),
+            Note::Listed { in_cache, in_cluster, .. } => {
+                format!("len(children) = {in_cache} · the cache has {in_cache}, the cluster {in_cluster}")
+            }
+            Note::Labels { removing: true, keys, .. } => format!("len(children) = 0 · {keys} removed, Update(owner)"),
+            Note::Labels { removing: false, keys, .. } => format!("{keys} to set · Update(owner)"),
+            Note::LabelsKept { .. } => "len(children) = 0, no delete seen · labels kept".to_string(),
             Note::StaleSkip { error, .. } => {
                 format!("err: the {} cache read rv {} < written rv {} · return err", error.resource, error.read_rv, error.wrote_rv)
             }

@@ -92,6 +92,10 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         Some((Panel::Watch, "a dropped event is a fault you inject", When::Always)),
     ),
     s(
+        "Every object lives in a namespace, the controller's unless it says another: a cluster-scoped kind a scenario declares (a Node) is drawn as a namespaced one. A recipe's label_owner step writes labels with an Update of the owner as it read it, without a resourceVersion precondition, where a controller would send a patch of the labels alone; nothing else in a run writes those objects.",
+        None,
+    ),
+    s(
         "A change of the watch lag moves the events already on the wire, as if the network had changed under them.",
         Some((Panel::Watch, "a lag change moves events already on the wire", When::Always)),
     ),

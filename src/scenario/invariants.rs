@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use schemars::JsonSchema;
 
 /// One declared invariant: its name and exactly one of `at_most`,
-/// `at_least`, `eventually`.
+/// `at_least`, `eventually`, `always`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
@@ -36,6 +36,21 @@ pub struct InvariantSpec {
     /// exactly its desired count of active children.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eventually: Option<Eventually>,
+    /// Safety, a predicate: no controller write (a create or an update)
+    /// leaves an object of `kind` without the label `has_label`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub always: Option<Always>,
+}
+
+/// A predicate every object of a kind keeps.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct Always {
+    /// The kind whose objects it speaks of.
+    pub kind: Kind,
+    /// A label key each of them carries (`feature.node.kubernetes.io/cpu-model.vendor_id`).
+    pub has_label: String,
 }
 
 /// A bound on each owner's active children.
@@ -82,9 +97,17 @@ pub(super) fn declared(s: &Scenario) -> Result<Vec<Declared>, ScenarioError> {
         if NAMES.contains(&name.as_str()) || out.iter().any(|d| d.name == name) {
             return Err(ScenarioError::new(format!("{at}.name"), Some(shown(name)), "names an invariant already known: each name once"));
         }
-        let given = [spec.at_most.is_some(), spec.at_least.is_some(), spec.eventually.is_some()].iter().filter(|b| **b).count();
+        let given = [spec.at_most.is_some(), spec.at_least.is_some(), spec.eventually.is_some(), spec.always.is_some()]
+            .iter()
+            .filter(|b| **b)
+            .count();
         if given != 1 {
-            return Err(ScenarioError::new(at, None, format!("give exactly one of at_most, at_least, eventually; {given} given")));
+            return Err(ScenarioError::new(at, None, format!("give exactly one of at_most, at_least, eventually, always; {given} given")));
+        }
+        if let Some(a) = &spec.always {
+            super::validate::label_part(&format!("{at}.always.has_label"), &a.has_label, true)?;
+            out.push(Declared { name: intern(name), rule: Rule::HasLabel { kind: a.kind, label: intern(&a.has_label) } });
+            continue;
         }
         let owner_at = |field: &str, kind: Kind| -> Result<(), ScenarioError> {
             match child_kind(kind) {
@@ -109,6 +132,13 @@ pub(super) fn declared(s: &Scenario) -> Result<Vec<Declared>, ScenarioError> {
             }
             (_, _, Some(e)) => {
                 owner_at("eventually.converged", e.converged)?;
+                if e.converged.desired_field().is_none() {
+                    return Err(ScenarioError::new(
+                        format!("{at}.eventually.converged"),
+                        Some(shown(e.converged.as_str())),
+                        "declares no desired count to converge on: give its kinds entry desired",
+                    ));
+                }
                 if e.by_ms > s.until_ms {
                     return Err(ScenarioError::new(
                         format!("{at}.eventually.by_ms"),
@@ -176,6 +206,11 @@ mod tests {
             (r#"[{"name": "a", "at_most": {"count": 2000000, "owner": "ReplicaSet"}}]"#, "invariants[0].at_most.count"),
             (r#"[{"name": "a", "eventually": {"converged": "ConfigMap", "by_ms": 1000}}]"#, "invariants[0].eventually.converged"),
             (r#"[{"name": "a", "eventually": {"converged": "ReplicaSet", "by_ms": 30000}}]"#, "invariants[0].eventually.by_ms"),
+            (r#"[{"name": "a", "always": {"kind": "ReplicaSet", "has_label": "a b"}}]"#, "invariants[0].always.has_label"),
+            (
+                r#"[{"name": "a", "always": {"kind": "ReplicaSet", "has_label": "a"}, "at_least": {"count": 1, "owner": "ReplicaSet"}}]"#,
+                "invariants[0]",
+            ),
         ];
         for (invariants, field) in cases {
             let err = with(invariants).expect_err(invariants);

@@ -30,7 +30,9 @@ pub struct DeclaredKind {
     pub desired: Option<String>,
     /// An owner kind's children: their kind and the label that carries the
     /// owner's name (what the invariants and the garbage collector's orphan
-    /// check count by). Given with `desired`.
+    /// check count by). Required with `desired`; without it, the objects of
+    /// another kind that name this one (a Node's NodeFeatures), which a
+    /// recipe may `list` but not `count`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub children: Option<Children>,
 }
@@ -112,19 +114,15 @@ fn resolve(at: &str, slot: usize, doc: &DeclaredKind, before: &[Kind]) -> Result
             ));
         }
     }
-    let children = match (&doc.desired, &doc.children) {
-        (None, None) => None,
-        (Some(_), None) => {
-            return Err(ScenarioError::new(format!("{at}.children"), None, "an owner kind (one with desired) says which children it owns"))
-        }
-        (None, Some(_)) => {
-            return Err(ScenarioError::new(
-                format!("{at}.desired"),
-                None,
-                "an owner kind (one with children) names its desired-count field",
-            ))
-        }
-        (Some(_), Some(c)) => {
+    if doc.desired.is_some() && doc.children.is_none() {
+        return Err(ScenarioError::new(format!("{at}.children"), None, "an owner kind (one with desired) says which children it owns"));
+    }
+    // Children without a desired count: objects of another kind that name
+    // this one by a label (a Node's NodeFeatures), listed but never counted
+    // against a number.
+    let children = match &doc.children {
+        None => None,
+        Some(c) => {
             let kind = Kind::built_in(&c.kind).or_else(|| before.iter().copied().find(|k| k.as_str() == c.kind)).ok_or_else(|| {
                 ScenarioError::new(
                     format!("{at}.children.kind"),
@@ -174,6 +172,13 @@ mod tests {
     }
 
     #[test]
+    fn a_kind_may_have_children_without_a_desired_count() {
+        let kinds = read(r#"{"kinds": [{"name": "Node", "resource": "nodes", "children": {"kind": "Pod", "label": "a/node"}}]}"#).unwrap();
+        assert_eq!(kinds[0].desired_field(), None);
+        assert_eq!(crate::sim::object::child_kind(kinds[0]), Some(Kind::Pod));
+    }
+
+    #[test]
     fn each_broken_field_is_named() {
         let cases = [
             (r#"[{"name": "rayCluster"}]"#, "kinds[0].name"),
@@ -182,7 +187,6 @@ mod tests {
             (r#"[{"name": "A", "resource": "As!"}]"#, "kinds[0].resource"),
             (r#"[{"name": "A", "desired": "Workers", "children": {"kind": "Pod", "label": "a"}}]"#, "kinds[0].desired"),
             (r#"[{"name": "A", "desired": "workers"}]"#, "kinds[0].children"),
-            (r#"[{"name": "A", "children": {"kind": "Pod", "label": "a"}}]"#, "kinds[0].desired"),
             (r#"[{"name": "A", "desired": "n", "children": {"kind": "B", "label": "a"}}, {"name": "B"}]"#, "kinds[0].children.kind"),
             (r#"[{"name": "A", "desired": "n", "children": {"kind": "Pod", "label": "a b"}}]"#, "kinds[0].children.label"),
             (r#"[{"name": "A", "desird": "n"}]"#, "kinds[0]"),

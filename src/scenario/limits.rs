@@ -148,6 +148,7 @@ pub const LIMITS: &[Limit] = &[
     limit("controller.recipe.steps[].requeue_after.after_ms", Of::Value, 1, 86_400_000, "ms until the key is queued again"),
     limit("controller.recipe.steps[].update_status.retries", Of::Value, 0, 5, "GETs and tries again after a failed status write"),
     limit("controller.recipe.steps[].count.select.label", Of::Chars, 1, 63, "a label's key"),
+    limit("controller.recipe.steps[].label_owner.labels", Of::Items, 1, 8, "labels a label_owner step writes"),
     limit("controller.recipe.steps[].create.label", Of::Chars, 1, 63, "a label's key"),
     limit("controller.recipe.steps[].create.naming", Of::Chars, 1, 40, "what a child's name adds to its owner's"),
     limit("schedule", Of::Items, 0, 100, "watch events held back"),

@@ -37,6 +37,12 @@ impl Scenario {
     /// Apply `path=value` edits, as the runner's `--set` and the page's URL do.
     pub fn with_settings<'a>(&self, edits: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Scenario, ScenarioError> {
         let mut value = self.to_value();
+        // A declared kind's own first-LIST time is a setting too, unset until given.
+        if let Some(serde_json::Value::Object(times)) = value.pointer_mut("/cluster/initial_list_ms_by_kind") {
+            for kind in &self.kinds {
+                times.entry(kind.name.clone()).or_insert(serde_json::Value::Null);
+            }
+        }
         let mut scenario = self.clone();
         // One edit at a time, so a failure is named by the setting that caused it.
         for (path, raw) in edits {

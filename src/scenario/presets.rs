@@ -21,6 +21,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("kuberay-random-delete", include_str!("../../scenarios/kuberay-random-delete.json")),
     ("eck-random-names", include_str!("../../scenarios/eck-random-names.json")),
     ("job-expectations-by-name", include_str!("../../scenarios/job-expectations-by-name.json")),
+    ("nfd-labels-stripped", include_str!("../../scenarios/nfd-labels-stripped.json")),
 ];
 
 /// The presets' names.

@@ -77,6 +77,8 @@ fn name(op: &Op) -> &'static str {
         Op::GetOwner { .. } => "get_owner",
         Op::CheckExpectations { .. } => "check_expectations",
         Op::Count { .. } => "count",
+        Op::List { .. } => "list",
+        Op::LabelOwner { .. } => "label_owner",
         Op::Create { .. } => "create",
         Op::Delete { .. } => "delete",
         Op::WaitForCache { .. } => "wait_for_cache",
@@ -105,6 +107,7 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
     }
     let last = recipe.ops.len() - 1;
     let mut counted = false;
+    let mut listed = false;
     let mut live_owner = false;
     let mut got_owner = false;
     for (i, op) in recipe.ops.iter().enumerate() {
@@ -146,7 +149,7 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                     "expectations kept by UID trace each child to its owner by its controllerRef: set owner_reference to true",
                 ));
             }
-            Op::GetOwner { from, .. } | Op::Count { from, .. } => {
+            Op::GetOwner { from, .. } | Op::Count { from, .. } | Op::List { from, .. } => {
                 let field = format!("{step}.from");
                 if *from == ReadFrom::ReadYourWrites && !c.reads_own_writes() {
                     return Err(ScenarioError::new(
@@ -169,7 +172,31 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                 if let Op::Count { burst: Some(b), .. } = op {
                     limits::get("controller.recipe.steps[].count.burst").check(&format!("{step}.burst"), u64::from(*b))?;
                 }
+                if let Op::List { select, .. } = op {
+                    if !got_owner {
+                        return Err(ScenarioError::new(
+                            step,
+                            None,
+                            "needs a `get_owner` before it: it lists the children of the owner read",
+                        ));
+                    }
+                    if let crate::sim::recipe::Select::Label(label) = select {
+                        limits::get("controller.recipe.steps[].count.select.label").check_text(
+                            &format!("{step}.select.label"),
+                            label,
+                            false,
+                        )?;
+                    }
+                    listed = true;
+                }
                 if let Op::Count { select, victims, .. } = op {
+                    if recipe.owner.desired_field().is_none() {
+                        return Err(ScenarioError::new(
+                            step,
+                            None,
+                            format!("counts against a desired count, and {} declares none: read its children with `list`", recipe.owner),
+                        ));
+                    }
                     if !got_owner {
                         return Err(ScenarioError::new(
                             step,
@@ -226,6 +253,19 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                     Some(format!("\"{infix}\"")),
                     format!("holds {bad:?}: a name is lowercase letters, digits, '-' and '.'"),
                 ));
+            }
+        }
+        if let Op::LabelOwner { labels, .. } = op {
+            if !(counted || listed) {
+                return Err(ScenarioError::new(step, None, "needs a `list` or `count` before it: it labels the owner from what was found"));
+            }
+            if labels.is_empty() {
+                return Err(ScenarioError::new(format!("{step}.labels"), Some("{}".into()), "names no label to write: give at least one"));
+            }
+            limits::get("controller.recipe.steps[].label_owner.labels").check(&format!("{step}.labels"), labels.len() as u64)?;
+            for (key, value) in labels {
+                super::validate::label_part(&format!("{step}.labels"), key, true)?;
+                super::validate::label_part(&format!("{step}.labels.{key}"), value, false)?;
             }
         }
         if let Op::WaitForCache { timeout_ms } = op {
@@ -326,6 +366,16 @@ pub const STEPS: &[StepDoc] = &[
         name: "count",
         example: r#"{"count": {"from": "cache", "select": {"label": "academy.k3ii.dev/ensemble"}, "victims": "past_desired", "burst": 500}}"#,
         does: "Count the owner's children (`select`: `{\"label\": key}`, every child whose label holds the owner's name; or `active_controlled`, by controllerRef, not Terminating) against its desired count, and plan: create the missing, or delete a surplus (`victims`: `keep`, default; `past_desired`, `children[desired:]` in the lister's order; `newest`; `oldest`; `random`, drawn with the run's seeded RNG), at most `burst` a sync (default: no limit). The one read that can be stale; the frame shows the cluster's count beside it.",
+    },
+    StepDoc {
+        name: "list",
+        example: r#"{"list": {"from": "cache", "select": {"label": "nfd.node.kubernetes.io/node-name"}}}"#,
+        does: "Read the owner's children (`select` as `count`'s), or any objects of its child kind that name it (a Node's NodeFeatures), `from` the cache (default) or `live`, and keep what was found, with no desired count to plan against: what `label_owner` acts on. An owner kind declared without `desired` is read with `list`, never `count`. One of `list` and `count` a recipe.",
+    },
+    StepDoc {
+        name: "label_owner",
+        example: r#"{"label_owner": {"labels": {"feature.node.kubernetes.io/cpu-model.vendor_id": "Intel"}, "remove": "when_none_listed"}}"#,
+        does: "Set `labels` (1 to 8) on the owner when the `list` or `count` before it found some children, and take them off when it found none: `remove` `when_none_listed` (default: an incomplete cache strips them, node-feature-discovery #1802) or `on_observed_delete` (only once the event handler has seen one of the owner's children deleted, #2415's fix). Sent as an `Update` of the owner as read, without a resourceVersion precondition, as nfd-master patches a Node; an owner that already says so is left alone.",
     },
     StepDoc {
         name: "create",
@@ -509,6 +559,6 @@ mod tests {
         // `requeue_after` are two steps on one line of the code).
         let unique: std::collections::BTreeSet<&str> = named.iter().copied().collect();
         assert_eq!(unique.len(), named.len(), "one row a step");
-        assert_eq!(named.len(), 11, "the eleven steps of crate::sim::recipe::Op");
+        assert_eq!(named.len(), 13, "the thirteen steps of crate::sim::recipe::Op");
     }
 }

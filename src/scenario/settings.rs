@@ -571,6 +571,13 @@ fn annotate_schema(schema: &mut Value) {
             }
         }
     }
+    // A declared kind's first-LIST time (a map entry the table cannot name) keeps the built-in kinds' limits.
+    if let Some(Domain::Int { min, max, .. }) = setting("cluster.initial_list_ms_by_kind.Pod").map(|s| s.domain) {
+        if let Some(Value::Object(node)) = schema.pointer_mut("/$defs/ListTimes/additionalProperties") {
+            node.insert("minimum".into(), Value::from(min));
+            node.insert("maximum".into(), Value::from(max));
+        }
+    }
     use super::limits::{Of, LIMITS};
     for l in LIMITS {
         let Some(pointer) = schema_pointer(schema, &l.path.replace("[]", ".[]")) else { continue };

@@ -15,6 +15,12 @@ impl Scenario {
                 setting.check(value)?;
             }
         }
+        // A declared kind's own first-LIST time keeps the built-in kinds' limits.
+        if let Some(settings::Domain::Int { min, max, .. }) = settings::setting("cluster.initial_list_ms_by_kind.Pod").map(|s| s.domain) {
+            for (kind, ms) in self.cluster.initial_list_ms_by_kind.iter().filter(|(k, _)| matches!(k, Kind::Declared(_))) {
+                range(&format!("cluster.initial_list_ms_by_kind.{kind}"), ms, min, max)?;
+            }
+        }
         if self.controller.instances == 2 && !self.controller.spec().loops() {
             return Err(ScenarioError::new(
                 "controller.instances",

@@ -49,6 +49,8 @@ pub enum ViolationFacts {
     BelowBound { owner: Kind, owner_name: String, count: u32, active: u32, deleted: String },
     /// At a declared liveness invariant's time, `owner` had `active` of its `desired` children.
     NotConverged { owner: Kind, owner_name: String, desired: u32, active: u32 },
+    /// A controller's write left `kind` `name` without the declared `label`.
+    LabelMissing { kind: Kind, name: String, label: &'static str },
 }
 
 /// An owner short of its desired count when a liveness invariant is checked.

@@ -48,6 +48,10 @@ pub enum Rule {
     /// count of active children. Checked once, then: upstream's framework
     /// checks liveness once the controller settles, within a timeout.
     Converged { owner: Kind, by_ms: u64 },
+    /// Safety, a predicate over each object of a `kind`: no controller
+    /// write leaves one without the label `label` (node-feature-discovery's
+    /// Nodes keep their feature labels).
+    HasLabel { kind: Kind, label: &'static str },
 }
 
 impl Rule {
@@ -55,6 +59,7 @@ impl Rule {
     pub fn owner(self) -> Kind {
         match self {
             Rule::AtMost { owner, .. } | Rule::AtLeast { owner, .. } | Rule::Converged { owner, .. } => owner,
+            Rule::HasLabel { kind, .. } => kind,
         }
     }
 }
@@ -185,6 +190,15 @@ impl Invariants {
 
     /// A declared safety invariant, after a controller's request.
     fn check_declared(d: Declared, audit: &AuditEntry, api: &ApiServer, broke: &mut Vec<Violation>) {
+        if let Rule::HasLabel { kind, label } = d.rule {
+            if audit.status.is_success() && audit.kind == kind && matches!(audit.verb, Verb::Create | Verb::Update) {
+                let written = api.get(kind, &ObjectKey::new(audit.namespace.clone(), audit.name.clone()));
+                if written.is_some_and(|o| !o.labels.contains_key(label)) {
+                    broke.push(Violation::new(d.name, ViolationFacts::LabelMissing { kind, name: audit.name.clone(), label }));
+                }
+            }
+            return;
+        }
         if !audit.status.is_success() || child_kind(d.rule.owner()) != Some(audit.kind) {
             return;
         }

@@ -106,6 +106,11 @@ impl Kind {
     pub fn built_in(name: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.as_str() == name)
     }
+
+    /// A kind by name: a built-in one, or one the scenario being read declares.
+    pub fn named(name: &str) -> Option<Kind> {
+        Kind::built_in(name).or_else(|| in_scope(name))
+    }
 }
 
 impl fmt::Display for Kind {

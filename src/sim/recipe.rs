@@ -14,6 +14,7 @@
 use super::object::Kind;
 use super::reconcile::Step;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -117,6 +118,23 @@ pub enum OnPending {
     CountOnly,
 }
 
+/// When a `label_owner` step takes its labels off an owner whose list found none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Removal {
+    /// Whenever the list found none: a cache that has not listed them yet
+    /// reads as "no features" (node-feature-discovery #1802, #2408).
+    #[default]
+    WhenNoneListed,
+    /// Only once the event handler has seen a DELETED of one of the owner's
+    /// children: a miss in the cache is a miss, not a delete
+    /// (node-feature-discovery #2415's `pendingDeletes`). A simplification:
+    /// #2415 also strips the labels of a node it has synced before
+    /// (`processedOnce`); here only an observed delete does.
+    OnObservedDelete,
+}
+
 /// One step of a reconcile.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
@@ -148,6 +166,25 @@ pub enum Op {
         victims: Victims,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         burst: Option<u32>,
+    },
+    /// List the owner's children (or any objects of the child kind that
+    /// name it, such as node-feature-discovery's NodeFeatures of a Node) and
+    /// keep what was found, without a desired count to plan against: what
+    /// a `label_owner` acts on.
+    List {
+        #[serde(default)]
+        from: ReadFrom,
+        select: Select,
+    },
+    /// Write `labels` on the owner when the list found some of its
+    /// children, and take them off when it found none (`remove` says when),
+    /// with an `Update` of the owner as read, without a resourceVersion
+    /// precondition, as a patch of its labels is sent (node-feature-discovery's
+    /// `nfd-master` labels each Node from its NodeFeatures).
+    LabelOwner {
+        labels: BTreeMap<Arc<str>, Arc<str>>,
+        #[serde(default)]
+        remove: Removal,
     },
     /// Create what the plan is missing (`ExpectCreations` first, when kept).
     Create {
@@ -203,7 +240,8 @@ impl Op {
             Op::EnsureReady => Step::EnsureReady,
             Op::GetOwner { .. } => Step::GetOwner,
             Op::CheckExpectations { .. } => Step::CheckExpectations,
-            Op::Count { .. } => Step::ListChildren,
+            Op::Count { .. } | Op::List { .. } => Step::ListChildren,
+            Op::LabelOwner { .. } => Step::LabelOwner,
             Op::Create { .. } => Step::Create,
             Op::Delete { .. } => Step::Delete,
             Op::WaitForCache { .. } => Step::WaitForCache,
@@ -330,6 +368,12 @@ impl Recipe {
     pub fn has(&self, step: Step) -> bool {
         step == Step::Dequeue || self.ops.iter().any(|op| op.step() == step)
     }
+
+    /// Its event handler keeps the owners whose child's DELETED it saw
+    /// (a `label_owner` that removes only on an observed delete reads them).
+    pub fn observes_deletes(&self) -> bool {
+        self.ops.iter().any(|op| matches!(op, Op::LabelOwner { remove: Removal::OnObservedDelete, .. }))
+    }
 }
 
 impl Recipe {
@@ -363,10 +407,7 @@ impl Recipe {
                     "needsSync := expectations.SatisfiedExpectations(key)   // false: count, but create and delete nothing".to_string()
                 }
                 Op::Count { from, select, victims, burst } => {
-                    let which = match select {
-                        Select::Label(label) => format!("{label}=owner.Name"),
-                        Select::ActiveControlled => "controlled by owner, active".to_string(),
-                    };
+                    let which = selector(select);
                     let surplus = match victims {
                         Victims::Keep => "",
                         Victims::PastDesired => "; surplus: children[desired:]",
@@ -380,6 +421,21 @@ impl Recipe {
                         reader(*from),
                         whence(*from)
                     )
+                }
+                Op::List { from, select } => {
+                    format!("children := {}.List({})   // {}", reader(*from), selector(select), whence(*from))
+                }
+                Op::LabelOwner { labels, remove } => {
+                    let keys: Vec<&str> = labels.keys().map(|k| &**k).collect();
+                    let keys = keys.join(", ");
+                    match remove {
+                        Removal::WhenNoneListed => format!(
+                            "if len(children) > 0 {{ set [{keys}] }} else {{ remove [{keys}] }}; if changed: client.Update(owner)   // none listed: removed"
+                        ),
+                        Removal::OnObservedDelete => format!(
+                            "if len(children) > 0 {{ set [{keys}] }} else if pendingDelete[key] {{ remove [{keys}] }}; if changed: client.Update(owner)   // none listed, no delete seen: kept"
+                        ),
+                    }
                 }
                 Op::Create { naming, label, owner_reference, batches } => {
                     let name = match naming {
@@ -424,6 +480,14 @@ impl Recipe {
             lines.push((op.step(), text));
         }
         lines
+    }
+}
+
+/// The selector a list or count reads with, as the pseudo-code writes it.
+fn selector(select: &Select) -> String {
+    match select {
+        Select::Label(label) => format!("{label}=owner.Name"),
+        Select::ActiveControlled => "controlled by owner, active".to_string(),
     }
 }
 

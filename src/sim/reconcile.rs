@@ -221,6 +221,26 @@ pub enum Note {
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         live: bool,
     },
+    /// The owner's children listed, without a desired count (what a
+    /// `label_owner` acts on); `in_cluster` is the truth at that instant,
+    /// for the narration, as a count's is.
+    Listed {
+        owner: String,
+        child_kind: Kind,
+        in_cache: u32,
+        in_cluster: u32,
+        unseen: u32,
+        /// Listed live (controller-runtime's API reader), not from the cache.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        live: bool,
+    },
+    /// The labels step's decision over the owner as read (at `read_rv`):
+    /// set `keys` labels it lacks (children were listed), or take them
+    /// off (`removing`: none were); an `Update` follows.
+    Labels { owner: String, child_kind: Kind, removing: bool, keys: u32, read_rv: u64 },
+    /// None were listed and no DELETED of a child was seen: a cache miss,
+    /// not a delete; the owner keeps its labels (node-feature-discovery #2415).
+    LabelsKept { owner: String, child_kind: Kind },
     /// controller-runtime's read-your-writes client holds a read: the cache
     /// has not yet seen this client's own writes.
     ReadWaits { read: Read, behind: Behind },
@@ -264,6 +284,10 @@ pub struct HandlerEffects {
     pub observed: Vec<(String, &'static str)>,
     /// Dependents the garbage collector will check (`attemptToDelete`).
     pub attempt_to_delete: Vec<String>,
+    /// Owners one of whose children's DELETED the handler saw, kept for a
+    /// recipe that acts only on an observed delete (`Removal::OnObservedDelete`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub deleted: Vec<String>,
 }
 
 /// A named line of a controller's pseudo-code: the line a frame lights in the
@@ -308,6 +332,8 @@ pub enum Step {
     /// The owner's finalizer: added with an `Update` while it lives,
     /// removed with one once it is Terminating.
     Finalizer,
+    /// The owner's labels, written from what the list found.
+    LabelOwner,
 }
 
 /// What happens to a key after its reconcile returns.

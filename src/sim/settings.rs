@@ -251,8 +251,7 @@ impl Default for ClusterSettings {
 impl ClusterSettings {
     /// From a LIST of `kind` to its items in the store.
     pub(crate) fn initial_list_for(&self, kind: Kind) -> u64 {
-        // A kind of the scenario's own takes the general time.
-        self.initial_list_ms_by_kind.by_index().get(kind.index()).copied().flatten().unwrap_or(self.initial_list_ms)
+        self.initial_list_ms_by_kind.get(kind).unwrap_or(self.initial_list_ms)
     }
 
     /// The controller's client-side limit, `(qps, burst)`, where a qps of 0 is
@@ -271,40 +270,73 @@ impl ClusterSettings {
     }
 }
 
-/// A time per kind (absent: the general setting).
+/// A time per kind, by the kind's name, built in or declared (absent: the general setting).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Hash)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
-#[serde(deny_unknown_fields)]
-pub struct ListTimes {
-    #[serde(rename = "Ensemble", default)]
-    pub ensemble: Option<u64>,
-    #[serde(rename = "ConfigMap", default)]
-    pub config_map: Option<u64>,
-    #[serde(rename = "ReplicaSet", default)]
-    pub replica_set: Option<u64>,
-    #[serde(rename = "Pod", default)]
-    pub pod: Option<u64>,
+#[serde(from = "PerKind", into = "PerKind")]
+pub struct ListTimes(std::collections::BTreeMap<Kind, u64>);
+
+/// [`ListTimes`] as a document writes it: every built-in kind (null when it
+/// has no time of its own), then each declared kind given one.
+type PerKind = std::collections::BTreeMap<Kind, Option<u64>>;
+
+/// Each built-in kind's time a property, a declared kind's any other.
+#[cfg(not(target_arch = "wasm32"))]
+impl JsonSchema for ListTimes {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ListTimes".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let time = serde_json::json!({"type": ["integer", "null"], "format": "uint64", "minimum": 0, "default": null});
+        let built_in: serde_json::Map<String, serde_json::Value> = Kind::ALL.iter().map(|k| (k.to_string(), time.clone())).collect();
+        schemars::json_schema!({
+            "description": "A time per kind, by the kind's name: a built-in kind's, or one the scenario's `kinds` declares (absent: the general setting).",
+            "type": "object",
+            "properties": built_in,
+            "additionalProperties": time
+        })
+    }
 }
 
 impl ListTimes {
-    /// By `Kind::index`.
-    pub(crate) fn by_index(&self) -> [Option<u64>; 4] {
-        [self.ensemble, self.config_map, self.replica_set, self.pod]
+    /// The kinds with a time of their own, and the time.
+    pub fn iter(&self) -> impl Iterator<Item = (Kind, u64)> + '_ {
+        self.0.iter().map(|(k, v)| (*k, *v))
+    }
+}
+
+impl From<PerKind> for ListTimes {
+    fn from(m: PerKind) -> ListTimes {
+        ListTimes(m.into_iter().filter_map(|(k, v)| Some((k, v?))).collect())
+    }
+}
+
+impl From<ListTimes> for PerKind {
+    fn from(t: ListTimes) -> PerKind {
+        Kind::ALL.iter().map(|k| (*k, None)).chain(t.0.into_iter().map(|(k, v)| (k, Some(v)))).collect()
+    }
+}
+
+impl ListTimes {
+    /// The time for `kind`, if it has its own.
+    pub(crate) fn get(&self, kind: Kind) -> Option<u64> {
+        self.0.get(&kind).copied()
     }
 }
 
 impl Field for ListTimes {
     /// By the kind's name, as the document writes it (`initial_list_ms_by_kind.Pod`).
     fn set(&mut self, rest: &str, value: Val) -> bool {
-        let (kind, below) = rest.split_once('.').unwrap_or((rest, ""));
-        let field = match kind {
-            "Ensemble" => &mut self.ensemble,
-            "ConfigMap" => &mut self.config_map,
-            "ReplicaSet" => &mut self.replica_set,
-            "Pod" => &mut self.pod,
-            _ => return false,
+        let (name, below) = rest.split_once('.').unwrap_or((rest, ""));
+        let Some(kind) = Kind::named(name) else { return false };
+        let mut time = self.get(kind);
+        if !time.set(below, value) {
+            return false;
+        }
+        match time {
+            Some(ms) => self.0.insert(kind, ms),
+            None => self.0.remove(&kind),
         };
-        field.set(below, value)
+        true
     }
 }
 

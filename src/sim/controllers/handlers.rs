@@ -49,6 +49,9 @@ pub fn handle(
                 KeyedBy::Name => Some(key.clone()),
                 KeyedBy::Uid => ev.object.controller_ref().map(|r| keyed_by.key(&key, r.uid)),
             };
+            if ev.event_type == EventType::Deleted {
+                fx.deleted.push(key.clone());
+            }
             observe(&mut fx, expectations, key, record, ev.event_type, ev.object);
         }
         MapsTo::OwnerByControllerRef => {
@@ -68,6 +71,9 @@ pub fn handle(
             // controller replaces it now, not when the kubelet removes it.
             let seen_as = if ev.object.is_terminating() { EventType::Deleted } else { ev.event_type };
             let record = keyed_by.key(&key, owner.uid);
+            if ev.event_type == EventType::Deleted {
+                fx.deleted.push(key.clone());
+            }
             observe(&mut fx, expectations, key, Some(record), seen_as, ev.object);
         }
     }

@@ -21,10 +21,11 @@ use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
 use crate::sim::hash::Fnv64;
 use crate::sim::object::{Kind, Labels, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec};
-use crate::sim::recipe::{Batches, KeyedBy, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Select, Victims};
-use std::collections::{BTreeSet, VecDeque};
+use crate::sim::recipe::{Batches, KeyedBy, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Removal, Select, Victims};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// One reconcile of one key, as the recipe runs it.
 #[derive(Debug, Clone, Hash)]
@@ -103,6 +104,11 @@ enum At {
     FinalizerNoted { removing: bool, body: ObjectTemplate, read_rv: u64 },
     /// The owner's `Update` with its finalizer added (or, `removing`, taken off) is out.
     Finalizing { removing: bool },
+    /// The labels step said what it will do; the owner's `Update` with
+    /// them set (or, `removing`, taken off) goes next.
+    LabelsNoted { removing: bool, body: ObjectTemplate },
+    /// The owner's `Update` with its labels set (or, `removing`, taken off) is out.
+    Labelling { removing: bool },
     /// The GET after a failed `UpdateStatus`, for the latest resourceVersion.
     RereadingStatus { status: ReplicaSetStatus, attempt: u32, update_error: ReconcileError },
 }
@@ -203,7 +209,9 @@ impl RecipeRun {
             },
             Op::GetOwner { from, stop_if_terminating } => self.get_owner(*from, *stop_if_terminating, input, cx),
             Op::CheckExpectations { on_pending } => self.check_expectations(*on_pending, cx),
-            Op::Count { from, select, victims, burst } => self.count(*from, select, *victims, *burst, input, cx),
+            Op::Count { from, select, victims, burst } => self.count(*from, select, Some((*victims, *burst)), input, cx),
+            Op::List { from, select } => self.count(*from, select, None, input, cx),
+            Op::LabelOwner { labels, remove } => self.label_owner(labels, *remove, input, cx),
             Op::Create { naming, label, owner_reference, batches } => self.create(naming, label, *owner_reference, *batches, input, cx),
             Op::Delete { at_once, precondition } => self.delete(*at_once, *precondition, input, cx),
             Op::WaitForCache { timeout_ms } => self.wait_for_cache(*timeout_ms, cx),
@@ -302,7 +310,9 @@ impl RecipeRun {
         }
     }
 
-    fn count(&mut self, from: ReadFrom, select: &Select, victims: Victims, burst: Option<u32>, input: Input, cx: &mut Cx) -> Flow {
+    /// Read the owner's children; `planning` (a count's victims and burst):
+    /// plan against its desired count, else (a list) keep what was found.
+    fn count(&mut self, from: ReadFrom, select: &Select, planning: Option<(Victims, Option<u32>)>, input: Input, cx: &mut Cx) -> Flow {
         let child = self.recipe.child;
         if let At::Sent = self.at {
             let Some((response, audit)) = first_answer(input) else { return Flow::Stay(Beat::Return(Outcome::Done)) };
@@ -311,7 +321,7 @@ impl RecipeRun {
             }
             let owner = self.live_owner.clone().expect("a live count follows a live read of the owner");
             let children: Vec<ObjectRc> = response.items.iter().filter(|o| selects(select, &owner, o)).cloned().collect();
-            return self.counted(owner, children.len() as u32, Some(children), 0, true, select, victims, burst, cx);
+            return self.found(owner, children.len() as u32, Some(children), 0, true, select, planning, cx);
         }
         if from == ReadFrom::Live && self.live_owner.is_some() {
             self.at = At::Sent;
@@ -332,7 +342,7 @@ impl RecipeRun {
         match select {
             Select::Label(label) => {
                 let (children, unseen) = count_children(informer, label, &self.owner_key, cx.lag_ms);
-                self.counted(owner, children.len() as u32, Some(children), unseen, false, select, victims, burst, cx)
+                self.found(owner, children.len() as u32, Some(children), unseen, false, select, planning, cx)
             }
             Select::ActiveControlled => {
                 // Counted as the store changes (`Informer::active_controlled_by`); listed only when some are to go.
@@ -346,9 +356,37 @@ impl RecipeRun {
                 // Indexed names skip the ones the cache holds: list them only then.
                 let children = matches!(self.recipe.naming(), Some(Naming::Indexed(_)))
                     .then(|| informer.list().filter(|o| selects(select, &owner, o)).cloned().collect());
-                self.counted(owner, active, children, unseen, false, select, victims, burst, cx)
+                self.found(owner, active, children, unseen, false, select, planning, cx)
             }
         }
+    }
+
+    /// The children are read: a count plans, a list keeps what it found.
+    #[allow(clippy::too_many_arguments)]
+    fn found(
+        &mut self,
+        owner: ObjectRc,
+        in_cache: u32,
+        children: Option<Vec<ObjectRc>>,
+        unseen: u32,
+        live: bool,
+        select: &Select,
+        planning: Option<(Victims, Option<u32>)>,
+        cx: &mut Cx,
+    ) -> Flow {
+        if let Some((victims, burst)) = planning {
+            return self.counted(owner, in_cache, children, unseen, live, select, victims, burst, cx);
+        }
+        let tally = Tally {
+            child: self.recipe.child,
+            namespace: self.owner_key.namespace.clone(),
+            of: owned(select, &self.owner_key, &owner),
+            creates: Creates::Nothing,
+            deletes: Vec::new(),
+        };
+        let note = Note::Listed { owner: self.key.clone(), child_kind: self.recipe.child, in_cache, in_cluster: 0, unseen, live };
+        self.counted = Some(Counted { owner, in_cache, plan: Plan::Nothing, victims: Vec::new(), present: BTreeSet::new() });
+        Flow::Then(Beat::Counted { note, then_ms: cx.settings.reconcile_ms, tally })
     }
 
     /// The children are read (`children`, or only their number): plan, and say what was counted.
@@ -424,10 +462,7 @@ impl RecipeRun {
         let tally = Tally {
             child: self.recipe.child,
             namespace: self.owner_key.namespace.clone(),
-            of: match select {
-                Select::Label(label) => Owned::Label { label: label.clone(), value: self.owner_key.name.clone() },
-                Select::ActiveControlled => Owned::Controlled { uid: owner.uid },
-            },
+            of: owned(select, &self.owner_key, &owner),
             creates,
             deletes: chosen.iter().map(|o| o.key()).collect(),
         };
@@ -696,6 +731,63 @@ impl RecipeRun {
         Flow::Stay(Beat::Note { note, then_ms: 0 })
     }
 
+    /// Label the owner from what the list found: set `labels` when it
+    /// found some, take them off when it found none (with
+    /// [`Removal::OnObservedDelete`], only once a child's DELETED was seen),
+    /// with an `Update` of the owner as read and no precondition. An owner
+    /// that already says so makes no frame.
+    fn label_owner(&mut self, labels: &BTreeMap<Arc<str>, Arc<str>>, remove: Removal, input: Input, cx: &mut Cx) -> Flow {
+        let at = std::mem::replace(&mut self.at, At::Entering);
+        if let At::LabelsNoted { removing, body } = at {
+            self.at = At::Labelling { removing };
+            return Flow::Stay(Beat::Call { requests: vec![Request::update(Self::actor(cx), body)], step: Step::LabelOwner });
+        }
+        if let At::Labelling { removing } = at {
+            let Some((response, audit)) = first_answer(input) else { return Flow::Next };
+            if !response.status.is_success() {
+                return Flow::Stay(Beat::Return(Outcome::Error(ReconcileError::of(&audit))));
+            }
+            cx.wrote_at(&self.key, self.owner_uid, self.recipe.owner, audit.resource_version);
+            if removing {
+                cx.deletes_seen.remove(&self.key);
+            }
+            self.live_owner = response.object.or(self.live_owner.take());
+            return Flow::Next;
+        }
+        let Some(Counted { owner, in_cache, .. }) = &self.counted else { return Flow::Next };
+        let owner = self.live_owner.clone().unwrap_or_else(|| owner.clone());
+        let found = *in_cache > 0;
+        let child_kind = self.recipe.child;
+        let mut now = (*owner.labels).clone();
+        let keys = if found {
+            // Its children are back: a delete seen before is behind it.
+            cx.deletes_seen.remove(&self.key);
+            let lacking = labels.iter().filter(|(k, v)| now.get(&***k).map(|have| &**have) != Some(&***v)).count();
+            for (k, v) in labels {
+                now.insert(k.to_string(), v.to_string());
+            }
+            lacking
+        } else {
+            let held = labels.keys().filter(|k| now.contains_key(&***k)).count();
+            if held > 0 && remove == Removal::OnObservedDelete && !cx.deletes_seen.contains(&self.key) {
+                let note = Note::LabelsKept { owner: self.key.clone(), child_kind };
+                return Flow::Then(Beat::Note { note, then_ms: 0 });
+            }
+            for k in labels.keys() {
+                now.remove(&**k);
+            }
+            held
+        };
+        if keys == 0 {
+            return Flow::Next;
+        }
+        let read_rv = owner.resource_version;
+        let body = ObjectTemplate { labels: Rc::new(now), ..(&*owner).into() };
+        let note = Note::Labels { owner: self.key.clone(), child_kind, removing: !found, keys: keys as u32, read_rv };
+        self.at = At::LabelsNoted { removing: !found, body };
+        Flow::Stay(Beat::Note { note, then_ms: 0 })
+    }
+
     fn send_status(&mut self, owner: &ObjectRc, status: ReplicaSetStatus, attempt: u32, cx: &Cx) -> Flow {
         self.at = At::UpdatingStatus { status, attempt };
         Flow::Stay(Beat::Call { requests: vec![Request::update_status(Self::actor(cx), owner, status)], step: Step::UpdateStatus })
@@ -722,6 +814,14 @@ fn first_answer(input: Input) -> Option<(Response, AuditEntry)> {
     match input {
         Input::Responses(answers) => answers.into_iter().next(),
         Input::Resume => None,
+    }
+}
+
+/// How the world counts the children `select` reads, in the cluster.
+fn owned(select: &Select, owner_key: &ObjectKey, owner: &ObjectRc) -> Owned {
+    match select {
+        Select::Label(label) => Owned::Label { label: label.clone(), value: owner_key.name.clone() },
+        Select::ActiveControlled => Owned::Controlled { uid: owner.uid },
     }
 }
 

@@ -77,6 +77,8 @@ pub struct Cx<'a> {
     pub consistency: &'a mut ConsistencyStore,
     /// controller-runtime's read-your-writes client (used when `settings.reads_own_writes()`).
     pub ryw: &'a ReadYourWrites,
+    /// The owners whose child's DELETED the handler saw (nfd-master's `pendingDeletes`).
+    pub deletes_seen: &'a mut crate::sim::sorted::SortedSet<String>,
 }
 
 impl Cx<'_> {
@@ -120,6 +122,8 @@ pub(crate) fn note_step(note: &Note) -> Step {
     match note {
         Note::OwnerNotInCache { .. } | Note::OwnerTerminating { .. } => Step::GetOwner,
         Note::Finalizer { .. } => Step::Finalizer,
+        Note::Labels { .. } | Note::LabelsKept { .. } => Step::LabelOwner,
+        Note::Listed { .. } => Step::ListChildren,
         Note::StaleSkip { .. } => Step::EnsureReady,
         Note::ReadWaits { read: Read::Get { .. }, .. } => Step::GetOwner,
         Note::ReadWaits { read: Read::List { .. }, .. } => Step::ListChildren,

@@ -78,6 +78,9 @@ pub struct Runtime {
     /// `Add` that made it dirty, which the reconcile it starts is "queued by".
     pub(super) queued_by: SortedMap<String, QueuedBy>,
     pub reconciles: u64,
+    /// Owners one of whose children's DELETED its handler saw, until a
+    /// `label_owner` step acts on it (nfd-master's `pendingDeletes`).
+    pub deletes_seen: SortedSet<String>,
     /// `*_controller_stale_sync_skips_total`: syncs the consistency store skipped.
     pub stale_sync_skips: u64,
     /// Keys requeued with `AddRateLimited` after an error (a skip included).
@@ -131,6 +134,7 @@ impl Runtime {
             double_enqueued: SortedSet::new(),
             queued_by: SortedMap::new(),
             reconciles: 0,
+            deletes_seen: SortedSet::new(),
             stale_sync_skips: 0,
             requeues: 0,
             consistency: ConsistencyStore::default(),

@@ -317,7 +317,15 @@ impl World {
             Watcher::Controller => {
                 let ctl = &mut self.ctl;
                 let keyed_by = self.controller.recipe.as_ref().map_or_else(Default::default, |r| r.expectations_keyed_by);
-                let fx = controllers::handle(self.spec, keyed_by, kind, ev, &ctl.caches, &mut ctl.expectations, &mut ctl.consistency);
+                let mut fx = controllers::handle(self.spec, keyed_by, kind, ev, &ctl.caches, &mut ctl.expectations, &mut ctl.consistency);
+                // An observed delete is kept only by a recipe that reads it (nfd-master's `pendingDeletes`).
+                if self.controller.recipe.as_ref().is_some_and(|r| r.observes_deletes()) {
+                    for key in &fx.deleted {
+                        ctl.deletes_seen.insert(key.clone());
+                    }
+                } else {
+                    fx.deleted.clear();
+                }
                 // controller-runtime's handlers queue an initial list's create,
                 // and an update that changed no resourceVersion (a resync), at
                 // LowPriority (v0.24.1 pkg/handler/eventhandler.go,
@@ -349,4 +357,5 @@ pub(super) fn merge(into: &mut HandlerEffects, from: HandlerEffects) {
     }
     into.observed.extend(from.observed);
     into.attempt_to_delete.extend(from.attempt_to_delete);
+    into.deleted.extend(from.deleted);
 }

@@ -143,6 +143,7 @@ impl World {
             rng: &mut self.rng,
             consistency: &mut ctl.consistency,
             ryw: &ctl.ryw,
+            deletes_seen: &mut ctl.deletes_seen,
         };
         let beat = match busy.reconcile.as_mut() {
             None => {
@@ -163,8 +164,10 @@ impl World {
         // A count's cluster figures, for the narration: the world's to add, from the apiserver.
         let beat = match beat {
             Beat::Counted { mut note, then_ms, tally } => {
-                if let Note::Counted { in_cluster, cluster_after, .. } = &mut note {
-                    (*in_cluster, *cluster_after) = tally_of(&self.api, &tally);
+                match &mut note {
+                    Note::Counted { in_cluster, cluster_after, .. } => (*in_cluster, *cluster_after) = tally_of(&self.api, &tally),
+                    Note::Listed { in_cluster, .. } => *in_cluster = tally_of(&self.api, &tally).0,
+                    _ => {}
                 }
                 Beat::Note { note, then_ms }
             }
