@@ -172,24 +172,7 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                 if let Op::Count { burst: Some(b), .. } = op {
                     limits::get("controller.recipe.steps[].count.burst").check(&format!("{step}.burst"), u64::from(*b))?;
                 }
-                if let Op::List { select, .. } = op {
-                    if !got_owner {
-                        return Err(ScenarioError::new(
-                            step,
-                            None,
-                            "needs a `get_owner` before it: it lists the children of the owner read",
-                        ));
-                    }
-                    if let crate::sim::recipe::Select::Label(label) = select {
-                        limits::get("controller.recipe.steps[].count.select.label").check_text(
-                            &format!("{step}.select.label"),
-                            label,
-                            false,
-                        )?;
-                    }
-                    listed = true;
-                }
-                if let Op::Count { select, victims, .. } = op {
+                if let Op::Count { .. } = op {
                     if recipe.owner.desired_field().is_none() {
                         return Err(ScenarioError::new(
                             step,
@@ -197,11 +180,14 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                             format!("counts against a desired count, and {} declares none: read its children with `list`", recipe.owner),
                         ));
                     }
+                }
+                if let Op::List { select, .. } | Op::Count { select, .. } = op {
                     if !got_owner {
+                        let reads = if matches!(op, Op::List { .. }) { "lists" } else { "counts" };
                         return Err(ScenarioError::new(
                             step,
                             None,
-                            "needs a `get_owner` before it: it counts the children of the owner read",
+                            format!("needs a `get_owner` before it: it {reads} the children of the owner read"),
                         ));
                     }
                     if let crate::sim::recipe::Select::Label(label) = select {
@@ -211,6 +197,9 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                             false,
                         )?;
                     }
+                    listed |= matches!(op, Op::List { .. });
+                }
+                if let Op::Count { victims, .. } = op {
                     let deletes = recipe.ops[i..].iter().any(|o| matches!(o, Op::Delete { .. }));
                     let keeps = *victims == crate::sim::recipe::Victims::Keep;
                     if deletes == keeps {

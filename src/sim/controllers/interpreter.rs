@@ -321,7 +321,7 @@ impl RecipeRun {
             }
             let owner = self.live_owner.clone().expect("a live count follows a live read of the owner");
             let children: Vec<ObjectRc> = response.items.iter().filter(|o| selects(select, &owner, o)).cloned().collect();
-            return self.found(owner, children.len() as u32, Some(children), 0, true, select, planning, cx);
+            return self.counted(owner, children.len() as u32, Some(children), 0, true, select, planning, cx);
         }
         if from == ReadFrom::Live && self.live_owner.is_some() {
             self.at = At::Sent;
@@ -342,7 +342,7 @@ impl RecipeRun {
         match select {
             Select::Label(label) => {
                 let (children, unseen) = count_children(informer, label, &self.owner_key, cx.lag_ms);
-                self.found(owner, children.len() as u32, Some(children), unseen, false, select, planning, cx)
+                self.counted(owner, children.len() as u32, Some(children), unseen, false, select, planning, cx)
             }
             Select::ActiveControlled => {
                 // Counted as the store changes (`Informer::active_controlled_by`); listed only when some are to go.
@@ -356,14 +356,16 @@ impl RecipeRun {
                 // Indexed names skip the ones the cache holds: list them only then.
                 let children = matches!(self.recipe.naming(), Some(Naming::Indexed(_)))
                     .then(|| informer.list().filter(|o| selects(select, &owner, o)).cloned().collect());
-                self.found(owner, active, children, unseen, false, select, planning, cx)
+                self.counted(owner, active, children, unseen, false, select, planning, cx)
             }
         }
     }
 
-    /// The children are read: a count plans, a list keeps what it found.
+    /// The children are read (`children`, or only their number): a count
+    /// (`planning`: its victims and burst) plans and says what it counted;
+    /// a list keeps what it found.
     #[allow(clippy::too_many_arguments)]
-    fn found(
+    fn counted(
         &mut self,
         owner: ObjectRc,
         in_cache: u32,
@@ -374,35 +376,18 @@ impl RecipeRun {
         planning: Option<(Victims, Option<u32>)>,
         cx: &mut Cx,
     ) -> Flow {
-        if let Some((victims, burst)) = planning {
-            return self.counted(owner, in_cache, children, unseen, live, select, victims, burst, cx);
-        }
-        let tally = Tally {
-            child: self.recipe.child,
-            namespace: self.owner_key.namespace.clone(),
-            of: owned(select, &self.owner_key, &owner),
-            creates: Creates::Nothing,
-            deletes: Vec::new(),
+        let Some((victims, burst)) = planning else {
+            let tally = Tally {
+                child: self.recipe.child,
+                namespace: self.owner_key.namespace.clone(),
+                of: owned(select, &self.owner_key, &owner),
+                creates: Creates::Nothing,
+                deletes: Vec::new(),
+            };
+            let note = Note::Listed { owner: self.key.clone(), child_kind: self.recipe.child, in_cache, in_cluster: 0, unseen, live };
+            self.counted = Some(Counted { owner, in_cache, plan: Plan::Nothing, victims: Vec::new(), present: BTreeSet::new() });
+            return Flow::Then(Beat::Counted { note, then_ms: cx.settings.reconcile_ms, tally });
         };
-        let note = Note::Listed { owner: self.key.clone(), child_kind: self.recipe.child, in_cache, in_cluster: 0, unseen, live };
-        self.counted = Some(Counted { owner, in_cache, plan: Plan::Nothing, victims: Vec::new(), present: BTreeSet::new() });
-        Flow::Then(Beat::Counted { note, then_ms: cx.settings.reconcile_ms, tally })
-    }
-
-    /// The children are read (`children`, or only their number): plan, and say what was counted.
-    #[allow(clippy::too_many_arguments)]
-    fn counted(
-        &mut self,
-        owner: ObjectRc,
-        in_cache: u32,
-        children: Option<Vec<ObjectRc>>,
-        unseen: u32,
-        live: bool,
-        select: &Select,
-        victims: Victims,
-        burst: Option<u32>,
-        cx: &mut Cx,
-    ) -> Flow {
         let desired = owner.spec.desired().unwrap_or(0);
         let clamp = |n: u32| burst.map_or(n, |b| n.min(b));
         // A terminating owner manages nothing (`rs.DeletionTimestamp == nil`); its status is still written.
