@@ -421,10 +421,10 @@ pub fn markdown_table() -> String {
 
 /// A valid recipe for `kind`'s controller drawn from `draw(n)` (a number
 /// below `n`): every step the language has, each field at any value the
-/// rules allow. The property tests and the determinism sample run these.
+/// rules allow (`list`, which shares the count's line, aside). The property tests and the determinism sample run these.
 /// `store`: the consistency store is on, so `ensure_ready` may be drawn.
 pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw: &mut dyn FnMut(u32) -> u32) -> Recipe {
-    use crate::sim::recipe::{Batches, KeyedBy, OnPending, Precondition, Select, Victims};
+    use crate::sim::recipe::{Batches, KeyedBy, OnPending, Precondition, Removal, Select, Victims};
     let spec = kind.spec();
     let owner = spec.owner.expect("a reconcile loop has an owner kind");
     let label: std::sync::Arc<str> = match owner {
@@ -487,6 +487,14 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
             *stop_if_terminating = false;
         }
         ops.insert(at + 1, Op::Finalizer { name: "academy.k3ii.dev/cleanup".into() });
+    }
+    // Labels on the owner from what the count found, after the count; drawn last.
+    if draw(4) == 0 {
+        let at = ops.iter().position(|o| matches!(o, Op::Count { .. })).expect("a count");
+        let value = ["true", "counted", "a.b-c"][draw(3) as usize];
+        let labels = std::iter::once(("academy.k3ii.dev/children".into(), value.into())).collect();
+        let remove = if coin(draw) { Removal::WhenNoneListed } else { Removal::OnObservedDelete };
+        ops.insert(at + 1, Op::LabelOwner { labels, remove });
     }
     Recipe {
         name: None,
