@@ -402,7 +402,60 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
             "controls[1]",
             "controller.delete_surplus",
         ),
+        (
+            "a guard's misspelt fact",
+            Box::new(|v| insert(v, 2, json!({"return_if": {"when": {"lt": ["fuond", "desired"]}}}))),
+            "controller.recipe.steps[2].return_if.when.lt[0]",
+            "fuond",
+        ),
+        (
+            "a guard's comparison of one term",
+            Box::new(|v| insert(v, 2, json!({"return_if": {"when": {"ge": ["found"]}}}))),
+            "controller.recipe.steps[2].return_if.when.ge",
+            "1",
+        ),
+        (
+            "a guard's unknown operator",
+            Box::new(|v| insert(v, 2, json!({"return_if": {"when": {"lte": ["found", 2]}}}))),
+            "controller.recipe.steps[2].return_if.when",
+            "lte",
+        ),
+        (
+            "a guard that reads what no count has found",
+            Box::new(|v| insert(v, 1, json!({"return_if": {"when": {"lt": [2, "found"]}}}))),
+            "controller.recipe.steps[1].return_if.when.lt[1]",
+            "found",
+        ),
+        (
+            "a guard nested four levels deep",
+            Box::new(|v| insert(v, 2, json!({"return_if": {"when": {"not": {"all": [{"any": [{"not": "owner_terminating"}]}]}}}}))),
+            "controller.recipe.steps[2].return_if.when.not.all[0].any[0]",
+            "4 levels",
+        ),
+        (
+            "a guard joining nothing",
+            Box::new(|v| insert(v, 2, json!({"return_if": {"when": {"any": []}}}))),
+            "controller.recipe.steps[2].return_if.when.any",
+            "0 entries",
+        ),
+        (
+            "a guard on a Terminating owner get_owner stops at",
+            Box::new(|v| insert(v, 2, json!({"return_if": {"when": "owner_terminating"}}))),
+            "controller.recipe.steps[2].return_if.when",
+            "owner_terminating",
+        ),
+        (
+            "a guard's error that is not a yes or no",
+            Box::new(|v| insert(v, 2, json!({"return_if": {"when": {"eq": ["found", 0]}, "error": "yes"}}))),
+            "controller.recipe.steps[2].return_if.error",
+            "yes",
+        ),
     ]
+}
+
+/// Insert `step` into the document's recipe at `at`.
+fn insert(v: &mut Value, at: usize, step: Value) {
+    v["controller"]["recipe"]["steps"].as_array_mut().unwrap().insert(at, step);
 }
 
 #[test]
@@ -975,4 +1028,57 @@ fn a_finalizer_is_added_conflicts_on_a_stale_owner_and_is_taken_off_at_delete() 
     }
     assert!(said.iter().any(|c| c.contains("as read at resourceVersion 1, lacks the finalizer academy.k3ii.dev/cleanup")), "{said:?}");
     assert!(said.iter().any(|c| c.contains("is being deleted and holds the finalizer academy.k3ii.dev/cleanup")), "{said:?}");
+}
+
+#[test]
+fn a_guard_that_holds_returns_before_the_create_and_one_that_does_not_makes_no_frame() {
+    use cachescope::sim::apiserver::Verb;
+    use cachescope::sim::frame::Event;
+    use cachescope::sim::reconcile::{Note, ReconcileError, Requeue};
+    /// A sync: what its guard read if it held, whether it created, and how it ended.
+    type Sync = (Option<(u32, u32)>, bool, Option<(Option<ReconcileError>, Requeue)>);
+    // Some of its children seen, not all: return instead of counting the rest missing.
+    let run = |error: bool| {
+        let mut v = base();
+        v["cluster"] = json!({"watch_lag_ms": 1500});
+        let when = json!({"all": [{"lt": ["found", "desired"]}, {"gt": ["found", 0]}]});
+        insert(&mut v, 2, json!({"return_if": {"when": when, "error": error}}));
+        let s = Scenario::from_value(v).unwrap();
+        let mut world = cachescope::sim::world::World::new(s.world_init());
+        let mut syncs: std::collections::BTreeMap<u64, Sync> = Default::default();
+        let mut current = 0;
+        while let Some(frame) = world.step() {
+            match &frame.event {
+                Event::ReconcileStarted { n, .. } => current = *n,
+                Event::ReconcileNote { note: Note::Returned { found, desired, error: e, .. }, n, .. } => {
+                    assert_eq!(*e, error);
+                    syncs.entry(*n).or_default().0 = Some((*found, *desired));
+                }
+                Event::ApiRequest { entry, .. } if entry.verb == Verb::Create => syncs.entry(current).or_default().1 = true,
+                Event::ReconcileFinished { n, error, requeue, .. } => syncs.entry(*n).or_default().2 = Some((error.clone(), *requeue)),
+                _ => {}
+            }
+        }
+        syncs
+    };
+    for error in [true, false] {
+        let syncs = run(error);
+        let held: Vec<_> = syncs.values().filter(|s| s.0.is_some()).collect();
+        assert!(!held.is_empty(), "error {error}: a sync saw some of its children and not all: {syncs:?}");
+        for (found_desired, created, end) in held {
+            let (found, desired) = found_desired.unwrap();
+            assert!(found > 0 && found < desired, "the guard holds only where its condition does: {found} of {desired}");
+            assert!(!created, "a sync whose guard held creates nothing");
+            let (e, requeue) = end.clone().expect("it returned");
+            if error {
+                assert_eq!(e, Some(ReconcileError::Guard { found, desired }));
+                assert!(matches!(requeue, Requeue::RateLimited { .. }), "an error is requeued rate-limited: {requeue:?}");
+            } else {
+                assert_eq!((e, requeue), (None, Requeue::No), "nil: forgotten until an event");
+            }
+        }
+        // The first sync found none: the guard did not hold, made no frame, and the sync created.
+        let first = syncs.get(&1).expect("a first sync");
+        assert!(first.0.is_none() && first.1, "the first sync passed the guard and created: {first:?}");
+    }
 }

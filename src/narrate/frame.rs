@@ -370,6 +370,10 @@ fn note_caption(n: u64, note: &Note) -> String {
             let then = if *forgets_expectations { "it forgets its expectations and returns" } else { "nothing to manage, it returns" };
             format!("Reconcile {n} finds no {owner} in {place}: {then}.")
         }
+        Note::Returned { owner, found, desired, error } => format!(
+            "Reconcile {n} of {owner}: its guard holds over what it read (found {found}, desired {desired}), so it returns {} here and does nothing after it.",
+            if *error { "an error, and the key comes back after a rate-limited delay," } else { "nil, and the key waits for its next event," }
+        ),
         Note::WaitsForCache { kind, waiting, timeout_ms } => format!(
             "Reconcile {n} waits for its cache to show the {} it just created, polling for up to {}: until then it neither returns nor lets go of its key.",
             plural(*waiting, &kind.to_string(), &format!("{kind}s")),
@@ -514,6 +518,7 @@ pub fn error_words(error: &ReconcileError) -> String {
             secs(*waited_ms),
             plural(*waiting, &kind.to_string(), &format!("{kind}s"))
         ),
+        ReconcileError::Guard { found, desired } => format!("its guard held: found {found}, desired {desired}"),
     }
 }
 

@@ -110,6 +110,9 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
                 None => format!("lister.Get({name}) = NotFound · the cache has not listed it"),
             },
             Note::CacheHit { name, .. } => format!("lister.Get({name}) = found"),
+            Note::Returned { found, desired, error, .. } => {
+                format!("found {found}, desired {desired} · true · return {}", if *error { "err" } else { "nil" })
+            }
             Note::WaitsForCache { waiting, timeout_ms, .. } => {
                 format!("{waiting} not in the cache yet · polls for up to {}", secs(*timeout_ms))
             }

@@ -93,6 +93,8 @@ pub enum Of {
     Chars,
     /// A repeated flag's values (`--late 1000 --late 5000`).
     Values,
+    /// A condition's nesting: one level, and one more for each `not`, `all` or `any` around it.
+    Levels,
 }
 
 /// One limit on a part of a scenario that is not a setting.
@@ -149,6 +151,8 @@ pub const LIMITS: &[Limit] = &[
     limit("controller.recipe.steps[].update_status.retries", Of::Value, 0, 5, "GETs and tries again after a failed status write"),
     limit("controller.recipe.steps[].count.select.label", Of::Chars, 1, 63, "a label's key"),
     limit("controller.recipe.steps[].label_owner.labels", Of::Items, 1, 8, "labels a label_owner step writes"),
+    limit("controller.recipe.steps[].return_if.when", Of::Levels, 1, 3, "a Go `if`, not a language: not, all and any nest"),
+    limit("controller.recipe.steps[].return_if.when.all", Of::Items, 1, 4, "conditions an `all` (or an `any`) joins"),
     limit("controller.recipe.steps[].create.label", Of::Chars, 1, 63, "a label's key"),
     limit("controller.recipe.steps[].create.naming", Of::Chars, 1, 40, "what a child's name adds to its owner's"),
     limit("schedule", Of::Items, 0, 100, "watch events held back"),
@@ -197,6 +201,7 @@ impl Limit {
             Of::Items => "entries",
             Of::Chars => "characters",
             Of::Values => "values",
+            Of::Levels => "levels",
         };
         let bound = if n > self.max { format!("at most {}", self.max) } else { format!("at least {}", self.min) };
         Err(ScenarioError::new(field, Some(format!("{n} {what}")), format!("{n} {what}; {bound} ({})", self.why)))
@@ -320,6 +325,7 @@ pub fn markdown_table() -> String {
             Of::Items => format!("at most {} entries", l.max),
             Of::Values => format!("{}-{} values", l.min, l.max),
             Of::Chars => format!("{}-{} characters", l.min, l.max),
+            Of::Levels => format!("{}-{} levels deep", l.min, l.max),
         };
         out.push_str(&format!("| `{}` | {range} | {} |\n", l.path, l.why));
     }

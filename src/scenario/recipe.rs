@@ -8,7 +8,7 @@
 
 use super::{limits, Scenario, ScenarioError};
 use crate::sim::object::{child_kind, Kind};
-use crate::sim::recipe::{KeyedBy, Naming, Op, ReadFrom, Recipe};
+use crate::sim::recipe::{Cond, KeyedBy, Naming, Op, ReadFrom, Recipe, Term};
 use crate::sim::settings::ControllerSettings;
 use crate::sim::spec::Program;
 
@@ -79,6 +79,7 @@ fn name(op: &Op) -> &'static str {
         Op::Count { .. } => "count",
         Op::List { .. } => "list",
         Op::LabelOwner { .. } => "label_owner",
+        Op::ReturnIf { .. } => "return_if",
         Op::Create { .. } => "create",
         Op::Delete { .. } => "delete",
         Op::WaitForCache { .. } => "wait_for_cache",
@@ -257,6 +258,10 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                 super::validate::label_part(&format!("{step}.labels.{key}"), value, false)?;
             }
         }
+        if let Op::ReturnIf { when, .. } = op {
+            let get_owner = recipe.ops[..i].iter().find(|o| matches!(o, Op::GetOwner { .. }));
+            condition(&format!("{step}.when"), when, recipe, get_owner, counted || listed, 1)?;
+        }
         if let Op::WaitForCache { timeout_ms } = op {
             if !recipe.ops[..i].iter().any(|o| matches!(o, Op::Create { .. })) {
                 return Err(ScenarioError::new(step, None, "needs a `create` before it: it waits for what the create made"));
@@ -285,6 +290,65 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
         }
     }
     Ok(())
+}
+
+/// Check a `return_if`'s condition at `at`, `level` levels deep: its
+/// nesting and its lists within the limits, and each fact it reads read
+/// before it (`read`: a `count` or `list` came first).
+fn condition(at: &str, when: &Cond, recipe: &Recipe, get_owner: Option<&Op>, read: bool, level: u64) -> Result<(), ScenarioError> {
+    limits::get("controller.recipe.steps[].return_if.when").check(at, level)?;
+    match when {
+        Cond::Not(c) => condition(&format!("{at}.not"), c, recipe, get_owner, read, level + 1),
+        Cond::All(cs) | Cond::Any(cs) => {
+            let field = if matches!(when, Cond::All(_)) { "all" } else { "any" };
+            limits::get("controller.recipe.steps[].return_if.when.all").check(&format!("{at}.{field}"), cs.len() as u64)?;
+            cs.iter().enumerate().try_for_each(|(j, c)| condition(&format!("{at}.{field}[{j}]"), c, recipe, get_owner, read, level + 1))
+        }
+        Cond::OwnerTerminating => match get_owner {
+            None => Err(ScenarioError::new(
+                at,
+                Some("\"owner_terminating\"".into()),
+                "reads the owner, which only a `get_owner` before it reads",
+            )),
+            Some(Op::GetOwner { stop_if_terminating: true, .. }) => Err(ScenarioError::new(
+                at,
+                Some("\"owner_terminating\"".into()),
+                "never holds: get_owner returns at a Terminating owner first; set its stop_if_terminating to false",
+            )),
+            Some(_) => Ok(()),
+        },
+        c => {
+            let op = serde_json::to_value(c).ok().and_then(|v| v.as_object().and_then(|m| m.keys().next().cloned())).unwrap_or_default();
+            for (j, term) in c.terms().into_iter().flatten().enumerate() {
+                let field = format!("{at}.{op}[{j}]");
+                match term {
+                    Term::Found if !read => {
+                        return Err(ScenarioError::new(
+                            field,
+                            Some("\"found\"".into()),
+                            "reads what a `count` or `list` found: put one before this step",
+                        ))
+                    }
+                    Term::Desired if get_owner.is_none() => {
+                        return Err(ScenarioError::new(
+                            field,
+                            Some("\"desired\"".into()),
+                            "reads the owner's desired count: put a `get_owner` before this step",
+                        ))
+                    }
+                    Term::Desired if recipe.owner.desired_field().is_none() => {
+                        return Err(ScenarioError::new(
+                            field,
+                            Some("\"desired\"".into()),
+                            format!("reads a desired count, and {} declares none", recipe.owner),
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
+    }
 }
 
 /// The switches that write a line of the built-in reconcile, and what says
@@ -365,6 +429,11 @@ pub const STEPS: &[StepDoc] = &[
         name: "label_owner",
         example: r#"{"label_owner": {"labels": {"feature.node.kubernetes.io/cpu-model.vendor_id": "Intel"}, "remove": "when_none_listed"}}"#,
         does: "Set `labels` (1 to 8) on the owner when the `list` or `count` before it found some children, and take them off when it found none: `remove` `when_none_listed` (default: an incomplete cache strips them, node-feature-discovery #1802) or `on_observed_delete` (only once the event handler has seen one of the owner's children deleted, #2415's fix). Sent as an `Update` of the owner as read, without a resourceVersion precondition, as nfd-master patches a Node; an owner that already says so is left alone.",
+    },
+    StepDoc {
+        name: "return_if",
+        example: r#"{"return_if": {"when": {"all": [{"lt": ["found", "desired"]}, {"not": "owner_terminating"}]}, "error": true}}"#,
+        does: "A guard of the controller's own: end the sync where `when` holds, returning an error (`error: true`: requeued with backoff) or nil (default: the key waits for its next event). `when` compares two terms (`lt`, `le`, `eq`, `ne`, `gt`, `ge` of `found`, what the `count` or `list` before found; `desired`, the owner's desired count; or a whole number), reads `owner_terminating` (with `get_owner`'s `stop_if_terminating: false`), or joins conditions with `not`, `all` and `any`, 3 levels deep at most. A guard that does not hold makes no frame.",
     },
     StepDoc {
         name: "create",
@@ -496,6 +565,32 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
         let remove = if coin(draw) { Removal::WhenNoneListed } else { Removal::OnObservedDelete };
         ops.insert(at + 1, Op::LabelOwner { labels, remove });
     }
+    // A guard of its own after the count (or after the labels it writes), drawn last.
+    if draw(4) == 0 {
+        use crate::sim::recipe::{Cond, Term};
+        let term = |draw: &mut dyn FnMut(u32) -> u32| [Term::Found, Term::Desired, Term::Int(draw(6))][draw(3) as usize];
+        let compare = |draw: &mut dyn FnMut(u32) -> u32| {
+            let (a, b) = (term(draw), term(draw));
+            [Cond::Lt(a, b), Cond::Le(a, b), Cond::Eq(a, b), Cond::Ne(a, b), Cond::Gt(a, b), Cond::Ge(a, b)][draw(6) as usize].clone()
+        };
+        let when = match draw(3) {
+            0 => compare(draw),
+            1 => Cond::Not(Box::new(compare(draw))),
+            _ => {
+                // The owner's deletionTimestamp, where get_owner goes on past one.
+                let goes_on = ops.iter().any(|o| matches!(o, Op::GetOwner { stop_if_terminating: false, .. }));
+                let a = compare(draw);
+                let b = if goes_on && coin(draw) { Cond::OwnerTerminating } else { compare(draw) };
+                if coin(draw) {
+                    Cond::All(vec![a, b])
+                } else {
+                    Cond::Any(vec![a, b])
+                }
+            }
+        };
+        let at = ops.iter().rposition(|o| matches!(o, Op::Count { .. } | Op::LabelOwner { .. })).expect("a count");
+        ops.insert(at + 1, Op::ReturnIf { when, error: coin(draw) });
+    }
     Recipe {
         name: None,
         owner,
@@ -556,6 +651,6 @@ mod tests {
         // `requeue_after` are two steps on one line of the code).
         let unique: std::collections::BTreeSet<&str> = named.iter().copied().collect();
         assert_eq!(unique.len(), named.len(), "one row a step");
-        assert_eq!(named.len(), 13, "the thirteen steps of crate::sim::recipe::Op");
+        assert_eq!(named.len(), 14, "the fourteen steps of crate::sim::recipe::Op");
     }
 }

@@ -588,6 +588,8 @@ fn annotate_schema(schema: &mut Value) {
             Of::Items if map => ("minProperties", "maxProperties"),
             Of::Items | Of::Values => ("minItems", "maxItems"),
             Of::Chars => ("minLength", "maxLength"),
+            // A JSON Schema cannot bound a nesting: validation does.
+            Of::Levels => continue,
         };
         if l.min > 0 {
             node.insert(lo.into(), Value::from(l.min));

@@ -135,6 +135,202 @@ pub enum Removal {
     OnObservedDelete,
 }
 
+/// A number a condition compares: a fact the reconcile has read, or a constant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Term {
+    /// `len(children)`: what the `count` or `list` before it found.
+    Found,
+    /// The owner's desired count, as read (`owner.Spec.Replicas`).
+    Desired,
+    /// A constant.
+    Int(u32),
+}
+
+impl Serialize for Term {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Term::Found => s.serialize_str("found"),
+            Term::Desired => s.serialize_str("desired"),
+            Term::Int(n) => s.serialize_u32(*n),
+        }
+    }
+}
+
+/// A fact's name or a whole number; anything else is refused, named.
+impl<'de> Deserialize<'de> for Term {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Term, D::Error> {
+        struct Visit;
+        impl serde::de::Visitor<'_> for Visit {
+            type Value = Term;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("\"found\", \"desired\" or a whole number")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Term, E> {
+                match v {
+                    "found" => Ok(Term::Found),
+                    "desired" => Ok(Term::Desired),
+                    _ => Err(E::invalid_value(serde::de::Unexpected::Str(v), &self)),
+                }
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Term, E> {
+                u32::try_from(v).map(Term::Int).map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Term, E> {
+                u32::try_from(v).map(Term::Int).map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+            }
+            fn visit_f64<E: serde::de::Error>(self, v: f64) -> Result<Term, E> {
+                Err(E::invalid_value(serde::de::Unexpected::Float(v), &self))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl JsonSchema for Term {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Term".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A number a condition compares: `found` (what the `count` or `list` before found), `desired` (the owner's desired count) or a constant.",
+            "oneOf": [
+                {"type": "string", "enum": ["found", "desired"]},
+                {"type": "integer", "minimum": 0, "maximum": u32::MAX}
+            ]
+        })
+    }
+}
+
+/// What a reconcile decides on (`return_if`'s `when`): a comparison of two
+/// terms, a fact of the owner read, or `not`, `all` and `any` of conditions,
+/// nested a few levels at most (`limits`). Not a language: a Go `if`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Cond {
+    /// `a < b`
+    Lt(Term, Term),
+    /// `a <= b`
+    Le(Term, Term),
+    /// `a == b`
+    Eq(Term, Term),
+    /// `a != b`
+    Ne(Term, Term),
+    /// `a > b`
+    Gt(Term, Term),
+    /// `a >= b`
+    Ge(Term, Term),
+    /// The owner read has a deletionTimestamp (`get_owner` must not stop at one).
+    OwnerTerminating,
+    /// Not this.
+    Not(Box<Cond>),
+    /// Each of these.
+    All(Vec<Cond>),
+    /// One of these, at least.
+    Any(Vec<Cond>),
+}
+
+/// What a condition reads, as the reconcile read it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Facts {
+    pub found: u32,
+    pub desired: u32,
+    pub owner_terminating: bool,
+}
+
+impl Cond {
+    /// How deep it nests: a comparison or a fact is one level; `not`, `all` and `any` add one.
+    pub fn depth(&self) -> usize {
+        match self {
+            Cond::Not(c) => 1 + c.depth(),
+            Cond::All(cs) | Cond::Any(cs) => 1 + cs.iter().map(Cond::depth).max().unwrap_or(0),
+            _ => 1,
+        }
+    }
+
+    /// Its terms and facts, each given to `each`, outermost first.
+    pub fn walk<'a>(&'a self, each: &mut impl FnMut(&'a Cond)) {
+        each(self);
+        match self {
+            Cond::Not(c) => c.walk(each),
+            Cond::All(cs) | Cond::Any(cs) => cs.iter().for_each(|c| c.walk(each)),
+            _ => {}
+        }
+    }
+
+    /// The two terms a comparison compares.
+    pub fn terms(&self) -> Option<[Term; 2]> {
+        match *self {
+            Cond::Lt(a, b) | Cond::Le(a, b) | Cond::Eq(a, b) | Cond::Ne(a, b) | Cond::Gt(a, b) | Cond::Ge(a, b) => Some([a, b]),
+            _ => None,
+        }
+    }
+
+    /// Whether it holds of `facts`.
+    pub fn holds(&self, facts: &Facts) -> bool {
+        let value = |t: Term| match t {
+            Term::Found => facts.found,
+            Term::Desired => facts.desired,
+            Term::Int(n) => n,
+        };
+        match *self {
+            Cond::Lt(a, b) => value(a) < value(b),
+            Cond::Le(a, b) => value(a) <= value(b),
+            Cond::Eq(a, b) => value(a) == value(b),
+            Cond::Ne(a, b) => value(a) != value(b),
+            Cond::Gt(a, b) => value(a) > value(b),
+            Cond::Ge(a, b) => value(a) >= value(b),
+            Cond::OwnerTerminating => facts.owner_terminating,
+            Cond::Not(ref c) => !c.holds(facts),
+            Cond::All(ref cs) => cs.iter().all(|c| c.holds(facts)),
+            Cond::Any(ref cs) => cs.iter().any(|c| c.holds(facts)),
+        }
+    }
+
+    /// Whether it reads `term` anywhere.
+    pub fn reads(&self, term: Term) -> bool {
+        let mut found = false;
+        self.walk(&mut |c| found |= c.terms().is_some_and(|ts| ts.contains(&term)));
+        found
+    }
+
+    /// As Go writes it, the desired count read from `desired_field`.
+    pub fn go(&self, desired_field: &str) -> String {
+        let term = |t: Term| match t {
+            Term::Found => "len(children)".to_string(),
+            Term::Desired => format!("owner.Spec.{desired_field}"),
+            Term::Int(n) => n.to_string(),
+        };
+        let inner = |c: &Cond| match c {
+            Cond::All(_) | Cond::Any(_) => format!("({})", c.go(desired_field)),
+            _ => c.go(desired_field),
+        };
+        let join = |cs: &[Cond], op: &str| cs.iter().map(inner).collect::<Vec<_>>().join(op);
+        match self {
+            Cond::OwnerTerminating => "owner.DeletionTimestamp != nil".to_string(),
+            Cond::Not(c) => match **c {
+                Cond::OwnerTerminating => "owner.DeletionTimestamp == nil".to_string(),
+                _ => format!("!({})", c.go(desired_field)),
+            },
+            Cond::All(cs) => join(cs, " && "),
+            Cond::Any(cs) => join(cs, " || "),
+            c => {
+                let [a, b] = c.terms().expect("a comparison");
+                let op = match c {
+                    Cond::Lt(..) => "<",
+                    Cond::Le(..) => "<=",
+                    Cond::Eq(..) => "==",
+                    Cond::Ne(..) => "!=",
+                    Cond::Gt(..) => ">",
+                    _ => ">=",
+                };
+                format!("{} {op} {}", term(a), term(b))
+            }
+        }
+    }
+}
+
 /// One step of a reconcile.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
@@ -155,6 +351,15 @@ pub enum Op {
     CheckExpectations {
         #[serde(default)]
         on_pending: OnPending,
+    },
+    /// `if when { return err }`: end the sync where `when` holds, with an
+    /// error (`error`: requeued rate-limited, with backoff) or nil (the key
+    /// is forgotten until an event brings it back). A guard of the
+    /// controller's own: a quorum, a phase, a count not yet reached.
+    ReturnIf {
+        when: Cond,
+        #[serde(default)]
+        error: bool,
     },
     /// Count the owner's children against its desired count and plan: create
     /// the missing, at most `burst` (none: no limit), or delete a surplus.
@@ -242,6 +447,7 @@ impl Op {
             Op::CheckExpectations { .. } => Step::CheckExpectations,
             Op::Count { .. } | Op::List { .. } => Step::ListChildren,
             Op::LabelOwner { .. } => Step::LabelOwner,
+            Op::ReturnIf { .. } => Step::ReturnIf,
             Op::Create { .. } => Step::Create,
             Op::Delete { .. } => Step::Delete,
             Op::WaitForCache { .. } => Step::WaitForCache,
@@ -436,6 +642,10 @@ impl Recipe {
                             "if len(children) > 0 {{ set [{keys}] }} else if pendingDelete[key] {{ remove [{keys}] }}; if changed: client.Update(owner)   // none listed, no delete seen: kept"
                         ),
                     }
+                }
+                Op::ReturnIf { when, error } => {
+                    let returns = if *error { "fmt.Errorf(…)   // requeued with backoff" } else { "nil   // Forget" };
+                    format!("if {} {{ return {returns} }}", when.go(desired_field))
                 }
                 Op::Create { naming, label, owner_reference, batches } => {
                     let name = match naming {

@@ -141,6 +141,8 @@ pub enum ReconcileError {
     Stale(ConsistencyError),
     /// Its wait for the cache to show what it created timed out.
     CacheTimeout { kind: Kind, waiting: u32, waited_ms: u64 },
+    /// A `return_if` that returns an error held (`found`, `desired`: what it read).
+    Guard { found: u32, desired: u32 },
 }
 
 impl ReconcileError {
@@ -241,6 +243,9 @@ pub enum Note {
     /// None were listed and no DELETED of a child was seen: a cache miss,
     /// not a delete; the owner keeps its labels (node-feature-discovery #2415).
     LabelsKept { owner: String, child_kind: Kind },
+    /// A `return_if` held over what the reconcile read (`found`, `desired`):
+    /// it returns, an error (requeued with backoff) when `error`.
+    Returned { owner: String, found: u32, desired: u32, error: bool },
     /// controller-runtime's read-your-writes client holds a read: the cache
     /// has not yet seen this client's own writes.
     ReadWaits { read: Read, behind: Behind },
@@ -334,6 +339,8 @@ pub enum Step {
     Finalizer,
     /// The owner's labels, written from what the list found.
     LabelOwner,
+    /// A guard of the recipe's own: `if when { return }`.
+    ReturnIf,
 }
 
 /// What happens to a key after its reconcile returns.

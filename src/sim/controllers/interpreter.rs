@@ -21,7 +21,7 @@ use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
 use crate::sim::hash::Fnv64;
 use crate::sim::object::{Kind, Labels, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec};
-use crate::sim::recipe::{Batches, KeyedBy, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Removal, Select, Victims};
+use crate::sim::recipe::{Batches, Cond, Facts, KeyedBy, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Removal, Select, Victims};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -212,6 +212,7 @@ impl RecipeRun {
             Op::Count { from, select, victims, burst } => self.count(*from, select, Some((*victims, *burst)), input, cx),
             Op::List { from, select } => self.count(*from, select, None, input, cx),
             Op::LabelOwner { labels, remove } => self.label_owner(labels, *remove, input, cx),
+            Op::ReturnIf { when, error } => self.return_if(when, *error, cx),
             Op::Create { naming, label, owner_reference, batches } => self.create(naming, label, *owner_reference, *batches, input, cx),
             Op::Delete { at_once, precondition } => self.delete(*at_once, *precondition, input, cx),
             Op::WaitForCache { timeout_ms } => self.wait_for_cache(*timeout_ms, cx),
@@ -308,6 +309,33 @@ impl RecipeRun {
             Satisfied::Expired { age_ms } => Flow::Then(Beat::Note { note: Note::ExpectationsExpired { owner, age_ms }, then_ms: 0 }),
             Satisfied::NoRecord | Satisfied::Fulfilled => Flow::Next,
         }
+    }
+
+    /// `if when { return }`: nothing (no frame) when it does not hold; when it
+    /// does, a frame that says what was read, and the return.
+    fn return_if(&mut self, when: &Cond, error: bool, cx: &Cx) -> Flow {
+        // The owner as read: the count's, else live, else as the cache has it now.
+        let owner = match &self.counted {
+            Some(c) => Some(c.owner.clone()),
+            None => self.live_owner.clone().or_else(|| cx.caches.get(self.recipe.owner, &self.owner_key).cloned()),
+        };
+        let facts = Facts {
+            found: self.counted.as_ref().map_or(0, |c| c.in_cache),
+            desired: owner.as_ref().and_then(|o| o.spec.desired()).unwrap_or(0),
+            owner_terminating: owner.is_some_and(|o| o.is_terminating()),
+        };
+        if !when.holds(&facts) {
+            return Flow::Next;
+        }
+        let (found, desired) = (facts.found, facts.desired);
+        let note = Note::Returned { owner: self.key.clone(), found, desired, error };
+        // An error of the sync's before it wins, as a Go `return err` would have returned it first.
+        let outcome = match self.error.take() {
+            Some(e) => Outcome::Error(e),
+            None if error => Outcome::Error(ReconcileError::Guard { found, desired }),
+            None => Outcome::Done,
+        };
+        Flow::End(Beat::Note { note, then_ms: 0 }, outcome)
     }
 
     /// Read the owner's children; `planning` (a count's victims and burst):

@@ -133,6 +133,7 @@ pub(crate) fn note_step(note: &Note) -> Step {
         Note::CacheMiss { then: MissAction::Delete, .. } => Step::LookUp,
         Note::CacheMiss { then: MissAction::CreateAgain, .. } | Note::CacheHit { .. } => Step::Reread,
         Note::WaitsForCache { .. } => Step::WaitForCache,
+        Note::Returned { .. } => Step::ReturnIf,
     }
 }
 
