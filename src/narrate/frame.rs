@@ -371,8 +371,8 @@ fn note_caption(n: u64, note: &Note) -> String {
             format!("Reconcile {n} finds no {owner} in {place}: {then}.")
         }
         Note::Returned { owner, found, desired, error } => format!(
-            "Reconcile {n} of {owner}: its guard holds over what it read (found {found}, desired {desired}), so it returns {} here and does nothing after it.",
-            if *error { "an error, and the key comes back after a rate-limited delay," } else { "nil, and the key waits for its next event," }
+            "Reconcile {n} of {owner}: its guard holds over what it read (found {found}, desired {desired}), so it returns here and does nothing after it: {}.",
+            if *error { "an error, which brings the key back after a rate-limited delay" } else { "nil, and the key waits for its next event" }
         ),
         Note::WaitsForCache { kind, waiting, timeout_ms } => format!(
             "Reconcile {n} waits for its cache to show the {} it just created, polling for up to {}: until then it neither returns nor lets go of its key.",
@@ -440,7 +440,7 @@ fn note_caption(n: u64, note: &Note) -> String {
             "Reconcile {n}: the expectations for {owner} are {} old, past the timeout, so they count as satisfied and it acts on its cache.",
             secs(*age_ms)
         ),
-        Note::Counted { in_cache, in_cluster, cluster_after, desired, unseen, plan, child_kind, expect, live, .. } => {
+        Note::Counted { in_cache, in_cluster, cluster_after, desired, unseen, plan, child_kind, expect, live, guarded, .. } => {
             let kinds = format!("{child_kind}s");
             let place = if *live { "lists live through the API reader" } else { "reads the cache" };
             let mut s = format!("Reconcile {n} {place}: {in_cache} of {desired} {kinds}");
@@ -452,26 +452,33 @@ fn note_caption(n: u64, note: &Note) -> String {
             }
             let expect_s = if *expect { ", setting its expectations first" } else { "" };
             let (after, desired) = (*cluster_after, *desired);
+            // A guard between the count and its writes may return first: the plan is conditional.
+            let (it, will) = if *guarded { ("Unless its guard returns first, it", "would") } else { ("It", "will") };
             s.push_str(&match plan {
                 Plan::Nothing => ". Nothing to do.".to_string(),
                 Plan::Create(k) if after > desired => {
-                    format!(". It creates {k}{expect_s}: the cluster will hold {after}, {} more than it wants.", after - desired)
+                    format!(". {it} creates {k}{expect_s}: the cluster {will} hold {after}, {} more than it wants.", after - desired)
                 }
                 Plan::Create(k) if after < in_cluster + k => {
                     // What the creates get is for their own frames to say: a loop
                     // may stop at its first error, and the reconcile's return counts them.
                     let taken = in_cluster + k - after;
-                    format!(". It sets out to create the {k} it lacks{expect_s}, though the cluster already holds {taken} of those names.")
+                    format!(". {it} sets out to create the {k} it lacks{expect_s}, though the cluster already holds {taken} of those names.")
                 }
-                Plan::Create(k) => format!(". It creates {k}{expect_s}."),
+                Plan::Create(k) => format!(". {it} creates {k}{expect_s}."),
                 Plan::Delete(k) if after < desired => {
-                    format!(". It deletes {k}{expect_s}: the cluster will hold {after}, {} fewer than it wants.", desired - after)
+                    format!(". {it} deletes {k}{expect_s}: the cluster {will} hold {after}, {} fewer than it wants.", desired - after)
                 }
                 Plan::Delete(k) if in_cluster - after < *k => {
                     let gone = k - (in_cluster - after);
-                    format!(". It deletes {k}{expect_s}; {} already gone, so {} 404 NotFound.", plural(gone, "victim is", "victims are"), if gone == 1 { "that delete gets" } else { "those deletes get" })
+                    let deletes = match (gone, *guarded) {
+                        (_, true) => if gone == 1 { "that delete would get" } else { "those deletes would get" },
+                        (1, false) => "that delete gets",
+                        _ => "those deletes get",
+                    };
+                    format!(". {it} deletes {k}{expect_s}; {} already gone, so {deletes} 404 NotFound.", plural(gone, "victim is", "victims are"))
                 }
-                Plan::Delete(k) => format!(". It deletes {k}{expect_s}."),
+                Plan::Delete(k) => format!(". {it} deletes {k}{expect_s}."),
             });
             s
         }

@@ -644,8 +644,8 @@ impl Recipe {
                     }
                 }
                 Op::ReturnIf { when, error } => {
-                    let returns = if *error { "fmt.Errorf(…)   // requeued with backoff" } else { "nil   // Forget" };
-                    format!("if {} {{ return {returns} }}", when.go(desired_field))
+                    let (returns, then) = if *error { ("fmt.Errorf(…)", "requeued with backoff") } else { ("nil", "Forget") };
+                    format!("if {} {{ return {returns} }}   // {then}", when.go(desired_field))
                 }
                 Op::Create { naming, label, owner_reference, batches } => {
                     let name = match naming {

@@ -222,6 +222,10 @@ pub enum Note {
         /// Counted in a live LIST (controller-runtime's API reader), not the cache.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         live: bool,
+        /// A `return_if` stands between the count and the step that carries
+        /// out its plan: the plan is what it will do unless the guard returns first.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        guarded: bool,
     },
     /// The owner's children listed, without a desired count (what a
     /// `label_owner` acts on); `in_cluster` is the truth at that instant,

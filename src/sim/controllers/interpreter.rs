@@ -479,6 +479,15 @@ impl RecipeRun {
             creates,
             deletes: chosen.iter().map(|o| o.key()).collect(),
         };
+        // A guard between this count and the write its plan needs may return first.
+        let rest = &self.recipe.ops[self.pc + 1..];
+        let guard = rest.iter().position(|o| matches!(o, Op::ReturnIf { .. }));
+        let write = match plan {
+            Plan::Create(_) => rest.iter().position(|o| matches!(o, Op::Create { .. })),
+            Plan::Delete(_) => rest.iter().position(|o| matches!(o, Op::Delete { .. })),
+            Plan::Nothing => None,
+        };
+        let guarded = matches!((guard, write), (Some(g), Some(w)) if g < w);
         let note = Note::Counted {
             owner: self.key.clone(),
             child_kind: self.recipe.child,
@@ -490,6 +499,7 @@ impl RecipeRun {
             plan,
             expect: self.recipe.expectations && plan != Plan::Nothing,
             live,
+            guarded,
         };
         self.counted = Some(Counted { owner, in_cache, plan, victims: chosen, present });
         Flow::Then(Beat::Counted { note, then_ms: cx.settings.reconcile_ms, tally })
