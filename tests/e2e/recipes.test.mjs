@@ -2,7 +2,7 @@
 // Reconcile panel draws its code line for line as `cachescope recipe` prints
 // it, lights its wait while it waits, offers none of the switches the recipe
 // says, passes axe at every size; a broken recipe is a banner naming the
-// step and field.
+// step and field. A guard of its own (`return_if`) is lit with what it read.
 // Run: `make build && node --test --test-reporter=spec tests/e2e/recipes.test.mjs`
 
 import { test } from 'node:test';
@@ -81,6 +81,49 @@ test('a recipe by link: its code as the runner prints it, its wait lit, no switc
       } finally {
         await context.close();
       }
+    }
+  }
+});
+
+/** A guard of the recipe's own: some children seen, not all, it returns an error rather than count the rest missing. */
+const GUARDED = {
+  name: 'guarded-count',
+  cluster: { watch_lag_ms: 1500 },
+  objects: [{ kind: 'Ensemble', name: 'beta', voices: 3 }],
+  controller: {
+    kind: 'ensemble',
+    recipe: {
+      owner: 'Ensemble',
+      child: 'ConfigMap',
+      steps: [
+        { get_owner: {} },
+        { count: { select: { label: 'academy.k3ii.dev/ensemble' } } },
+        { return_if: { when: { all: [{ lt: ['found', 'desired'] }, { gt: ['found', 0] }] }, error: true } },
+        { create: { naming: { generate: '-voice-' }, label: 'academy.k3ii.dev/ensemble' } },
+        'return',
+      ],
+    },
+  },
+};
+
+test('a guard of the recipe\'s own: the count says its plan waits on it, and the guard that holds is lit with what it read', async () => {
+  for (const [width, height] of [[1280, 720], [390, 844]]) {
+    const { page, context, problems } = await openPage(env.browser, env.server.origin, { width, height });
+    try {
+      // gc=1: every frame a step, the garbage collector's too (stepUntil counts frames one by one).
+      await openStage(page, env.server.url, `?z=${pack(GUARDED)}&gc=1`);
+      const counted = await stepUntil(page, { done: (s) => /Reconcile 2 reads the cache: 1 of 3 ConfigMaps/.test(s.caption ?? '') });
+      assert.match(counted.caption, /Unless its guard returns first, it creates 2: the cluster would hold 5/, `${width}×${height}`);
+      const held = await stepUntil(page, { done: (s) => /its guard holds/.test(s.caption ?? '') });
+      assert.match(held.caption, /Reconcile 2 of academy-lab\/beta: its guard holds over what it read \(found 1, desired 3\)/);
+      const lit = region(page, 'Reconcile').locator('li[aria-current="step"]');
+      assert.match(await lit.innerText(), /if len\(children\) < owner\.Spec\.voices && len\(children\) > 0 \{ return fmt\.Errorf/);
+      assert.match(await lit.innerText(), /found 1, desired 3 · true · return err/, 'the line says what the guard read');
+      const finished = await stepUntil(page, { done: (s) => /returns the error \(its guard held/.test(s.caption ?? '') });
+      assert.match(finished.caption, /\(its guard held: found 1, desired 3\), so the key is requeued with backoff/, 'the error is requeued rate-limited');
+      assert.deepEqual(quiet(problems), NO_PROBLEMS);
+    } finally {
+      await context.close();
     }
   }
 });
