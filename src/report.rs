@@ -207,7 +207,13 @@ impl Report {
                     requeues: m.requeues + r.requeues,
                 })
             })]
-            .into(),
+            .into_iter()
+            // Each controller beside the recipe, under its own name.
+            .chain(world.beside.iter().map(|b| {
+                let m = Metrics { reconciles: b.ctl.reconciles, stale_sync_skips: b.ctl.stale_sync_skips, requeues: b.ctl.requeues };
+                (b.spec.name().to_string(), m)
+            }))
+            .collect(),
             stopped_at_frame_limit: world.stopped_at_frame_limit().then_some(world.frame_limit),
             stopped_at_object_limit: world.stopped_at_object_limit().map(|stop| ObjectLimitReport::of(world, &stop)),
             lesson: Vec::new(),

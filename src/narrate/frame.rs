@@ -26,6 +26,10 @@ pub fn caption(frame: &Frame) -> String {
     if let Some(r) = frame.replica {
         s = format!("Replica {r}: {s}");
     }
+    // With controllers beside the recipe, whose work it is (unless the sentence begins with it).
+    if let Some(name) = frame.by.filter(|name| !s.starts_with(name)) {
+        s = format!("{name}: {s}");
+    }
     // Active children over the count means all of them are too: one sentence, both names.
     let both = frame.broke.iter().any(|v| v.invariant == CHILDREN_WITHIN_DESIRED);
     for v in &frame.broke {

@@ -136,6 +136,10 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         "A kind of the scenario's own (kinds) has one spec field, its desired count, and its children are found by their label; a recipe over it runs with its controller kind's wiring (ensemble: a controller-runtime operator whose child events reach the owner named by that label; replicaset: a client-go controller mapping them by controllerRef), and its informer's first LIST takes initial_list_ms.",
         None,
     ),
+    s(
+        "Controllers beside a recipe (controller.alongside) each have their own caches and client, with the same lag, list times and rate limit, where controller-runtime's manager shares one cache and one client among its controllers; a restart restarts only the recipe's own.",
+        None,
+    ),
     s("While playing, quiet stretches with nothing in flight are skipped.", None),
 ];
 

@@ -139,7 +139,9 @@ pub const LIMITS: &[Limit] = &[
     limit("actions[].delete_pods.interval_ms", Of::Value, 1, 86_400_000, "ms between two of them"),
     limit("actions[].pause_controller.for_ms", Of::Value, 1, 3_600_000, "ms the leader is frozen"),
     limit("controller.recipe.steps", Of::Items, 2, 12, "steps of a reconcile, each a line of its pseudo-code"),
+    limit("controller.alongside", Of::Items, 0, 2, "controllers beside the recipe: three levels of ownership at most"),
     limit("controller.recipe.steps[].count.burst", Of::Value, 1, MAX_OBJECTS_AT_PEAK, "children one sync may create or delete"),
+    limit("controller.recipe.steps[].count.desired", Of::Value, 0, 100, "children counted against, in place of the owner's"),
     limit(
         "controller.recipe.steps[].wait_for_cache.timeout_ms",
         Of::Value,

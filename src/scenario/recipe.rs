@@ -14,14 +14,98 @@ use crate::sim::spec::Program;
 
 const AT: &str = "controller.recipe";
 
-/// Check the scenario's recipe, if it has one.
+/// Check the scenario's recipe, if it has one, and the controllers beside it.
 pub(super) fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     let c = &s.controller;
-    let Some(recipe) = &c.recipe else { return Ok(()) };
+    let Some(recipe) = &c.recipe else {
+        if !c.alongside.is_empty() {
+            return Err(ScenarioError::new(
+                "controller.alongside",
+                None,
+                "runs controllers beside one written as a recipe: give controller.recipe, whose children they reconcile",
+            ));
+        }
+        return Ok(());
+    };
+    one(recipe, c, AT)?;
+    switches_beside(c)?;
+    if let Some((i, path)) = s.controls.iter().enumerate().find(|(_, p)| WRITTEN_BY_RECIPE.iter().any(|(w, _)| w == p)) {
+        return Err(ScenarioError::new(
+            format!("controls[{i}]"),
+            Some(format!("\"{path}\"")),
+            "writes a line of the built-in reconcile, which controller.recipe replaces: the page does not offer it",
+        ));
+    }
+    shape(recipe, c, AT)?;
+    beside(s)
+}
+
+/// The controllers beside the recipe (`controller.alongside`): each a recipe
+/// over kinds of the scenario's own whose owner is a kind another of them
+/// creates, one controller an owner kind, and one replica of them all.
+fn beside(s: &Scenario) -> Result<(), ScenarioError> {
+    let c = &s.controller;
+    limits::get("controller.alongside").check("controller.alongside", c.alongside.len() as u64)?;
+    if c.alongside.is_empty() {
+        return Ok(());
+    }
+    if c.instances > 1 {
+        return Err(ScenarioError::new(
+            "controller.instances",
+            Some(c.instances.to_string()),
+            "runs two replicas, and controllers beside the recipe run in one: set controller.instances to 1",
+        ));
+    }
+    let primary = c.recipe.as_ref().expect("checked by validate");
+    let mut owners = vec![primary.owner];
+    let mut children = vec![primary.child];
+    for (i, recipe) in c.alongside.iter().enumerate() {
+        let at = format!("controller.alongside[{i}]");
+        if !matches!(recipe.owner, Kind::Declared(_)) {
+            return Err(ScenarioError::new(
+                format!("{at}.owner"),
+                Some(format!("\"{}\"", recipe.owner)),
+                "is a built-in kind: a controller beside the recipe reconciles a kind the scenario declares",
+            ));
+        }
+        if owners.contains(&recipe.owner) {
+            return Err(ScenarioError::new(
+                format!("{at}.owner"),
+                Some(format!("\"{}\"", recipe.owner)),
+                "has a controller already: one controller an owner kind",
+            ));
+        }
+        if !children.contains(&recipe.owner) {
+            return Err(ScenarioError::new(
+                format!("{at}.owner"),
+                Some(format!("\"{}\"", recipe.owner)),
+                format!(
+                    "is no kind a controller here creates ({}): a controller beside the recipe reconciles its children",
+                    names(&children)
+                ),
+            ));
+        }
+        let settings = c.beside(i);
+        one(recipe, &settings, &at)?;
+        shape(recipe, &settings, &at)?;
+        owners.push(recipe.owner);
+        children.push(recipe.child);
+    }
+    Ok(())
+}
+
+fn names(kinds: &[Kind]) -> String {
+    kinds.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// One recipe's wiring at `at`: a reconcile loop's, its owner and child
+/// kinds its controller's (or its declared owner's), its steps within the
+/// limits, its name a DNS name.
+fn one(recipe: &Recipe, c: &ControllerSettings, at: &str) -> Result<(), ScenarioError> {
     let spec = c.kind.spec();
     let (Program::Loop, Some(owner)) = (spec.program, spec.owner) else {
         return Err(ScenarioError::new(
-            AT,
+            at,
             None,
             format!("the {} is a one-shot program; a recipe is a reconcile loop's (controller.kind ensemble or replicaset)", word(c)),
         ));
@@ -33,7 +117,7 @@ pub(super) fn validate(s: &Scenario) -> Result<(), ScenarioError> {
             Some(child) => (recipe.owner, child),
             None => {
                 return Err(ScenarioError::new(
-                    format!("{AT}.owner"),
+                    format!("{at}.owner"),
                     Some(format!("\"{}\"", recipe.owner)),
                     "declares no children to reconcile: give its kinds entry desired and children",
                 ))
@@ -45,25 +129,17 @@ pub(super) fn validate(s: &Scenario) -> Result<(), ScenarioError> {
     for (field, said, is) in kinds {
         if said != is {
             return Err(ScenarioError::new(
-                format!("{AT}.{field}"),
+                format!("{at}.{field}"),
                 Some(format!("\"{said}\"")),
                 format!("the {} controller's {field} kind is {is}: a recipe keeps its controller's wiring", word(c)),
             ));
         }
     }
-    limits::get("controller.recipe.steps").check(&format!("{AT}.steps"), recipe.ops.len() as u64)?;
+    limits::get("controller.recipe.steps").check(&format!("{at}.steps"), recipe.ops.len() as u64)?;
     if let Some(name) = &recipe.name {
-        super::dns_name(&format!("{AT}.name"), name)?;
+        super::dns_name(&format!("{at}.name"), name)?;
     }
-    switches_beside(c)?;
-    if let Some((i, path)) = s.controls.iter().enumerate().find(|(_, p)| WRITTEN_BY_RECIPE.iter().any(|(w, _)| w == p)) {
-        return Err(ScenarioError::new(
-            format!("controls[{i}]"),
-            Some(format!("\"{path}\"")),
-            "writes a line of the built-in reconcile, which controller.recipe replaces: the page does not offer it",
-        ));
-    }
-    shape(recipe, c)
+    Ok(())
 }
 
 fn word(c: &ControllerSettings) -> &'static str {
@@ -90,18 +166,18 @@ fn name(op: &Op) -> &'static str {
     }
 }
 
-fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
+fn shape(recipe: &Recipe, c: &ControllerSettings, at_recipe: &str) -> Result<(), ScenarioError> {
     let by_uid = recipe.expectations_keyed_by == KeyedBy::Uid;
     if by_uid && !recipe.expectations {
         return Err(ScenarioError::new(
-            format!("{AT}.expectations_keyed_by"),
+            format!("{at_recipe}.expectations_keyed_by"),
             Some("\"uid\"".into()),
             "keys expectations the recipe does not keep: set controller.recipe.expectations to true",
         ));
     }
     if recipe.delete_expectations_on_delete.is_some() && !recipe.expectations {
         return Err(ScenarioError::new(
-            format!("{AT}.delete_expectations_on_delete"),
+            format!("{at_recipe}.delete_expectations_on_delete"),
             recipe.delete_expectations_on_delete.map(|b| b.to_string()),
             "forgets expectations the recipe does not keep: add a check_expectations step, or drop this field",
         ));
@@ -112,7 +188,7 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
     let mut live_owner = false;
     let mut got_owner = false;
     for (i, op) in recipe.ops.iter().enumerate() {
-        let at = format!("{AT}.steps[{i}]");
+        let at = format!("{at_recipe}.steps[{i}]");
         let step = format!("{at}.{}", name(op));
         if let Some(j) = recipe.ops[..i].iter().position(|o| o.step() == op.step()) {
             return Err(ScenarioError::new(
@@ -173,7 +249,10 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                 if let Op::Count { burst: Some(b), .. } = op {
                     limits::get("controller.recipe.steps[].count.burst").check(&format!("{step}.burst"), u64::from(*b))?;
                 }
-                if let Op::Count { .. } = op {
+                if let Op::Count { desired: Some(n), .. } = op {
+                    limits::get("controller.recipe.steps[].count.desired").check(&format!("{step}.desired"), u64::from(*n))?;
+                }
+                if let Op::Count { desired: None, .. } = op {
                     if recipe.owner.desired_field().is_none() {
                         return Err(ScenarioError::new(
                             step,
@@ -228,6 +307,17 @@ fn shape(recipe: &Recipe, c: &ControllerSettings) -> Result<(), ScenarioError> {
                 return Err(ScenarioError::new(step, None, "needs a `count` before it: it acts on what the count found"));
             }
             _ => {}
+        }
+        if let Op::Create { copy_desired: true, .. } = op {
+            for (which, kind) in [("owner", recipe.owner), ("child", recipe.child)] {
+                if kind.desired_field().is_none() {
+                    return Err(ScenarioError::new(
+                        format!("{step}.copy_desired"),
+                        Some("true".into()),
+                        format!("copies a desired count, and the {which} kind {kind} declares none"),
+                    ));
+                }
+            }
         }
         if let Op::Create { naming, label, .. } = op {
             limits::get("controller.recipe.steps[].create.label").check_text(&format!("{step}.label"), label, false)?;
@@ -418,7 +508,7 @@ pub const STEPS: &[StepDoc] = &[
     StepDoc {
         name: "count",
         example: r#"{"count": {"from": "cache", "select": {"label": "academy.k3ii.dev/ensemble"}, "victims": "past_desired", "burst": 500}}"#,
-        does: "Count the owner's children (`select`: `{\"label\": key}`, every child whose label holds the owner's name; or `active_controlled`, by controllerRef, not Terminating) against its desired count, and plan: create the missing, or delete a surplus (`victims`: `keep`, default; `past_desired`, `children[desired:]` in the lister's order; `newest`; `oldest`; `random`, drawn with the run's seeded RNG), at most `burst` a sync (default: no limit). The one read that can be stale; the frame shows the cluster's count beside it.",
+        does: "Count the owner's children (`select`: `{\"label\": key}`, every child whose label holds the owner's name; or `active_controlled`, by controllerRef, not Terminating) against its desired count, and plan: create the missing, or delete a surplus (`victims`: `keep`, default; `past_desired`, `children[desired:]` in the lister's order; `newest`; `oldest`; `random`, drawn with the run's seeded RNG), at most `burst` a sync (default: no limit). With `desired`, it counts against that many, not the owner's desired count (Cluster API's MachineDeployment controller wants one MachineSet). The one read that can be stale; the frame shows the cluster's count beside it.",
     },
     StepDoc {
         name: "list",
@@ -438,7 +528,7 @@ pub const STEPS: &[StepDoc] = &[
     StepDoc {
         name: "create",
         example: r#"{"create": {"naming": {"indexed": "-voice-"}, "label": "academy.k3ii.dev/ensemble", "owner_reference": true, "batches": "one_by_one"}}"#,
-        does: "Create what the count found missing, named `{\"indexed\": infix}` (owner + infix + index: a second create of one is `409 AlreadyExists`) or `{\"generate\": infix}` (`generateName`: a second create is a duplicate), labelled with the owner's name, with a controllerRef (default), `one_by_one` (default) or in `slow_start` batches. `ExpectCreations` first when expectations are kept.",
+        does: "Create what the count found missing, named `{\"indexed\": infix}` (owner + infix + index: a second create of one is `409 AlreadyExists`) or `{\"generate\": infix}` (`generateName`: a second create is a duplicate), labelled with the owner's name, with a controllerRef (default), `one_by_one` (default) or in `slow_start` batches. With `copy_desired`, each child asks for the owner's desired count (a MachineSet made with its MachineDeployment's replicas, for a controller beside this one to act on). `ExpectCreations` first when expectations are kept.",
     },
     StepDoc {
         name: "delete",
@@ -516,12 +606,12 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
     let select = if coin(draw) { Select::Label(label.clone()) } else { Select::ActiveControlled };
     let victims = [Victims::Keep, Victims::PastDesired, Victims::Newest, Victims::Oldest, Victims::Random][draw(5) as usize];
     let burst = coin(draw).then(|| 1 + draw(5));
-    ops.push(Op::Count { from: count_from, select, victims, burst });
+    ops.push(Op::Count { from: count_from, select, victims, burst, desired: None });
     if draw(4) > 0 {
         let infix: std::sync::Arc<str> = ["-", "-x-", ".y"][draw(3) as usize].into();
         let naming = if coin(draw) { Naming::Indexed(infix) } else { Naming::Generate(infix) };
         let batches = if coin(draw) { Batches::OneByOne } else { Batches::SlowStart };
-        ops.push(Op::Create { naming, label, owner_reference: draw(4) > 0, batches });
+        ops.push(Op::Create { naming, label, owner_reference: draw(4) > 0, batches, copy_desired: false });
     }
     // A delete step exactly where the count chooses victims.
     if victims != Victims::Keep {

@@ -255,6 +255,14 @@ pub struct Frame {
     /// With two replicas of the controller: the one whose work this frame is.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub replica: Option<char>,
+    /// With controllers beside the recipe (`controller.alongside`): the one
+    /// whose work this frame is, by its index there; none for the recipe's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub beside: Option<u8>,
+    /// With controllers beside the recipe: the name of the controller whose
+    /// work this frame is (the recipe's own too), so every caption says whose.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<&'static str>,
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -117,6 +117,11 @@ pub fn applies(name: &str, spec: &super::spec::ControllerSpec) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Hash)]
 pub struct Invariants {
     pub list: Vec<Invariant>,
+    /// Owner kinds whose controller counts their children against a number
+    /// of its own, not their desired field (a recipe's `count.desired`:
+    /// one MachineSet a MachineDeployment), and that number.
+    #[serde(skip)]
+    pub counted_against: Vec<(Kind, u32)>,
 }
 
 impl Default for Invariants {
@@ -128,7 +133,13 @@ impl Default for Invariants {
 impl Invariants {
     pub fn new() -> Self {
         let list = NAMES.iter().map(|&name| Invariant { name, first_broken_frame: None, facts: None, rule: None }).collect();
-        Invariants { list }
+        Invariants { list, counted_against: Vec::new() }
+    }
+
+    /// The children `owner` should have: what its controller counts against.
+    fn desired_of(&self, owner: &crate::sim::object::Object) -> u32 {
+        let fixed = self.counted_against.iter().find(|(k, _)| *k == owner.kind()).map(|(_, n)| *n);
+        fixed.or(owner.spec.desired()).unwrap_or(0)
     }
 
     /// The built-in invariants, then `declared`, in order.
@@ -173,7 +184,7 @@ impl Invariants {
             return Vec::new();
         }
         let mut broke = match audit.verb {
-            Verb::Create if audit.status.is_success() => Self::check_create(audit, api),
+            Verb::Create if audit.status.is_success() => self.check_create(audit, api),
             Verb::Delete if !sent.synced => {
                 vec![Violation::new(NO_DELETE_BEFORE_SYNC, ViolationFacts::DeleteBeforeSync { kind: audit.kind, name: audit.name.clone() })]
             }
@@ -236,13 +247,13 @@ impl Invariants {
 
     /// A declared liveness invariant at its time: how many `owner` objects
     /// there were, and the first whose active children are not its desired count.
-    pub(crate) fn check_converged(owner: Kind, api: &ApiServer) -> (u32, Option<Shortfall>) {
+    pub(crate) fn check_converged(&self, owner: Kind, api: &ApiServer) -> (u32, Option<Shortfall>) {
         let Some(child) = child_kind(owner) else { return (0, None) };
         let mut owners = 0;
         let mut short = None;
         for o in api.objects_of(owner).filter(|o| !o.is_terminating()) {
             owners += 1;
-            let desired = o.spec.desired().unwrap_or(0);
+            let desired = self.desired_of(o);
             let (active, _) = children_of(api, o, child);
             if active != desired && short.is_none() {
                 short = Some(Shortfall { name: o.name.clone(), desired, active });
@@ -252,10 +263,10 @@ impl Invariants {
     }
 
     /// A committed create: the owner's children now, active and Terminating.
-    fn check_create(audit: &AuditEntry, api: &ApiServer) -> Vec<Violation> {
+    fn check_create(&self, audit: &AuditEntry, api: &ApiServer) -> Vec<Violation> {
         let Some(created) = api.get(audit.kind, &ObjectKey::new(audit.namespace.clone(), audit.name.clone())) else { return Vec::new() };
         let Some(owner) = owner_of(created, api) else { return Vec::new() };
-        let desired = owner.spec.desired().unwrap_or(0);
+        let desired = self.desired_of(&owner);
         let (active, terminating) = children_of(api, &owner, audit.kind);
         let mut broke = Vec::new();
         if active > desired {

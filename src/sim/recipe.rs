@@ -371,6 +371,11 @@ pub enum Op {
         victims: Victims,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         burst: Option<u32>,
+        /// Count against this many, not the owner's desired count: Cluster
+        /// API's MachineDeployment controller wants one MachineSet for its
+        /// template, and gives it the Machines it wants (`create`'s `copy_desired`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        desired: Option<u32>,
     },
     /// List the owner's children (or any objects of the child kind that
     /// name it, such as node-feature-discovery's NodeFeatures of a Node) and
@@ -401,6 +406,11 @@ pub enum Op {
         owner_reference: bool,
         #[serde(default)]
         batches: Batches,
+        /// Each child asks for the owner's desired count (a MachineSet
+        /// created with its MachineDeployment's replicas): the child kind's
+        /// own desired field, set from the owner's.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        copy_desired: bool,
     },
     /// Delete the plan's victims (`ExpectDeletions` first, when kept), one at a
     /// time or all at once; a NotFound is someone else's delete, not an error.
@@ -612,7 +622,7 @@ impl Recipe {
                 Op::CheckExpectations { on_pending: OnPending::CountOnly } => {
                     "needsSync := expectations.SatisfiedExpectations(key)   // false: count, but create and delete nothing".to_string()
                 }
-                Op::Count { from, select, victims, burst } => {
+                Op::Count { from, select, victims, burst, desired } => {
                     let which = selector(select);
                     let surplus = match victims {
                         Victims::Keep => "",
@@ -622,11 +632,8 @@ impl Recipe {
                         Victims::Random => "; surplus: any, at random",
                     };
                     let clamp = burst.map(|b| format!(", at most {b}")).unwrap_or_default();
-                    format!(
-                        "children := {}.List({which}); diff := owner.Spec.{desired_field} - len(children)   // {}{surplus}{clamp}",
-                        reader(*from),
-                        whence(*from)
-                    )
+                    let wanted = desired.map_or(format!("owner.Spec.{desired_field}"), |n| n.to_string());
+                    format!("children := {}.List({which}); diff := {wanted} - len(children)   // {}{surplus}{clamp}", reader(*from), whence(*from))
                 }
                 Op::List { from, select } => {
                     format!("children := {}.List({})   // {}", reader(*from), selector(select), whence(*from))
@@ -647,7 +654,7 @@ impl Recipe {
                     let (returns, then) = if *error { ("fmt.Errorf(…)", "requeued with backoff") } else { ("nil", "Forget") };
                     format!("if {} {{ return {returns} }}   // {then}", when.go(desired_field))
                 }
-                Op::Create { naming, label, owner_reference, batches } => {
+                Op::Create { naming, label, owner_reference, batches, copy_desired } => {
                     let name = match naming {
                         Naming::Indexed(infix) => format!("Name: owner.Name+\"{infix}\"+i"),
                         Naming::Generate(infix) => format!("GenerateName: owner.Name+\"{infix}\""),
@@ -657,7 +664,11 @@ impl Recipe {
                         Batches::OneByOne => "one at a time",
                         Batches::SlowStart => "slowStartBatch: 1, 2, 4, … at once",
                     };
-                    format!("for each missing: client.Create({{{name}, {label}: owner.Name{owner_ref}}})   // {how}")
+                    let spec = match (copy_desired, self.child.desired_field()) {
+                        (true, Some(field)) => format!(", Spec.{field}: owner.Spec.{desired_field}"),
+                        _ => String::new(),
+                    };
+                    format!("for each missing: client.Create({{{name}, {label}: owner.Name{owner_ref}{spec}}})   // {how}")
                 }
                 Op::Delete { at_once, precondition } => {
                     let options = match precondition {

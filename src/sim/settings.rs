@@ -448,6 +448,21 @@ settings_struct! {
         /// what a reconcile does. Absent: the controller's own.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub recipe: Option<Arc<Recipe>>,
+        /// Controllers run beside it, each a recipe whose owner kind is a
+        /// kind its recipe creates (Cluster API's MachineSet controller
+        /// beside its MachineDeployment controller): two levels of
+        /// ownership. Each has its own workqueue, workers and caches and
+        /// the switches above. A simplification: controller-runtime's
+        /// manager shares one cache and one client among its controllers.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub alongside: Vec<Arc<Recipe>>,
+    }
+}
+
+/// Controllers beside it are written whole, never by one path.
+impl Field for Vec<Arc<Recipe>> {
+    fn set(&mut self, _: &str, _: Val) -> bool {
+        false
     }
 }
 
@@ -510,6 +525,7 @@ impl ControllerSettings {
             priority_queue: None,
             cache_sync_timeout_ms: default_cache_sync_timeout(),
             recipe: None,
+            alongside: Vec::new(),
         }
     }
 
@@ -542,6 +558,11 @@ impl ControllerSettings {
     /// Its defaults (runtime, workers, expectations, the consistency store
     /// by release) are its kind's, which a rewiring keeps: those read
     /// `kind.spec()` and take no lock.
+    /// The settings of the `i`th controller beside it: these, its recipe in place of this one's.
+    pub fn beside(&self, i: usize) -> ControllerSettings {
+        ControllerSettings { recipe: self.alongside.get(i).cloned(), alongside: Vec::new(), ..self.clone() }
+    }
+
     pub fn spec(&self) -> &'static ControllerSpec {
         let base = self.kind.spec();
         match &self.recipe {

@@ -111,6 +111,9 @@ impl World {
         if let Some(p) = peer {
             p.informers_due(lag, &mut |at, s| consider(at, Source::Peer(Box::new(s))));
         }
+        for (i, b) in self.beside.iter().enumerate() {
+            b.ctl.informers_due(lag, &mut |at, s| consider(at, Source::Beside(i as u8, Box::new(s))));
+        }
         for (i, inf) in self.gc.caches.informers.iter().enumerate() {
             if let Some(at) = inf.next_due(self.cluster.gc_watch_lag_ms()) {
                 consider(at, Source::Informer(Watcher::GarbageCollector, i));
@@ -122,6 +125,9 @@ impl World {
         }
         if let Some(p) = peer {
             p.work_due(self.now_ms, None, &mut |at, s| consider(at, Source::Peer(Box::new(s))));
+        }
+        for (i, b) in self.beside.iter().enumerate() {
+            b.ctl.work_due(self.now_ms, None, &mut |at, s| consider(at, Source::Beside(i as u8, Box::new(s))));
         }
         best
     }
@@ -139,6 +145,7 @@ impl World {
             }
             self.now_ms = self.now_ms.max(at);
             self.frame_replica = None;
+            self.frame_beside = None;
             if let Some(event) = self.run(source) {
                 self.frames += 1;
                 let mut broke = std::mem::take(&mut self.violations);
@@ -148,7 +155,10 @@ impl World {
                 }
                 let replica = self.frame_replica.take().unwrap_or(self.ctl.replica);
                 let replica = (self.peer.is_some() && event.is_the_controllers()).then_some((b'A' + replica) as char);
-                return Some(Frame { n: self.frames, at_ms: self.now_ms, event, broke, replica });
+                let beside = self.frame_beside.take().filter(|_| event.is_the_controllers());
+                let by = (!self.beside.is_empty() && event.is_the_controllers())
+                    .then(|| beside.map_or(self.spec, |i| self.beside[usize::from(i)].spec).name());
+                return Some(Frame { n: self.frames, at_ms: self.now_ms, event, broke, replica, beside, by });
             }
         }
     }
@@ -175,6 +185,7 @@ impl World {
             Source::Worker(w) => Some(self.pick_up(w)),
             Source::Unblocked(w) => self.unblock(w),
             Source::Peer(inner) => self.as_peer(|w| w.run(*inner)),
+            Source::Beside(i, inner) => self.as_beside(i, |w| w.run(*inner)),
         }
     }
 
@@ -192,6 +203,9 @@ impl World {
             let out = self.fire_here(timer);
             self.promote = false;
             return out;
+        }
+        if let Some(i) = self.beside.iter().position(|b| b.ctl.epoch == epoch) {
+            return self.as_beside(i as u8, |w| w.fire_here(timer));
         }
         match self.peer.as_ref().filter(|p| p.epoch == epoch) {
             Some(p) => {
@@ -225,10 +239,28 @@ impl World {
         out
     }
 
+    /// Run `f` with the `i`th controller beside the recipe in `ctl`'s place
+    /// (its settings and wiring in the world's), so the controller's code
+    /// serves it; the frame it makes is its.
+    pub(super) fn as_beside<R>(&mut self, i: u8, f: impl FnOnce(&mut World) -> R) -> R {
+        let swap = |w: &mut World| {
+            let b = &mut w.beside[usize::from(i)];
+            std::mem::swap(&mut w.ctl, &mut b.ctl);
+            std::mem::swap(&mut w.controller, &mut b.controller);
+            std::mem::swap(&mut w.spec, &mut b.spec);
+        };
+        swap(self);
+        let out = f(self);
+        swap(self);
+        self.frame_beside = Some(i);
+        out
+    }
+
     fn fire_here(&mut self, timer: Timer) -> Option<Event> {
         match timer {
             Timer::Start(start) => Some(self.start_controller(start)),
             Timer::StartPeer => Some(self.as_peer(|w| w.start_controller(Start::First))),
+            Timer::StartBeside(i) => Some(self.as_beside(i, |w| w.start_controller(Start::First))),
             Timer::Request(r) => self.arrive(*r),
             Timer::Resume { worker, epoch } => {
                 if epoch != self.ctl.epoch {
@@ -269,7 +301,7 @@ impl World {
             Timer::Liveness(i) => {
                 let declared = self.invariants.declared().nth(i)?;
                 let super::invariants::Rule::Converged { owner, .. } = declared.rule else { return None };
-                let (owners, short) = super::invariants::Invariants::check_converged(owner, &self.api);
+                let (owners, short) = self.invariants.check_converged(owner, &self.api);
                 Some(Event::LivenessChecked { invariant: declared.name, kind: owner, owners, short })
             }
             Timer::WatchExpires { kind, epoch, gen } => self.watch_expired(kind, epoch, gen),
@@ -284,7 +316,8 @@ impl World {
             Timer::Bookmark => {
                 let (rv, now) = (self.api.resource_version(), self.now_ms);
                 let peer = self.peer.iter_mut().flat_map(|p| p.caches.informers.iter_mut());
-                for inf in self.ctl.caches.informers.iter_mut().chain(peer) {
+                let beside = self.beside.iter_mut().flat_map(|b| b.ctl.caches.informers.iter_mut());
+                for inf in self.ctl.caches.informers.iter_mut().chain(peer).chain(beside) {
                     inf.offer_bookmark(rv, now);
                 }
                 let at = now + self.next_bookmark_ms();

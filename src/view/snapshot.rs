@@ -244,7 +244,7 @@ pub fn snapshot_in(s: &Session, asking: bool) -> Snapshot {
             pv::mark_touched(&mut rows, &s.last_frame().map(|f| f.event.touched()).unwrap_or_default());
             rows
         },
-        queue: pv::queue(w),
+        queue: pv::queue(w, s.last_frame().and_then(|f| f.beside)),
         expectations: pv::expectations(w),
         consistency: pv::consistency(w),
         reconcile: pv::reconcile(w, s.last_frame()),

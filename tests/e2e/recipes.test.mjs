@@ -128,6 +128,32 @@ test('a guard of the recipe\'s own: the count says its plan waits on it, and the
   }
 });
 
+/** Cluster API #13649, two levels: the MachineSet controller beside the MachineDeployment controller's recipe. */
+const TWO_LEVELS = JSON.parse(readFileSync(path.join(ROOT, 'tests', 'e2e', 'two-levels.json'), 'utf8'));
+
+test('controllers beside the recipe: the Reconcile and Workqueue panels follow the frame\'s controller and name it, as the caption does', async () => {
+  for (const [width, height] of [[1280, 720], [390, 844]]) {
+    const { page, context, problems } = await openPage(env.browser, env.server.origin, { width, height });
+    try {
+      await openStage(page, env.server.url, `?z=${pack(TWO_LEVELS)}&gc=1`);
+      const md = await stepUntil(page, { done: (s) => /^machinedeployment-controller: Reconcile 1 reads the cache: 0 of 1 MachineSets/.test(s.caption ?? '') });
+      assert.match(md.caption, /It creates 1/);
+      const reconcile = region(page, 'Reconcile');
+      assert.match(await reconcile.locator('header').innerText(), /machinedeployment-controller's code/);
+      assert.match(await reconcile.locator('li[aria-current="step"]').innerText(), /diff := 1 - len\(children\)/);
+      const ms = await stepUntil(page, { done: (s) => /^machineset-controller: Reconcile 1 reads the cache: 0 of 2 Machines/.test(s.caption ?? '') });
+      assert.match(ms.caption, /It creates 2/);
+      assert.match(await reconcile.locator('header').innerText(), /machineset-controller's code/, `${width}×${height}`);
+      assert.match(await reconcile.locator('li[aria-current="step"]').innerText(), /diff := owner\.Spec\.replicas - len\(children\)/);
+      assert.match(await region(page, 'Workqueue').locator('header').innerText(), /machineset-controller's/);
+      assert.deepEqual(await axeProblems(page), [], `${width}×${height}`);
+      assert.deepEqual(quiet(problems), NO_PROBLEMS);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('a broken recipe by link is a banner naming its step and field', async () => {
   const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {

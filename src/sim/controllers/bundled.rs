@@ -50,12 +50,13 @@ fn ensemble(settings: &ControllerSettings) -> Recipe {
         ops.push(Op::CheckExpectations { on_pending: OnPending::Return });
     }
     let victims = if settings.delete_surplus { Victims::PastDesired } else { Victims::Keep };
-    ops.push(Op::Count { from, select: Select::Label(Arc::from(ENSEMBLE_LABEL)), victims, burst: None });
+    ops.push(Op::Count { from, select: Select::Label(Arc::from(ENSEMBLE_LABEL)), victims, burst: None, desired: None });
     ops.push(Op::Create {
         naming,
         label: Arc::from(ENSEMBLE_LABEL),
         owner_reference: settings.owner_references,
         batches: Batches::OneByOne,
+        copy_desired: false,
     });
     if settings.delete_surplus {
         ops.push(Op::Delete { at_once: false, precondition: Precondition::None });
@@ -89,12 +90,13 @@ fn replicaset(settings: &ControllerSettings) -> Recipe {
         ops.push(Op::CheckExpectations { on_pending });
     }
     let burst = Some(settings.burst_replicas.max(1));
-    ops.push(Op::Count { from: ReadFrom::Cache, select: Select::ActiveControlled, victims: Victims::Newest, burst });
+    ops.push(Op::Count { from: ReadFrom::Cache, select: Select::ActiveControlled, victims: Victims::Newest, burst, desired: None });
     ops.push(Op::Create {
         naming: Naming::Generate(Arc::from("-")),
         label: Arc::from(REPLICASET_LABEL),
         owner_reference: true,
         batches: Batches::SlowStart,
+        copy_desired: false,
     });
     ops.push(Op::Delete { at_once: true, precondition: Precondition::None });
     if settings.update_status {

@@ -20,7 +20,7 @@ use crate::sim::apiserver::{Actor, AuditEntry, EventType, Options, Request, Resp
 use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
 use crate::sim::hash::Fnv64;
-use crate::sim::object::{Kind, Labels, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec};
+use crate::sim::object::{Labels, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec};
 use crate::sim::recipe::{Batches, Cond, Facts, KeyedBy, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Removal, Select, Victims};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::hash::{Hash, Hasher};
@@ -119,6 +119,8 @@ struct Counted {
     /// The owner as counted (the status reports its generation).
     owner: ObjectRc,
     in_cache: u32,
+    /// What it counted against: the owner's desired count, or the count step's own.
+    desired: u32,
     plan: Plan,
     /// The surplus to delete, chosen from what this reconcile read.
     victims: Vec<ObjectRc>,
@@ -209,11 +211,13 @@ impl RecipeRun {
             },
             Op::GetOwner { from, stop_if_terminating } => self.get_owner(*from, *stop_if_terminating, input, cx),
             Op::CheckExpectations { on_pending } => self.check_expectations(*on_pending, cx),
-            Op::Count { from, select, victims, burst } => self.count(*from, select, Some((*victims, *burst)), input, cx),
+            Op::Count { from, select, victims, burst, desired } => self.count(*from, select, Some((*victims, *burst, *desired)), input, cx),
             Op::List { from, select } => self.count(*from, select, None, input, cx),
             Op::LabelOwner { labels, remove } => self.label_owner(labels, *remove, input, cx),
             Op::ReturnIf { when, error } => self.return_if(when, *error, cx),
-            Op::Create { naming, label, owner_reference, batches } => self.create(naming, label, *owner_reference, *batches, input, cx),
+            Op::Create { naming, label, owner_reference, batches, copy_desired } => {
+                self.create(naming, label, *owner_reference, *batches, *copy_desired, input, cx)
+            }
             Op::Delete { at_once, precondition } => self.delete(*at_once, *precondition, input, cx),
             Op::WaitForCache { timeout_ms } => self.wait_for_cache(*timeout_ms, cx),
             Op::UpdateStatus { retries } => self.update_status(*retries, input, cx),
@@ -321,7 +325,7 @@ impl RecipeRun {
         };
         let facts = Facts {
             found: self.counted.as_ref().map_or(0, |c| c.in_cache),
-            desired: owner.as_ref().and_then(|o| o.spec.desired()).unwrap_or(0),
+            desired: self.counted.as_ref().map(|c| c.desired).or_else(|| owner.as_ref().and_then(|o| o.spec.desired())).unwrap_or(0),
             owner_terminating: owner.is_some_and(|o| o.is_terminating()),
         };
         if !when.holds(&facts) {
@@ -340,7 +344,14 @@ impl RecipeRun {
 
     /// Read the owner's children; `planning` (a count's victims and burst):
     /// plan against its desired count, else (a list) keep what was found.
-    fn count(&mut self, from: ReadFrom, select: &Select, planning: Option<(Victims, Option<u32>)>, input: Input, cx: &mut Cx) -> Flow {
+    fn count(
+        &mut self,
+        from: ReadFrom,
+        select: &Select,
+        planning: Option<(Victims, Option<u32>, Option<u32>)>,
+        input: Input,
+        cx: &mut Cx,
+    ) -> Flow {
         let child = self.recipe.child;
         if let At::Sent = self.at {
             let Some((response, audit)) = first_answer(input) else { return Flow::Stay(Beat::Return(Outcome::Done)) };
@@ -401,10 +412,10 @@ impl RecipeRun {
         unseen: u32,
         live: bool,
         select: &Select,
-        planning: Option<(Victims, Option<u32>)>,
+        planning: Option<(Victims, Option<u32>, Option<u32>)>,
         cx: &mut Cx,
     ) -> Flow {
-        let Some((victims, burst)) = planning else {
+        let Some((victims, burst, wanted)) = planning else {
             let tally = Tally {
                 child: self.recipe.child,
                 namespace: self.owner_key.namespace.clone(),
@@ -413,10 +424,11 @@ impl RecipeRun {
                 deletes: Vec::new(),
             };
             let note = Note::Listed { owner: self.key.clone(), child_kind: self.recipe.child, in_cache, in_cluster: 0, unseen, live };
-            self.counted = Some(Counted { owner, in_cache, plan: Plan::Nothing, victims: Vec::new(), present: BTreeSet::new() });
+            let desired = owner.spec.desired().unwrap_or(0);
+            self.counted = Some(Counted { owner, in_cache, desired, plan: Plan::Nothing, victims: Vec::new(), present: BTreeSet::new() });
             return Flow::Then(Beat::Counted { note, then_ms: cx.settings.reconcile_ms, tally });
         };
-        let desired = owner.spec.desired().unwrap_or(0);
+        let desired = wanted.or(owner.spec.desired()).unwrap_or(0);
         let clamp = |n: u32| burst.map_or(n, |b| n.min(b));
         // A terminating owner manages nothing (`rs.DeletionTimestamp == nil`); its status is still written.
         let plan = if !self.manage || owner.is_terminating() || in_cache == desired {
@@ -501,12 +513,22 @@ impl RecipeRun {
             live,
             guarded,
         };
-        self.counted = Some(Counted { owner, in_cache, plan, victims: chosen, present });
+        self.counted = Some(Counted { owner, in_cache, desired, plan, victims: chosen, present });
         Flow::Then(Beat::Counted { note, then_ms: cx.settings.reconcile_ms, tally })
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn create(&mut self, naming: &Naming, label: &str, owner_reference: bool, batches: Batches, input: Input, cx: &mut Cx) -> Flow {
+    #[allow(clippy::too_many_arguments)]
+    fn create(
+        &mut self,
+        naming: &Naming,
+        label: &str,
+        owner_reference: bool,
+        batches: Batches,
+        copy_desired: bool,
+        input: Input,
+        cx: &mut Cx,
+    ) -> Flow {
         match std::mem::replace(&mut self.at, At::Entering) {
             At::Creating { todo, batch, total, successes } => {
                 let Input::Responses(answers) = input else { return Flow::Stay(Beat::Return(Outcome::Done)) };
@@ -544,7 +566,12 @@ impl RecipeRun {
                     cx.expectations.expect_creations(&key, n, cx.now_ms);
                     cx.expectations.set_for(&key, self.owner_uid);
                 }
-                let todo = templates(owner, self.recipe.child, n, naming, label, owner_reference, present);
+                let spec = if copy_desired {
+                    Spec::with_desired(self.recipe.child, owner.spec.desired().unwrap_or(0))
+                } else {
+                    Spec::empty(self.recipe.child)
+                };
+                let todo = templates(owner, spec, n, naming, label, owner_reference, present);
                 self.send_creates(todo, 0, n, 0, batches, cx)
             }
         }
@@ -866,7 +893,7 @@ fn missing_names<'a>(owner: &ObjectRc, infix: &str, present: &'a BTreeSet<String
 /// ownerReferences shared, under each name or `generateName`.
 fn templates(
     owner: &ObjectRc,
-    child: Kind,
+    spec: Spec,
     n: u32,
     naming: &Naming,
     label: &str,
@@ -886,7 +913,7 @@ fn templates(
         labels: labels.clone(),
         owner_references: owner_references.clone(),
         finalizers: Vec::new(),
-        spec: Spec::empty(child),
+        spec: spec.clone(),
     };
     match naming {
         Naming::Indexed(infix) => missing_names(owner, infix, present).take(n as usize).map(|name| template(Some(name), None)).collect(),

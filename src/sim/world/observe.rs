@@ -4,11 +4,13 @@
 
 use super::in_flight::SentBy;
 use super::input::Deviation;
+use super::runtime::Runtime;
 use super::state::World;
 use super::timer::{Source, Timer};
 use crate::sim::apiserver::Verb;
 use crate::sim::informer::{Informer, ListState};
 use crate::sim::object::Kind;
+use crate::sim::settings::ControllerSettings;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -41,6 +43,15 @@ impl World {
     /// The key the controller's next pick-up takes, and the worker that will
     /// take it (the schedule's choice if it is idle, else the lowest idle one),
     /// when its workers run, a key is ready and a worker is idle.
+    /// A controller's settings and process: the recipe's own (`None`), or
+    /// the `i`th beside it (`controller.alongside`), as a frame names it.
+    pub fn process(&self, which: Option<u8>) -> (&ControllerSettings, &Runtime) {
+        match which.and_then(|i| self.beside.get(usize::from(i))) {
+            Some(b) => (&b.controller, &b.ctl),
+            None => (&self.controller, &self.ctl),
+        }
+    }
+
     pub fn next_take(&self) -> Option<(String, u32)> {
         let key = self.ctl.queue.queued().next()?.clone();
         let chosen = self.chosen_worker();
@@ -107,7 +118,8 @@ impl World {
             matches!(inf.state(), ListState::Watching { .. } | ListState::Streaming { .. } | ListState::Idle | ListState::Closed)
                 && inf.in_flight_len() == 0
         };
-        self.requests_in_flight == 0 && self.ctl.workers.iter().all(|w| w.busy.is_none()) && self.ctl.caches.informers.iter().all(idle)
+        let still = |rt: &super::runtime::Runtime| rt.workers.iter().all(|w| w.busy.is_none()) && rt.caches.informers.iter().all(idle);
+        self.requests_in_flight == 0 && still(&self.ctl) && self.beside.iter().all(|b| still(&b.ctl))
     }
 
     /// When the next change is due, if anything is left before `until_ms`.
@@ -134,9 +146,11 @@ impl World {
         self.ctl.caches.all_synced()
     }
 
-    /// The controller's informer for `kind`.
+    /// The controller's informer for `kind`: the recipe's own, else that of
+    /// the first controller beside it that watches the kind (the Cache
+    /// panel's Machines are the MachineSet controller's).
     pub fn controller_informer(&self, kind: Kind) -> Option<&Informer> {
-        self.ctl.caches.informer(kind)
+        self.ctl.caches.informer(kind).or_else(|| self.beside.iter().find_map(|b| b.ctl.caches.informer(kind)))
     }
 
     /// The run's schedule: the watch events it takes off their default timing.

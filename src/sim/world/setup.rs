@@ -4,7 +4,7 @@
 use super::collector::GarbageCollector;
 use super::input::WorldInit;
 use super::runtime::Runtime;
-use super::state::World;
+use super::state::{Beside, World};
 use super::timer::{Start, Timer};
 use crate::sim::apiserver::{Actor, ApiServer, Request};
 use crate::sim::controllers::Caches;
@@ -45,12 +45,29 @@ impl World {
             next_epoch: 0,
             frame_replica: None,
             promote: false,
+            beside: (0..init.controller.alongside.len())
+                .map(|i| {
+                    let controller = init.controller.beside(i);
+                    Beside { spec: controller.spec(), ctl: Runtime::new(&controller, &init.cluster), controller }
+                })
+                .collect(),
+            frame_beside: None,
             cluster: init.cluster,
             spec: init.controller.spec(),
             kinds: init.kinds.into(),
             controller: init.controller,
         };
         world.api.pod_grace_period_ms = world.cluster.pod_grace_period_ms;
+        // A recipe that counts against a number of its own: the invariants count against it too.
+        let recipes = world.controller.recipe.iter().chain(&world.controller.alongside);
+        world.invariants.counted_against = recipes
+            .filter_map(|r| {
+                r.ops.iter().find_map(|op| match op {
+                    crate::sim::recipe::Op::Count { desired: Some(n), .. } => Some((r.owner, *n)),
+                    _ => None,
+                })
+            })
+            .collect();
         // The objects that were there before: committed silently.
         for t in &init.objects {
             let mut t = t.clone();
@@ -80,6 +97,9 @@ impl World {
         }
         if world.peer.is_some() {
             world.set_timer(0, Timer::StartPeer);
+        }
+        for i in 0..world.beside.len() {
+            world.set_timer(0, Timer::StartBeside(i as u8));
         }
         for (i, a) in world.actions.clone().iter().enumerate() {
             world.set_timer(a.at_ms, Timer::Action(i));

@@ -71,6 +71,20 @@ pub struct World {
     pub(super) frame_replica: Option<u8>,
     /// The replica running as `ctl` just took the lease: it stays `ctl`.
     pub(super) promote: bool,
+    /// The controllers beside the recipe (`controller.alongside`), each a
+    /// process of its own, run as `ctl` while its code runs (`as_beside`).
+    pub beside: Vec<Beside>,
+    /// The controller beside the recipe whose code made the frame being stepped (its index), if not `ctl`'s.
+    pub(super) frame_beside: Option<u8>,
+}
+
+/// A controller beside the recipe: its settings (its recipe in place of
+/// the primary's), its wiring and its process.
+#[derive(Debug, Clone, Hash)]
+pub struct Beside {
+    pub controller: ControllerSettings,
+    pub spec: &'static ControllerSpec,
+    pub ctl: Runtime,
 }
 
 impl World {
@@ -96,7 +110,8 @@ impl World {
         const PER_IN_FLIGHT: usize = std::mem::size_of::<crate::sim::informer::InFlight>() * 3 / 2;
         let api: usize = self.kinds.iter().map(|k| self.api.count(*k)).sum();
         let caches = [Some(&self.ctl.caches), self.peer.as_ref().map(|p| &p.caches), Some(&self.gc.caches)];
-        let informers = caches.into_iter().flatten().flat_map(|c| &c.informers);
+        let beside = self.beside.iter().map(|b| &b.ctl.caches);
+        let informers = caches.into_iter().flatten().chain(beside).flat_map(|c| &c.informers);
         let (stored, in_flight) = informers.fold((0, 0), |(s, f), i| (s + i.len(), f + i.in_flight_len()));
         BASE + PER_STORED * (api + stored) + PER_IN_FLIGHT * in_flight
     }
@@ -139,6 +154,8 @@ impl Hash for World {
             next_epoch,
             frame_replica,
             promote,
+            beside,
+            frame_beside,
         } = self;
         (cluster, controller, seed, until_ms, frame_limit, object_limit, now_ms).hash(h);
         // With the frame count: two states a frame apart are never one.
@@ -153,5 +170,6 @@ impl Hash for World {
         }
         (requests_in_flight, invariants, violations, faults, events_sent, takes, keys_taken).hash(h);
         (peer, lease, next_epoch, frame_replica, promote).hash(h);
+        (beside, frame_beside).hash(h);
     }
 }

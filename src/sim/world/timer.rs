@@ -22,6 +22,8 @@ pub(super) enum Timer {
     Start(Start),
     /// The second replica's process starts (a candidate for the lease).
     StartPeer,
+    /// A controller beside the recipe starts (its index in `World::beside`).
+    StartBeside(u8),
     /// A request reaches the apiserver.
     Request(Box<InFlightRequest>),
     /// A worker's reconcile carries on.
@@ -75,6 +77,7 @@ impl Timer {
             | Timer::Restart { epoch } => Some(*epoch),
             Timer::Start { .. }
             | Timer::StartPeer
+            | Timer::StartBeside(_)
             | Timer::Request(_)
             | Timer::Action(_)
             | Timer::DeletePod { .. }
@@ -126,4 +129,6 @@ pub(super) enum Source {
     Unblocked(usize),
     /// The other replica's informer, queue or worker.
     Peer(Box<Source>),
+    /// A controller beside the recipe's informer, queue or worker (its index in `World::beside`).
+    Beside(u8, Box<Source>),
 }

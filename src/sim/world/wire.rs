@@ -21,6 +21,7 @@ impl World {
         let origin = inflight.origin.clone();
         if let Origin::Worker { epoch, .. } | Origin::Informer { epoch, .. } = origin {
             self.frame_replica = self.peer.as_ref().filter(|p| p.epoch == epoch).map(|p| p.replica);
+            self.frame_beside = self.beside.iter().position(|b| b.ctl.epoch == epoch).map(|i| i as u8);
         }
         let by_controller = matches!(inflight.request.actor, Actor::Controller(_));
         let req = &inflight.request;
@@ -52,7 +53,8 @@ impl World {
                 timing.drop |= d.drop;
             }
             let peer = self.peer.iter_mut().flat_map(|p| p.caches.informers.iter_mut());
-            for inf in self.ctl.caches.informers.iter_mut().chain(peer) {
+            let beside = self.beside.iter_mut().flat_map(|b| b.ctl.caches.informers.iter_mut());
+            for inf in self.ctl.caches.informers.iter_mut().chain(peer).chain(beside) {
                 if inf.kind == kind {
                     let jitter = if lag_jitter > 0 { self.rng.up_to(lag_jitter) } else { 0 };
                     inf.offer_timed(ev, self.now_ms, jitter, timing);
@@ -85,6 +87,8 @@ impl World {
                     step = self.answered(&origin, &outcome);
                 } else if self.peer.as_ref().is_some_and(|p| p.epoch == epoch) {
                     step = self.as_peer(|w| w.answered(&origin, &outcome));
+                } else if let Some(i) = self.beside.iter().position(|b| b.ctl.epoch == epoch) {
+                    step = self.as_beside(i as u8, |w| w.answered(&origin, &outcome));
                 }
             }
             Origin::Gc(attempt) => self.gc_answered(*attempt, &outcome),

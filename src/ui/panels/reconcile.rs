@@ -33,7 +33,13 @@ pub fn ReconcilePanel() -> impl IntoView {
         <section class="panel reconcile" aria-label="Reconcile">
             <header>
                 <h2>"Reconcile"</h2>
-                <span class="sub">"the controller's code, current step lit"</span>
+                // With controllers beside the recipe, the panel follows the frame's: it names whose code it is.
+                <span class="sub">
+                    {move || match snap.with(|s| s.reconcile.controller) {
+                        Some(name) => format!("{name}'s code, current step lit"),
+                        None => "the controller's code, current step lit".to_string(),
+                    }}
+                </span>
             </header>
             <ol class="code mono" tabindex="0" aria-label="The reconcile's code" node_ref=code>
                 // The code as written, drawn when it changes (another

@@ -70,7 +70,12 @@ fn workqueue(q: &pv::QueueView, waiting: &str) -> impl IntoView {
     view! {
         <header>
             <h2>"Workqueue"</h2>
-            <span class="sub">{if q.running { "workers running" } else { "workers waiting" }}</span>
+            <span class="sub">
+                {match q.controller {
+                    Some(name) => format!("{name}'s, workers {}", if q.running { "running" } else { "waiting" }),
+                    None => (if q.running { "workers running" } else { "workers waiting" }).to_string(),
+                }}
+            </span>
         </header>
         <dl class="queue" tabindex="0" aria-label="The workqueue's structures">
             <dt>"queue"</dt>

@@ -25,14 +25,18 @@ pub struct QueueView {
     pub next_take: Option<(String, u32)>,
     /// The idle workers (the learner may choose among them when two or more are).
     pub idle: Vec<u32>,
+    /// Whose queue it is, when controllers run beside the recipe
+    /// (`controller.alongside`): the panel follows the frame's controller.
+    pub controller: Option<&'static str>,
 }
 
-pub fn queue(world: &World) -> QueueView {
-    let q = &world.ctl.queue;
+/// The workqueue of the controller `which` names (`World::process`).
+pub fn queue(world: &World, which: Option<u8>) -> QueueView {
+    let (controller, process) = world.process(which);
+    let q = &process.queue;
     QueueView {
         queued: q.queued().cloned().collect(),
-        workers: world
-            .ctl
+        workers: process
             .workers
             .iter()
             .enumerate()
@@ -40,9 +44,11 @@ pub fn queue(world: &World) -> QueueView {
             .collect(),
         dirty_while_processing: q.dirty_while_processing().cloned().collect(),
         waiting: q.waiting().map(|(k, at)| (k.clone(), at)).collect(),
-        running: world.ctl.running,
-        next_take: world.next_take(),
-        idle: world.ctl.workers.iter().enumerate().filter(|(_, w)| w.busy.is_none()).map(|(i, _)| i as u32).collect(),
+        running: process.running,
+        // The learner's hands choose the recipe's own workers only.
+        next_take: if which.is_none() { world.next_take() } else { None },
+        idle: process.workers.iter().enumerate().filter(|(_, w)| w.busy.is_none()).map(|(i, _)| i as u32).collect(),
+        controller: (!world.beside.is_empty()).then(|| controller.spec().name()),
     }
 }
 
@@ -54,7 +60,7 @@ mod tests {
     #[test]
     fn queue_view_shows_the_key_being_processed() {
         let s = at_reconcile_2("deterministic");
-        let q = queue(s.world());
+        let q = queue(s.world(), None);
         assert!(q.running);
         assert_eq!(q.workers[0].busy.as_ref().map(|b| b.0.as_str()), Some("academy-lab/beta"));
     }

@@ -30,6 +30,9 @@ pub struct ReconcileView {
     pub lines: Vec<CodeLine>,
     /// The worker and reconcile number the lit line belongs to.
     pub lit_by: Option<(u32, u64)>,
+    /// Whose code it is, when controllers run beside the recipe
+    /// (`controller.alongside`): the panel follows the frame's controller.
+    pub controller: Option<&'static str>,
 }
 
 /// The step of a reconcile the frame is, with the worker and reconcile number, if it is one.
@@ -45,10 +48,11 @@ pub fn frame_step(kind: ControllerKind, frame: &Frame) -> Option<(Step, Option<(
 }
 
 pub fn reconcile(world: &World, frame: Option<&Frame>) -> ReconcileView {
-    let kind = world.controller.kind;
+    let (controller, process) = world.process(frame.and_then(|f| f.beside));
+    let kind = controller.kind;
     let current = frame.and_then(|f| frame_step(kind, f));
     let value = frame.and_then(|f| step_value(kind, f));
-    let lines = controllers::pseudo_code(&world.controller)
+    let lines = controllers::pseudo_code(controller)
         .into_iter()
         .map(|(step, text)| {
             let lit = current.is_some_and(|(s, _)| s == step);
@@ -56,10 +60,9 @@ pub fn reconcile(world: &World, frame: Option<&Frame>) -> ReconcileView {
                 step,
                 text,
                 lit,
-                off: !controllers::step_applies(&world.controller, step),
+                off: !controllers::step_applies(controller, step),
                 value: if lit { value.clone() } else { None },
-                waiting: world
-                    .ctl
+                waiting: process
                     .workers
                     .iter()
                     .enumerate()
@@ -69,7 +72,8 @@ pub fn reconcile(world: &World, frame: Option<&Frame>) -> ReconcileView {
             }
         })
         .collect();
-    ReconcileView { lines, lit_by: current.and_then(|(_, by)| by) }
+    let name = (!world.beside.is_empty()).then(|| controller.spec().name());
+    ReconcileView { lines, lit_by: current.and_then(|(_, by)| by), controller: name }
 }
 
 /// Is this frame's note one of the stale reads the learner should notice?
