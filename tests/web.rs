@@ -575,14 +575,14 @@ async fn watch_panel_says_when_nothing_is_on_the_wire() {
 async fn workqueue_panel_shows_queued_processing_and_dirty_keys() {
     let q0 = "s=over-create";
     // A frame with a worker busy, and one with a key dirty while processing (double enqueue).
-    let busy = first_frame_where(q0, |s| pv::queue(s.world()).workers.iter().any(|w| w.busy.is_some()));
+    let busy = first_frame_where(q0, |s| pv::queue(s.world(), None).workers.iter().any(|w| w.busy.is_some()));
     let m = mount_panel(q0, || view! { <WorkqueuePanel /> }).await;
     let ui = m.ui();
     let mut s = reference(q0);
     let dirty = {
         let mut r = reference(q0);
         loop {
-            if !pv::queue(r.world()).dirty_while_processing.is_empty() {
+            if !pv::queue(r.world(), None).dirty_while_processing.is_empty() {
                 break r.position();
             }
             assert!(r.step_forward(), "over-create (double enqueue) has a key dirty while processing");
@@ -593,7 +593,7 @@ async fn workqueue_panel_shows_queued_processing_and_dirty_keys() {
         ui.seek(n);
         tick().await;
         s.seek(n);
-        let q = pv::queue(s.world());
+        let q = pv::queue(s.world(), None);
         let dds = m.all("dl.queue > dd");
         assert_eq!(dds.len(), 4, "queue, processing, dirty, waiting");
         let keys: Vec<String> = all(&dds[0], ".key").iter().map(text).collect();
