@@ -19,27 +19,32 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TMP = mkdtempSync(path.join(tmpdir(), 'cachescope-recipes-'));
 const runner = (...args) => execFileSync('cargo', ['run', '-q', '--bin', 'cachescope', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
 
+/** A scenario whose Ensemble operator runs `steps` as its recipe, over one Ensemble `owner` asking for `voices`. */
+function ensembleRecipe({ name, start, watchLagMs, owner, voices, steps }) {
+  return {
+    name,
+    ...(start ? { start } : {}),
+    cluster: { watch_lag_ms: watchLagMs },
+    objects: [{ kind: 'Ensemble', name: owner, voices }],
+    controller: { kind: 'ensemble', recipe: { owner: 'Ensemble', child: 'ConfigMap', steps } },
+  };
+}
+
 /** Cluster API #13649, one level down: create with generateName, wait 1 s for a cache 2 s behind, retry. */
-const WAITS = {
+const WAITS = ensembleRecipe({
   name: 'waits-then-retries',
   start: 'Press ▶: the wait for the cache times out, and the retry creates a second child',
-  cluster: { watch_lag_ms: 2000 },
-  objects: [{ kind: 'Ensemble', name: 'md', voices: 1 }],
-  controller: {
-    kind: 'ensemble',
-    recipe: {
-      owner: 'Ensemble',
-      child: 'ConfigMap',
-      steps: [
-        { get_owner: {} },
-        { count: { select: 'active_controlled' } },
-        { create: { naming: { generate: '-' }, label: 'academy.k3ii.dev/ensemble' } },
-        { wait_for_cache: { timeout_ms: 1000 } },
-        'return',
-      ],
-    },
-  },
-};
+  watchLagMs: 2000,
+  owner: 'md',
+  voices: 1,
+  steps: [
+    { get_owner: {} },
+    { count: { select: 'active_controlled' } },
+    { create: { naming: { generate: '-' }, label: 'academy.k3ii.dev/ensemble' } },
+    { wait_for_cache: { timeout_ms: 1000 } },
+    'return',
+  ],
+});
 
 test('a recipe by link: its code as the runner prints it, its wait lit, no switch it says, axe-clean at every size', async () => {
   const file = path.join(TMP, 'waits.json');
@@ -86,25 +91,19 @@ test('a recipe by link: its code as the runner prints it, its wait lit, no switc
 });
 
 /** A guard of the recipe's own: some children seen, not all, it returns an error rather than count the rest missing. */
-const GUARDED = {
+const GUARDED = ensembleRecipe({
   name: 'guarded-count',
-  cluster: { watch_lag_ms: 1500 },
-  objects: [{ kind: 'Ensemble', name: 'beta', voices: 3 }],
-  controller: {
-    kind: 'ensemble',
-    recipe: {
-      owner: 'Ensemble',
-      child: 'ConfigMap',
-      steps: [
-        { get_owner: {} },
-        { count: { select: { label: 'academy.k3ii.dev/ensemble' } } },
-        { return_if: { when: { all: [{ lt: ['found', 'desired'] }, { gt: ['found', 0] }] }, error: true } },
-        { create: { naming: { generate: '-voice-' }, label: 'academy.k3ii.dev/ensemble' } },
-        'return',
-      ],
-    },
-  },
-};
+  watchLagMs: 1500,
+  owner: 'beta',
+  voices: 3,
+  steps: [
+    { get_owner: {} },
+    { count: { select: { label: 'academy.k3ii.dev/ensemble' } } },
+    { return_if: { when: { all: [{ lt: ['found', 'desired'] }, { gt: ['found', 0] }] }, error: true } },
+    { create: { naming: { generate: '-voice-' }, label: 'academy.k3ii.dev/ensemble' } },
+    'return',
+  ],
+});
 
 test('a guard of the recipe\'s own: the count says its plan waits on it, and the guard that holds is lit with what it read', async () => {
   for (const [width, height] of [[1280, 720], [390, 844]]) {

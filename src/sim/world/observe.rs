@@ -40,9 +40,6 @@ impl World {
         self.frames
     }
 
-    /// The key the controller's next pick-up takes, and the worker that will
-    /// take it (the schedule's choice if it is idle, else the lowest idle one),
-    /// when its workers run, a key is ready and a worker is idle.
     /// A controller's settings and process: the recipe's own (`None`), or
     /// the `i`th beside it (`controller.alongside`), as a frame names it.
     pub fn process(&self, which: Option<u8>) -> (&ControllerSettings, &Runtime) {
@@ -52,6 +49,9 @@ impl World {
         }
     }
 
+    /// The key the controller's next pick-up takes, and the worker that will
+    /// take it (the schedule's choice if it is idle, else the lowest idle one),
+    /// when its workers run, a key is ready and a worker is idle.
     pub fn next_take(&self) -> Option<(String, u32)> {
         let key = self.ctl.queue.queued().next()?.clone();
         let chosen = self.chosen_worker();
@@ -118,7 +118,7 @@ impl World {
             matches!(inf.state(), ListState::Watching { .. } | ListState::Streaming { .. } | ListState::Idle | ListState::Closed)
                 && inf.in_flight_len() == 0
         };
-        let still = |rt: &super::runtime::Runtime| rt.workers.iter().all(|w| w.busy.is_none()) && rt.caches.informers.iter().all(idle);
+        let still = |rt: &Runtime| rt.workers.iter().all(|w| w.busy.is_none()) && rt.caches.informers.iter().all(idle);
         self.requests_in_flight == 0 && still(&self.ctl) && self.beside.iter().all(|b| still(&b.ctl))
     }
 
