@@ -216,23 +216,24 @@ fn the_returns_tallies_add_up_to_the_audit_log() {
             // What the reconciles that returned sent: each request is its
             // replica's open reconcile's. One cut short (its replica lost the
             // lease) or still running at the end never returns to count it.
-            let finished: std::collections::BTreeSet<(Option<char>, u64)> = frames
+            // A process is a replica of the recipe's controller, or a controller beside it.
+            let finished: std::collections::BTreeSet<((Option<char>, Option<u8>), u64)> = frames
                 .iter()
                 .filter_map(|f| match f.event {
-                    Event::ReconcileFinished { n, .. } => Some((f.replica, n)),
+                    Event::ReconcileFinished { n, .. } => Some(((f.replica, f.beside), n)),
                     _ => None,
                 })
                 .collect();
-            let mut open: std::collections::BTreeMap<Option<char>, u64> = Default::default();
+            let mut open: std::collections::BTreeMap<(Option<char>, Option<u8>), u64> = Default::default();
             let (mut sent, mut sent_unreturned) = (0u64, 0u64);
             for f in frames.iter() {
                 match &f.event {
                     Event::ReconcileStarted { n, .. } => {
-                        open.insert(f.replica, *n);
+                        open.insert((f.replica, f.beside), *n);
                     }
                     Event::ApiRequest { entry, step: Some(_), .. } if matches!(entry.actor, Actor::Controller(_)) => {
-                        let n = open[&f.replica];
-                        if finished.contains(&(f.replica, n)) {
+                        let n = open[&(f.replica, f.beside)];
+                        if finished.contains(&((f.replica, f.beside), n)) {
                             sent += 1;
                         } else {
                             sent_unreturned += 1;

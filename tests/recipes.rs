@@ -799,6 +799,8 @@ enum Fix {
     Set(&'static str, &'static str),
     /// A field of one step set to a value: (step, its kind, field, value).
     Step(usize, &'static str, &'static str, &'static str),
+    /// A controller setting set to a value (a switch a step's line waits on).
+    Controller(&'static str, &'static str),
 }
 
 /// An incident preset with its fix. The lesson walks the run as shipped, so
@@ -810,6 +812,7 @@ fn fixed(name: &str, fix: Fix) -> Scenario {
         Fix::Guard => v["controller"]["recipe"]["steps"].as_array_mut().unwrap().insert(1, json!({"check_expectations": {}})),
         Fix::Set(field, value) => v["controller"]["recipe"][field] = serde_json::from_str(value).unwrap(),
         Fix::Step(i, op, field, value) => v["controller"]["recipe"]["steps"][i][op][field] = serde_json::from_str(value).unwrap(),
+        Fix::Controller(field, value) => v["controller"][field] = serde_json::from_str(value).unwrap(),
     }
     v["lesson"] = json!([]);
     Scenario::from_value(v).unwrap()
@@ -821,6 +824,7 @@ const INCIDENTS: &[(&str, Fix, &str)] = &[
     ("eck-random-names", Fix::Guard, "children_within_desired"),
     ("job-expectations-by-name", Fix::Set("expectations_keyed_by", "\"uid\""), "job-gets-its-pods"),
     ("nfd-labels-stripped", Fix::Step(2, "label_owner", "remove", "\"on_observed_delete\""), "nodes-keep-their-labels"),
+    ("capi-duplicate-machinesets", Fix::Controller("consistency_store", "true"), "one-machineset"),
 ];
 
 /// A kind without a desired count is listed, not counted; its own LIST time keeps the built-in kinds' limits.

@@ -175,7 +175,8 @@ fn bare_recipe(path: &str) -> Option<Result<Scenario, ScenarioError>> {
         .as_ref()
         .and_then(|r| ControllerKind::ALL.iter().copied().find(|k| k.spec().owner == Some(r.owner)))
         .unwrap_or(ControllerKind::Ensemble);
-    let ops = parsed.as_ref().map(|r| r.ops.to_vec()).unwrap_or_default();
+    // The steps alone: a recipe over kinds of its own parses as a whole only beside them.
+    let ops: Vec<Op> = value.get("steps").and_then(|s| serde_json::from_value(s.clone()).ok()).unwrap_or_default();
     let mut controller = serde_json::json!({"kind": cachescope::sim::settings::word(kind)});
     if ops.iter().any(|op| matches!(op, Op::EnsureReady)) {
         controller["consistency_store"] = true.into();

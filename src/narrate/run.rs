@@ -43,7 +43,8 @@ pub fn reconcile_requests(frames: &[Frame]) -> Option<RequestsByVerb> {
     let mut sent: Vec<(Verb, u16)> = Vec::new();
     let mut started = false;
     for f in frames[..frames.len() - 1].iter().rev().take(LOOKBACK) {
-        if f.replica != last.replica {
+        // Another process's (a replica, a controller beside the recipe) runs its own reconciles.
+        if f.replica != last.replica || f.beside != last.beside {
             continue;
         }
         match &f.event {

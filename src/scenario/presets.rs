@@ -22,6 +22,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("eck-random-names", include_str!("../../scenarios/eck-random-names.json")),
     ("job-expectations-by-name", include_str!("../../scenarios/job-expectations-by-name.json")),
     ("nfd-labels-stripped", include_str!("../../scenarios/nfd-labels-stripped.json")),
+    ("capi-duplicate-machinesets", include_str!("../../scenarios/capi-duplicate-machinesets.json")),
 ];
 
 /// The presets' names.
