@@ -268,6 +268,12 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
             "sometimes",
         ),
         (
+            "a label step's precondition it does not know",
+            Box::new(move |v| insert(v, 2, json!({"label_owner": {"labels": {"a": "c"}, "precondition": "generation"}}))),
+            "controller.recipe.steps[2].label_owner.precondition",
+            "generation",
+        ),
+        (
             "a requeue of 0 ms",
             Box::new(move |v| *step(4)(v) = json!({"requeue_after": {"after_ms": 0}})),
             "controller.recipe.steps[4].requeue_after.after_ms",
@@ -1085,4 +1091,53 @@ fn a_guard_that_holds_returns_before_the_create_and_one_that_does_not_makes_no_f
         let first = syncs.get(&1).expect("a first sync");
         assert!(first.0.is_none() && first.1, "the first sync passed the guard and created: {first:?}");
     }
+}
+
+/// An `Update` of an owner read from a stale cache: unconditional, it
+/// writes back the desired count the cache still held and undoes a scale it
+/// has not seen (a lost update, mended here only because a later sync reads
+/// the scale and writes it again); at the resourceVersion read, it is
+/// `409 Conflict`, and the retry waits for the cache to read the scale.
+#[test]
+fn a_labels_update_from_a_stale_read_undoes_a_scale_unless_it_asks_its_resource_version() {
+    use cachescope::sim::object::{Kind, ObjectKey};
+    let run = |precondition: Option<&str>| {
+        let mut v = base();
+        v["until_ms"] = 20_000.into();
+        v["cluster"] = json!({"watch_lag_ms": 1000});
+        let mut label = json!({"label_owner": {"labels": {"academy.k3ii.dev/counted": "true"}}});
+        if let Some(p) = precondition {
+            label["label_owner"]["precondition"] = p.into();
+        }
+        insert(&mut v, 2, label);
+        // Names of its own, so the lag makes no surplus of its own.
+        step(3)(&mut v)["create"]["naming"] = json!({"indexed": "-voice-"});
+        // kubectl scales the Ensemble while the first sync's children are on the watch.
+        v["actions"] = json!([{"at_ms": 1000, "scale": {"kind": "Ensemble", "name": "beta", "to": 5}}]);
+        let s = Scenario::from_value(v).unwrap();
+        // The desired count the cluster holds, each time it changes.
+        let mut world = cachescope::sim::world::World::new(s.world_init());
+        let key = ObjectKey { namespace: "academy-lab".into(), name: "beta".into() };
+        let mut voices = Vec::new();
+        while world.step().is_some() {
+            let now = world.api.get(Kind::Ensemble, &key).and_then(|o| o.spec.desired());
+            if voices.last() != Some(&now) {
+                voices.push(now);
+            }
+        }
+        (s.controller.recipe.as_ref().unwrap().code("voices"), Report::run(&s), voices)
+    };
+    let (code, unconditional, undone) = run(None);
+    let (checked_code, checked, kept) = run(Some("resource_version"));
+    let line = |code: &[(cachescope::sim::reconcile::Step, String)]| {
+        code.iter().find(|(s, _)| *s == cachescope::sim::reconcile::Step::LabelOwner).unwrap().1.clone()
+    };
+    assert!(line(&code).ends_with("client.Update(owner)   // none listed: removed"), "{}", line(&code));
+    assert!(line(&checked_code).contains("// resourceVersion as read: moved on since, 409 Conflict; none listed: removed"), "{}", line(&checked_code));
+    assert_eq!(undone[..3], [Some(3), Some(5), Some(3)], "the labels' Update wrote the stale 3 over the scale: {undone:?}");
+    assert_eq!(kept, [Some(3), Some(5)], "{kept:?}");
+    let updates = |r: &Report| r.api.get("update").cloned().unwrap_or_default();
+    assert_eq!(updates(&unconditional).get("409"), None, "{:?}", updates(&unconditional));
+    assert!(updates(&checked).get("409").copied().unwrap_or(0) >= 1, "{:?}", updates(&checked));
+    assert_eq!(checked.live.get("ConfigMap").copied(), Some(5), "{:?}", checked.live);
 }

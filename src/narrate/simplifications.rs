@@ -92,7 +92,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         Some((Panel::Watch, "a dropped event is a fault you inject", When::Always)),
     ),
     s(
-        "Every object lives in a namespace, the controller's unless it says another: a cluster-scoped kind a scenario declares (a Node) is drawn as a namespaced one. A recipe's label_owner step writes labels with an Update of the owner as it read it, without a resourceVersion precondition, where a controller would send a patch of the labels alone; nothing else in a run writes those objects.",
+        "Every object lives in a namespace, the controller's unless it says another: a cluster-scoped kind a scenario declares (a Node) is drawn as a namespaced one. A recipe's label_owner step writes labels with an Update of the owner as it read it, unconditional unless the step asks a precondition, where node-feature-discovery sends a patch of the labels alone; in its scenario nothing else writes a Node, so the two do the same.",
         None,
     ),
     s(

@@ -519,8 +519,8 @@ pub const STEPS: &[StepDoc] = &[
     },
     StepDoc {
         name: "label_owner",
-        example: r#"{"label_owner": {"labels": {"feature.node.kubernetes.io/cpu-model.vendor_id": "Intel"}, "remove": "when_none_listed"}}"#,
-        does: "Set `labels` (1 to 8) on the owner when the `list` or `count` before it found some children, and take them off when it found none: `remove` `when_none_listed` (default: an incomplete cache strips them, node-feature-discovery #1802) or `on_observed_delete` (only once the event handler has seen one of the owner's children deleted, #2415's fix). Sent as an `Update` of the owner as read, without a resourceVersion precondition, as nfd-master patches a Node; an owner that already says so is left alone.",
+        example: r#"{"label_owner": {"labels": {"feature.node.kubernetes.io/cpu-model.vendor_id": "Intel"}, "remove": "when_none_listed", "precondition": "resource_version"}}"#,
+        does: "Set `labels` (1 to 8) on the owner when the `list` or `count` before it found some children, and take them off when it found none: `remove` `when_none_listed` (default: an incomplete cache strips them, node-feature-discovery #1802) or `on_observed_delete` (only once the event handler has seen one of the owner's children deleted, #2415's fix). Sent as an `Update` of the owner as read, with a `precondition`: `none` (default: an unconditional update, as nfd-master's patch of a Node is sent, which also writes the owner's other fields back as read, so a stale read undoes a change it has not seen), `resource_version` (the optimistic lock: an owner that moved on since the read is `409 Conflict`, the sync's error) or `uid` (another owner under the name is). An owner that already says so is left alone.",
     },
     StepDoc {
         name: "return_if",
@@ -655,7 +655,7 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
         let value = ["true", "counted", "a.b-c"][draw(3) as usize];
         let labels = std::iter::once(("academy.k3ii.dev/children".into(), value.into())).collect();
         let remove = if coin(draw) { Removal::WhenNoneListed } else { Removal::OnObservedDelete };
-        ops.insert(at + 1, Op::LabelOwner { labels, remove });
+        ops.insert(at + 1, Op::LabelOwner { labels, remove, precondition: Precondition::None });
     }
     // A guard of its own after the count (or after the labels it writes), drawn last.
     if draw(4) == 0 {
@@ -682,6 +682,10 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
         };
         let at = ops.iter().rposition(|o| matches!(o, Op::Count { .. } | Op::LabelOwner { .. })).expect("a count");
         ops.insert(at + 1, Op::ReturnIf { when, error: coin(draw) });
+    }
+    // The labels' precondition, drawn after everything else.
+    if let Some(Op::LabelOwner { precondition, .. }) = ops.iter_mut().find(|o| matches!(o, Op::LabelOwner { .. })) {
+        *precondition = [Precondition::None, Precondition::Uid, Precondition::ResourceVersion][draw(3) as usize];
     }
     Recipe {
         name: None,

@@ -81,6 +81,21 @@ pub enum Precondition {
     ResourceVersion,
 }
 
+impl Precondition {
+    pub fn is_none(&self) -> bool {
+        *self == Precondition::None
+    }
+
+    /// As Go writes it for the object `of` (a delete's `Preconditions`).
+    pub fn go(self, of: &str) -> String {
+        match self {
+            Precondition::None => String::new(),
+            Precondition::Uid => format!(", Preconditions{{UID: {of}.UID}}"),
+            Precondition::ResourceVersion => format!(", Preconditions{{ResourceVersion: {of}.ResourceVersion}}"),
+        }
+    }
+}
+
 /// How a create names its object.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
@@ -388,13 +403,19 @@ pub enum Op {
     },
     /// Write `labels` on the owner when the list found some of its
     /// children, and take them off when it found none (`remove` says when),
-    /// with an `Update` of the owner as read, without a resourceVersion
-    /// precondition, as a patch of its labels is sent (node-feature-discovery's
-    /// `nfd-master` labels each Node from its NodeFeatures).
+    /// with an `Update` of the owner as read (node-feature-discovery's
+    /// `nfd-master` labels each Node from its NodeFeatures). Without a
+    /// `precondition` it is sent as a patch of the labels is, over whatever
+    /// the owner holds now, and writes the rest of the owner back as read: a
+    /// stale read undoes a change it has not seen. With one, an owner that
+    /// has moved on since the read (or another under its name) is
+    /// `409 Conflict`, the sync's error.
     LabelOwner {
         labels: BTreeMap<Arc<str>, Arc<str>>,
         #[serde(default)]
         remove: Removal,
+        #[serde(default, skip_serializing_if = "Precondition::is_none")]
+        precondition: Precondition,
     },
     /// Create what the plan is missing (`ExpectCreations` first, when kept).
     Create {
@@ -638,15 +659,21 @@ impl Recipe {
                 Op::List { from, select } => {
                     format!("children := {}.List({})   // {}", reader(*from), selector(select), whence(*from))
                 }
-                Op::LabelOwner { labels, remove } => {
+                Op::LabelOwner { labels, remove, precondition } => {
                     let keys: Vec<&str> = labels.keys().map(|k| &**k).collect();
                     let keys = keys.join(", ");
+                    // The precondition's comment goes before the removal's.
+                    let checked = match precondition {
+                        Precondition::None => "",
+                        Precondition::Uid => "metadata.uid as read: another under its name, 409 Conflict; ",
+                        Precondition::ResourceVersion => "resourceVersion as read: moved on since, 409 Conflict; ",
+                    };
                     match remove {
                         Removal::WhenNoneListed => format!(
-                            "if len(children) > 0 {{ set [{keys}] }} else {{ remove [{keys}] }}; if changed: client.Update(owner)   // none listed: removed"
+                            "if len(children) > 0 {{ set [{keys}] }} else {{ remove [{keys}] }}; if changed: client.Update(owner)   // {checked}none listed: removed"
                         ),
                         Removal::OnObservedDelete => format!(
-                            "if len(children) > 0 {{ set [{keys}] }} else if pendingDelete[key] {{ remove [{keys}] }}; if changed: client.Update(owner)   // none listed, no delete seen: kept"
+                            "if len(children) > 0 {{ set [{keys}] }} else if pendingDelete[key] {{ remove [{keys}] }}; if changed: client.Update(owner)   // {checked}none listed, no delete seen: kept"
                         ),
                     }
                 }
@@ -671,13 +698,8 @@ impl Recipe {
                     format!("for each missing: client.Create({{{name}, {label}: owner.Name{owner_ref}{spec}}})   // {how}")
                 }
                 Op::Delete { at_once, precondition } => {
-                    let options = match precondition {
-                        Precondition::None => "",
-                        Precondition::Uid => ", Preconditions{UID: c.UID}",
-                        Precondition::ResourceVersion => ", Preconditions{ResourceVersion: c.ResourceVersion}",
-                    };
                     let how = if *at_once { "all at once" } else { "one at a time" };
-                    format!("for _, c := range surplus {{ client.Delete(c{options}) }}   // {how}")
+                    format!("for _, c := range surplus {{ client.Delete(c{}) }}   // {how}", precondition.go("c"))
                 }
                 Op::WaitForCache { timeout_ms } => format!(
                     "err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, {}, …lister.Get(each created)…); if err != nil {{ return err }}",

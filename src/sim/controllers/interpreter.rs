@@ -105,8 +105,8 @@ enum At {
     /// The owner's `Update` with its finalizer added (or, `removing`, taken off) is out.
     Finalizing { removing: bool },
     /// The labels step said what it will do; the owner's `Update` with
-    /// them set (or, `removing`, taken off) goes next.
-    LabelsNoted { removing: bool, body: ObjectTemplate },
+    /// them set (or, `removing`, taken off), under its precondition, goes next.
+    LabelsNoted { removing: bool, body: ObjectTemplate, options: Options },
     /// The owner's `Update` with its labels set (or, `removing`, taken off) is out.
     Labelling { removing: bool },
     /// The GET after a failed `UpdateStatus`, for the latest resourceVersion.
@@ -213,7 +213,7 @@ impl RecipeRun {
             Op::CheckExpectations { on_pending } => self.check_expectations(*on_pending, cx),
             Op::Count { from, select, victims, burst, desired } => self.count(*from, select, Some((*victims, *burst, *desired)), input, cx),
             Op::List { from, select } => self.count(*from, select, None, input, cx),
-            Op::LabelOwner { labels, remove } => self.label_owner(labels, *remove, input, cx),
+            Op::LabelOwner { labels, remove, precondition } => self.label_owner(labels, *remove, *precondition, input, cx),
             Op::ReturnIf { when, error } => self.return_if(when, *error, cx),
             Op::Create { naming, label, owner_reference, batches, copy_desired } => {
                 self.create(naming, label, *owner_reference, *batches, *copy_desired, input, cx)
@@ -784,17 +784,20 @@ impl RecipeRun {
     /// Label the owner from what the list found: set `labels` when it
     /// found some, take them off when it found none (with
     /// [`Removal::OnObservedDelete`], only once a child's DELETED was seen),
-    /// with an `Update` of the owner as read and no precondition. An owner
-    /// that already says so makes no frame.
-    fn label_owner(&mut self, labels: &BTreeMap<Arc<str>, Arc<str>>, remove: Removal, input: Input, cx: &mut Cx) -> Flow {
+    /// with an `Update` of the owner as read, under `precondition` (an
+    /// owner moved on since, or another under its name, is `409 Conflict`).
+    /// An owner that already says so makes no frame.
+    fn label_owner(&mut self, labels: &BTreeMap<Arc<str>, Arc<str>>, remove: Removal, precondition: Precondition, input: Input, cx: &mut Cx) -> Flow {
         let at = std::mem::replace(&mut self.at, At::Entering);
-        if let At::LabelsNoted { removing, body } = at {
+        if let At::LabelsNoted { removing, body, options } = at {
             self.at = At::Labelling { removing };
-            return Flow::Stay(Beat::Call { requests: vec![Request::update(Self::actor(cx), body)], step: Step::LabelOwner });
+            let request = Request::update(Self::actor(cx), body).with(options);
+            return Flow::Stay(Beat::Call { requests: vec![request], step: Step::LabelOwner });
         }
         if let At::Labelling { removing } = at {
             let Some((response, audit)) = first_answer(input) else { return Flow::Next };
             if !response.status.is_success() {
+                // A precondition the owner no longer meets is `409 Conflict`: the sync's error, requeued rate-limited.
                 return Flow::Stay(Beat::Return(Outcome::Error(ReconcileError::of(&audit))));
             }
             cx.wrote_at(&self.key, self.owner_uid, self.recipe.owner, audit.resource_version);
@@ -832,9 +835,14 @@ impl RecipeRun {
             return Flow::Next;
         }
         let read_rv = owner.resource_version;
+        let options = match precondition {
+            Precondition::None => Options::default(),
+            Precondition::Uid => Options { uid: Some(owner.uid), ..Options::default() },
+            Precondition::ResourceVersion => Options { resource_version: Some(read_rv), ..Options::default() },
+        };
         let body = ObjectTemplate { labels: Rc::new(now), ..(&*owner).into() };
         let note = Note::Labels { owner: self.key.clone(), child_kind, removing: !found, keys: keys as u32, read_rv };
-        self.at = At::LabelsNoted { removing: !found, body };
+        self.at = At::LabelsNoted { removing: !found, body, options };
         Flow::Stay(Beat::Note { note, then_ms: 0 })
     }
 
