@@ -35,8 +35,9 @@ fn measured() -> BTreeMap<String, String> {
         let s = cachescope::scenario::Scenario::from_value(v).expect("a valid schedule");
         hashes.insert(format!("random-schedule-{i:02}"), Report::run(&s).trace_hash);
     }
-    // Arbitrary recipes (`controller.recipe`), a sample of what the property tests run.
-    for seed in 0..6u64 {
+    // Arbitrary recipes (`controller.recipe`), a sample of what the property
+    // tests run (seed 9 draws a for_each).
+    for seed in 0..10u64 {
         use cachescope::scenario::recipe::{arbitrary, draws, sample};
         let kind = if seed % 2 == 0 {
             cachescope::sim::apiserver::ControllerKind::Ensemble

@@ -217,14 +217,15 @@ fn the_returns_tallies_add_up_to_the_audit_log() {
             // replica's open reconcile's. One cut short (its replica lost the
             // lease) or still running at the end never returns to count it.
             // A process is a replica of the recipe's controller, or a controller beside it.
-            let finished: std::collections::BTreeSet<((Option<char>, Option<u8>), u64)> = frames
+            type Process = (Option<char>, Option<u8>);
+            let finished: std::collections::BTreeSet<(Process, u64)> = frames
                 .iter()
                 .filter_map(|f| match f.event {
                     Event::ReconcileFinished { n, .. } => Some(((f.replica, f.beside), n)),
                     _ => None,
                 })
                 .collect();
-            let mut open: std::collections::BTreeMap<(Option<char>, Option<u8>), u64> = Default::default();
+            let mut open: std::collections::BTreeMap<Process, u64> = Default::default();
             let (mut sent, mut sent_unreturned) = (0u64, 0u64);
             for f in frames.iter() {
                 match &f.event {

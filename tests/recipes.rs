@@ -274,6 +274,50 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
             "generation",
         ),
         (
+            "a loop before any read",
+            Box::new(move |v| insert(v, 1, json!({"for_each": {"max": 1, "do": {"delete": {}}}}))),
+            "controller.recipe.steps[1].for_each",
+            "list",
+        ),
+        (
+            "a loop of no object",
+            Box::new(move |v| insert(v, 2, json!({"for_each": {"max": 0, "do": {"delete": {}}}}))),
+            "controller.recipe.steps[2].for_each.max",
+            "0",
+        ),
+        (
+            "an unbounded loop",
+            Box::new(move |v| insert(v, 2, json!({"for_each": {"max": 1000, "do": {"delete": {}}}}))),
+            "controller.recipe.steps[2].for_each.max",
+            "1000",
+        ),
+        (
+            "a loop's condition nested too deep",
+            Box::new(move |v| {
+                insert(v, 2, json!({"for_each": {"max": 1, "when": {"not": {"not": {"not": "orphan"}}}, "do": {"delete": {}}}}))
+            }),
+            "controller.recipe.steps[2].for_each.when.not.not.not",
+            "4",
+        ),
+        (
+            "a loop's label that is no label",
+            Box::new(move |v| insert(v, 2, json!({"for_each": {"max": 1, "when": {"labelled": ["a b", "c"]}, "do": {"delete": {}}}}))),
+            "controller.recipe.steps[2].for_each.when.labelled[0]",
+            "a b",
+        ),
+        (
+            "a loop's fact misspelt",
+            Box::new(move |v| insert(v, 2, json!({"for_each": {"max": 1, "when": "orphaned", "do": {"delete": {}}}}))),
+            "controller.recipe.steps[2].for_each.when",
+            "orphaned",
+        ),
+        (
+            "a loop that does what it cannot",
+            Box::new(move |v| insert(v, 2, json!({"for_each": {"max": 1, "do": {"evict": {}}}}))),
+            "controller.recipe.steps[2].for_each.do",
+            "evict",
+        ),
+        (
             "a requeue of 0 ms",
             Box::new(move |v| *step(4)(v) = json!({"requeue_after": {"after_ms": 0}})),
             "controller.recipe.steps[4].requeue_after.after_ms",
@@ -1133,11 +1177,77 @@ fn a_labels_update_from_a_stale_read_undoes_a_scale_unless_it_asks_its_resource_
         code.iter().find(|(s, _)| *s == cachescope::sim::reconcile::Step::LabelOwner).unwrap().1.clone()
     };
     assert!(line(&code).ends_with("client.Update(owner)   // none listed: removed"), "{}", line(&code));
-    assert!(line(&checked_code).contains("// resourceVersion as read: moved on since, 409 Conflict; none listed: removed"), "{}", line(&checked_code));
+    assert!(
+        line(&checked_code).contains("// resourceVersion as read: moved on since, 409 Conflict; none listed: removed"),
+        "{}",
+        line(&checked_code)
+    );
     assert_eq!(undone[..3], [Some(3), Some(5), Some(3)], "the labels' Update wrote the stale 3 over the scale: {undone:?}");
     assert_eq!(kept, [Some(3), Some(5)], "{kept:?}");
     let updates = |r: &Report| r.api.get("update").cloned().unwrap_or_default();
     assert_eq!(updates(&unconditional).get("409"), None, "{:?}", updates(&unconditional));
     assert!(updates(&checked).get("409").copied().unwrap_or(0) >= 1, "{:?}", updates(&checked));
     assert_eq!(checked.live.get("ConfigMap").copied(), Some(5), "{:?}", checked.live);
+}
+
+/// A bounded loop over what a read returned: each orphan the list found is
+/// deleted, at most `max` a sync; a sync that reads the cache before the
+/// DELETED events are back loops over the same objects again, and its
+/// deletes find them gone (404 NotFound: someone's delete, not an error),
+/// which is why a stale read re-targets, rather than passes, what it
+/// deleted (opensearch-k8s-operator #1494's finding).
+#[test]
+fn a_for_each_deletes_what_its_condition_picks_at_most_max_a_sync_and_a_stale_reread_finds_them_gone() {
+    let mut v = json!({
+        "name": "strays", "until_ms": 20_000,
+        "cluster": {"watch_lag_ms": 1000},
+        "objects": [
+            {"kind": "Ensemble", "name": "beta", "voices": 2},
+            {"kind": "ConfigMap", "name": "stray-{i}", "count": 3, "labels": {"academy.k3ii.dev/ensemble": "beta"}}
+        ],
+        "controller": {"kind": "ensemble", "double_enqueue": true, "recipe": {
+            "owner": "Ensemble", "child": "ConfigMap",
+            "steps": [
+                {"get_owner": {"from": "cache"}},
+                {"list": {"select": {"label": "academy.k3ii.dev/ensemble"}}},
+                {"for_each": {"max": 2, "when": "orphan", "do": {"delete": {}}}},
+                "return"
+            ]
+        }}
+    });
+    let s = Scenario::from_value(v.clone()).unwrap();
+    let code = s.controller.recipe.as_ref().unwrap().code("voices");
+    assert_eq!(
+        code[3].1,
+        "for _, c := range children { if metav1.GetControllerOf(c) == nil { client.Delete(c) } }   // 2 a sync at most; an error: return it"
+    );
+    let report = Report::run(&s);
+    assert_eq!(report.live.get("ConfigMap").copied(), Some(0), "{:?}", report.live);
+    let deletes = report.api.get("delete").cloned().unwrap_or_default();
+    assert_eq!(deletes.get("200").copied(), Some(3), "each stray deleted once: {deletes:?}");
+    assert!(deletes.get("404").copied().unwrap_or(0) >= 1, "a stale re-read loops over them again: {deletes:?}");
+    assert_eq!(report.metrics["ensemble-controller"].requeues, 0, "a NotFound is not the sync's error");
+    // At most 2 a sync, and the first says it leaves the third for the next.
+    let mut world = cachescope::sim::world::World::new(s.world_init());
+    let (mut per_sync, mut most, mut said) = (0, 0, Vec::new());
+    while let Some(f) = world.step() {
+        match &f.event {
+            cachescope::sim::frame::Event::ReconcileStarted { .. } => per_sync = 0,
+            cachescope::sim::frame::Event::ApiRequest { entry, .. } if entry.verb == cachescope::sim::apiserver::Verb::Delete => {
+                per_sync += 1;
+                most = most.max(per_sync);
+            }
+            cachescope::sim::frame::Event::ReconcileNote { step: cachescope::sim::reconcile::Step::ForEach, .. } => {
+                said.push(cachescope::narrate::caption(&f))
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(most, 2, "max bounds each sync's deletes");
+    assert!(said[0].contains("3 match, and it deletes the first 2 (2 a sync at most: the rest wait for the next)"), "{said:?}");
+    // Only the orphans: a condition that holds of none deletes none, and makes no frame.
+    v["controller"]["recipe"]["steps"][2]["for_each"]["when"] = json!("controlled");
+    let none = Report::run(&Scenario::from_value(v).unwrap());
+    assert_eq!(none.live.get("ConfigMap").copied(), Some(3), "{:?}", none.live);
+    assert_eq!(none.api.get("delete"), None, "{:?}", none.api);
 }

@@ -378,6 +378,13 @@ fn note_caption(n: u64, note: &Note) -> String {
             "Reconcile {n} of {owner}: its guard holds over what it read (found {found}, desired {desired}), so it returns here and does nothing after it: {}.",
             if *error { "an error, which brings the key back after a rate-limited delay" } else { "nil, and the key waits for its next event" }
         ),
+        Note::Picked { owner, child_kind, of, matched, acting } => {
+            let kinds = format!("{child_kind}s");
+            let read = plural(*of, &child_kind.to_string(), &kinds);
+            let (them, how) = if *acting == 1 { ("it", "") } else { ("them", " one at a time,") };
+            let which = if acting < matched { format!("the first {acting} ({acting} a sync at most: the rest wait for the next)") } else { them.to_string() };
+            format!("Reconcile {n} loops over the {read} it read for {owner}: {matched} match, and it deletes {which},{how} as it read {them}.")
+        }
         Note::WaitsForCache { kind, waiting, timeout_ms } => format!(
             "Reconcile {n} waits for its cache to show the {} it just created, polling for up to {}: until then it neither returns nor lets go of its key.",
             plural(*waiting, &kind.to_string(), &format!("{kind}s")),

@@ -113,6 +113,7 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
             Note::Returned { found, desired, error, .. } => {
                 format!("found {found}, desired {desired} · true · return {}", if *error { "err" } else { "nil" })
             }
+            Note::Picked { of, matched, acting, .. } => format!("{matched} of {of} match · Delete {acting}"),
             Note::WaitsForCache { waiting, timeout_ms, .. } => {
                 format!("{waiting} not in the cache yet · polls for up to {}", secs(*timeout_ms))
             }

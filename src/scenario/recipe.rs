@@ -8,7 +8,7 @@
 
 use super::{limits, Scenario, ScenarioError};
 use crate::sim::object::{child_kind, Kind};
-use crate::sim::recipe::{Cond, KeyedBy, Naming, Op, ReadFrom, Recipe, Term};
+use crate::sim::recipe::{Cond, Is, KeyedBy, Naming, Op, ReadFrom, Recipe, Term};
 use crate::sim::settings::ControllerSettings;
 use crate::sim::spec::Program;
 
@@ -161,6 +161,7 @@ fn name(op: &Op) -> &'static str {
         Op::WaitForCache { .. } => "wait_for_cache",
         Op::UpdateStatus { .. } => "update_status",
         Op::Finalizer { .. } => "finalizer",
+        Op::ForEach { .. } => "for_each",
         Op::Return => "return",
         Op::RequeueAfter { .. } => "requeue_after",
     }
@@ -350,6 +351,15 @@ fn shape(recipe: &Recipe, c: &ControllerSettings, at_recipe: &str) -> Result<(),
                 super::validate::label_part(&format!("{step}.labels.{key}"), value, false)?;
             }
         }
+        if let Op::ForEach { max, when, .. } = op {
+            if !(counted || listed) {
+                return Err(ScenarioError::new(step, None, "needs a `list` or `count` before it: it loops over what was read"));
+            }
+            limits::get("controller.recipe.steps[].for_each.max").check(&format!("{step}.max"), u64::from(*max))?;
+            if let Some(when) = when {
+                object_condition(&format!("{step}.when"), when, 1)?;
+            }
+        }
         if let Op::ReturnIf { when, .. } = op {
             let get_owner = recipe.ops[..i].iter().find(|o| matches!(o, Op::GetOwner { .. }));
             condition(&format!("{step}.when"), when, recipe, get_owner, counted || listed, 1)?;
@@ -382,6 +392,25 @@ fn shape(recipe: &Recipe, c: &ControllerSettings, at_recipe: &str) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// Check a `for_each`'s condition at `at`, `level` levels deep: its
+/// nesting and its lists within the limits, each label a label.
+fn object_condition(at: &str, when: &Is, level: u64) -> Result<(), ScenarioError> {
+    limits::get("controller.recipe.steps[].for_each.when").check(at, level)?;
+    match when {
+        Is::Not(c) => object_condition(&format!("{at}.not"), c, level + 1),
+        Is::All(cs) | Is::Any(cs) => {
+            let field = if matches!(when, Is::All(_)) { "all" } else { "any" };
+            limits::get("controller.recipe.steps[].for_each.when.all").check(&format!("{at}.{field}"), cs.len() as u64)?;
+            cs.iter().enumerate().try_for_each(|(j, c)| object_condition(&format!("{at}.{field}[{j}]"), c, level + 1))
+        }
+        Is::Labelled(key, value) => {
+            super::validate::label_part(&format!("{at}.labelled[0]"), key, true)?;
+            super::validate::label_part(&format!("{at}.labelled[1]"), value, false)
+        }
+        Is::Terminating | Is::Controlled | Is::Orphan => Ok(()),
+    }
 }
 
 /// Check a `return_if`'s condition at `at`, `level` levels deep: its
@@ -557,6 +586,11 @@ pub const STEPS: &[StepDoc] = &[
         example: r#"{"update_status": {"retries": 1}}"#,
         does: "Write what was counted to the owner's status with the resourceVersion read, unless it says so already; a failure (a `409 Conflict`) is retried `retries` times (default 1) after a GET.",
     },
+    StepDoc {
+        name: "for_each",
+        example: r#"{"for_each": {"max": 1, "when": {"all": [{"labelled": ["revision", "old"]}, {"not": "terminating"}]}, "do": {"delete": {"precondition": "uid"}}}}"#,
+        does: "A bounded loop over what the `list` or `count` before it read, in the order read: for each object `when` holds of (absent: every one), `do` one request, one object at a time, at most `max` (1 to 100) a sync, the rest left to the next. `when` reads the object as the cache (or the live list) gave it: `terminating`, `controlled` (its controllerRef carries the owner's UID), `orphan` (no controllerRef), `labelled` `[key, value]`, joined with `not`, `all` and `any`, 3 levels deep at most. `do`: `delete` (a `precondition` as `delete`'s; NotFound is someone else's delete). The first error ends the loop and is the sync's; its deletes raise no expectations.",
+    },
     StepDoc { name: "return", example: r#""return""#, does: "Return the first error a write met (requeued rate-limited), or nil. The last step, and only there." },
 ];
 
@@ -687,6 +721,25 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
     if let Some(Op::LabelOwner { precondition, .. }) = ops.iter_mut().find(|o| matches!(o, Op::LabelOwner { .. })) {
         *precondition = [Precondition::None, Precondition::Uid, Precondition::ResourceVersion][draw(3) as usize];
     }
+    // A loop over what the count read, before the return; drawn last of all.
+    if draw(4) == 0 {
+        use crate::sim::recipe::{Act, Is};
+        let fact = |draw: &mut dyn FnMut(u32) -> u32| match draw(4) {
+            0 => Is::Terminating,
+            1 => Is::Controlled,
+            2 => Is::Orphan,
+            _ => Is::Labelled("academy.k3ii.dev/tier".into(), "canary".into()),
+        };
+        let when = match draw(4) {
+            0 => None,
+            1 => Some(fact(draw)),
+            2 => Some(Is::Not(Box::new(fact(draw)))),
+            _ => Some(Is::All(vec![fact(draw), Is::Not(Box::new(fact(draw)))])),
+        };
+        let precondition = [Precondition::None, Precondition::Uid, Precondition::ResourceVersion][draw(3) as usize];
+        let at = ops.len() - 1;
+        ops.insert(at, Op::ForEach { max: 1 + draw(4), when, act: Act::Delete { precondition } });
+    }
     Recipe {
         name: None,
         owner,
@@ -747,6 +800,6 @@ mod tests {
         // `requeue_after` are two steps on one line of the code).
         let unique: std::collections::BTreeSet<&str> = named.iter().copied().collect();
         assert_eq!(unique.len(), named.len(), "one row a step");
-        assert_eq!(named.len(), 14, "the fourteen steps of crate::sim::recipe::Op");
+        assert_eq!(named.len(), 15, "the fifteen steps of crate::sim::recipe::Op");
     }
 }

@@ -11,7 +11,7 @@
 //! A leaf: facts only. It imports the object vocabulary and the reconcile's
 //! [`Step`]s, the lines a frame lights.
 
-use super::object::Kind;
+use super::object::{Kind, Object};
 use super::reconcile::Step;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -346,6 +346,98 @@ impl Cond {
     }
 }
 
+/// What a `for_each` asks of each object its read returned, as read: a Go
+/// `if` over one object's fields. Nested a few levels at most (`limits`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Is {
+    /// It has a deletionTimestamp.
+    Terminating,
+    /// Its controllerRef carries the owner's UID, as the owner was read.
+    Controlled,
+    /// It has no controllerRef.
+    Orphan,
+    /// Its label `key` holds `value`: `["key", "value"]`.
+    Labelled(Arc<str>, Arc<str>),
+    /// Not this.
+    Not(Box<Is>),
+    /// Each of these.
+    All(Vec<Is>),
+    /// One of these, at least.
+    Any(Vec<Is>),
+}
+
+impl Is {
+    /// How deep it nests: a fact is one level; `not`, `all` and `any` add one.
+    pub fn depth(&self) -> usize {
+        match self {
+            Is::Not(c) => 1 + c.depth(),
+            Is::All(cs) | Is::Any(cs) => 1 + cs.iter().map(Is::depth).max().unwrap_or(0),
+            _ => 1,
+        }
+    }
+
+    /// Its facts and joins, each given to `each`, outermost first.
+    pub fn walk<'a>(&'a self, each: &mut impl FnMut(&'a Is)) {
+        each(self);
+        match self {
+            Is::Not(c) => c.walk(each),
+            Is::All(cs) | Is::Any(cs) => cs.iter().for_each(|c| c.walk(each)),
+            _ => {}
+        }
+    }
+
+    /// Whether it holds of `o`, whose owner, as read, has UID `owner_uid`.
+    pub fn holds(&self, o: &Object, owner_uid: u64) -> bool {
+        match self {
+            Is::Terminating => o.is_terminating(),
+            Is::Controlled => o.controller_ref().is_some_and(|r| r.uid == owner_uid),
+            Is::Orphan => o.controller_ref().is_none(),
+            Is::Labelled(key, value) => o.labels.get(&**key).is_some_and(|v| **v == **value),
+            Is::Not(c) => !c.holds(o, owner_uid),
+            Is::All(cs) => cs.iter().all(|c| c.holds(o, owner_uid)),
+            Is::Any(cs) => cs.iter().any(|c| c.holds(o, owner_uid)),
+        }
+    }
+
+    /// As Go writes it of the object `c`.
+    pub fn go(&self) -> String {
+        let inner = |c: &Is| match c {
+            Is::All(_) | Is::Any(_) => format!("({})", c.go()),
+            _ => c.go(),
+        };
+        let join = |cs: &[Is], op: &str| cs.iter().map(inner).collect::<Vec<_>>().join(op);
+        match self {
+            Is::Terminating => "c.DeletionTimestamp != nil".to_string(),
+            Is::Controlled => "metav1.IsControlledBy(c, owner)".to_string(),
+            Is::Orphan => "metav1.GetControllerOf(c) == nil".to_string(),
+            Is::Labelled(key, value) => format!("c.Labels[{key:?}] == {value:?}"),
+            Is::Not(c) => match **c {
+                Is::Terminating => "c.DeletionTimestamp == nil".to_string(),
+                Is::Controlled => "!metav1.IsControlledBy(c, owner)".to_string(),
+                Is::Orphan => "metav1.GetControllerOf(c) != nil".to_string(),
+                Is::Labelled(ref key, ref value) => format!("c.Labels[{key:?}] != {value:?}"),
+                _ => format!("!({})", c.go()),
+            },
+            Is::All(cs) => join(cs, " && "),
+            Is::Any(cs) => join(cs, " || "),
+        }
+    }
+}
+
+/// What a `for_each` does to each object it picks: one request each.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Act {
+    /// `client.Delete(c)`, with a precondition; NotFound is someone else's delete, not an error.
+    Delete {
+        #[serde(default)]
+        precondition: Precondition,
+    },
+}
+
 /// One step of a reconcile.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
@@ -460,6 +552,19 @@ pub enum Op {
     /// the garbage collector's, by their ownerReferences), and the sync
     /// returns. Needs `get_owner` with `stop_if_terminating: false`.
     Finalizer { name: Arc<str> },
+    /// For each object the `list` or `count` before it read, in the order
+    /// read, where `when` holds (absent: every one): `do` it, one request
+    /// at a time, at most `max` objects a sync (the rest wait for the next);
+    /// the first error ends the loop and is the sync's. A Go `for _, c :=
+    /// range children { if when { … } }`, bounded. Its deletes raise no
+    /// expectations.
+    ForEach {
+        max: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        when: Option<Is>,
+        #[serde(rename = "do")]
+        act: Act,
+    },
     /// Return the first error the sync met, or nil.
     Return,
     /// Return as `return` does, asking to be queued again `after_ms` later
@@ -479,6 +584,7 @@ impl Op {
             Op::Count { .. } | Op::List { .. } => Step::ListChildren,
             Op::LabelOwner { .. } => Step::LabelOwner,
             Op::ReturnIf { .. } => Step::ReturnIf,
+            Op::ForEach { .. } => Step::ForEach,
             Op::Create { .. } => Step::Create,
             Op::Delete { .. } => Step::Delete,
             Op::WaitForCache { .. } => Step::WaitForCache,
@@ -714,6 +820,15 @@ impl Recipe {
                 Op::Finalizer { name } => format!(
                     "deleting: RemoveFinalizer(owner, {name:?}); else: AddFinalizer(owner, {name:?}); if changed: client.Update(owner)   // deleting: return"
                 ),
+                Op::ForEach { max, when, act } => {
+                    let Act::Delete { precondition } = act;
+                    let body = format!("client.Delete(c{})", precondition.go("c"));
+                    let body = match when {
+                        Some(when) => format!("if {} {{ {body} }}", when.go()),
+                        None => body,
+                    };
+                    format!("for _, c := range children {{ {body} }}   // {max} a sync at most; an error: return it")
+                }
                 Op::Return => "return err   // nil: Forget; an error: AddRateLimited".to_string(),
                 Op::RequeueAfter { after_ms } => format!(
                     "return ctrl.Result{{RequeueAfter: {}}}, err   // nil: Forget, then added again after it; an error: AddRateLimited",

@@ -247,6 +247,10 @@ pub enum Note {
     /// None were listed and no DELETED of a child was seen: a cache miss,
     /// not a delete; the owner keeps its labels (node-feature-discovery #2415).
     LabelsKept { owner: String, child_kind: Kind },
+    /// A `for_each` picked `acting` of the `matched` objects its condition
+    /// holds of, of the `of` its read returned (at most its `max` a sync);
+    /// one request each follows.
+    Picked { owner: String, child_kind: Kind, of: u32, matched: u32, acting: u32 },
     /// A `return_if` held over what the reconcile read (`found`, `desired`):
     /// it returns, an error (requeued with backoff) when `error`.
     Returned { owner: String, found: u32, desired: u32, error: bool },
@@ -345,6 +349,8 @@ pub enum Step {
     LabelOwner,
     /// A guard of the recipe's own: `if when { return }`.
     ReturnIf,
+    /// A bounded loop over what the read returned, one request an object.
+    ForEach,
 }
 
 /// What happens to a key after its reconcile returns.

@@ -21,7 +21,9 @@ use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
 use crate::sim::hash::Fnv64;
 use crate::sim::object::{Labels, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec};
-use crate::sim::recipe::{Batches, Cond, Facts, KeyedBy, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Removal, Select, Victims};
+use crate::sim::recipe::{
+    Act, Batches, Cond, Facts, Is, KeyedBy, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Removal, Select, Victims,
+};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -109,6 +111,10 @@ enum At {
     LabelsNoted { removing: bool, body: ObjectTemplate, options: Options },
     /// The owner's `Update` with its labels set (or, `removing`, taken off) is out.
     Labelling { removing: bool },
+    /// A `for_each` said what it picked; its requests go next, one at a time.
+    Picked { todo: VecDeque<ObjectRc> },
+    /// One of a `for_each`'s requests is out; `todo` is what is left.
+    Each { todo: VecDeque<ObjectRc> },
     /// The GET after a failed `UpdateStatus`, for the latest resourceVersion.
     RereadingStatus { status: ReplicaSetStatus, attempt: u32, update_error: ReconcileError },
 }
@@ -126,6 +132,8 @@ struct Counted {
     victims: Vec<ObjectRc>,
     /// The children's names as read, for an indexed create to skip.
     present: BTreeSet<String>,
+    /// What the read returned, in its order: kept only for a `for_each`.
+    found: Vec<ObjectRc>,
 }
 
 /// What an op did: go on to the next op, or yield a beat (staying on this
@@ -222,6 +230,7 @@ impl RecipeRun {
             Op::WaitForCache { timeout_ms } => self.wait_for_cache(*timeout_ms, cx),
             Op::UpdateStatus { retries } => self.update_status(*retries, input, cx),
             Op::Finalizer { name } => self.finalizer(name, input, cx),
+            Op::ForEach { max, when, act: Act::Delete { precondition } } => self.for_each(*max, when.as_ref(), *precondition, input, cx),
             Op::Return => Flow::Stay(self.returns()),
             Op::RequeueAfter { after_ms } => Flow::Stay(self.returns_after(*after_ms)),
         }
@@ -425,7 +434,9 @@ impl RecipeRun {
             };
             let note = Note::Listed { owner: self.key.clone(), child_kind: self.recipe.child, in_cache, in_cluster: 0, unseen, live };
             let desired = owner.spec.desired().unwrap_or(0);
-            self.counted = Some(Counted { owner, in_cache, desired, plan: Plan::Nothing, victims: Vec::new(), present: BTreeSet::new() });
+            let found = self.found(children, select, &owner, cx);
+            self.counted =
+                Some(Counted { owner, in_cache, desired, plan: Plan::Nothing, victims: Vec::new(), present: BTreeSet::new(), found });
             return Flow::Then(Beat::Counted { note, then_ms: cx.settings.reconcile_ms, tally });
         };
         let desired = wanted.or(owner.spec.desired()).unwrap_or(0);
@@ -513,7 +524,8 @@ impl RecipeRun {
             live,
             guarded,
         };
-        self.counted = Some(Counted { owner, in_cache, desired, plan, victims: chosen, present });
+        let found = self.found(children, select, &owner, cx);
+        self.counted = Some(Counted { owner, in_cache, desired, plan, victims: chosen, present, found });
         Flow::Then(Beat::Counted { note, then_ms: cx.settings.reconcile_ms, tally })
     }
 
@@ -787,7 +799,14 @@ impl RecipeRun {
     /// with an `Update` of the owner as read, under `precondition` (an
     /// owner moved on since, or another under its name, is `409 Conflict`).
     /// An owner that already says so makes no frame.
-    fn label_owner(&mut self, labels: &BTreeMap<Arc<str>, Arc<str>>, remove: Removal, precondition: Precondition, input: Input, cx: &mut Cx) -> Flow {
+    fn label_owner(
+        &mut self,
+        labels: &BTreeMap<Arc<str>, Arc<str>>,
+        remove: Removal,
+        precondition: Precondition,
+        input: Input,
+        cx: &mut Cx,
+    ) -> Flow {
         let at = std::mem::replace(&mut self.at, At::Entering);
         if let At::LabelsNoted { removing, body, options } = at {
             self.at = At::Labelling { removing };
@@ -846,6 +865,64 @@ impl RecipeRun {
         Flow::Stay(Beat::Note { note, then_ms: 0 })
     }
 
+    /// What the read returned, kept for a `for_each` (the children listed,
+    /// else the cache's, as selected), and nothing for a recipe without one.
+    fn found(&self, children: Option<Vec<ObjectRc>>, select: &Select, owner: &ObjectRc, cx: &Cx) -> Vec<ObjectRc> {
+        if !self.recipe.loops() {
+            return Vec::new();
+        }
+        children.unwrap_or_else(|| {
+            let informer = cx.caches.informer(self.recipe.child).expect("a controller watches the kind it counts");
+            informer.list().filter(|o| selects(select, owner, o)).cloned().collect()
+        })
+    }
+
+    /// `for _, c := range children { if when { client.Delete(c) } }`, over
+    /// what the read before returned, at most `max` a sync: nothing (no
+    /// frame) when none is picked; else a note of what was, then its
+    /// deletes one at a time, the first error the loop's end.
+    fn for_each(&mut self, max: u32, when: Option<&Is>, precondition: Precondition, input: Input, cx: &mut Cx) -> Flow {
+        let todo = match std::mem::replace(&mut self.at, At::Entering) {
+            At::Picked { todo } => todo,
+            At::Each { todo } => {
+                let Some((response, audit)) = first_answer(input) else { return Flow::Next };
+                // client.IgnoreNotFound: someone else already deleted it.
+                if !response.status.is_success() && response.status != Status::NOT_FOUND {
+                    self.error.get_or_insert(ReconcileError::of(&audit));
+                    return Flow::Next;
+                }
+                todo
+            }
+            _ => {
+                let Some(Counted { owner, found, .. }) = &self.counted else { return Flow::Next };
+                let matched: Vec<&ObjectRc> = found.iter().filter(|o| when.is_none_or(|w| w.holds(o, owner.uid))).collect();
+                if matched.is_empty() {
+                    return Flow::Next;
+                }
+                let todo: VecDeque<ObjectRc> = matched.iter().take(max as usize).map(|o| (*o).clone()).collect();
+                let note = Note::Picked {
+                    owner: self.key.clone(),
+                    child_kind: self.recipe.child,
+                    of: found.len() as u32,
+                    matched: matched.len() as u32,
+                    acting: todo.len() as u32,
+                };
+                self.at = At::Picked { todo };
+                return Flow::Stay(Beat::Note { note, then_ms: 0 });
+            }
+        };
+        let mut todo = todo;
+        let Some(o) = todo.pop_front() else { return Flow::Next };
+        let request = Request::delete(Self::actor(cx), self.recipe.child, &o.key());
+        let request = match precondition {
+            Precondition::None => request,
+            Precondition::Uid => request.with(Options { uid: Some(o.uid), ..Options::default() }),
+            Precondition::ResourceVersion => request.with(Options { resource_version: Some(o.resource_version), ..Options::default() }),
+        };
+        self.at = At::Each { todo };
+        Flow::Stay(Beat::Call { requests: vec![request], step: Step::ForEach })
+    }
+
     fn send_status(&mut self, owner: &ObjectRc, status: ReplicaSetStatus, attempt: u32, cx: &Cx) -> Flow {
         self.at = At::UpdatingStatus { status, attempt };
         Flow::Stay(Beat::Call { requests: vec![Request::update_status(Self::actor(cx), owner, status)], step: Step::UpdateStatus })
@@ -856,6 +933,11 @@ impl Recipe {
     /// It has a `wait_for_cache` step, which needs to know what its creates made.
     fn waits_for_cache(&self) -> bool {
         self.ops.iter().any(|op| matches!(op, Op::WaitForCache { .. }))
+    }
+
+    /// It has a `for_each` step, which acts on what the read returned.
+    fn loops(&self) -> bool {
+        self.ops.iter().any(|op| matches!(op, Op::ForEach { .. }))
     }
 
     /// How its create step names, if it has one.

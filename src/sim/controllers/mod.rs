@@ -134,6 +134,7 @@ pub(crate) fn note_step(note: &Note) -> Step {
         Note::CacheMiss { then: MissAction::CreateAgain, .. } | Note::CacheHit { .. } => Step::Reread,
         Note::WaitsForCache { .. } => Step::WaitForCache,
         Note::Returned { .. } => Step::ReturnIf,
+        Note::Picked { .. } => Step::ForEach,
     }
 }
 
