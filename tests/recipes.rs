@@ -1251,3 +1251,58 @@ fn a_for_each_deletes_what_its_condition_picks_at_most_max_a_sync_and_a_stale_re
     assert_eq!(none.live.get("ConfigMap").copied(), Some(3), "{:?}", none.live);
     assert_eq!(none.api.get("delete"), None, "{:?}", none.api);
 }
+
+/// A guard and the loop it guards must read one snapshot. A rolling
+/// restart that counts the healthy members in its cache (`active_label`:
+/// Terminating ones left out) and picks the next one to restart from a LIST
+/// of its own (`over: live`) takes the second down before the cache has seen
+/// the first go: quorum breaks. Looping over what the count read, a stale
+/// read re-targets the member it already deleted (404 NotFound) and quorum
+/// holds, as opensearch-k8s-operator #1494 found of the operator.
+#[test]
+fn a_loop_over_a_fresher_list_than_its_guard_read_breaks_a_quorum_the_snapshot_keeps() {
+    let run = |over: Option<&str>| {
+        let mut v = json!({
+            "name": "quorum", "until_ms": 60_000,
+            "cluster": {"watch_lag_ms": 1000},
+            "kinds": [
+                {"name": "Member", "resource": "members"},
+                {"name": "Quorum", "resource": "quorums", "desired": "members",
+                 "children": {"kind": "Member", "label": "academy.k3ii.dev/quorum"}}
+            ],
+            "invariants": [{"name": "quorum", "at_least": {"count": 2, "owner": "Quorum"}}],
+            "objects": [{"kind": "Quorum", "name": "q", "spec": {"members": 3}}],
+            "controller": {"kind": "ensemble", "recipe": {
+                "owner": "Quorum", "child": "Member",
+                "steps": [
+                    {"get_owner": {"from": "cache"}},
+                    {"count": {"select": {"active_label": "academy.k3ii.dev/quorum"}}},
+                    {"create": {"naming": {"indexed": "-m-"}, "label": "academy.k3ii.dev/quorum", "owner_reference": false}},
+                    {"return_if": {"when": {"lt": ["found", "desired"]}}},
+                    {"for_each": {"max": 1, "when": {"all": [{"labelled": ["academy.k3ii.dev/revision", "v1"]}, {"not": "terminating"}]}, "do": {"delete": {}}}},
+                    {"requeue_after": {"after_ms": 500}}
+                ]
+            }}
+        });
+        let members = v["objects"].as_array_mut().unwrap();
+        for i in 0..3 {
+            members.push(json!({"kind": "Member", "name": format!("q-m-{i}"),
+                "labels": {"academy.k3ii.dev/quorum": "q", "academy.k3ii.dev/revision": "v1"}}));
+        }
+        if let Some(over) = over {
+            v["controller"]["recipe"]["steps"][4]["for_each"]["over"] = over.into();
+        }
+        let s = Scenario::from_value(v).unwrap();
+        (s.controller.recipe.as_ref().unwrap().code("members"), Report::run(&s))
+    };
+    let (code, live) = run(Some("live"));
+    assert!(code[5].1.starts_with("for _, c := range apiReader.List(academy.k3ii.dev/quorum=owner.Name, active).Items {"), "{}", code[5].1);
+    assert!(code[2].1.contains("lister.List(academy.k3ii.dev/quorum=owner.Name, active)"), "{}", code[2].1);
+    assert!(!live.invariants["quorum"].held, "the live list picks the second member: {:?}", live.invariants);
+    let (_, snapshot) = run(None);
+    assert!(snapshot.invariants["quorum"].held, "{:?}", snapshot.invariants);
+    let deletes = snapshot.api.get("delete").cloned().unwrap_or_default();
+    assert_eq!(deletes.get("200").copied(), Some(3), "the restart still replaces each member once: {deletes:?}");
+    assert!(deletes.get("404").copied().unwrap_or(0) >= 1, "a stale read re-targets its own delete: {deletes:?}");
+    assert_eq!(snapshot.live.get("Member").copied(), Some(3), "{:?}", snapshot.live);
+}

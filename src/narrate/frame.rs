@@ -313,7 +313,10 @@ fn event_caption(frame: &Frame) -> String {
                 "The workers start.".to_string()
             }
         }
-        Event::Requeued { keys } => format!("The rate-limit delay is over: {} back on the queue.", keys.join(", ")),
+        Event::Requeued { keys, after: false } => format!("The rate-limit delay is over: {} back on the queue.", keys.join(", ")),
+        Event::Requeued { keys, after: true } => {
+            format!("The delay its RequeueAfter asked for is over: {} back on the queue.", keys.join(", "))
+        }
         Event::ReconcileStarted { worker, key, n, double_enqueued, queued_by } => {
             let why = match (double_enqueued, queued_by) {
                 (true, _) => " (the double-enqueue re-add)".to_string(),
@@ -378,12 +381,13 @@ fn note_caption(n: u64, note: &Note) -> String {
             "Reconcile {n} of {owner}: its guard holds over what it read (found {found}, desired {desired}), so it returns here and does nothing after it: {}.",
             if *error { "an error, which brings the key back after a rate-limited delay" } else { "nil, and the key waits for its next event" }
         ),
-        Note::Picked { owner, child_kind, of, matched, acting } => {
+        Note::Picked { owner, child_kind, of, matched, acting, live } => {
             let kinds = format!("{child_kind}s");
             let read = plural(*of, &child_kind.to_string(), &kinds);
             let (them, how) = if *acting == 1 { ("it", "") } else { ("them", " one at a time,") };
             let which = if acting < matched { format!("the first {acting} ({acting} a sync at most: the rest wait for the next)") } else { them.to_string() };
-            format!("Reconcile {n} loops over the {read} it read for {owner}: {matched} match, and it deletes {which},{how} as it read {them}.")
+            let source = if *live { "listed live, not the ones its count read," } else { "read" };
+            format!("Reconcile {n} loops over the {read} it {source} for {owner}: {matched} match, and it deletes {which},{how} as it read {them}.")
         }
         Note::WaitsForCache { kind, waiting, timeout_ms } => format!(
             "Reconcile {n} waits for its cache to show the {} it just created, polling for up to {}: until then it neither returns nor lets go of its key.",
@@ -522,6 +526,7 @@ pub fn queued_by_words(cause: &QueuedBy) -> String {
         QueuedBy::ProgramStart => "the program's start".to_string(),
         QueuedBy::DoubleEnqueue => "--double-enqueue".to_string(),
         QueuedBy::RateLimitedRetry => "AddRateLimited after the error".to_string(),
+        QueuedBy::RequeueAfter => "its own RequeueAfter".to_string(),
     }
 }
 

@@ -273,7 +273,7 @@ fn shape(recipe: &Recipe, c: &ControllerSettings, at_recipe: &str) -> Result<(),
                             format!("needs a `get_owner` before it: it {reads} the children of the owner read"),
                         ));
                     }
-                    if let crate::sim::recipe::Select::Label(label) = select {
+                    if let Some(label) = select.label() {
                         limits::get("controller.recipe.steps[].count.select.label").check_text(
                             &format!("{step}.select.label"),
                             label,
@@ -539,7 +539,7 @@ pub const STEPS: &[StepDoc] = &[
     StepDoc {
         name: "count",
         example: r#"{"count": {"from": "cache", "select": {"label": "academy.k3ii.dev/ensemble"}, "victims": "past_desired", "burst": 500}}"#,
-        does: "Count the owner's children (`select`: `{\"label\": key}`, every child whose label holds the owner's name; or `active_controlled`, by controllerRef, not Terminating) against its desired count, and plan: create the missing, or delete a surplus (`victims`: `keep`, default; `past_desired`, `children[desired:]` in the lister's order; `newest`; `oldest`; `random`, drawn with the run's seeded RNG), at most `burst` a sync (default: no limit). With `desired`, it counts against that many, not the owner's desired count (Cluster API's MachineDeployment controller wants one MachineSet). The one read that can be stale; the frame shows the cluster's count beside it.",
+        does: "Count the owner's children (`select`: `{\"label\": key}`, every child whose label holds the owner's name, Terminating ones too; `{\"active_label\": key}`, the same without the Terminating ones, a count of the healthy; or `active_controlled`, by controllerRef, not Terminating) against its desired count, and plan: create the missing, or delete a surplus (`victims`: `keep`, default; `past_desired`, `children[desired:]` in the lister's order; `newest`; `oldest`; `random`, drawn with the run's seeded RNG), at most `burst` a sync (default: no limit). With `desired`, it counts against that many, not the owner's desired count (Cluster API's MachineDeployment controller wants one MachineSet). The one read that can be stale; the frame shows the cluster's count beside it.",
     },
     StepDoc {
         name: "list",
@@ -589,7 +589,7 @@ pub const STEPS: &[StepDoc] = &[
     StepDoc {
         name: "for_each",
         example: r#"{"for_each": {"max": 1, "when": {"all": [{"labelled": ["revision", "old"]}, {"not": "terminating"}]}, "do": {"delete": {"precondition": "uid"}}}}"#,
-        does: "A bounded loop over what the `list` or `count` before it read, in the order read: for each object `when` holds of (absent: every one), `do` one request, one object at a time, at most `max` (1 to 100) a sync, the rest left to the next. `when` reads the object as the cache (or the live list) gave it: `terminating`, `controlled` (its controllerRef carries the owner's UID), `orphan` (no controllerRef), `labelled` `[key, value]`, joined with `not`, `all` and `any`, 3 levels deep at most. `do`: `delete` (a `precondition` as `delete`'s; NotFound is someone else's delete). The first error ends the loop and is the sync's; its deletes raise no expectations.",
+        does: "A bounded loop over what the `list` or `count` before it read, in the order read (or, `over: \"live\"`, over a LIST of its own from the apiserver, selected alike: fresher than what the sync decided on): for each object `when` holds of (absent: every one), `do` one request, one object at a time, at most `max` (1 to 100) a sync, the rest left to the next. `when` reads the object as the cache (or the live list) gave it: `terminating`, `controlled` (its controllerRef carries the owner's UID), `orphan` (no controllerRef), `labelled` `[key, value]`, joined with `not`, `all` and `any`, 3 levels deep at most. `do`: `delete` (a `precondition` as `delete`'s; NotFound is someone else's delete). The first error ends the loop and is the sync's; its deletes raise no expectations.",
     },
     StepDoc { name: "return", example: r#""return""#, does: "Return the first error a write met (requeued rate-limited), or nil. The last step, and only there." },
 ];
@@ -723,7 +723,7 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
     }
     // A loop over what the count read, before the return; drawn last of all.
     if draw(4) == 0 {
-        use crate::sim::recipe::{Act, Is};
+        use crate::sim::recipe::{Act, Is, Over};
         let fact = |draw: &mut dyn FnMut(u32) -> u32| match draw(4) {
             0 => Is::Terminating,
             1 => Is::Controlled,
@@ -738,7 +738,7 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
         };
         let precondition = [Precondition::None, Precondition::Uid, Precondition::ResourceVersion][draw(3) as usize];
         let at = ops.len() - 1;
-        ops.insert(at, Op::ForEach { max: 1 + draw(4), when, act: Act::Delete { precondition } });
+        ops.insert(at, Op::ForEach { over: Over::Read, max: 1 + draw(4), when, act: Act::Delete { precondition } });
     }
     Recipe {
         name: None,

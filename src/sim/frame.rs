@@ -82,6 +82,8 @@ pub enum QueuedBy {
     DoubleEnqueue,
     /// `AddRateLimited` after the reconcile returned an error.
     RateLimitedRetry,
+    /// The reconcile's own `RequeueAfter` (`AddAfter`), its delay over.
+    RequeueAfter,
 }
 
 /// Whose watch delivered an event.
@@ -212,8 +214,13 @@ pub enum Event {
     CacheSyncTimedOut { waited_ms: u64, restart_in_ms: u64 },
     /// `WaitForCacheSync` returned (or was skipped): the workers start.
     WorkersStarted { waited_for_sync: bool, waited_ms: u64 },
-    /// Rate-limited keys whose delay is over went back on the queue.
-    Requeued { keys: Vec<String> },
+    /// Rate-limited keys whose delay is over went back on the queue;
+    /// `after`: each was a reconcile's own `RequeueAfter`, not a retry.
+    Requeued {
+        keys: Vec<String>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        after: bool,
+    },
     /// A worker took a key off the queue; `queued_by` is what added it (an `ADDED` of ConfigMap `beta-voice-x`).
     ReconcileStarted { worker: u32, key: String, n: u64, double_enqueued: bool, queued_by: Option<QueuedBy> },
     /// The reconcile read or decided something (a trace names it `reconcile`).

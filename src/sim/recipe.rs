@@ -46,6 +46,33 @@ pub enum Select {
     /// The active children (`FilterActivePods`: not Terminating) whose
     /// controllerRef carries the owner's UID.
     ActiveControlled,
+    /// The active children (not Terminating) whose label `label` holds the
+    /// owner's name: a count of the healthy members, by a label selector.
+    ActiveLabel(Arc<str>),
+}
+
+impl Select {
+    /// The label it selects by, if it selects by one.
+    pub fn label(&self) -> Option<&Arc<str>> {
+        match self {
+            Select::Label(label) | Select::ActiveLabel(label) => Some(label),
+            Select::ActiveControlled => None,
+        }
+    }
+}
+
+/// What a `for_each` loops over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Over {
+    /// What the `list` or `count` before it returned: the snapshot the sync decided on.
+    #[default]
+    Read,
+    /// A LIST of its own from the apiserver (controller-runtime's API
+    /// reader), selected as the read before: fresher than the cache the
+    /// sync's count read, and so not what it decided on.
+    Live,
 }
 
 /// Which children a surplus deletes.
@@ -79,6 +106,12 @@ pub enum Precondition {
     Uid,
     /// Only the object as the reconcile read it: one changed since is `409 Conflict`.
     ResourceVersion,
+}
+
+impl Over {
+    pub fn is_read(&self) -> bool {
+        *self == Over::Read
+    }
 }
 
 impl Precondition {
@@ -559,6 +592,8 @@ pub enum Op {
     /// range children { if when { … } }`, bounded. Its deletes raise no
     /// expectations.
     ForEach {
+        #[serde(default, skip_serializing_if = "Over::is_read")]
+        over: Over,
         max: u32,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         when: Option<Is>,
@@ -707,6 +742,14 @@ impl From<RecipeDoc> for Recipe {
 }
 
 impl Recipe {
+    /// The selector its `count` or `list` reads with.
+    pub fn select(&self) -> Option<&Select> {
+        self.ops.iter().find_map(|op| match op {
+            Op::Count { select, .. } | Op::List { select, .. } => Some(select),
+            _ => None,
+        })
+    }
+
     /// Whether the recipe has a step on this line: a line it lacks is drawn off.
     pub fn has(&self, step: Step) -> bool {
         step == Step::Dequeue || self.ops.iter().any(|op| op.step() == step)
@@ -820,14 +863,18 @@ impl Recipe {
                 Op::Finalizer { name } => format!(
                     "deleting: RemoveFinalizer(owner, {name:?}); else: AddFinalizer(owner, {name:?}); if changed: client.Update(owner)   // deleting: return"
                 ),
-                Op::ForEach { max, when, act } => {
+                Op::ForEach { over, max, when, act } => {
                     let Act::Delete { precondition } = act;
+                    let range = match over {
+                        Over::Read => "children".to_string(),
+                        Over::Live => format!("apiReader.List({}).Items", self.select().map_or(String::new(), selector)),
+                    };
                     let body = format!("client.Delete(c{})", precondition.go("c"));
                     let body = match when {
                         Some(when) => format!("if {} {{ {body} }}", when.go()),
                         None => body,
                     };
-                    format!("for _, c := range children {{ {body} }}   // {max} a sync at most; an error: return it")
+                    format!("for _, c := range {range} {{ {body} }}   // {max} a sync at most; an error: return it")
                 }
                 Op::Return => "return err   // nil: Forget; an error: AddRateLimited".to_string(),
                 Op::RequeueAfter { after_ms } => format!(
@@ -846,6 +893,7 @@ fn selector(select: &Select) -> String {
     match select {
         Select::Label(label) => format!("{label}=owner.Name"),
         Select::ActiveControlled => "controlled by owner, active".to_string(),
+        Select::ActiveLabel(label) => format!("{label}=owner.Name, active"),
     }
 }
 

@@ -63,8 +63,9 @@ pub struct Tally {
 /// How children are tied to their owner, as the world counts them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Owned {
-    /// By a label's value (the Ensemble's, which holds with ownerReferences off too).
-    Label { label: std::sync::Arc<str>, value: String },
+    /// By a label's value (the Ensemble's, which holds with ownerReferences
+    /// off too); `active`: the Terminating ones left out.
+    Label { label: std::sync::Arc<str>, value: String, active: bool },
     /// By controllerRef: the owner's UID (the apiserver's index, active children).
     Controlled { uid: u64 },
 }
@@ -250,7 +251,16 @@ pub enum Note {
     /// A `for_each` picked `acting` of the `matched` objects its condition
     /// holds of, of the `of` its read returned (at most its `max` a sync);
     /// one request each follows.
-    Picked { owner: String, child_kind: Kind, of: u32, matched: u32, acting: u32 },
+    Picked {
+        owner: String,
+        child_kind: Kind,
+        of: u32,
+        matched: u32,
+        acting: u32,
+        /// It looped over a LIST of its own (`over: live`), not what the sync's read returned.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        live: bool,
+    },
     /// A `return_if` held over what the reconcile read (`found`, `desired`):
     /// it returns, an error (requeued with backoff) when `error`.
     Returned { owner: String, found: u32, desired: u32, error: bool },

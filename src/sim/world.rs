@@ -172,15 +172,20 @@ impl World {
             Source::Informer(watcher, i) => Some(self.deliver(watcher, i)),
             Source::QueueReady => {
                 let keys = self.ctl.queue.promote_ready(self.now_ms);
-                // `AddRateLimited`'s delay is over: the retry is what queued the
-                // key, unless something else did meanwhile (a reconcile of the
-                // key since the error took the cause recorded then).
+                // The delay of `AddRateLimited` (or of the reconcile's own
+                // `AddAfter`) is over: the retry is what queued the key,
+                // unless something else did meanwhile (a reconcile of the key
+                // since the error took the cause recorded then).
+                let mut after = !keys.is_empty();
                 for key in &keys {
+                    let asked = self.ctl.waiting_after.remove(key);
+                    after &= asked;
                     if self.ctl.queued_by.get(key).is_none() {
-                        self.ctl.queued_by.insert(key.clone(), QueuedBy::RateLimitedRetry);
+                        let cause = if asked { QueuedBy::RequeueAfter } else { QueuedBy::RateLimitedRetry };
+                        self.ctl.queued_by.insert(key.clone(), cause);
                     }
                 }
-                Some(Event::Requeued { keys })
+                Some(Event::Requeued { keys, after })
             }
             Source::Worker(w) => Some(self.pick_up(w)),
             Source::Unblocked(w) => self.unblock(w),

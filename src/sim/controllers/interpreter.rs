@@ -22,7 +22,7 @@ use crate::sim::expectations::Satisfied;
 use crate::sim::hash::Fnv64;
 use crate::sim::object::{Labels, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec};
 use crate::sim::recipe::{
-    Act, Batches, Cond, Facts, Is, KeyedBy, Naming, OnPending, Op, Precondition, ReadFrom, Recipe, Removal, Select, Victims,
+    Act, Batches, Cond, Facts, Is, KeyedBy, Naming, OnPending, Op, Over, Precondition, ReadFrom, Recipe, Removal, Select, Victims,
 };
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::hash::{Hash, Hasher};
@@ -230,7 +230,9 @@ impl RecipeRun {
             Op::WaitForCache { timeout_ms } => self.wait_for_cache(*timeout_ms, cx),
             Op::UpdateStatus { retries } => self.update_status(*retries, input, cx),
             Op::Finalizer { name } => self.finalizer(name, input, cx),
-            Op::ForEach { max, when, act: Act::Delete { precondition } } => self.for_each(*max, when.as_ref(), *precondition, input, cx),
+            Op::ForEach { over, max, when, act: Act::Delete { precondition } } => {
+                self.for_each(*over, *max, when.as_ref(), *precondition, input, cx)
+            }
             Op::Return => Flow::Stay(self.returns()),
             Op::RequeueAfter { after_ms } => Flow::Stay(self.returns_after(*after_ms)),
         }
@@ -388,8 +390,11 @@ impl RecipeRun {
         };
         let informer = cx.caches.informer(child).expect("a controller watches the kind it counts");
         match select {
-            Select::Label(label) => {
-                let (children, unseen) = count_children(informer, label, &self.owner_key, cx.lag_ms);
+            Select::Label(label) | Select::ActiveLabel(label) => {
+                let (mut children, unseen) = count_children(informer, label, &self.owner_key, cx.lag_ms);
+                if matches!(select, Select::ActiveLabel(_)) {
+                    children.retain(|c| !c.is_terminating());
+                }
                 self.counted(owner, children.len() as u32, Some(children), unseen, false, select, planning, cx)
             }
             Select::ActiveControlled => {
@@ -878,12 +883,23 @@ impl RecipeRun {
     }
 
     /// `for _, c := range children { if when { client.Delete(c) } }`, over
-    /// what the read before returned, at most `max` a sync: nothing (no
-    /// frame) when none is picked; else a note of what was, then its
-    /// deletes one at a time, the first error the loop's end.
-    fn for_each(&mut self, max: u32, when: Option<&Is>, precondition: Precondition, input: Input, cx: &mut Cx) -> Flow {
+    /// what the read before returned (or, `over` live, what a LIST of its
+    /// own returns), at most `max` a sync: nothing (no frame) when none is
+    /// picked; else a note of what was, then its deletes one at a time, the
+    /// first error the loop's end.
+    fn for_each(&mut self, over: Over, max: u32, when: Option<&Is>, precondition: Precondition, input: Input, cx: &mut Cx) -> Flow {
         let todo = match std::mem::replace(&mut self.at, At::Entering) {
             At::Picked { todo } => todo,
+            At::Sent => {
+                let Some((response, audit)) = first_answer(input) else { return Flow::Stay(Beat::Return(Outcome::Done)) };
+                if !response.status.is_success() {
+                    return Flow::Stay(Beat::Return(Outcome::Error(ReconcileError::of(&audit))));
+                }
+                let Some(Counted { owner, .. }) = &self.counted else { return Flow::Next };
+                let select = self.recipe.select().expect("a loop follows a read");
+                let listed: Vec<ObjectRc> = response.items.iter().filter(|o| selects(select, owner, o)).cloned().collect();
+                return self.pick(&listed, max, when, true);
+            }
             At::Each { todo } => {
                 let Some((response, audit)) = first_answer(input) else { return Flow::Next };
                 // client.IgnoreNotFound: someone else already deleted it.
@@ -893,22 +909,18 @@ impl RecipeRun {
                 }
                 todo
             }
-            _ => {
-                let Some(Counted { owner, found, .. }) = &self.counted else { return Flow::Next };
-                let matched: Vec<&ObjectRc> = found.iter().filter(|o| when.is_none_or(|w| w.holds(o, owner.uid))).collect();
-                if matched.is_empty() {
+            _ if over == Over::Live => {
+                if self.counted.is_none() {
                     return Flow::Next;
                 }
-                let todo: VecDeque<ObjectRc> = matched.iter().take(max as usize).map(|o| (*o).clone()).collect();
-                let note = Note::Picked {
-                    owner: self.key.clone(),
-                    child_kind: self.recipe.child,
-                    of: found.len() as u32,
-                    matched: matched.len() as u32,
-                    acting: todo.len() as u32,
-                };
-                self.at = At::Picked { todo };
-                return Flow::Stay(Beat::Note { note, then_ms: 0 });
+                self.at = At::Sent;
+                let request = Request::list(Self::actor(cx), self.recipe.child, &self.owner_key.namespace);
+                return Flow::Stay(Beat::Call { requests: vec![request], step: Step::ForEach });
+            }
+            _ => {
+                let Some(Counted { found, .. }) = &self.counted else { return Flow::Next };
+                let found = found.clone();
+                return self.pick(&found, max, when, false);
             }
         };
         let mut todo = todo;
@@ -923,6 +935,27 @@ impl RecipeRun {
         Flow::Stay(Beat::Call { requests: vec![request], step: Step::ForEach })
     }
 
+    /// The objects of `from` a loop acts on: those `when` holds of, at most
+    /// `max`; nothing (no frame) when none, else a note of what was picked.
+    fn pick(&mut self, from: &[ObjectRc], max: u32, when: Option<&Is>, live: bool) -> Flow {
+        let Some(Counted { owner, .. }) = &self.counted else { return Flow::Next };
+        let matched: Vec<&ObjectRc> = from.iter().filter(|o| when.is_none_or(|w| w.holds(o, owner.uid))).collect();
+        if matched.is_empty() {
+            return Flow::Next;
+        }
+        let todo: VecDeque<ObjectRc> = matched.iter().take(max as usize).map(|o| (*o).clone()).collect();
+        let note = Note::Picked {
+            owner: self.key.clone(),
+            child_kind: self.recipe.child,
+            of: from.len() as u32,
+            matched: matched.len() as u32,
+            acting: todo.len() as u32,
+            live,
+        };
+        self.at = At::Picked { todo };
+        Flow::Stay(Beat::Note { note, then_ms: 0 })
+    }
+
     fn send_status(&mut self, owner: &ObjectRc, status: ReplicaSetStatus, attempt: u32, cx: &Cx) -> Flow {
         self.at = At::UpdatingStatus { status, attempt };
         Flow::Stay(Beat::Call { requests: vec![Request::update_status(Self::actor(cx), owner, status)], step: Step::UpdateStatus })
@@ -935,9 +968,9 @@ impl Recipe {
         self.ops.iter().any(|op| matches!(op, Op::WaitForCache { .. }))
     }
 
-    /// It has a `for_each` step, which acts on what the read returned.
+    /// It has a `for_each` over what the read returned.
     fn loops(&self) -> bool {
-        self.ops.iter().any(|op| matches!(op, Op::ForEach { .. }))
+        self.ops.iter().any(|op| matches!(op, Op::ForEach { over: Over::Read, .. }))
     }
 
     /// How its create step names, if it has one.
@@ -960,7 +993,8 @@ fn first_answer(input: Input) -> Option<(Response, AuditEntry)> {
 /// How the world counts the children `select` reads, in the cluster.
 fn owned(select: &Select, owner_key: &ObjectKey, owner: &ObjectRc) -> Owned {
     match select {
-        Select::Label(label) => Owned::Label { label: label.clone(), value: owner_key.name.clone() },
+        Select::Label(label) => Owned::Label { label: label.clone(), value: owner_key.name.clone(), active: false },
+        Select::ActiveLabel(label) => Owned::Label { label: label.clone(), value: owner_key.name.clone(), active: true },
         Select::ActiveControlled => Owned::Controlled { uid: owner.uid },
     }
 }
@@ -969,6 +1003,9 @@ fn owned(select: &Select, owner_key: &ObjectKey, owner: &ObjectRc) -> Owned {
 fn selects(select: &Select, owner: &ObjectRc, child: &ObjectRc) -> bool {
     match select {
         Select::Label(label) => child.namespace == owner.namespace && child.labels.get(&**label) == Some(&owner.name),
+        Select::ActiveLabel(label) => {
+            !child.is_terminating() && child.namespace == owner.namespace && child.labels.get(&**label) == Some(&owner.name)
+        }
         Select::ActiveControlled => !child.is_terminating() && child.controller_ref().is_some_and(|r| r.uid == owner.uid),
     }
 }

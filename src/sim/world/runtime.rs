@@ -77,6 +77,9 @@ pub struct Runtime {
     /// What added each dirty key (an `ADDED` of ConfigMap `beta-voice-x`): the first
     /// `Add` that made it dirty, which the reconcile it starts is "queued by".
     pub(super) queued_by: SortedMap<String, QueuedBy>,
+    /// Keys put back with `AddAfter` (a `RequeueAfter`), until their delay
+    /// is over: what queues them then is the reconcile's own request, not a retry.
+    pub(super) waiting_after: SortedSet<String>,
     pub reconciles: u64,
     /// Owners one of whose children's DELETED its handler saw, until a
     /// `label_owner` step acts on it (nfd-master's `pendingDeletes`).
@@ -133,6 +136,7 @@ impl Runtime {
             exited: None,
             double_enqueued: SortedSet::new(),
             queued_by: SortedMap::new(),
+            waiting_after: SortedSet::new(),
             reconciles: 0,
             deletes_seen: SortedSet::new(),
             stale_sync_skips: 0,

@@ -270,6 +270,9 @@ impl World {
                 if matches!(outcome, Outcome::Error(_) | Outcome::Requeue) {
                     self.ctl.requeues += 1;
                 }
+                if matches!(outcome, Outcome::RequeueAfter(_)) {
+                    self.ctl.waiting_after.insert(key.clone());
+                }
                 controller_runtime::reconcile_handler(&mut self.ctl.queue, &key, &outcome, busy.priority, self.now_ms)
             }
             // client-go's worker: an error (or a requeue asked for) is `AddRateLimited`.
@@ -282,6 +285,7 @@ impl World {
             Outcome::RequeueAfter(delay_ms) => {
                 self.ctl.queue.forget(&key);
                 self.ctl.queue.add_after(key.clone(), *delay_ms, self.now_ms);
+                self.ctl.waiting_after.insert(key.clone());
                 Requeue::After { delay_ms: *delay_ms }
             }
             // client-go has no terminal error: the worker logs it and forgets the key.
@@ -301,7 +305,12 @@ impl World {
 /// apiserver's indexes (no scan), for the narration: the reconcile never reads them.
 fn tally_of(api: &ApiServer, t: &Tally) -> (u32, u32) {
     let now = match &t.of {
-        Owned::Label { label, value } => api.count_labelled(t.child, &t.namespace, label, value),
+        Owned::Label { label, value, active: false } => api.count_labelled(t.child, &t.namespace, label, value),
+        // No index counts these: a scan of the kind, for the recipes that select so.
+        Owned::Label { label, value, active: true } => api
+            .objects_of(t.child)
+            .filter(|o| !o.is_terminating() && o.namespace == t.namespace && o.labels.get(&**label) == Some(value))
+            .count() as u32,
         Owned::Controlled { uid } => api.controlled_by(t.child, *uid).0,
     };
     let exists = |key: &ObjectKey| api.get(t.child, key).is_some();
