@@ -411,16 +411,6 @@ impl Is {
         }
     }
 
-    /// Its facts and joins, each given to `each`, outermost first.
-    pub fn walk<'a>(&'a self, each: &mut impl FnMut(&'a Is)) {
-        each(self);
-        match self {
-            Is::Not(c) => c.walk(each),
-            Is::All(cs) | Is::Any(cs) => cs.iter().for_each(|c| c.walk(each)),
-            _ => {}
-        }
-    }
-
     /// Whether it holds of `o`, whose owner, as read, has UID `owner_uid`.
     pub fn holds(&self, o: &Object, owner_uid: u64) -> bool {
         match self {

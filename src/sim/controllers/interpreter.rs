@@ -20,7 +20,7 @@ use crate::sim::apiserver::{Actor, AuditEntry, EventType, Options, Request, Resp
 use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
 use crate::sim::hash::Fnv64;
-use crate::sim::object::{Labels, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec};
+use crate::sim::object::{Labels, Object, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec};
 use crate::sim::recipe::{
     Act, Batches, Cond, Facts, Is, KeyedBy, Naming, OnPending, Op, Over, Precondition, ReadFrom, Recipe, Removal, Select, Victims,
 };
@@ -667,19 +667,7 @@ impl RecipeRun {
             return Flow::Next;
         }
         let (actor, kind) = (Self::actor(cx), self.recipe.child);
-        let requests = todo
-            .drain(..n)
-            .map(|o| {
-                let request = Request::delete(actor, kind, &o.key());
-                match precondition {
-                    Precondition::None => request,
-                    Precondition::Uid => request.with(Options { uid: Some(o.uid), ..Options::default() }),
-                    Precondition::ResourceVersion => {
-                        request.with(Options { resource_version: Some(o.resource_version), ..Options::default() })
-                    }
-                }
-            })
-            .collect();
+        let requests = todo.drain(..n).map(|o| Request::delete(actor, kind, &o.key()).with(checked(precondition, &o))).collect();
         self.at = At::Deleting { todo };
         Flow::Stay(Beat::Call { requests, step: Step::Delete })
     }
@@ -859,11 +847,7 @@ impl RecipeRun {
             return Flow::Next;
         }
         let read_rv = owner.resource_version;
-        let options = match precondition {
-            Precondition::None => Options::default(),
-            Precondition::Uid => Options { uid: Some(owner.uid), ..Options::default() },
-            Precondition::ResourceVersion => Options { resource_version: Some(read_rv), ..Options::default() },
-        };
+        let options = checked(precondition, &owner);
         let body = ObjectTemplate { labels: Rc::new(now), ..(&*owner).into() };
         let note = Note::Labels { owner: self.key.clone(), child_kind, removing: !found, keys: keys as u32, read_rv };
         self.at = At::LabelsNoted { removing: !found, body, options };
@@ -925,12 +909,7 @@ impl RecipeRun {
         };
         let mut todo = todo;
         let Some(o) = todo.pop_front() else { return Flow::Next };
-        let request = Request::delete(Self::actor(cx), self.recipe.child, &o.key());
-        let request = match precondition {
-            Precondition::None => request,
-            Precondition::Uid => request.with(Options { uid: Some(o.uid), ..Options::default() }),
-            Precondition::ResourceVersion => request.with(Options { resource_version: Some(o.resource_version), ..Options::default() }),
-        };
+        let request = Request::delete(Self::actor(cx), self.recipe.child, &o.key()).with(checked(precondition, &o));
         self.at = At::Each { todo };
         Flow::Stay(Beat::Call { requests: vec![request], step: Step::ForEach })
     }
@@ -979,6 +958,15 @@ impl Recipe {
             Op::Create { naming, .. } => Some(naming),
             _ => None,
         })
+    }
+}
+
+/// What a write asks the apiserver to check of `o` as it was read (`metav1.Preconditions`).
+fn checked(precondition: Precondition, o: &Object) -> Options {
+    match precondition {
+        Precondition::None => Options::default(),
+        Precondition::Uid => Options { uid: Some(o.uid), ..Options::default() },
+        Precondition::ResourceVersion => Options { resource_version: Some(o.resource_version), ..Options::default() },
     }
 }
 
