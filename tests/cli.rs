@@ -365,6 +365,15 @@ fn the_docs_say_how_the_simulation_differs_from_a_cluster_as_the_help_does() {
 }
 
 #[test]
+fn the_docs_table_of_presets_has_a_row_for_each_preset() {
+    let docs = include_str!("../docs/scenarios.md");
+    let table = &docs[docs.find("## The presets").expect("docs/scenarios.md has a presets section")..];
+    for name in cachescope::scenario::preset_names() {
+        assert!(table.contains(&format!("\n| `{name}` |")), "docs/scenarios.md's presets table lists {name}");
+    }
+}
+
+#[test]
 fn the_committed_schema_is_the_generated_one() {
     let o = cachescope(&["schema"]);
     assert!(o.status.success());

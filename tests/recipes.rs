@@ -92,6 +92,15 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
             "controller.recipe.steps[0].get_owner.from",
             "cahce",
         ),
+        (
+            "a read through controller-runtime's client, in a client-go program",
+            Box::new(move |v| {
+                step(1)(v)["count"]["from"] = "read_your_writes".into();
+                v["controller"]["runtime"] = "client-go".into();
+            }),
+            "controller.recipe.steps[1].count.from",
+            "read_your_writes",
+        ),
         ("a step name", Box::new(move |v| *step(0)(v) = json!({"get_ownr": {}})), "controller.recipe.steps[0]", "get_ownr"),
         (
             "an unknown field",
@@ -875,6 +884,7 @@ const INCIDENTS: &[(&str, Fix, &str)] = &[
     ("job-expectations-by-name", Fix::Set("expectations_keyed_by", "\"uid\""), "job-gets-its-pods"),
     ("nfd-labels-stripped", Fix::Step(2, "label_owner", "remove", "\"on_observed_delete\""), "nodes-keep-their-labels"),
     ("capi-duplicate-machinesets", Fix::Controller("consistency_store", "true"), "one-machineset"),
+    ("opensearch-quorum", Fix::Controller("read_your_writes", "true"), "quorum"),
 ];
 
 /// A kind without a desired count is listed, not counted; its own LIST time keeps the built-in kinds' limits.
@@ -1305,4 +1315,26 @@ fn a_loop_over_a_fresher_list_than_its_guard_read_breaks_a_quorum_the_snapshot_k
     assert_eq!(deletes.get("200").copied(), Some(3), "the restart still replaces each member once: {deletes:?}");
     assert!(deletes.get("404").copied().unwrap_or(0) >= 1, "a stale read re-targets its own delete: {deletes:?}");
     assert_eq!(snapshot.live.get("Member").copied(), Some(3), "{:?}", snapshot.live);
+}
+
+/// A read `from: read_your_writes` goes through controller-runtime's client:
+/// the cache, as `from: cache` reads it, while the client's read-your-writes
+/// is off; on, the same count waits for the operator's own delete, and the
+/// quorum the cache-counted guard broke holds.
+#[test]
+fn a_client_read_waits_for_its_own_delete_only_while_read_your_writes_is_on() {
+    let shipped = preset("opensearch-quorum").unwrap();
+    let mut v = shipped.to_value();
+    assert_eq!(v["controller"]["recipe"]["steps"][1]["count"]["from"], "read_your_writes");
+    v["controller"]["recipe"]["steps"][1]["count"]["from"] = "cache".into();
+    v["lesson"] = json!([]);
+    let cache = Report::run(&Scenario::from_value(v).unwrap());
+    let off = Report::run(&shipped);
+    assert_eq!(off.trace_hash, cache.trace_hash, "switch off, the client reads the cache as it is");
+    assert!(!off.invariants["quorum"].held);
+    let on = Report::run(&shipped.with_settings([("controller.read_your_writes", "true")]).unwrap());
+    assert!(on.invariants["quorum"].held, "{:?}", on.invariants);
+    assert_eq!(on.api["delete"].get("404"), None, "it never picks a Member it already deleted: {:?}", on.api["delete"]);
+    let code = shipped.controller.recipe.as_ref().unwrap().code("replicas");
+    assert!(code[2].1.starts_with("children := client.List("), "{}", code[2].1);
 }

@@ -33,10 +33,13 @@ pub fn promise(i: &Invariant) -> String {
     }
 }
 
+/// An owner's children, counted in their own noun: `1 Member`, `4 MachineSets`, `2 children`.
+fn counted(owner: Kind, n: u32) -> String {
+    child_kind(owner).map_or_else(|| super::units::plural(n, "child", "children"), |k| kind_noun(k, n.into()))
+}
+
 /// A declared invariant's rule in words: `No create leaves a RayCluster with more than 3 active pods.`
 pub fn rule_words(rule: Rule) -> String {
-    let counted =
-        |owner: Kind, n: u32| child_kind(owner).map_or_else(|| super::units::plural(n, "child", "children"), |k| kind_noun(k, n.into()));
     match rule {
         Rule::AtMost { count, owner } => {
             format!("No create leaves a {owner} with more than {} active (declared: safety).", counted(owner, count))
@@ -83,12 +86,10 @@ pub fn violation_words(facts: &ViolationFacts) -> String {
         }
         ViolationFacts::Orphans { owner, children } => format!("{children} children of deleted {owner} remain"),
         ViolationFacts::AboveBound { owner, owner_name, count, active, created } => {
-            let children = children_of(*owner);
-            format!("{owner} {owner_name} has {active} active {children} after creating {created}, over its bound of {count}")
+            format!("{owner} {owner_name} has {} active after creating {created}, over its bound of {count}", counted(*owner, *active))
         }
         ViolationFacts::BelowBound { owner, owner_name, count, active, deleted } => {
-            let children = children_of(*owner);
-            format!("{owner} {owner_name} has {active} active {children} after the delete of {deleted}, under its bound of {count}")
+            format!("{owner} {owner_name} has {} active after the delete of {deleted}, under its bound of {count}", counted(*owner, *active))
         }
         ViolationFacts::NotConverged { owner, owner_name, desired, active } => {
             let children = children_of(*owner);
@@ -108,5 +109,21 @@ mod tests {
             assert!(description(name).ends_with('.'), "{name}");
             assert_ne!(label(name), name, "{name} has a short label");
         }
+    }
+
+    #[test]
+    fn a_bound_broken_counts_its_children_in_their_number() {
+        let below = |active| ViolationFacts::BelowBound {
+            owner: Kind::ReplicaSet,
+            owner_name: "web".into(),
+            count: 2,
+            active,
+            deleted: "web-x".into(),
+        };
+        assert_eq!(violation_words(&below(1)), "ReplicaSet web has 1 pod active after the delete of web-x, under its bound of 2");
+        assert!(violation_words(&below(0)).contains("has 0 pods active"));
+        let above =
+            ViolationFacts::AboveBound { owner: Kind::ReplicaSet, owner_name: "web".into(), count: 1, active: 2, created: "web-y".into() };
+        assert_eq!(violation_words(&above), "ReplicaSet web has 2 pods active after creating web-y, over its bound of 1");
     }
 }

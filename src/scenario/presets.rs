@@ -23,6 +23,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("job-expectations-by-name", include_str!("../../scenarios/job-expectations-by-name.json")),
     ("nfd-labels-stripped", include_str!("../../scenarios/nfd-labels-stripped.json")),
     ("capi-duplicate-machinesets", include_str!("../../scenarios/capi-duplicate-machinesets.json")),
+    ("opensearch-quorum", include_str!("../../scenarios/opensearch-quorum.json")),
 ];
 
 /// The presets' names.

@@ -9,7 +9,7 @@
 use super::{limits, Scenario, ScenarioError};
 use crate::sim::object::{child_kind, Kind};
 use crate::sim::recipe::{Cond, Is, KeyedBy, Naming, Op, ReadFrom, Recipe, Term};
-use crate::sim::settings::ControllerSettings;
+use crate::sim::settings::{ControllerSettings, RuntimeKind};
 use crate::sim::spec::Program;
 
 const AT: &str = "controller.recipe";
@@ -231,11 +231,15 @@ fn shape(recipe: &Recipe, c: &ControllerSettings, at_recipe: &str) -> Result<(),
             }
             Op::GetOwner { from, .. } | Op::Count { from, .. } | Op::List { from, .. } => {
                 let field = format!("{step}.from");
-                if *from == ReadFrom::ReadYourWrites && !c.reads_own_writes() {
+                // controller-runtime's client: it reads the cache, and waits
+                // for its own writes while controller.read_your_writes is on
+                // (a live switch, as EnableReadYourWritesConsistency is the
+                // client's option, not the reconcile's).
+                if *from == ReadFrom::ReadYourWrites && c.runtime() != RuntimeKind::ControllerRuntime {
                     return Err(ScenarioError::new(
                         field,
                         Some("\"read_your_writes\"".into()),
-                        "needs controller-runtime's read-your-writes client: controller.runtime controller-runtime and controller.read_your_writes true",
+                        "reads through controller-runtime's client: needs controller.runtime controller-runtime",
                     ));
                 }
                 if *from == ReadFrom::Live && !matches!(op, Op::GetOwner { .. }) && !live_owner {
@@ -529,7 +533,7 @@ pub const STEPS: &[StepDoc] = &[
     StepDoc {
         name: "get_owner",
         example: r#"{"get_owner": {"from": "cache", "stop_if_terminating": true}}"#,
-        does: "Read the key's owner `from` the cache (default), `live` (a GET) or `read_your_writes` (controller-runtime v0.25's client). NotFound forgets its expectations and returns; with `stop_if_terminating` (default), so does a deletionTimestamp.",
+        does: "Read the key's owner `from` the cache (default), `live` (a GET) or `read_your_writes` (controller-runtime's client: the cache, and, while `controller.read_your_writes` is on, v0.25's wait for this client's own writes). NotFound forgets its expectations and returns; with `stop_if_terminating` (default), so does a deletionTimestamp.",
     },
     StepDoc {
         name: "check_expectations",

@@ -30,7 +30,8 @@ pub enum ReadFrom {
     Cache,
     /// The apiserver, through the client (controller-runtime's API reader): a request.
     Live,
-    /// controller-runtime v0.25's read-your-writes client: the cache, once it
+    /// controller-runtime's client: the cache, and, while the client's
+    /// read-your-writes (v0.25, `controller.read_your_writes`) is on, once it
     /// has seen this client's own writes (the read waits until then).
     ReadYourWrites,
 }
@@ -108,17 +109,7 @@ pub enum Precondition {
     ResourceVersion,
 }
 
-impl Over {
-    pub fn is_read(&self) -> bool {
-        *self == Over::Read
-    }
-}
-
 impl Precondition {
-    pub fn is_none(&self) -> bool {
-        *self == Precondition::None
-    }
-
     /// As Go writes it for the object `of` (a delete's `Preconditions`).
     pub fn go(self, of: &str) -> String {
         match self {
@@ -529,7 +520,7 @@ pub enum Op {
         labels: BTreeMap<Arc<str>, Arc<str>>,
         #[serde(default)]
         remove: Removal,
-        #[serde(default, skip_serializing_if = "Precondition::is_none")]
+        #[serde(default)]
         precondition: Precondition,
     },
     /// Create what the plan is missing (`ExpectCreations` first, when kept).
@@ -582,7 +573,7 @@ pub enum Op {
     /// range children { if when { … } }`, bounded. Its deletes raise no
     /// expectations.
     ForEach {
-        #[serde(default, skip_serializing_if = "Over::is_read")]
+        #[serde(default)]
         over: Over,
         max: u32,
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -765,7 +756,7 @@ impl Recipe {
         let whence = |from: ReadFrom| match from {
             ReadFrom::Cache => "the cache, not the cluster",
             ReadFrom::Live => "live: a request to the apiserver",
-            ReadFrom::ReadYourWrites => "the cache, once it has seen this client's writes",
+            ReadFrom::ReadYourWrites => "the cache; with read-your-writes, once it has seen this client's writes",
         };
         let mut lines = vec![(Step::Dequeue, "key := queue.Get()".to_string())];
         for op in self.ops.iter() {
