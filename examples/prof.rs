@@ -1,17 +1,26 @@
+//! The benchmark's simulated-events figure alone, to profile it:
+//! `cargo build --profile bench-native --example prof && perf record -g target/bench-native/examples/prof 20`.
+//! It installs the runner's counting allocator, as `cachescope bench` runs
+//! under it, so the figure is the one `make bench` prints.
+
+#[global_allocator]
+static ALLOCATOR: cachescope::bench::CountingAllocator = cachescope::bench::CountingAllocator;
+
 use cachescope::sim::world::World;
+
 fn main() {
-    let s = cachescope::bench::pressure_scenario();
+    let runs: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(3);
+    let scenario = cachescope::bench::pressure_scenario();
     let mut best = f64::MAX;
-    let mut frames = 0;
-    for _ in 0..3 {
-        let mut w = World::new(s.world_init());
+    let mut frames = 0u64;
+    for _ in 0..runs {
+        let mut world = World::new(scenario.world_init());
         let t = std::time::Instant::now();
-        let mut n = 0u64;
-        while w.step().is_some() {
-            n += 1;
+        frames = 0;
+        while world.step().is_some() {
+            frames += 1;
         }
         best = best.min(t.elapsed().as_secs_f64());
-        frames = n;
     }
-    println!("{frames} frames, {:.0} ev/s", frames as f64 / best);
+    println!("{frames} frames, best of {runs}: {:.1} ms, {:.0} events/s", best * 1e3, frames as f64 / best);
 }
