@@ -101,6 +101,18 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
             "controller.recipe.steps[1].count.from",
             "read_your_writes",
         ),
+        (
+            "a propagation policy",
+            Box::new(move |v| step(3)(v)["delete"]["propagation"] = "orphan".into()),
+            "controller.recipe.steps[3].delete.propagation",
+            "orphan",
+        ),
+        (
+            "a victims order",
+            Box::new(move |v| step(1)(v)["count"]["victims"] = "highest".into()),
+            "controller.recipe.steps[1].count.victims",
+            "highest",
+        ),
         ("a step name", Box::new(move |v| *step(0)(v) = json!({"get_ownr": {}})), "controller.recipe.steps[0]", "get_ownr"),
         (
             "an unknown field",
@@ -1337,4 +1349,83 @@ fn a_client_read_waits_for_its_own_delete_only_while_read_your_writes_is_on() {
     assert_eq!(on.api["delete"].get("404"), None, "it never picks a Member it already deleted: {:?}", on.api["delete"]);
     let code = shipped.controller.recipe.as_ref().unwrap().code("replicas");
     assert!(code[2].1.starts_with("children := client.List("), "{}", code[2].1);
+}
+
+/// A MachineDeployment that wants one MachineSet, holding two (ms-1, ms-2,
+/// each with its Machine), deletes the surplus by name's ordinal, under
+/// `propagation`: what becomes of the deleted MachineSet's Machine.
+fn surplus_machineset(propagation: Option<&str>, victims: &str) -> (Report, cachescope::sim::world::World) {
+    let mut objects = vec![json!({"kind": "MachineDeployment", "name": "md", "spec": {"replicas": 1}})];
+    for i in [1, 2] {
+        objects.push(json!({"kind": "MachineSet", "name": format!("md-{i}"), "spec": {"replicas": 1},
+            "labels": {"cluster.x-k8s.io/deployment-name": "md"},
+            "owner_references": [{"kind": "MachineDeployment", "name": "md", "controller": true}]}));
+        objects.push(json!({"kind": "Machine", "name": format!("md-{i}-m"),
+            "labels": {"cluster.x-k8s.io/set-name": format!("md-{i}")},
+            "owner_references": [{"kind": "MachineSet", "name": format!("md-{i}"), "controller": true}]}));
+    }
+    let mut delete = json!({"delete": {}});
+    if let Some(p) = propagation {
+        delete["delete"]["propagation"] = p.into();
+    }
+    let v = json!({
+        "name": "surplus", "until_ms": 20_000,
+        "kinds": [
+            {"name": "Machine", "resource": "machines.cluster.x-k8s.io"},
+            {"name": "MachineSet", "resource": "machinesets.cluster.x-k8s.io", "desired": "replicas",
+             "children": {"kind": "Machine", "label": "cluster.x-k8s.io/set-name"}},
+            {"name": "MachineDeployment", "resource": "machinedeployments.cluster.x-k8s.io", "desired": "replicas",
+             "children": {"kind": "MachineSet", "label": "cluster.x-k8s.io/deployment-name"}}
+        ],
+        "objects": objects,
+        "controller": {"kind": "ensemble", "recipe": {
+            "owner": "MachineDeployment", "child": "MachineSet",
+            "steps": [{"get_owner": {}}, {"count": {"select": "active_controlled", "victims": victims}}, delete, "return"]
+        }}
+    });
+    let s = Scenario::from_value(v).unwrap();
+    let mut world = cachescope::sim::world::World::new(s.world_init());
+    while world.step().is_some() {}
+    (Report::run(&s), world)
+}
+
+#[test]
+fn a_delete_says_what_becomes_of_its_victims_dependents() {
+    let machine = |world: &cachescope::sim::world::World, name: &str| world.api.objects().find(|o| o.name == name).cloned();
+    // Background, as absent: the garbage collector takes the Machine after its MachineSet.
+    for propagation in [None, Some("Background")] {
+        let (report, world) = surplus_machineset(propagation, "highest_ordinal");
+        assert_eq!(report.live.get("MachineSet"), Some(&1), "{propagation:?}: {:?}", report.live);
+        assert_eq!(report.live.get("Machine"), Some(&1), "{propagation:?}: {:?}", report.live);
+        assert!(machine(&world, "md-2-m").is_none() && machine(&world, "md-1-m").is_some(), "the highest ordinal went: md-2");
+    }
+    // Orphan: the Machine lives on with no owner.
+    let (report, world) = surplus_machineset(Some("Orphan"), "highest_ordinal");
+    assert_eq!(report.live.get("MachineSet"), Some(&1));
+    assert_eq!(report.live.get("Machine"), Some(&2), "{:?}", report.live);
+    let orphan = machine(&world, "md-2-m").expect("orphaned, not deleted");
+    assert!(orphan.owner_references.is_empty(), "its ownerReference is taken off: {:?}", orphan.owner_references);
+    // Foreground: the MachineSet waits, Terminating, for its Machine to go; then both are gone.
+    let (report, _) = surplus_machineset(Some("Foreground"), "highest_ordinal");
+    assert_eq!((report.live.get("MachineSet"), report.live.get("Machine")), (Some(&1), Some(&1)), "{:?}", report.live);
+    // The oldest first picks md-1 instead: the order is the victims' field, not the names'.
+    let (_, world) = surplus_machineset(None, "oldest");
+    assert!(machine(&world, "md-1-m").is_none() && machine(&world, "md-2-m").is_some());
+}
+
+#[test]
+fn the_highest_ordinal_reads_the_number_not_the_name() {
+    let mut v = base();
+    v["objects"] = json!([{"kind": "Ensemble", "name": "beta", "voices": 1}]);
+    for i in [2, 9, 10] {
+        v["objects"].as_array_mut().unwrap().push(json!({"kind": "ConfigMap", "name": format!("beta-voice-{i}"),
+            "labels": {"academy.k3ii.dev/ensemble": "beta"}}));
+    }
+    v["controller"]["recipe"]["steps"][1]["count"]["victims"] = "highest_ordinal".into();
+    v["controller"]["recipe"]["steps"][2] = json!({"create": {"naming": {"indexed": "-voice-"}, "label": "academy.k3ii.dev/ensemble"}});
+    let s = Scenario::from_value(v).unwrap();
+    let mut world = cachescope::sim::world::World::new(s.world_init());
+    while world.step().is_some() {}
+    let left: Vec<String> = world.api.objects_of(cachescope::sim::object::Kind::ConfigMap).map(|o| o.name.clone()).collect();
+    assert_eq!(left, ["beta-voice-2"], "10 and 9 go, in that order of ordinals, though \"beta-voice-9\" sorts after \"beta-voice-10\"");
 }

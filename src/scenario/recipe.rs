@@ -543,7 +543,7 @@ pub const STEPS: &[StepDoc] = &[
     StepDoc {
         name: "count",
         example: r#"{"count": {"from": "cache", "select": {"label": "academy.k3ii.dev/ensemble"}, "victims": "past_desired", "burst": 500}}"#,
-        does: "Count the owner's children (`select`: `{\"label\": key}`, every child whose label holds the owner's name, Terminating ones too; `{\"active_label\": key}`, the same without the Terminating ones, a count of the healthy; or `active_controlled`, by controllerRef, not Terminating) against its desired count, and plan: create the missing, or delete a surplus (`victims`: `keep`, default; `past_desired`, `children[desired:]` in the lister's order; `newest`; `oldest`; `random`, drawn with the run's seeded RNG), at most `burst` a sync (default: no limit). With `desired`, it counts against that many, not the owner's desired count (Cluster API's MachineDeployment controller wants one MachineSet). The one read that can be stale; the frame shows the cluster's count beside it.",
+        does: "Count the owner's children (`select`: `{\"label\": key}`, every child whose label holds the owner's name, Terminating ones too; `{\"active_label\": key}`, the same without the Terminating ones, a count of the healthy; or `active_controlled`, by controllerRef, not Terminating) against its desired count, and plan: create the missing, or delete a surplus (`victims`: `keep`, default; `past_desired`, `children[desired:]` in the lister's order; `newest`; `oldest`; `random`, drawn with the run's seeded RNG; `highest_ordinal`, by the number that ends the name, highest first, as a StatefulSet scales down), at most `burst` a sync (default: no limit). With `desired`, it counts against that many, not the owner's desired count (Cluster API's MachineDeployment controller wants one MachineSet). The one read that can be stale; the frame shows the cluster's count beside it.",
     },
     StepDoc {
         name: "list",
@@ -567,8 +567,8 @@ pub const STEPS: &[StepDoc] = &[
     },
     StepDoc {
         name: "delete",
-        example: r#"{"delete": {"at_once": false, "precondition": "uid"}}"#,
-        does: "Delete the surplus the count chose, one at a time (default) or `at_once`, with a `precondition` (`none`, default; `uid`, only the very object read; `resource_version`, only as it was read: else `409 Conflict`); NotFound is someone else's delete, not an error. `ExpectDeletions` first when expectations are kept.",
+        example: r#"{"delete": {"at_once": false, "precondition": "uid", "propagation": "Orphan"}}"#,
+        does: "Delete the surplus the count chose, one at a time (default) or `at_once`, with a `precondition` (`none`, default; `uid`, only the very object read; `resource_version`, only as it was read: else `409 Conflict`) and a `propagation` policy for the victim's own dependents (`Background`, the default when absent: the garbage collector deletes them after; `Foreground`: the victim stays Terminating until they are gone; `Orphan`: they live on, their ownerReferences taken off); NotFound is someone else's delete, not an error. `ExpectDeletions` first when expectations are kept.",
     },
     StepDoc {
         name: "wait_for_cache",
@@ -593,7 +593,7 @@ pub const STEPS: &[StepDoc] = &[
     StepDoc {
         name: "for_each",
         example: r#"{"for_each": {"max": 1, "when": {"all": [{"labelled": ["revision", "old"]}, {"not": "terminating"}]}, "do": {"delete": {"precondition": "uid"}}}}"#,
-        does: "A bounded loop over what the `list` or `count` before it read, in the order read (or, `over: \"live\"`, over a LIST of its own from the apiserver, selected alike: fresher than what the sync decided on): for each object `when` holds of (absent: every one), `do` one request, one object at a time, at most `max` (1 to 100) a sync, the rest left to the next. `when` reads the object as the cache (or the live list) gave it: `terminating`, `controlled` (its controllerRef carries the owner's UID), `orphan` (no controllerRef), `labelled` `[key, value]`, joined with `not`, `all` and `any`, 3 levels deep at most. `do`: `delete` (a `precondition` as `delete`'s; NotFound is someone else's delete). The first error ends the loop and is the sync's; its deletes raise no expectations.",
+        does: "A bounded loop over what the `list` or `count` before it read, in the order read (or, `over: \"live\"`, over a LIST of its own from the apiserver, selected alike: fresher than what the sync decided on): for each object `when` holds of (absent: every one), `do` one request, one object at a time, at most `max` (1 to 100) a sync, the rest left to the next. `when` reads the object as the cache (or the live list) gave it: `terminating`, `controlled` (its controllerRef carries the owner's UID), `orphan` (no controllerRef), `labelled` `[key, value]`, joined with `not`, `all` and `any`, 3 levels deep at most. `do`: `delete` (a `precondition` and a `propagation` as `delete`'s; NotFound is someone else's delete). The first error ends the loop and is the sync's; its deletes raise no expectations.",
     },
     StepDoc { name: "return", example: r#""return""#, does: "Return the first error a write met (requeued rate-limited), or nil. The last step, and only there." },
 ];
@@ -656,7 +656,7 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
     // A delete step exactly where the count chooses victims.
     if victims != Victims::Keep {
         let precondition = [Precondition::None, Precondition::Uid, Precondition::ResourceVersion][draw(3) as usize];
-        ops.push(Op::Delete { at_once: coin(draw), precondition });
+        ops.push(Op::Delete { at_once: coin(draw), precondition, propagation: None });
     }
     if coin(draw) {
         ops.push(Op::UpdateStatus { retries: draw(3) });
@@ -742,7 +742,7 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
         };
         let precondition = [Precondition::None, Precondition::Uid, Precondition::ResourceVersion][draw(3) as usize];
         let at = ops.len() - 1;
-        ops.insert(at, Op::ForEach { over: Over::Read, max: 1 + draw(4), when, act: Act::Delete { precondition } });
+        ops.insert(at, Op::ForEach { over: Over::Read, max: 1 + draw(4), when, act: Act::Delete { precondition, propagation: None } });
     }
     Recipe {
         name: None,

@@ -526,3 +526,33 @@ pub fn split_key(key: &str) -> ObjectKey {
         None => ObjectKey::new("", key),
     }
 }
+
+/// `metav1.DeletionPropagation`: what becomes of an owner's dependents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Hash)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
+pub enum Propagation {
+    /// The owner goes at once; the garbage collector deletes the dependents after.
+    Background,
+    /// The owner stays (finalizer `foregroundDeletion`) until the collector
+    /// has deleted its dependents.
+    Foreground,
+    /// The owner stays (finalizer `orphan`) until the collector has removed
+    /// the ownerReferences from its dependents, which live on.
+    Orphan,
+}
+
+impl Propagation {
+    /// As kubectl's `--cascade` and a scenario write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Propagation::Background => "Background",
+            Propagation::Foreground => "Foreground",
+            Propagation::Orphan => "Orphan",
+        }
+    }
+
+    /// As a Go client writes it: `client.PropagationPolicy(metav1.DeletePropagationOrphan)`.
+    pub fn go(self) -> String {
+        format!("client.PropagationPolicy(metav1.DeletePropagation{})", self.as_str())
+    }
+}

@@ -11,7 +11,7 @@
 //! A leaf: facts only. It imports the object vocabulary and the reconcile's
 //! [`Step`]s, the lines a frame lights.
 
-use super::object::{Kind, Object};
+use super::object::{Kind, Object, Propagation};
 use super::reconcile::Step;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -93,6 +93,11 @@ pub enum Victims {
     Oldest,
     /// Any of them, drawn with the run's seeded RNG (KubeRay #715 deleted a random worker pod).
     Random,
+    /// By name: the highest ordinal first (the number that ends the name,
+    /// `web-10` before `web-9`), as a StatefulSet scales down
+    /// (`pkg/controller/statefulset/stateful_set_control.go`: the condemned,
+    /// sorted by descending ordinal); names without one go last, by name.
+    HighestOrdinal,
 }
 
 /// What a delete asks the apiserver to check first (`metav1.Preconditions`).
@@ -118,6 +123,12 @@ impl Precondition {
             Precondition::ResourceVersion => format!(", Preconditions{{ResourceVersion: {of}.ResourceVersion}}"),
         }
     }
+}
+
+/// A delete's options as Go passes them after the object: `, Preconditions{UID: c.UID}, client.PropagationPolicy(…)`.
+fn delete_options(precondition: Precondition, propagation: Option<Propagation>) -> String {
+    let policy = propagation.map_or(String::new(), |p| format!(", {}", p.go()));
+    format!("{}{policy}", precondition.go("c"))
 }
 
 /// How a create names its object.
@@ -441,14 +452,19 @@ impl Is {
 }
 
 /// What a `for_each` does to each object it picks: one request each.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Act {
-    /// `client.Delete(c)`, with a precondition; NotFound is someone else's delete, not an error.
+    /// `client.Delete(c)`, with a precondition and a propagation policy;
+    /// NotFound is someone else's delete, not an error.
     Delete {
         #[serde(default)]
         precondition: Precondition,
+        /// `PropagationPolicy`: what becomes of the object's own dependents
+        /// (absent: the resource's default, background).
+        #[serde(default)]
+        propagation: Option<Propagation>,
     },
 }
 
@@ -546,6 +562,9 @@ pub enum Op {
         at_once: bool,
         #[serde(default)]
         precondition: Precondition,
+        /// `PropagationPolicy` (absent: the resource's default, background).
+        #[serde(default)]
+        propagation: Option<Propagation>,
     },
     /// Poll the cache until it holds every object this reconcile created,
     /// or `timeout_ms` passes, and then return an error (Cluster API's
@@ -781,6 +800,7 @@ impl Recipe {
                         Victims::Newest => "; surplus: the newest",
                         Victims::Oldest => "; surplus: the oldest",
                         Victims::Random => "; surplus: any, at random",
+                        Victims::HighestOrdinal => "; surplus: the highest ordinal first",
                     };
                     let clamp = burst.map(|b| format!(", at most {b}")).unwrap_or_default();
                     let wanted = desired.map_or(format!("owner.Spec.{desired_field}"), |n| n.to_string());
@@ -827,9 +847,9 @@ impl Recipe {
                     };
                     format!("for each missing: client.Create({{{name}, {label}: owner.Name{owner_ref}{spec}}})   // {how}")
                 }
-                Op::Delete { at_once, precondition } => {
+                Op::Delete { at_once, precondition, propagation } => {
                     let how = if *at_once { "all at once" } else { "one at a time" };
-                    format!("for _, c := range surplus {{ client.Delete(c{}) }}   // {how}", precondition.go("c"))
+                    format!("for _, c := range surplus {{ client.Delete(c{}) }}   // {how}", delete_options(*precondition, *propagation))
                 }
                 Op::WaitForCache { timeout_ms } => format!(
                     "err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, {}, …lister.Get(each created)…); if err != nil {{ return err }}",
@@ -845,12 +865,12 @@ impl Recipe {
                     "deleting: RemoveFinalizer(owner, {name:?}); else: AddFinalizer(owner, {name:?}); if changed: client.Update(owner)   // deleting: return"
                 ),
                 Op::ForEach { over, max, when, act } => {
-                    let Act::Delete { precondition } = act;
+                    let Act::Delete { precondition, propagation } = act;
                     let range = match over {
                         Over::Read => "children".to_string(),
                         Over::Live => format!("apiReader.List({}).Items", self.select().map_or(String::new(), selector)),
                     };
-                    let body = format!("client.Delete(c{})", precondition.go("c"));
+                    let body = format!("client.Delete(c{})", delete_options(*precondition, *propagation));
                     let body = match when {
                         Some(when) => format!("if {} {{ {body} }}", when.go()),
                         None => body,

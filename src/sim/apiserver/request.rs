@@ -3,6 +3,7 @@
 //! (`Options`: preconditions, the status subresource, a delete's grace and
 //! `Propagation`).
 
+pub use crate::sim::object::Propagation;
 use crate::sim::object::{Kind, Object, ObjectKey, ObjectTemplate, ReplicaSetStatus};
 use serde::Serialize;
 use std::fmt;
@@ -159,31 +160,6 @@ pub struct Options {
 impl Options {
     fn is_default(&self) -> bool {
         *self == Options::default()
-    }
-}
-
-/// `metav1.DeletionPropagation`: what becomes of an owner's dependents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, Hash)]
-#[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
-pub enum Propagation {
-    /// The owner goes at once; the garbage collector deletes the dependents after.
-    Background,
-    /// The owner stays (finalizer `foregroundDeletion`) until the collector
-    /// has deleted its dependents.
-    Foreground,
-    /// The owner stays (finalizer `orphan`) until the collector has removed
-    /// the ownerReferences from its dependents, which live on.
-    Orphan,
-}
-
-impl Propagation {
-    /// As kubectl's `--cascade` and a scenario write it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Propagation::Background => "Background",
-            Propagation::Foreground => "Foreground",
-            Propagation::Orphan => "Orphan",
-        }
     }
 }
 

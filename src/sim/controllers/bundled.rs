@@ -59,7 +59,7 @@ fn ensemble(settings: &ControllerSettings) -> Recipe {
         copy_desired: false,
     });
     if settings.delete_surplus {
-        ops.push(Op::Delete { at_once: false, precondition: Precondition::None });
+        ops.push(Op::Delete { at_once: false, precondition: Precondition::None, propagation: None });
     }
     ops.push(Op::Return);
     Recipe {
@@ -98,7 +98,7 @@ fn replicaset(settings: &ControllerSettings) -> Recipe {
         batches: Batches::SlowStart,
         copy_desired: false,
     });
-    ops.push(Op::Delete { at_once: true, precondition: Precondition::None });
+    ops.push(Op::Delete { at_once: true, precondition: Precondition::None, propagation: None });
     if settings.update_status {
         ops.push(Op::UpdateStatus { retries: STATUS_UPDATE_RETRIES });
     }

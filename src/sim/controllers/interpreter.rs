@@ -20,7 +20,7 @@ use crate::sim::apiserver::{Actor, AuditEntry, EventType, Options, Request, Resp
 use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
 use crate::sim::hash::Fnv64;
-use crate::sim::object::{Labels, Object, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, ReplicaSetStatus, Spec};
+use crate::sim::object::{Labels, Object, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Propagation, ReplicaSetStatus, Spec};
 use crate::sim::recipe::{
     Act, Batches, Cond, Facts, Is, KeyedBy, Naming, OnPending, Op, Over, Precondition, ReadFrom, Recipe, Removal, Select, Victims,
 };
@@ -226,13 +226,11 @@ impl RecipeRun {
             Op::Create { naming, label, owner_reference, batches, copy_desired } => {
                 self.create(naming, label, *owner_reference, *batches, *copy_desired, input, cx)
             }
-            Op::Delete { at_once, precondition } => self.delete(*at_once, *precondition, input, cx),
+            Op::Delete { at_once, precondition, propagation } => self.delete(*at_once, *precondition, *propagation, input, cx),
             Op::WaitForCache { timeout_ms } => self.wait_for_cache(*timeout_ms, cx),
             Op::UpdateStatus { retries } => self.update_status(*retries, input, cx),
             Op::Finalizer { name } => self.finalizer(name, input, cx),
-            Op::ForEach { over, max, when, act: Act::Delete { precondition } } => {
-                self.for_each(*over, *max, when.as_ref(), *precondition, input, cx)
-            }
+            Op::ForEach { over, max, when, act } => self.for_each(*over, *max, when.as_ref(), *act, input, cx),
             Op::Return => Flow::Stay(self.returns()),
             Op::RequeueAfter { after_ms } => Flow::Stay(self.returns_after(*after_ms)),
         }
@@ -486,6 +484,7 @@ impl RecipeRun {
                     Victims::Newest => listed.sort_by(|a, b| b.creation_rv.cmp(&a.creation_rv).then(a.name.cmp(&b.name))),
                     Victims::Oldest => listed.sort_by(|a, b| a.creation_rv.cmp(&b.creation_rv).then(a.name.cmp(&b.name))),
                     Victims::Random => lister_order(&mut listed, crate::sim::settings::ListOrder::Random, cx.rng),
+                    Victims::HighestOrdinal => listed.sort_by(|a, b| ordinal(&b.name).cmp(&ordinal(&a.name)).then(a.name.cmp(&b.name))),
                 }
                 listed.into_iter().take(n as usize).cloned().collect()
             }
@@ -617,7 +616,7 @@ impl RecipeRun {
         Flow::Stay(Beat::Call { requests, step: Step::Create })
     }
 
-    fn delete(&mut self, at_once: bool, precondition: Precondition, input: Input, cx: &mut Cx) -> Flow {
+    fn delete(&mut self, at_once: bool, precondition: Precondition, propagation: Option<Propagation>, input: Input, cx: &mut Cx) -> Flow {
         let todo = match std::mem::replace(&mut self.at, At::Entering) {
             At::Deleting { todo } => {
                 let Input::Responses(answers) = input else { return Flow::Stay(Beat::Return(Outcome::Done)) };
@@ -658,16 +657,24 @@ impl RecipeRun {
                 victims.iter().cloned().collect()
             }
         };
-        self.send_deletes(todo, at_once, precondition, cx)
+        self.send_deletes(todo, at_once, precondition, propagation, cx)
     }
 
-    fn send_deletes(&mut self, mut todo: VecDeque<ObjectRc>, at_once: bool, precondition: Precondition, cx: &Cx) -> Flow {
+    fn send_deletes(
+        &mut self,
+        mut todo: VecDeque<ObjectRc>,
+        at_once: bool,
+        precondition: Precondition,
+        propagation: Option<Propagation>,
+        cx: &Cx,
+    ) -> Flow {
         let n = if at_once { todo.len() } else { todo.len().min(1) };
         if n == 0 {
             return Flow::Next;
         }
         let (actor, kind) = (Self::actor(cx), self.recipe.child);
-        let requests = todo.drain(..n).map(|o| Request::delete(actor, kind, &o.key()).with(checked(precondition, &o))).collect();
+        let requests =
+            todo.drain(..n).map(|o| Request::delete(actor, kind, &o.key()).with(delete_options(precondition, propagation, &o))).collect();
         self.at = At::Deleting { todo };
         Flow::Stay(Beat::Call { requests, step: Step::Delete })
     }
@@ -871,7 +878,7 @@ impl RecipeRun {
     /// own returns), at most `max` a sync: nothing (no frame) when none is
     /// picked; else a note of what was, then its deletes one at a time, the
     /// first error the loop's end.
-    fn for_each(&mut self, over: Over, max: u32, when: Option<&Is>, precondition: Precondition, input: Input, cx: &mut Cx) -> Flow {
+    fn for_each(&mut self, over: Over, max: u32, when: Option<&Is>, act: Act, input: Input, cx: &mut Cx) -> Flow {
         let todo = match std::mem::replace(&mut self.at, At::Entering) {
             At::Picked { todo } => todo,
             At::Sent => {
@@ -909,7 +916,8 @@ impl RecipeRun {
         };
         let mut todo = todo;
         let Some(o) = todo.pop_front() else { return Flow::Next };
-        let request = Request::delete(Self::actor(cx), self.recipe.child, &o.key()).with(checked(precondition, &o));
+        let Act::Delete { precondition, propagation } = act;
+        let request = Request::delete(Self::actor(cx), self.recipe.child, &o.key()).with(delete_options(precondition, propagation, &o));
         self.at = At::Each { todo };
         Flow::Stay(Beat::Call { requests: vec![request], step: Step::ForEach })
     }
@@ -968,6 +976,18 @@ fn checked(precondition: Precondition, o: &Object) -> Options {
         Precondition::Uid => Options { uid: Some(o.uid), ..Options::default() },
         Precondition::ResourceVersion => Options { resource_version: Some(o.resource_version), ..Options::default() },
     }
+}
+
+/// A delete's options: its precondition on `o`, and its propagation policy.
+fn delete_options(precondition: Precondition, propagation: Option<Propagation>, o: &Object) -> Options {
+    Options { propagation, ..checked(precondition, o) }
+}
+
+/// The number that ends a name (`web-10`: 10), as a StatefulSet's
+/// `getOrdinal` reads it; none sorts below every number.
+fn ordinal(name: &str) -> Option<u64> {
+    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    name[name.len() - digits..].parse().ok()
 }
 
 /// The one answer to a single request.
