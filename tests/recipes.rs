@@ -1370,13 +1370,7 @@ fn surplus_machineset(propagation: Option<&str>, victims: &str) -> (Report, cach
     }
     let v = json!({
         "name": "surplus", "until_ms": 20_000,
-        "kinds": [
-            {"name": "Machine", "resource": "machines.cluster.x-k8s.io"},
-            {"name": "MachineSet", "resource": "machinesets.cluster.x-k8s.io", "desired": "replicas",
-             "children": {"kind": "Machine", "label": "cluster.x-k8s.io/set-name"}},
-            {"name": "MachineDeployment", "resource": "machinedeployments.cluster.x-k8s.io", "desired": "replicas",
-             "children": {"kind": "MachineSet", "label": "cluster.x-k8s.io/deployment-name"}}
-        ],
+        "kinds": preset("capi-duplicate-machinesets").unwrap().to_value()["kinds"],
         "objects": objects,
         "controller": {"kind": "ensemble", "recipe": {
             "owner": "MachineDeployment", "child": "MachineSet",

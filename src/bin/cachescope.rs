@@ -182,9 +182,12 @@ fn bare_recipe(path: &str) -> Option<Result<Scenario, ScenarioError>> {
         controller["consistency_store"] = true.into();
     }
     let reads_own_writes = |from: &ReadFrom| *from == ReadFrom::ReadYourWrites;
-    if ops.iter().any(|op| matches!(op, Op::GetOwner { from, .. } | Op::Count { from, .. } if reads_own_writes(from))) {
+    // A read through controller-runtime's client needs that runtime, not its read-your-writes switch.
+    if ops
+        .iter()
+        .any(|op| matches!(op, Op::GetOwner { from, .. } | Op::Count { from, .. } | Op::List { from, .. } if reads_own_writes(from)))
+    {
         controller["runtime"] = "controller-runtime".into();
-        controller["read_your_writes"] = true.into();
     }
     controller["recipe"] = value;
     let mut doc = serde_json::json!({"name": "recipe", "controller": controller});
