@@ -1,7 +1,7 @@
 //! The invariants in words: what each promises, its badge's short name, and
 //! what broke it, from the facts a [`Violation`](crate::sim::frame::Violation) carries.
 
-use super::units::{children_of, kind_noun, secs};
+use super::units::{a_kind, children_of, kind_noun, secs};
 use crate::sim::frame::ViolationFacts;
 use crate::sim::invariants::{
     Invariant, Rule, ALL_PODS_WITHIN_REPLICAS, CHILDREN_WITHIN_DESIRED, NO_DELETE_BEFORE_SYNC, NO_DELETE_OF_UNCACHED, NO_ORPHANS,
@@ -38,14 +38,15 @@ fn counted(owner: Kind, n: u32) -> String {
     child_kind(owner).map_or_else(|| super::units::plural(n, "child", "children"), |k| kind_noun(k, n.into()))
 }
 
-/// A declared invariant's rule in words: `No create leaves a RayCluster with more than 3 active pods.`
+/// A declared invariant's rule in words: `No create leaves a RayCluster with
+/// more than 3 active pods (declared: safety).`
 pub fn rule_words(rule: Rule) -> String {
     match rule {
         Rule::AtMost { count, owner } => {
-            format!("No create leaves a {owner} with more than {} active (declared: safety).", counted(owner, count))
+            format!("No create leaves {} with more than {} active (declared: safety).", a_kind(owner), counted(owner, count))
         }
         Rule::AtLeast { count, owner } => {
-            format!("No controller delete leaves a {owner} with fewer than {} active (declared: safety).", counted(owner, count))
+            format!("No controller delete leaves {} with fewer than {} active (declared: safety).", a_kind(owner), counted(owner, count))
         }
         Rule::Converged { owner, by_ms } => {
             format!(
@@ -54,7 +55,9 @@ pub fn rule_words(rule: Rule) -> String {
                 children_of(owner)
             )
         }
-        Rule::HasLabel { kind, label } => format!("No controller write leaves a {kind} without the label {label} (declared: safety)."),
+        Rule::HasLabel { kind, label } => {
+            format!("No controller write leaves {} without the label {label} (declared: safety).", a_kind(kind))
+        }
     }
 }
 
@@ -84,7 +87,10 @@ pub fn violation_words(facts: &ViolationFacts) -> String {
         ViolationFacts::DeleteOfUncached { kind, name } => {
             format!("{kind} {name} was deleted though the synced cache did not hold it: absent from the cache is not absent from the cluster")
         }
-        ViolationFacts::Orphans { owner, children } => format!("{children} children of deleted {owner} remain"),
+        ViolationFacts::Orphans { owner, children } => {
+            let remain = if *children == 1 { "remains" } else { "remain" };
+            format!("{} of deleted {owner} {remain}", counted(owner.kind, *children))
+        }
         ViolationFacts::AboveBound { owner, owner_name, count, active, created } => {
             format!("{owner} {owner_name} has {} active after creating {created}, over its bound of {count}", counted(*owner, *active))
         }
@@ -92,8 +98,8 @@ pub fn violation_words(facts: &ViolationFacts) -> String {
             format!("{owner} {owner_name} has {} active after the delete of {deleted}, under its bound of {count}", counted(*owner, *active))
         }
         ViolationFacts::NotConverged { owner, owner_name, desired, active } => {
-            let children = children_of(*owner);
-            format!("{owner} {owner_name} has {active} of the {desired} {children} it wants by the time it was to have them")
+            let wants = counted(*owner, *desired);
+            format!("{owner} {owner_name} has {active} of the {wants} it wants by the time it was to have them")
         }
         ViolationFacts::LabelMissing { kind, name, label } => format!("{kind} {name} was written without the label {label}"),
     }
@@ -125,5 +131,22 @@ mod tests {
         let above =
             ViolationFacts::AboveBound { owner: Kind::ReplicaSet, owner_name: "web".into(), count: 1, active: 2, created: "web-y".into() };
         assert_eq!(violation_words(&above), "ReplicaSet web has 2 pods active after creating web-y, over its bound of 1");
+    }
+
+    #[test]
+    fn an_owner_takes_its_article_and_its_children_their_number() {
+        let rule = rule_words(Rule::AtMost { count: 1, owner: Kind::Ensemble });
+        assert_eq!(rule, "No create leaves an Ensemble with more than 1 ConfigMap active (declared: safety).");
+        assert!(
+            rule_words(Rule::AtLeast { count: 2, owner: Kind::ReplicaSet }).starts_with("No controller delete leaves a ReplicaSet with")
+        );
+        let owner = crate::sim::object::ObjectRef { kind: Kind::ReplicaSet, namespace: "lab".into(), name: "web".into() };
+        assert_eq!(
+            violation_words(&ViolationFacts::Orphans { owner: owner.clone(), children: 1 }),
+            "1 pod of deleted ReplicaSet lab/web remains"
+        );
+        assert_eq!(violation_words(&ViolationFacts::Orphans { owner, children: 3 }), "3 pods of deleted ReplicaSet lab/web remain");
+        let short = ViolationFacts::NotConverged { owner: Kind::ReplicaSet, owner_name: "web".into(), desired: 1, active: 0 };
+        assert_eq!(violation_words(&short), "ReplicaSet web has 0 of the 1 pod it wants by the time it was to have them");
     }
 }

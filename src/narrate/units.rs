@@ -91,6 +91,15 @@ pub fn children_of(owner: Kind) -> String {
     crate::sim::object::child_kind(owner).map_or_else(|| "children".to_string(), kind_plural)
 }
 
+/// `a RayCluster`, `an OpenSearchCluster`: a kind with its article, by the
+/// sound of its first letter as a vowel's (every kind cachescope ships
+/// begins as it is spelt).
+pub fn a_kind(kind: Kind) -> String {
+    let name = kind.to_string();
+    let article = if name.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" };
+    format!("{article} {name}")
+}
+
 /// `pods`, `ConfigMaps`: a kind counted.
 pub fn kind_plural(kind: Kind) -> String {
     match kind {
