@@ -108,6 +108,24 @@ fn broken() -> Vec<(&'static str, Break, &'static str, &'static str)> {
             "orphan",
         ),
         (
+            "an annotation's key",
+            Box::new(move |v| *step(2)(v) = json!({"label_owner": {"annotations": {"team name": "storage"}}})),
+            "controller.recipe.steps[2].label_owner.annotations",
+            "team name",
+        ),
+        (
+            "an annotation's value",
+            Box::new(move |v| *step(2)(v) = json!({"label_owner": {"annotations": {"example.com/team": "storage\u{7}"}}})),
+            "controller.recipe.steps[2].label_owner.annotations.example.com/team",
+            "U+0007",
+        ),
+        (
+            "a label step that writes nothing",
+            Box::new(move |v| *step(2)(v) = json!({"label_owner": {"annotations": {}}})),
+            "controller.recipe.steps[2].label_owner.labels",
+            "{}",
+        ),
+        (
             "a victims order",
             Box::new(move |v| step(1)(v)["count"]["victims"] = "highest".into()),
             "controller.recipe.steps[1].count.victims",
@@ -1351,10 +1369,10 @@ fn a_client_read_waits_for_its_own_delete_only_while_read_your_writes_is_on() {
     assert!(code[2].1.starts_with("children := client.List("), "{}", code[2].1);
 }
 
-/// A MachineDeployment that wants one MachineSet, holding two (ms-1, ms-2,
-/// each with its Machine), deletes the surplus by name's ordinal, under
+/// A MachineDeployment that wants one MachineSet, holding two (md-1, md-2,
+/// each with its Machine), deletes the surplus picked by `victims`, under
 /// `propagation`: what becomes of the deleted MachineSet's Machine.
-fn surplus_machineset(propagation: Option<&str>, victims: &str) -> (Report, cachescope::sim::world::World) {
+fn surplus_machineset(propagation: Option<&str>, victims: &str) -> (Report, Vanished) {
     let mut objects = vec![json!({"kind": "MachineDeployment", "name": "md", "spec": {"replicas": 1}})];
     for i in [1, 2] {
         objects.push(json!({"kind": "MachineSet", "name": format!("md-{i}"), "spec": {"replicas": 1},
@@ -1378,48 +1396,193 @@ fn surplus_machineset(propagation: Option<&str>, victims: &str) -> (Report, cach
         }}
     });
     let s = Scenario::from_value(v).unwrap();
-    let mut world = cachescope::sim::world::World::new(s.world_init());
-    while world.step().is_some() {}
-    (Report::run(&s), world)
+    (Report::run(&s), Vanished::watch(&s))
+}
+
+/// In what order objects left the apiserver, and which ever waited there,
+/// Terminating, on `foregroundDeletion`; with what is left at the end.
+struct Vanished {
+    order: Vec<String>,
+    held_in_foreground: Vec<String>,
+    left: Vec<cachescope::sim::object::Object>,
+}
+
+impl Vanished {
+    fn watch(s: &Scenario) -> Vanished {
+        let mut world = cachescope::sim::world::World::new(s.world_init());
+        let names = |w: &cachescope::sim::world::World| w.api.objects().map(|o| o.name.clone()).collect::<Vec<_>>();
+        let (mut was, mut order, mut held) = (names(&world), Vec::new(), Vec::new());
+        while world.step().is_some() {
+            let now = names(&world);
+            order.extend(was.iter().filter(|n| !now.contains(n)).cloned());
+            for o in world.api.objects().filter(|o| o.is_terminating() && o.finalizers.iter().any(|f| f == "foregroundDeletion")) {
+                if !held.contains(&o.name) {
+                    held.push(o.name.clone());
+                }
+            }
+            was = now;
+        }
+        Vanished { order, held_in_foreground: held, left: world.api.objects().map(|o| (**o).clone()).collect() }
+    }
+
+    fn left(&self, name: &str) -> Option<&cachescope::sim::object::Object> {
+        self.left.iter().find(|o| o.name == name)
+    }
 }
 
 #[test]
 fn a_delete_says_what_becomes_of_its_victims_dependents() {
-    let machine = |world: &cachescope::sim::world::World, name: &str| world.api.objects().find(|o| o.name == name).cloned();
-    // Background, as absent: the garbage collector takes the Machine after its MachineSet.
+    // Background, as absent: the MachineSet goes at once, and the garbage
+    // collector takes its Machine after it.
     for propagation in [None, Some("Background")] {
-        let (report, world) = surplus_machineset(propagation, "highest_ordinal");
+        let (report, gone) = surplus_machineset(propagation, "highest_ordinal");
         assert_eq!(report.live.get("MachineSet"), Some(&1), "{propagation:?}: {:?}", report.live);
         assert_eq!(report.live.get("Machine"), Some(&1), "{propagation:?}: {:?}", report.live);
-        assert!(machine(&world, "md-2-m").is_none() && machine(&world, "md-1-m").is_some(), "the highest ordinal went: md-2");
+        assert_eq!(gone.order, ["md-2", "md-2-m"], "{propagation:?}: the highest ordinal went, then its Machine");
+        assert!(gone.held_in_foreground.is_empty(), "{propagation:?}: {:?}", gone.held_in_foreground);
     }
     // Orphan: the Machine lives on with no owner.
-    let (report, world) = surplus_machineset(Some("Orphan"), "highest_ordinal");
+    let (report, gone) = surplus_machineset(Some("Orphan"), "highest_ordinal");
     assert_eq!(report.live.get("MachineSet"), Some(&1));
     assert_eq!(report.live.get("Machine"), Some(&2), "{:?}", report.live);
-    let orphan = machine(&world, "md-2-m").expect("orphaned, not deleted");
+    assert_eq!(gone.order, ["md-2"]);
+    let orphan = gone.left("md-2-m").expect("orphaned, not deleted");
     assert!(orphan.owner_references.is_empty(), "its ownerReference is taken off: {:?}", orphan.owner_references);
-    // Foreground: the MachineSet waits, Terminating, for its Machine to go; then both are gone.
-    let (report, _) = surplus_machineset(Some("Foreground"), "highest_ordinal");
+    // Foreground: the MachineSet waits, Terminating, for its Machine to go; then it goes.
+    let (report, gone) = surplus_machineset(Some("Foreground"), "highest_ordinal");
     assert_eq!((report.live.get("MachineSet"), report.live.get("Machine")), (Some(&1), Some(&1)), "{:?}", report.live);
+    assert_eq!(gone.held_in_foreground, ["md-2"]);
+    assert_eq!(gone.order, ["md-2-m", "md-2"], "the dependent first, the owner after");
     // The oldest first picks md-1 instead: the order is the victims' field, not the names'.
-    let (_, world) = surplus_machineset(None, "oldest");
-    assert!(machine(&world, "md-1-m").is_none() && machine(&world, "md-2-m").is_some());
+    let (_, gone) = surplus_machineset(None, "oldest");
+    assert_eq!(gone.order, ["md-1", "md-1-m"]);
 }
 
+/// A `for_each` delete names its propagation too: an orphaned MachineSet
+/// deleted with `Orphan` leaves its Machine, ownerless; in the background,
+/// the collector takes it.
+#[test]
+fn a_for_each_delete_says_what_becomes_of_its_victims_dependents() {
+    let run = |propagation: &str| {
+        let v = json!({
+            "name": "strays", "until_ms": 20_000,
+            "kinds": preset("capi-duplicate-machinesets").unwrap().to_value()["kinds"],
+            "objects": [
+                {"kind": "MachineDeployment", "name": "md", "spec": {"replicas": 0}},
+                {"kind": "MachineSet", "name": "stray", "spec": {"replicas": 1}, "labels": {"cluster.x-k8s.io/deployment-name": "md"}},
+                {"kind": "Machine", "name": "stray-m", "labels": {"cluster.x-k8s.io/set-name": "stray"},
+                    "owner_references": [{"kind": "MachineSet", "name": "stray", "controller": true}]}
+            ],
+            "controller": {"kind": "ensemble", "recipe": {
+                "owner": "MachineDeployment", "child": "MachineSet",
+                "steps": [
+                    {"get_owner": {}},
+                    {"list": {"select": {"label": "cluster.x-k8s.io/deployment-name"}}},
+                    {"for_each": {"max": 5, "when": "orphan", "do": {"delete": {"propagation": propagation}}}},
+                    "return"
+                ]
+            }}
+        });
+        let s = Scenario::from_value(v).unwrap();
+        let code = s.controller.recipe.as_ref().unwrap().code("replicas");
+        let each = code.into_iter().map(|(_, line)| line).find(|line| line.starts_with("for _, c := range")).expect("the loop's line");
+        (each, Vanished::watch(&s))
+    };
+    let (code, gone) = run("Orphan");
+    assert!(code.contains("client.Delete(c, client.PropagationPolicy(metav1.DeletePropagationOrphan))"), "{code}");
+    assert_eq!(gone.order, ["stray"]);
+    assert!(gone.left("stray-m").expect("orphaned").owner_references.is_empty());
+    let (code, gone) = run("Background");
+    assert!(code.contains("metav1.DeletePropagationBackground"), "{code}");
+    assert_eq!(gone.order, ["stray", "stray-m"]);
+}
+
+/// StatefulSet's `getOrdinal` reads the number after the last `-`
+/// (`(.*)-([0-9]+)$`); a name with none sorts below every number.
 #[test]
 fn the_highest_ordinal_reads_the_number_not_the_name() {
     let mut v = base();
     v["objects"] = json!([{"kind": "Ensemble", "name": "beta", "voices": 1}]);
-    for i in [2, 9, 10] {
-        v["objects"].as_array_mut().unwrap().push(json!({"kind": "ConfigMap", "name": format!("beta-voice-{i}"),
+    // Created in this order, so that the newest first would pick 9, 2 and the solo.
+    for name in ["beta-voice-10", "beta-solo7", "beta-voice-2", "beta-voice-9"] {
+        v["objects"].as_array_mut().unwrap().push(json!({"kind": "ConfigMap", "name": name,
             "labels": {"academy.k3ii.dev/ensemble": "beta"}}));
     }
     v["controller"]["recipe"]["steps"][1]["count"]["victims"] = "highest_ordinal".into();
     v["controller"]["recipe"]["steps"][2] = json!({"create": {"naming": {"indexed": "-voice-"}, "label": "academy.k3ii.dev/ensemble"}});
     let s = Scenario::from_value(v).unwrap();
+    let gone = Vanished::watch(&s);
+    assert_eq!(
+        gone.order,
+        ["beta-voice-10", "beta-voice-9", "beta-voice-2"],
+        "by ordinal, though \"beta-voice-9\" sorts after \"beta-voice-10\"; \"solo7\" has none"
+    );
+    let left: Vec<&str> = gone.left.iter().filter(|o| o.kind() == cachescope::sim::object::Kind::ConfigMap).map(|o| &*o.name).collect();
+    assert_eq!(left, ["beta-solo7"]);
+}
+
+/// `select: namespace` counts every object of the child kind in the owner's
+/// namespace as its own, whatever its labels and owner: beside another
+/// Ensemble, it takes that one's ConfigMaps for a surplus and deletes them
+/// (the operator that takes its namespace to be its own); a label selector
+/// counts its own. Another namespace's are no one's here.
+#[test]
+fn a_namespace_select_counts_the_neighbours_children_as_its_own() {
+    let run = |select: Value| {
+        let mut v = base();
+        v["objects"] = json!([
+            {"kind": "Ensemble", "name": "beta", "voices": 1},
+            {"kind": "ConfigMap", "name": "alpha-voice-{i}", "count": 3, "labels": {"academy.k3ii.dev/ensemble": "alpha"}},
+            {"kind": "ConfigMap", "name": "far", "namespace": "elsewhere", "labels": {"academy.k3ii.dev/ensemble": "beta"}}
+        ]);
+        v["controller"]["recipe"]["steps"][1]["count"]["select"] = select;
+        v["controller"]["recipe"]["steps"][1]["count"]["victims"] = "oldest".into();
+        let s = Scenario::from_value(v).unwrap();
+        (s.controller.recipe.as_ref().unwrap().code("voices"), Vanished::watch(&s))
+    };
+    let (code, gone) = run(json!("namespace"));
+    assert!(code.iter().any(|(_, line)| line.contains("client.InNamespace(owner.Namespace)")), "{code:?}");
+    assert_eq!(gone.order, ["alpha-voice-1", "alpha-voice-2"], "the oldest two of three it counted go, though alpha's");
+    assert!(gone.left("far").is_some() && gone.left("alpha-voice-3").is_some());
+    let (_, gone) = run(json!({"label": "academy.k3ii.dev/ensemble"}));
+    assert!(gone.order.is_empty(), "{:?}", gone.order);
+    let mine = gone.left.iter().filter(|o| o.labels.get("academy.k3ii.dev/ensemble").map(String::as_str) == Some("beta")).count();
+    assert_eq!(mine, 2, "its one voice is created, beside the one in another namespace");
+}
+
+/// A label step writes annotations beside its labels, in the same Update,
+/// and takes them off with them (nfd-master notes in
+/// `nfd.node.kubernetes.io/feature-labels` which labels it manages); the
+/// owner's other annotations, seeded, ride along untouched.
+#[test]
+fn a_label_step_writes_and_removes_annotations_with_its_labels() {
+    use cachescope::sim::controllers::Note;
+    use cachescope::sim::frame::Event;
+    let mut v = preset("nfd-labels-stripped").unwrap().to_value();
+    v["controller"]["recipe"]["steps"][2]["label_owner"]["annotations"] =
+        json!({"nfd.node.kubernetes.io/feature-labels": "cpu-model.vendor_id"});
+    v["objects"][0]["annotations"] = json!({"example.com/team": "storage"});
+    v["expect"] = json!([]);
+    let s = Scenario::from_value(v).unwrap();
+    let code = s.controller.recipe.as_ref().unwrap().code("");
+    let line = &code.iter().find(|(_, line)| line.contains("set [")).expect("the label step's line").1;
+    assert!(
+        line.contains("set [feature.node.kubernetes.io/cpu-model.vendor_id, annotation nfd.node.kubernetes.io/feature-labels]"),
+        "{line}"
+    );
     let mut world = cachescope::sim::world::World::new(s.world_init());
-    while world.step().is_some() {}
-    let left: Vec<String> = world.api.objects_of(cachescope::sim::object::Kind::ConfigMap).map(|o| o.name.clone()).collect();
-    assert_eq!(left, ["beta-voice-2"], "10 and 9 go, in that order of ordinals, though \"beta-voice-9\" sorts after \"beta-voice-10\"");
+    let mut notes = Vec::new();
+    while let Some(f) = world.step() {
+        if let Event::ReconcileNote { note: Note::Labels { owner, removing, keys, annotations, .. }, .. } = &f.event {
+            notes.push((owner.clone(), *removing, *keys, *annotations, cachescope::narrate::caption(&f)));
+        }
+    }
+    // Stripped with its label (it had no annotation to lose), then both written back.
+    let node1: Vec<_> = notes.iter().filter(|n| n.0 == "academy-lab/node-1").collect();
+    assert_eq!(node1.iter().map(|n| (n.1, n.2, n.3)).collect::<Vec<_>>(), [(true, 1, 0), (false, 1, 1)], "{notes:?}");
+    assert!(node1[1].4.contains("lacks a label and an annotation"), "{}", node1[1].4);
+    let node = world.api.objects().find(|o| o.name == "node-1" && o.kind().to_string() == "Node").cloned();
+    let node = node.expect("node-1");
+    assert_eq!(node.annotations.get("nfd.node.kubernetes.io/feature-labels").map(String::as_str), Some("cpu-model.vendor_id"));
+    assert_eq!(node.annotations.get("example.com/team").map(String::as_str), Some("storage"), "{:?}", node.annotations);
 }

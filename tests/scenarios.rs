@@ -1268,6 +1268,7 @@ fn the_garbage_collector_does_not_delete_a_dependent_that_changed_since_it_was_r
         name: Some("alpha-part".into()),
         generate_name: None,
         labels: Default::default(),
+        annotations: Default::default(),
         owner_references: std::rc::Rc::new(vec![cachescope::sim::object::OwnerReference {
             kind: Kind::Ensemble,
             name: "gamma".into(),

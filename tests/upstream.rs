@@ -51,6 +51,7 @@ fn rs(replicas: u32, uid: u64) -> ObjectRc {
         creation_rv: uid,
         generate_name: None,
         labels: Default::default(),
+        annotations: Default::default(),
         owner_references: Default::default(),
         finalizers: vec![],
         generation: 1,
@@ -70,6 +71,7 @@ fn pod(i: u64, owner: &ObjectRc) -> ObjectRc {
         creation_rv: 1000 + i,
         generate_name: Some("foobar-".into()),
         labels: std::rc::Rc::new([("app".to_string(), "foobar".to_string())].into()),
+        annotations: Default::default(),
         owner_references: std::rc::Rc::new(vec![OwnerReference {
             kind: Kind::ReplicaSet,
             name: owner.name.clone(),

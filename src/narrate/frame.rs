@@ -427,14 +427,14 @@ fn note_caption(n: u64, note: &Note) -> String {
             s.push('.');
             s
         }
-        Note::Labels { owner, child_kind, removing: true, keys, .. } => format!(
-            "Reconcile {n} listed no {child_kind} for {owner}, so it takes {} off with an Update: to this controller, none listed means none there.",
-            if *keys == 1 { "its label".to_string() } else { format!("its {keys} labels") }
+        Note::Labels { owner, child_kind, removing: true, keys, annotations, .. } => format!(
+            "Reconcile {n} listed no {child_kind} for {owner}, so it takes its {} off with an Update: to this controller, none listed means none there.",
+            marks(*keys, *annotations, "", "")
         ),
-        Note::Labels { owner, child_kind, removing: false, keys, .. } => format!(
+        Note::Labels { owner, child_kind, removing: false, keys, annotations, .. } => format!(
             "Reconcile {n}: {owner} lacks {} its {child_kind}s give it, so it sets {} with an Update.",
-            if *keys == 1 { "a label".to_string() } else { format!("{keys} labels") },
-            if *keys == 1 { "it" } else { "them" }
+            marks(*keys, *annotations, "a ", "an "),
+            if keys + annotations == 1 { "it" } else { "them" }
         ),
         Note::LabelsKept { owner, child_kind } => format!(
             "Reconcile {n} listed no {child_kind} for {owner}, but its handler has seen none deleted: a miss in the cache, not a delete, so {owner} keeps its labels (node-feature-discovery #2415)."
@@ -568,6 +568,18 @@ pub fn log_line(note: &Note) -> Option<String> {
         Note::Counted { owner, plan: Plan::Delete(n), .. } => Some(format!("{owner}: deleting {n} surplus")),
         _ => None,
     }
+}
+
+/// Labels and annotations counted, one alone with its article (`a label`,
+/// `label` with none), more with their number: `2 labels and an annotation`.
+fn marks(labels: u32, annotations: u32, a: &str, an: &str) -> String {
+    let one = |n: u32, article: &str, noun: &str| match n {
+        0 => None,
+        1 => Some(format!("{article}{noun}")),
+        n => Some(format!("{n} {noun}s")),
+    };
+    let parts: Vec<String> = [one(labels, a, "label"), one(annotations, an, "annotation")].into_iter().flatten().collect();
+    super::units::and_list(&parts)
 }
 
 #[cfg(test)]

@@ -80,8 +80,10 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
             Note::Listed { in_cache, in_cluster, .. } => {
                 format!("len(children) = {in_cache} · the cache has {in_cache}, the cluster {in_cluster}")
             }
-            Note::Labels { removing: true, keys, .. } => format!("len(children) = 0 · {keys} removed, Update(owner)"),
-            Note::Labels { removing: false, keys, .. } => format!("{keys} to set · Update(owner)"),
+            Note::Labels { removing: true, keys, annotations, .. } => {
+                format!("len(children) = 0 · {} removed, Update(owner)", keys + annotations)
+            }
+            Note::Labels { removing: false, keys, annotations, .. } => format!("{} to set · Update(owner)", keys + annotations),
             Note::LabelsKept { .. } => "len(children) = 0, no delete seen · labels kept".to_string(),
             Note::StaleSkip { error, .. } => {
                 format!("err: the {} cache read rv {} < written rv {} · return err", error.resource, error.read_rv, error.wrote_rv)

@@ -130,6 +130,9 @@ pub struct ObjectSpec {
     pub spec: BTreeMap<String, u32>,
     #[serde(default)]
     pub labels: BTreeMap<String, String>,
+    /// `metadata.annotations`: keys as labels' are; values any text.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub annotations: BTreeMap<String, String>,
     /// `metadata.finalizers`: a delete leaves the object Terminating until
     /// an update removes them (nothing in the simulation removes a finalizer
     /// it did not add: an `apply` without it does).

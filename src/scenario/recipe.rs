@@ -342,18 +342,27 @@ fn shape(recipe: &Recipe, c: &ControllerSettings, at_recipe: &str) -> Result<(),
                 ));
             }
         }
-        if let Op::LabelOwner { labels, .. } = op {
+        if let Op::LabelOwner { labels, annotations, .. } = op {
             if !(counted || listed) {
                 return Err(ScenarioError::new(step, None, "needs a `list` or `count` before it: it labels the owner from what was found"));
             }
-            if labels.is_empty() {
-                return Err(ScenarioError::new(format!("{step}.labels"), Some("{}".into()), "names no label to write: give at least one"));
+            if labels.is_empty() && annotations.is_empty() {
+                return Err(ScenarioError::new(
+                    format!("{step}.labels"),
+                    Some("{}".into()),
+                    "names no label or annotation to write: give at least one",
+                ));
             }
             limits::get("controller.recipe.steps[].label_owner.labels").check(&format!("{step}.labels"), labels.len() as u64)?;
             for (key, value) in labels {
                 super::validate::label_part(&format!("{step}.labels"), key, true)?;
                 super::validate::label_part(&format!("{step}.labels.{key}"), value, false)?;
             }
+            super::validate::annotations(
+                &format!("{step}.annotations"),
+                annotations.iter().map(|(k, v)| (&**k, &**v)),
+                "controller.recipe.steps[].label_owner.annotations",
+            )?;
         }
         if let Op::ForEach { max, when, .. } = op {
             if !(counted || listed) {
@@ -543,7 +552,7 @@ pub const STEPS: &[StepDoc] = &[
     StepDoc {
         name: "count",
         example: r#"{"count": {"from": "cache", "select": {"label": "academy.k3ii.dev/ensemble"}, "victims": "past_desired", "burst": 500}}"#,
-        does: "Count the owner's children (`select`: `{\"label\": key}`, every child whose label holds the owner's name, Terminating ones too; `{\"active_label\": key}`, the same without the Terminating ones, a count of the healthy; or `active_controlled`, by controllerRef, not Terminating) against its desired count, and plan: create the missing, or delete a surplus (`victims`: `keep`, default; `past_desired`, `children[desired:]` in the lister's order; `newest`; `oldest`; `random`, drawn with the run's seeded RNG; `highest_ordinal`, by the number that ends the name, highest first, as a StatefulSet scales down), at most `burst` a sync (default: no limit). With `desired`, it counts against that many, not the owner's desired count (Cluster API's MachineDeployment controller wants one MachineSet). The one read that can be stale; the frame shows the cluster's count beside it.",
+        does: "Count the owner's children (`select`: `{\"label\": key}`, every child whose label holds the owner's name, Terminating ones too; `{\"active_label\": key}`, the same without the Terminating ones, a count of the healthy; `active_controlled`, by controllerRef, not Terminating; or `namespace`, every object of the child kind in the owner's namespace, whatever its labels and owner, as a `client.InNamespace` list with no selector reads) against its desired count, and plan: create the missing, or delete a surplus (`victims`: `keep`, default; `past_desired`, `children[desired:]` in the lister's order; `newest`; `oldest`; `random`, drawn with the run's seeded RNG; `highest_ordinal`, by the number after the name's last `-`, highest first, as a StatefulSet scales down; a name without one goes last), at most `burst` a sync (default: no limit). With `desired`, it counts against that many, not the owner's desired count (Cluster API's MachineDeployment controller wants one MachineSet). The one read that can be stale; the frame shows the cluster's count beside it.",
     },
     StepDoc {
         name: "list",
@@ -552,8 +561,8 @@ pub const STEPS: &[StepDoc] = &[
     },
     StepDoc {
         name: "label_owner",
-        example: r#"{"label_owner": {"labels": {"feature.node.kubernetes.io/cpu-model.vendor_id": "Intel"}, "remove": "when_none_listed", "precondition": "resource_version"}}"#,
-        does: "Set `labels` (1 to 8) on the owner when the `list` or `count` before it found some children, and take them off when it found none: `remove` `when_none_listed` (default: an incomplete cache strips them, node-feature-discovery #1802) or `on_observed_delete` (only once the event handler has seen one of the owner's children deleted, #2415's fix). Sent as an `Update` of the owner as read, with a `precondition`: `none` (default: an unconditional update, as nfd-master's patch of a Node is sent, which also writes the owner's other fields back as read, so a stale read undoes a change it has not seen), `resource_version` (the optimistic lock: an owner that moved on since the read is `409 Conflict`, the sync's error) or `uid` (another owner under the name is). An owner that already says so is left alone.",
+        example: r#"{"label_owner": {"labels": {"feature.node.kubernetes.io/cpu-model.vendor_id": "Intel"}, "annotations": {"nfd.node.kubernetes.io/feature-labels": "cpu-model.vendor_id"}, "remove": "when_none_listed", "precondition": "resource_version"}}"#,
+        does: "Set `labels` and `annotations` (up to 8 of each, one at least; an annotation's value any text up to 1,024 characters: nfd-master notes there which labels it manages) on the owner when the `list` or `count` before it found some children, and take them off when it found none: `remove` `when_none_listed` (default: an incomplete cache strips them, node-feature-discovery #1802) or `on_observed_delete` (only once the event handler has seen one of the owner's children deleted, #2415's fix). Sent as an `Update` of the owner as read, with a `precondition`: `none` (default: an unconditional update, as nfd-master's patch of a Node is sent, which also writes the owner's other fields back as read, so a stale read undoes a change it has not seen), `resource_version` (the optimistic lock: an owner that moved on since the read is `409 Conflict`, the sync's error) or `uid` (another owner under the name is). An owner that already says so is left alone.",
     },
     StepDoc {
         name: "return_if",
@@ -693,7 +702,7 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
         let value = ["true", "counted", "a.b-c"][draw(3) as usize];
         let labels = std::iter::once(("academy.k3ii.dev/children".into(), value.into())).collect();
         let remove = if coin(draw) { Removal::WhenNoneListed } else { Removal::OnObservedDelete };
-        ops.insert(at + 1, Op::LabelOwner { labels, remove, precondition: Precondition::None });
+        ops.insert(at + 1, Op::LabelOwner { labels, annotations: Default::default(), remove, precondition: Precondition::None });
     }
     // A guard of its own after the count (or after the labels it writes), drawn last.
     if draw(4) == 0 {
@@ -743,6 +752,32 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
         let precondition = [Precondition::None, Precondition::Uid, Precondition::ResourceVersion][draw(3) as usize];
         let at = ops.len() - 1;
         ops.insert(at, Op::ForEach { over: Over::Read, max: 1 + draw(4), when, act: Act::Delete { precondition, propagation: None } });
+    }
+    // The victims by ordinal, the deletes' propagation and a count of the
+    // whole namespace, drawn after all of that.
+    if draw(4) == 0 {
+        if let Some(Op::Count { victims, .. }) =
+            ops.iter_mut().find(|o| matches!(o, Op::Count { victims, .. } if *victims != Victims::Keep))
+        {
+            *victims = Victims::HighestOrdinal;
+        }
+    }
+    use crate::sim::object::Propagation;
+    let drawn = [None, Some(Propagation::Background), Some(Propagation::Foreground), Some(Propagation::Orphan)][draw(4) as usize];
+    for op in &mut ops {
+        if let Op::Delete { propagation, .. } | Op::ForEach { act: crate::sim::recipe::Act::Delete { propagation, .. }, .. } = op {
+            *propagation = drawn;
+        }
+    }
+    if draw(6) == 0 {
+        if let Some(Op::Count { select, .. }) = ops.iter_mut().find(|o| matches!(o, Op::Count { .. })) {
+            *select = Select::Namespace;
+        }
+    }
+    if let Some(Op::LabelOwner { annotations, .. }) = ops.iter_mut().find(|o| matches!(o, Op::LabelOwner { .. })) {
+        if coin(draw) {
+            annotations.insert("academy.k3ii.dev/counted-by".into(), "a recipe, 1 of 2".into());
+        }
     }
     Recipe {
         name: None,

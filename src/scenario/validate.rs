@@ -299,6 +299,7 @@ impl ObjectSpec {
             label_part(&format!("{at}.labels"), key, true)?;
             label_part(&format!("{at}.labels.{key}"), value, false)?;
         }
+        annotations(&format!("{at}.annotations"), self.annotations.iter().map(|(k, v)| (k.as_str(), v.as_str())), "objects[].annotations")?;
         if count > 1 && !self.name.contains("{i}") {
             return Err(ScenarioError::new(
                 format!("{at}.name"),
@@ -413,6 +414,22 @@ pub(super) fn shown(text: &str) -> String {
 
 /// A label's key (a qualified name, with an optional `prefix/`) or value, as
 /// Kubernetes allows them (simplified: at most 63 characters each part).
+/// Annotations at `field`: at most as many as the limit `limit` allows,
+/// each key a label's key, each value any printable text up to 1,024
+/// characters (the apiserver's bound is 256 KiB for them all).
+pub(super) fn annotations<'a>(
+    field: &str,
+    map: impl ExactSizeIterator<Item = (&'a str, &'a str)>,
+    limit: &str,
+) -> Result<(), ScenarioError> {
+    limits::get(limit).check(field, map.len() as u64)?;
+    for (key, value) in map {
+        label_part(field, key, true)?;
+        limits::get("objects[].annotations.value").check_text(&format!("{field}.{key}"), value, false)?;
+    }
+    Ok(())
+}
+
 pub(super) fn label_part(field: &str, text: &str, key: bool) -> Result<(), ScenarioError> {
     let part_ok = |p: &str| {
         p.len() <= 63

@@ -414,6 +414,7 @@ impl Informer {
             creation_rv: rv,
             generate_name: None,
             labels: Default::default(),
+            annotations: Default::default(),
             owner_references: Default::default(),
             finalizers: Vec::new(),
             generation: 0,

@@ -328,6 +328,10 @@ pub struct Object {
     /// The `generateName` prefix the client sent, if the server picked the name.
     pub generate_name: Option<String>,
     pub labels: Labels,
+    /// `metadata.annotations`, written only by a recipe's `label_owner`
+    /// (and a scenario's objects); left out of the trace when empty.
+    #[serde(default, skip_serializing_if = "is_empty")]
+    pub annotations: Labels,
     pub owner_references: OwnerReferences,
     /// `metadata.finalizers`: a delete only marks the object while any remain.
     pub finalizers: Vec<String>,
@@ -440,6 +444,7 @@ impl Object {
             creation_rv: rv,
             generate_name: None,
             labels: Default::default(),
+            annotations: Default::default(),
             owner_references: Default::default(),
             finalizers: vec![],
             generation: 1,
@@ -458,9 +463,16 @@ pub struct ObjectTemplate {
     pub name: Option<String>,
     pub generate_name: Option<String>,
     pub labels: Labels,
+    #[serde(default, skip_serializing_if = "is_empty")]
+    pub annotations: Labels,
     pub owner_references: OwnerReferences,
     pub finalizers: Vec<String>,
     pub spec: Spec,
+}
+
+/// No annotations: none written into the trace, which keeps its hash.
+fn is_empty(map: &Labels) -> bool {
+    map.is_empty()
 }
 
 /// The body of an update that writes the object back as it is (a caller
@@ -472,6 +484,7 @@ impl From<&Object> for ObjectTemplate {
             name: Some(o.name.clone()),
             generate_name: None,
             labels: o.labels.clone(),
+            annotations: o.annotations.clone(),
             owner_references: o.owner_references.clone(),
             finalizers: o.finalizers.clone(),
             spec: o.spec.clone(),

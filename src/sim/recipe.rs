@@ -50,6 +50,11 @@ pub enum Select {
     /// The active children (not Terminating) whose label `label` holds the
     /// owner's name: a count of the healthy members, by a label selector.
     ActiveLabel(Arc<str>),
+    /// Every object of the child kind in the owner's namespace, Terminating
+    /// ones included, whatever its labels and owner
+    /// (`client.List(ctx, &list, client.InNamespace(owner.Namespace))`): an
+    /// operator that takes its namespace to be its own.
+    Namespace,
 }
 
 impl Select {
@@ -57,7 +62,7 @@ impl Select {
     pub fn label(&self) -> Option<&Arc<str>> {
         match self {
             Select::Label(label) | Select::ActiveLabel(label) => Some(label),
-            Select::ActiveControlled => None,
+            Select::ActiveControlled | Select::Namespace => None,
         }
     }
 }
@@ -93,8 +98,8 @@ pub enum Victims {
     Oldest,
     /// Any of them, drawn with the run's seeded RNG (KubeRay #715 deleted a random worker pod).
     Random,
-    /// By name: the highest ordinal first (the number that ends the name,
-    /// `web-10` before `web-9`), as a StatefulSet scales down
+    /// By name: the highest ordinal first (the number after the name's last
+    /// `-`, as `getOrdinal` reads it: `web-10` before `web-9`), as a StatefulSet scales down
     /// (`pkg/controller/statefulset/stateful_set_control.go`: the condemned,
     /// sorted by descending ordinal); names without one go last, by name.
     HighestOrdinal,
@@ -523,7 +528,7 @@ pub enum Op {
         from: ReadFrom,
         select: Select,
     },
-    /// Write `labels` on the owner when the list found some of its
+    /// Write `labels` (and `annotations`) on the owner when the list found some of its
     /// children, and take them off when it found none (`remove` says when),
     /// with an `Update` of the owner as read (node-feature-discovery's
     /// `nfd-master` labels each Node from its NodeFeatures). Without a
@@ -533,7 +538,11 @@ pub enum Op {
     /// has moved on since the read (or another under its name) is
     /// `409 Conflict`, the sync's error.
     LabelOwner {
+        #[serde(default)]
         labels: BTreeMap<Arc<str>, Arc<str>>,
+        /// Written and taken off with the labels, in the same `Update`.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        annotations: BTreeMap<Arc<str>, Arc<str>>,
         #[serde(default)]
         remove: Removal,
         #[serde(default)]
@@ -809,8 +818,12 @@ impl Recipe {
                 Op::List { from, select } => {
                     format!("children := {}.List({})   // {}", reader(*from), selector(select), whence(*from))
                 }
-                Op::LabelOwner { labels, remove, precondition } => {
-                    let keys: Vec<&str> = labels.keys().map(|k| &**k).collect();
+                Op::LabelOwner { labels, annotations, remove, precondition } => {
+                    let keys: Vec<String> = labels
+                        .keys()
+                        .map(|k| k.to_string())
+                        .chain(annotations.keys().map(|k| format!("annotation {k}")))
+                        .collect();
                     let keys = keys.join(", ");
                     // The precondition's comment goes before the removal's.
                     let checked = match precondition {
@@ -895,6 +908,7 @@ fn selector(select: &Select) -> String {
         Select::Label(label) => format!("{label}=owner.Name"),
         Select::ActiveControlled => "controlled by owner, active".to_string(),
         Select::ActiveLabel(label) => format!("{label}=owner.Name, active"),
+        Select::Namespace => "client.InNamespace(owner.Namespace)".to_string(),
     }
 }
 

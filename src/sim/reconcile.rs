@@ -68,6 +68,8 @@ pub enum Owned {
     Label { label: std::sync::Arc<str>, value: String, active: bool },
     /// By controllerRef: the owner's UID (the apiserver's index, active children).
     Controlled { uid: u64 },
+    /// Every object of the kind in the owner's namespace.
+    Namespace,
 }
 
 /// What a plan creates.
@@ -242,9 +244,17 @@ pub enum Note {
         live: bool,
     },
     /// The labels step's decision over the owner as read (at `read_rv`):
-    /// set `keys` labels it lacks (children were listed), or take them
-    /// off (`removing`: none were); an `Update` follows.
-    Labels { owner: String, child_kind: Kind, removing: bool, keys: u32, read_rv: u64 },
+    /// set `keys` labels and `annotations` annotations it lacks (children
+    /// were listed), or take them off (`removing`: none were); an `Update` follows.
+    Labels {
+        owner: String,
+        child_kind: Kind,
+        removing: bool,
+        keys: u32,
+        #[serde(skip_serializing_if = "is_zero")]
+        annotations: u32,
+        read_rv: u64,
+    },
     /// None were listed and no DELETED of a child was seen: a cache miss,
     /// not a delete; the owner keeps its labels (node-feature-discovery #2415).
     LabelsKept { owner: String, child_kind: Kind },

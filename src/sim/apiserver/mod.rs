@@ -274,6 +274,7 @@ impl ApiServer {
             creation_rv: self.resource_version,
             generate_name: generated.clone(),
             labels: body.labels.clone(),
+            annotations: body.annotations.clone(),
             owner_references: body.owner_references.clone(),
             finalizers: body.finalizers.clone(),
             generation: 1,
@@ -384,6 +385,7 @@ impl ApiServer {
         let generation = if body.spec != old.spec { old.generation + 1 } else { old.generation };
         let object = Object {
             labels: body.labels.clone(),
+            annotations: body.annotations.clone(),
             owner_references: body.owner_references.clone(),
             finalizers: body.finalizers.clone(),
             spec: body.spec.clone(),
@@ -519,6 +521,7 @@ mod tests {
             name: name.map(Into::into),
             generate_name: generate.map(Into::into),
             labels: Default::default(),
+            annotations: Default::default(),
             owner_references: Default::default(),
             finalizers: Vec::new(),
             spec: Spec::ConfigMap,

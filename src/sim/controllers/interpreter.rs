@@ -221,7 +221,9 @@ impl RecipeRun {
             Op::CheckExpectations { on_pending } => self.check_expectations(*on_pending, cx),
             Op::Count { from, select, victims, burst, desired } => self.count(*from, select, Some((*victims, *burst, *desired)), input, cx),
             Op::List { from, select } => self.count(*from, select, None, input, cx),
-            Op::LabelOwner { labels, remove, precondition } => self.label_owner(labels, *remove, *precondition, input, cx),
+            Op::LabelOwner { labels, annotations, remove, precondition } => {
+                self.label_owner([labels, annotations], *remove, *precondition, input, cx)
+            }
             Op::ReturnIf { when, error } => self.return_if(when, *error, cx),
             Op::Create { naming, label, owner_reference, batches, copy_desired } => {
                 self.create(naming, label, *owner_reference, *batches, *copy_desired, input, cx)
@@ -408,6 +410,15 @@ impl RecipeRun {
                 let children = matches!(self.recipe.naming(), Some(Naming::Indexed(_)))
                     .then(|| informer.list().filter(|o| selects(select, &owner, o)).cloned().collect());
                 self.counted(owner, active, children, unseen, false, select, planning, cx)
+            }
+            Select::Namespace => {
+                let children: Vec<ObjectRc> = informer.list().filter(|o| selects(select, &owner, o)).cloned().collect();
+                let unseen = informer
+                    .in_flight(cx.lag_ms)
+                    .iter()
+                    .filter(|(e, _)| !e.dropped && e.event_type == EventType::Added && e.object.namespace == owner.namespace)
+                    .count() as u32;
+                self.counted(owner, children.len() as u32, Some(children), unseen, false, select, planning, cx)
             }
         }
     }
@@ -793,15 +804,15 @@ impl RecipeRun {
         Flow::Stay(Beat::Note { note, then_ms: 0 })
     }
 
-    /// Label the owner from what the list found: set `labels` when it
-    /// found some, take them off when it found none (with
+    /// Label the owner from what the list found: set `marks` (its labels
+    /// and its annotations) when it found some, take them off when it found none (with
     /// [`Removal::OnObservedDelete`], only once a child's DELETED was seen),
     /// with an `Update` of the owner as read, under `precondition` (an
     /// owner moved on since, or another under its name, is `409 Conflict`).
     /// An owner that already says so makes no frame.
     fn label_owner(
         &mut self,
-        labels: &BTreeMap<Arc<str>, Arc<str>>,
+        marks: [&BTreeMap<Arc<str>, Arc<str>>; 2],
         remove: Removal,
         precondition: Precondition,
         input: Input,
@@ -830,33 +841,40 @@ impl RecipeRun {
         let owner = self.live_owner.clone().unwrap_or_else(|| owner.clone());
         let found = *in_cache > 0;
         let child_kind = self.recipe.child;
-        let mut now = (*owner.labels).clone();
-        let keys = if found {
+        // What the owner holds now, labels then annotations, and how many of `marks` change.
+        let mut now = [(*owner.labels).clone(), (*owner.annotations).clone()];
+        let changes: [usize; 2] = if found {
             // Its children are back: a delete seen before is behind it.
             cx.deletes_seen.remove(&self.key);
-            let lacking = labels.iter().filter(|(k, v)| now.get(&***k).map(|have| &**have) != Some(&***v)).count();
-            for (k, v) in labels {
-                now.insert(k.to_string(), v.to_string());
-            }
-            lacking
+            std::array::from_fn(|m| {
+                let lacking = marks[m].iter().filter(|(k, v)| now[m].get(&***k).map(|have| &**have) != Some(&***v)).count();
+                for (k, v) in marks[m] {
+                    now[m].insert(k.to_string(), v.to_string());
+                }
+                lacking
+            })
         } else {
-            let held = labels.keys().filter(|k| now.contains_key(&***k)).count();
-            if held > 0 && remove == Removal::OnObservedDelete && !cx.deletes_seen.contains(&self.key) {
+            let held: [usize; 2] = std::array::from_fn(|m| marks[m].keys().filter(|k| now[m].contains_key(&***k)).count());
+            if held != [0, 0] && remove == Removal::OnObservedDelete && !cx.deletes_seen.contains(&self.key) {
                 let note = Note::LabelsKept { owner: self.key.clone(), child_kind };
                 return Flow::Then(Beat::Note { note, then_ms: 0 });
             }
-            for k in labels.keys() {
-                now.remove(&**k);
+            for m in 0..2 {
+                for k in marks[m].keys() {
+                    now[m].remove(&**k);
+                }
             }
             held
         };
-        if keys == 0 {
+        if changes == [0, 0] {
             return Flow::Next;
         }
         let read_rv = owner.resource_version;
         let options = checked(precondition, &owner);
-        let body = ObjectTemplate { labels: Rc::new(now), ..(&*owner).into() };
-        let note = Note::Labels { owner: self.key.clone(), child_kind, removing: !found, keys: keys as u32, read_rv };
+        let [labels, annotations] = now;
+        let body = ObjectTemplate { labels: Rc::new(labels), annotations: Rc::new(annotations), ..(&*owner).into() };
+        let [keys, annotations] = changes.map(|n| n as u32);
+        let note = Note::Labels { owner: self.key.clone(), child_kind, removing: !found, keys, annotations, read_rv };
         self.at = At::LabelsNoted { removing: !found, body, options };
         Flow::Stay(Beat::Note { note, then_ms: 0 })
     }
@@ -983,11 +1001,15 @@ fn delete_options(precondition: Precondition, propagation: Option<Propagation>, 
     Options { propagation, ..checked(precondition, o) }
 }
 
-/// The number that ends a name (`web-10`: 10), as a StatefulSet's
-/// `getOrdinal` reads it; none sorts below every number.
-fn ordinal(name: &str) -> Option<u64> {
-    let digits = name.len() - name.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-    name[name.len() - digits..].parse().ok()
+/// The number after a name's last `-` (`web-10`: 10), as a StatefulSet's
+/// `getOrdinal` reads it with `(.*)-([0-9]+)$` into an int32; a name
+/// without one (`web10`, `web-`) has none, and sorts below every number.
+fn ordinal(name: &str) -> Option<i32> {
+    let (_, digits) = name.rsplit_once('-')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }
 
 /// The one answer to a single request.
@@ -1004,6 +1026,7 @@ fn owned(select: &Select, owner_key: &ObjectKey, owner: &ObjectRc) -> Owned {
         Select::Label(label) => Owned::Label { label: label.clone(), value: owner_key.name.clone(), active: false },
         Select::ActiveLabel(label) => Owned::Label { label: label.clone(), value: owner_key.name.clone(), active: true },
         Select::ActiveControlled => Owned::Controlled { uid: owner.uid },
+        Select::Namespace => Owned::Namespace,
     }
 }
 
@@ -1015,6 +1038,7 @@ fn selects(select: &Select, owner: &ObjectRc, child: &ObjectRc) -> bool {
             !child.is_terminating() && child.namespace == owner.namespace && child.labels.get(&**label) == Some(&owner.name)
         }
         Select::ActiveControlled => !child.is_terminating() && child.controller_ref().is_some_and(|r| r.uid == owner.uid),
+        Select::Namespace => child.namespace == owner.namespace,
     }
 }
 
@@ -1046,6 +1070,7 @@ fn templates(
         name,
         generate_name,
         labels: labels.clone(),
+        annotations: Default::default(),
         owner_references: owner_references.clone(),
         finalizers: Vec::new(),
         spec: spec.clone(),

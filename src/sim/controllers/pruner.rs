@@ -74,6 +74,7 @@ impl Prune {
             name,
             generate_name,
             labels: Default::default(),
+            annotations: Default::default(),
             owner_references: Default::default(),
             finalizers: vec![],
             spec: Spec::ConfigMap,

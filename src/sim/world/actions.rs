@@ -42,6 +42,7 @@ impl World {
                         name: Some(key.name.clone()),
                         generate_name: None,
                         labels: Default::default(),
+                        annotations: Default::default(),
                         owner_references: Default::default(),
                         finalizers: vec![],
                         spec: Spec::with_desired(kind, to),

@@ -312,6 +312,7 @@ fn tally_of(api: &ApiServer, t: &Tally) -> (u32, u32) {
             .filter(|o| !o.is_terminating() && o.namespace == t.namespace && o.labels.get(&**label) == Some(value))
             .count() as u32,
         Owned::Controlled { uid } => api.controlled_by(t.child, *uid).0,
+        Owned::Namespace => api.objects_of(t.child).filter(|o| o.namespace == t.namespace).count() as u32,
     };
     let exists = |key: &ObjectKey| api.get(t.child, key).is_some();
     let added = match &t.creates {
