@@ -17,6 +17,7 @@
 //! - [`explore`]: schedules in words, and what a counterexample found.
 //! - [`lesson`]: a lesson's step, verdict and score in words.
 //! - [`compare`]: where two runs side by side part.
+//! - [`gallery`]: the real incidents the presets reproduce, as the gallery lists them.
 //! - [`panels`]: the short values the panels show beside their rows.
 //! - [`simplifications`]: how the simulation differs from a cluster, and
 //!   each panel's one-line note of it.
@@ -24,6 +25,7 @@
 pub mod compare;
 pub mod explore;
 pub mod frame;
+pub mod gallery;
 pub mod invariants;
 pub mod lesson;
 pub mod panels;

@@ -18,6 +18,7 @@ mod caption;
 mod compare;
 mod controls;
 mod find;
+mod gallery;
 mod help;
 mod keyboard;
 mod lesson;
@@ -172,6 +173,7 @@ pub fn Stage(
                         <h1>"cachescope"</h1>
                         <p class="lede">"See what a Kubernetes controller sees: its cache lags the cluster."</p>
                         <ScenarioPicker />
+                        <button class="gallery-button" aria-haspopup="dialog" on:click=move |_| ui.gallery_open.set(true)>"Real incidents"</button>
                         <ShareBar />
                         <CanItGoWrong />
                         <button class="help-button" aria-label="Help" aria-keyshortcuts="?" on:click=move |_| ui.help_open.set(true)>
@@ -221,6 +223,7 @@ pub fn Stage(
                 {move || ui.narration.get()}
             </div>
             {move || ui.help_open.get().then(|| view! { <Help /> })}
+            {move || ui.gallery_open.get().then(|| view! { <gallery::Gallery /> })}
         </main>
     }
 }

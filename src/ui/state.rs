@@ -59,6 +59,8 @@ pub struct Ui {
     /// The live region's text: the caption of each manual step.
     pub(super) narration: RwSignal<String>,
     pub(super) help_open: RwSignal<bool>,
+    /// "Real incidents" is open.
+    pub(super) gallery_open: RwSignal<bool>,
     /// The learner asked to see the lab's figures before the run's end.
     pub expected_shown: RwSignal<bool>,
     pub(super) embed: RwSignal<bool>,
@@ -232,6 +234,7 @@ impl Ui {
             notice: RwSignal::new(None),
             narration: RwSignal::new(String::new()),
             help_open: RwSignal::new(false),
+            gallery_open: RwSignal::new(false),
             expected_shown: RwSignal::new(false),
             embed: RwSignal::new(state.embed),
             problems: RwSignal::new(problems),
