@@ -92,7 +92,10 @@ mod tests {
         assert_eq!(first_sentence("One, e.g. this. Two."), "One, e.g. this.");
         assert_eq!(first_sentence("No stop at all"), "No stop at all");
         assert_eq!(story("Lab 2, step 4. The pruner creates seed-99. Then more."), "The pruner creates seed-99.");
-        assert_eq!(story("Lab 1's GenerateName over-create, and four answers. More."), "Lab 1's GenerateName over-create, and four answers.");
+        assert_eq!(
+            story("Lab 1's GenerateName over-create, and four answers. More."),
+            "Lab 1's GenerateName over-create, and four answers."
+        );
         assert_eq!(project("https://github.com/ray-project/kuberay/issues/715").as_deref(), Some("ray-project/kuberay"));
         assert_eq!(project("https://example.com/x"), None);
     }
