@@ -10,22 +10,12 @@ use cachescope::sim::controllers::bundled;
 use serde_json::{json, Value};
 use std::process::Command;
 
-/// The preset with its reconcile written out as a recipe, and the switches
-/// that wrote it back at their defaults (a recipe says them itself).
+/// The preset with its reconcile written out as a recipe (the switches
+/// that wrote it back at their defaults: a recipe says them itself).
 fn as_recipe(name: &str) -> Option<Scenario> {
     let s = preset(name).unwrap();
-    let recipe = bundled::recipe(&s.controller)?;
-    let mut v = s.to_value();
-    let c = &mut v["controller"];
-    let plain = serde_json::to_value(cachescope::sim::settings::ControllerSettings::new(s.controller.kind)).unwrap();
-    for switch in ["naming", "delete_surplus", "owner_references", "live_reads", "expectations", "update_status"] {
-        c[switch] = plain[switch].clone();
-    }
-    c["recipe"] = serde_json::to_value(&recipe).unwrap();
-    // The page offers none of those switches beside a recipe: a story's controls drop them.
-    if let Some(controls) = v["controls"].as_array_mut() {
-        controls.retain(|p| !cachescope::scenario::recipe::WRITTEN_BY_RECIPE.iter().any(|(w, _)| p == w));
-    }
+    bundled::recipe(&s.controller)?;
+    let v = cachescope::scenario::recipe::written_out(&s).unwrap();
     Some(Scenario::from_value(v).unwrap_or_else(|e| panic!("{name} as a recipe: {e}")))
 }
 

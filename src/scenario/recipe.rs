@@ -485,6 +485,31 @@ fn condition(at: &str, when: &Cond, recipe: &Recipe, get_owner: Option<&Op>, rea
     }
 }
 
+/// The scenario's document with its reconcile written out as a recipe: a
+/// built-in controller's as `bundled::recipe` writes it from the switches,
+/// which go back to their defaults (the recipe says them now), and the
+/// controls that offered them go too; a recipe of the scenario's own as it
+/// is. What a reconcile of one's own starts from; none for the pruner, a
+/// one-shot program.
+pub fn written_out(s: &Scenario) -> Option<serde_json::Value> {
+    let mut v = s.to_value();
+    if s.controller.recipe.is_some() {
+        return Some(v);
+    }
+    let recipe = crate::sim::controllers::bundled::recipe(&s.controller)?;
+    let plain = serde_json::to_value(ControllerSettings::new(s.controller.kind)).expect("settings serialize");
+    let c = &mut v["controller"];
+    for (path, _) in WRITTEN_BY_RECIPE {
+        let key = path.strip_prefix("controller.").expect("a controller switch");
+        c[key] = plain[key].clone();
+    }
+    c["recipe"] = serde_json::to_value(&recipe).expect("recipes serialize");
+    if let Some(controls) = v["controls"].as_array_mut() {
+        controls.retain(|p| !WRITTEN_BY_RECIPE.iter().any(|(w, _)| p == w));
+    }
+    Some(v)
+}
+
 /// The switches that write a line of the built-in reconcile, and what says
 /// it in a recipe instead: refused beside one, and not offered in the page.
 pub const WRITTEN_BY_RECIPE: &[(&str, &str)] = &[

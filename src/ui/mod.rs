@@ -17,6 +17,7 @@ mod bridge;
 mod caption;
 mod compare;
 mod controls;
+mod editor;
 mod find;
 mod gallery;
 mod help;
@@ -173,6 +174,7 @@ pub fn Stage(
                         <h1>"cachescope"</h1>
                         <p class="lede">"See what a Kubernetes controller sees: its cache lags the cluster."</p>
                         <ScenarioPicker />
+                        <button class="editor-button" aria-haspopup="dialog" on:click=move |_| ui.editor_open.set(true)>"Your controller"</button>
                         <button class="gallery-button" aria-haspopup="dialog" on:click=move |_| ui.gallery_open.set(true)>"Real incidents"</button>
                         <ShareBar />
                         <CanItGoWrong />
@@ -224,6 +226,7 @@ pub fn Stage(
             </div>
             {move || ui.help_open.get().then(|| view! { <Help /> })}
             {move || ui.gallery_open.get().then(|| view! { <gallery::Gallery /> })}
+            {move || ui.editor_open.get().then(|| view! { <editor::Editor /> })}
         </main>
     }
 }

@@ -61,6 +61,8 @@ pub struct Ui {
     pub(super) help_open: RwSignal<bool>,
     /// "Real incidents" is open.
     pub(super) gallery_open: RwSignal<bool>,
+    /// "Your controller" is open.
+    pub(super) editor_open: RwSignal<bool>,
     /// The learner asked to see the lab's figures before the run's end.
     pub expected_shown: RwSignal<bool>,
     pub(super) embed: RwSignal<bool>,
@@ -235,6 +237,7 @@ impl Ui {
             narration: RwSignal::new(String::new()),
             help_open: RwSignal::new(false),
             gallery_open: RwSignal::new(false),
+            editor_open: RwSignal::new(false),
             expected_shown: RwSignal::new(false),
             embed: RwSignal::new(state.embed),
             problems: RwSignal::new(problems),

@@ -3,6 +3,7 @@
 //! `ui` only lay these out.
 
 pub mod compare;
+pub mod editor;
 pub mod find;
 pub mod hands;
 pub mod host;

@@ -1,0 +1,110 @@
+// "Your controller": the recipe editor. It starts from the run on the page
+// (its code as the Reconcile panel draws it); keyboard alone writes a
+// reconcile, an invalid field is named in the dialog's live status while the
+// last valid code stays on screen and Run waits; Run plays the recipe from
+// frame 0, its bug shows (more ConfigMaps than asked), and the link restores
+// the same recipe and trace hash after a reload; one line changed (the
+// count read live) and the run ends with what was asked. axe-clean.
+// Run: `make build && node --test --test-reporter=spec tests/e2e/editor.test.mjs`
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { NO_PROBLEMS, axeProblems, openPage, openStage, playToEnd, presentObjects, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+
+const env = withServerAndBrowser();
+
+/** Read the Ensemble, count its ConfigMaps `from`, create the missing with generateName, return. */
+const recipe = (from, count = from) => ({
+  owner: 'Ensemble',
+  child: 'ConfigMap',
+  steps: [
+    { get_owner: { from } },
+    { count: { from: count, select: { label: 'academy.k3ii.dev/ensemble' } } },
+    { create: { naming: { generate: '-voice-' }, label: 'academy.k3ii.dev/ensemble' } },
+    'return',
+  ],
+});
+
+/** Select all of the focused field and type `text` in its place. */
+async function retype(page, text) {
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text);
+}
+
+async function traceHash(page) {
+  await page.getByText('About this run', { exact: true }).click();
+  const hash = page.locator('code.trace-hash');
+  await hash.waitFor({ timeout: 20_000 });
+  return hash.innerText();
+}
+
+test('Your controller: written by keyboard, an invalid field named, run, shared, and fixed by one line', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    await openStage(page, env.server.url, '?s=over-create');
+    const drawn = (await region(page, 'Reconcile').locator('li .text').allInnerTexts()).map((t) => t.trim());
+    const opener = page.getByRole('button', { name: 'Your controller', exact: true });
+    await opener.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Your controller' });
+    await dialog.waitFor();
+    const asCode = dialog.getByRole('list', { name: 'As code' });
+    const lines = async () => (await asCode.getByRole('listitem').allInnerTexts()).map((t) => t.trim());
+    assert.deepEqual(await lines(), drawn, "it starts from this run's reconcile, line for line as the panel draws it");
+    assert.deepEqual(await axeProblems(page), []);
+
+    // A blank reconcile, then the recipe typed over it.
+    await dialog.getByLabel('Start from').selectOption('blank');
+    const status = dialog.getByRole('status');
+    await status.filter({ hasText: 'Valid: 3 lines' }).waitFor();
+    await dialog.getByLabel('Recipe (JSON)').focus();
+    await retype(page, JSON.stringify(recipe('cache'), null, 2));
+    await status.filter({ hasText: 'Valid: 4 lines' }).waitFor();
+    const written = await lines();
+    assert.match(written[1], /lister\.List\(academy\.k3ii\.dev\/ensemble=owner\.Name\)/);
+
+    // An invalid field: named, Run waits, the last valid code stays.
+    const bad = recipe('cache');
+    bad.steps[1].count.from = 'cahce';
+    await retype(page, JSON.stringify(bad, null, 2));
+    await status.filter({ hasText: 'controller.recipe.steps[1].count.from' }).waitFor();
+    assert.match(await status.innerText(), /cahce/);
+    assert.equal(await dialog.getByRole('button', { name: 'Run', exact: true }).isDisabled(), true);
+    assert.deepEqual(await lines(), written, 'the last valid recipe stays on screen');
+    assert.equal(await dialog.getByLabel('Recipe (JSON)').getAttribute('aria-invalid'), 'true');
+
+    // Valid again; Tab to Run, Enter: the run starts over at frame 0 with it.
+    await retype(page, JSON.stringify(recipe('cache'), null, 2));
+    await status.filter({ hasText: 'Valid: 4 lines' }).waitFor();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await readFrame(page), 0);
+    assert.deepEqual((await region(page, 'Reconcile').locator('li .text').allInnerTexts()).map((t) => t.trim()), written);
+    await playToEnd(page);
+    const over = (await presentObjects(page, 'Cluster', 'ConfigMap')).length;
+    assert.ok(over > 4, `a count read from a lagging cache, run twice, over-creates: ${over} ConfigMaps for 4 voices`);
+
+    // The link carries the recipe: a reload runs the same trace.
+    const before = await traceHash(page);
+    assert.match(page.url(), /[?&]z=/);
+    await page.reload({ waitUntil: 'load' });
+    await region(page, 'Cluster').waitFor({ timeout: 20_000 });
+    assert.equal(await traceHash(page), before, 'the same recipe, the same trace, after a reload');
+
+    // One line changed: the owner and the count read live; the run ends with 4.
+    await opener.click();
+    await dialog.waitFor();
+    assert.deepEqual(await lines(), written, "it reopens on this run's recipe");
+    await dialog.getByLabel('Recipe (JSON)').focus();
+    await retype(page, JSON.stringify(recipe('live'), null, 2));
+    await status.filter({ hasText: 'Valid: 4 lines' }).waitFor();
+    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await playToEnd(page);
+    assert.equal((await presentObjects(page, 'Cluster', 'ConfigMap')).length, 4, 'read live, it creates what is missing and no more');
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
