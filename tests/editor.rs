@@ -20,6 +20,10 @@ fn a_draft_from_a_preset_runs_the_presets_trace_and_a_blank_one_runs_too() {
         let s = checked.run.unwrap_or_else(|e| panic!("{start:?}: {e}"));
         assert!(s.lesson.is_empty(), "{start:?}: a lesson's figures are its preset's recipe's");
         assert!(checked.compact.is_some());
+        // A line a step, after the dequeue's.
+        let lines = code(&s);
+        assert_eq!(lines.len(), s.controller.recipe.as_ref().unwrap().ops.len() + 1, "{start:?}");
+        assert_eq!(lines[0], "key := queue.Get()");
         if let Start::Preset(name) = start {
             from_presets += 1;
             let shipped = preset(name).unwrap();

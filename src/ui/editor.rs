@@ -27,7 +27,7 @@ pub(super) fn Editor() -> impl IntoView {
     let status = move || match checked.get() {
         None => "This run's controller is the pruner, a one-shot program: start from a preset's reconcile.".to_string(),
         Some(c) => match c.run {
-            Ok(_) => format!("Valid: {} lines. Run it from frame 0.", lines.with(Vec::len)),
+            Ok(s) => format!("Valid: {} steps. Run it from frame 0.", s.controller.recipe.as_ref().map_or(0, |r| r.ops.len())),
             Err(e) => format!("Not run: {e}. The last valid recipe stays on screen."),
         },
     };
