@@ -64,3 +64,41 @@ fn an_edit_that_breaks_a_rule_is_refused_naming_its_field_and_one_not_json_its_l
     let after = code(&blank.check(&recipe.to_string()).run.unwrap());
     assert_ne!(before[1], after[1], "the list's line says where it reads from");
 }
+
+/// A line's buttons move its step up or down or remove it; "Add a step"
+/// puts the language's worked example before the return; each result is
+/// checked as a typed edit is.
+#[test]
+fn steps_are_added_moved_and_removed_as_a_list() {
+    use cachescope::view::editor::{added, moved, Move};
+    let current = preset("over-create").unwrap();
+    let blank = Draft::begin(Start::Blank, &current).unwrap();
+    let names = |text: &str| -> Vec<String> {
+        let v: Value = serde_json::from_str(text).unwrap();
+        v["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().map(String::from).unwrap_or_else(|| s.as_object().unwrap().keys().next().unwrap().clone()))
+            .collect()
+    };
+    assert_eq!(names(&blank.text), ["get_owner", "list", "return"]);
+    let swapped = moved(&blank.text, 1, Move::Up).unwrap();
+    assert_eq!(names(&swapped), ["list", "get_owner", "return"]);
+    assert_eq!(moved(&swapped, 0, Move::Down).unwrap(), blank.text, "down undoes up");
+    assert_eq!(moved(&blank.text, 0, Move::Up), None, "the first step has no place above it");
+    assert_eq!(moved(&blank.text, 2, Move::Down), None);
+    assert_eq!(moved("{", 0, Move::Remove), None, "not JSON: nothing to move");
+    // A create, from its worked example, before the return: a valid recipe that creates.
+    let with_create = added(&blank.text, "create").unwrap();
+    assert_eq!(names(&with_create), ["get_owner", "list", "create", "return"]);
+    // The list reads no plan: a create needs a count; as the typed edit would be, it is refused naming the step.
+    let e = blank.check(&with_create).run.expect_err("a create after a list");
+    assert!(e.starts_with("controller.recipe.steps[2]"), "{e}");
+    let removed = moved(&with_create, 2, Move::Remove).unwrap();
+    assert_eq!(removed, blank.text);
+    assert_eq!(added(&blank.text, "no_such_step"), None);
+    assert!(cachescope::view::editor::step_names().contains(&"for_each"));
+    assert_eq!(cachescope::view::editor::steps_in(&with_create), Some(4), "an invalid recipe's steps, counted");
+    assert_eq!(cachescope::view::editor::steps_in("[1]"), None);
+}

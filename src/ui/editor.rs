@@ -4,7 +4,7 @@
 
 use super::modal::Modal;
 use super::state::use_ui;
-use crate::view::editor::{code, Draft, Start};
+use crate::view::editor::{added, code, moved, step_names, steps_in, Draft, Move, Start};
 use leptos::prelude::*;
 
 #[component]
@@ -32,6 +32,7 @@ pub(super) fn Editor() -> impl IntoView {
         },
     };
     let invalid = move || checked.with(|c| !matches!(c, Some(c) if c.run.is_ok()));
+    let add_choice = NodeRef::<leptos::html::Select>::new();
     let start_from = move |key: String| {
         if let Some(start) = Start::from_key(&key) {
             let d = Draft::begin(start, &current);
@@ -71,8 +72,46 @@ pub(super) fn Editor() -> impl IntoView {
             </div>
             <h3 id="editor-code-title">"As code"</h3>
             <ol class="editor-code" aria-labelledby="editor-code-title">
-                {move || lines.get().into_iter().map(|l| view! { <li><code>{l}</code></li> }).collect_view()}
+                {move || {
+                    let all = lines.get();
+                    let n = all.len();
+                    all.into_iter()
+                        .enumerate()
+                        .map(|(line, l)| {
+                            // Line 0 is the dequeue's; line i is step i (from 1).
+                            let buttons = (line > 0).then(|| {
+                                let step = line - 1;
+                                let act = move |how: Move| {
+                                    if let Some(t) = text.with_untracked(|t| moved(t, step, how)) {
+                                        text.set(t);
+                                    }
+                                };
+                                view! {
+                                    <span class="step-moves">
+                                        <button aria-label=format!("Move step {line} up") title="Up" prop:disabled=move || invalid() || line == 1 on:click=move |_| act(Move::Up)>"↑"</button>
+                                        <button aria-label=format!("Move step {line} down") title="Down" prop:disabled=move || invalid() || line + 1 == n on:click=move |_| act(Move::Down)>"↓"</button>
+                                        <button aria-label=format!("Remove step {line}") title="Remove" prop:disabled=invalid on:click=move |_| act(Move::Remove)>"✕"</button>
+                                    </span>
+                                }
+                            });
+                            view! { <li><code>{l}</code>{buttons}</li> }
+                        })
+                        .collect_view()
+                }}
             </ol>
+            <div class="control add-step">
+                <label for="editor-add">"Add a step"</label>
+                <select id="editor-add" node_ref=add_choice>
+                    {step_names().into_iter().map(|n| view! { <option value=n>{n}</option> }).collect_view()}
+                </select>
+                // A step may be added to an invalid recipe (the one it lacks, say), so long as it is JSON.
+                <button prop:disabled=move || text.with(|t| steps_in(t).is_none()) on:click=move |_| {
+                    let Some(name) = add_choice.get_untracked().map(|s| s.value()) else { return };
+                    if let Some(t) = text.with_untracked(|t| added(t, &name)) {
+                        text.set(t);
+                    }
+                }>"Add before the return"</button>
+            </div>
             <label for="editor-json">"Recipe (JSON)"</label>
             <textarea
                 id="editor-json"

@@ -31,9 +31,8 @@ pub(super) fn Gallery() -> impl IntoView {
                                 <p class="links">
                                     <a href=i.url target="_blank" rel="noopener noreferrer">{i.title}</a>
                                 </p>
-                                <button class="open" aria-label=format!("Open {name}") on:click=opened>
-                                    {if i.lesson { "Open, with its lesson" } else { "Open" }}
-                                </button>
+                                <p class="has-lesson">{if i.lesson { "With a lesson" } else { "To play and change" }}</p>
+                                <button class="open" aria-label=format!("Open {name}") on:click=opened>"Open"</button>
                             </li>
                         }
                     })

@@ -2,7 +2,8 @@
 //! draft is a scenario document (the one it started from) and the text of
 //! its `controller.recipe`; each edit of the text is checked whole, and a
 //! valid one is the next run, its pseudo-code the lines the Reconcile panel
-//! will draw. This slice edits the recipe as JSON; the steps' forms come next.
+//! will draw. Its steps are added (each from the language's worked
+//! example), moved and removed as a list; their fields are edited as JSON.
 
 use crate::scenario::{preset, recipe::written_out, Scenario, PRESETS};
 use serde_json::Value;
@@ -114,4 +115,59 @@ impl Draft {
 /// The reconcile's code as the Reconcile panel draws it, one line a step.
 pub fn code(s: &Scenario) -> Vec<String> {
     crate::sim::controllers::pseudo_code(&s.controller).into_iter().map(|(_, text)| text.into_owned()).collect()
+}
+
+/// What a line's buttons do to its step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Move {
+    Up,
+    Down,
+    Remove,
+}
+
+/// The recipe text's steps, when it is a recipe's JSON.
+fn with_steps(text: &str, change: impl FnOnce(&mut Vec<Value>) -> Option<()>) -> Option<String> {
+    let mut recipe: Value = serde_json::from_str(text).ok()?;
+    let steps = recipe.get_mut("steps")?.as_array_mut()?;
+    change(steps)?;
+    Some(serde_json::to_string_pretty(&recipe).expect("JSON serializes"))
+}
+
+/// `text` with its step `i` (from 0) moved a place up or down, or removed;
+/// none when the text is not a recipe's JSON or the step has no such place.
+pub fn moved(text: &str, i: usize, how: Move) -> Option<String> {
+    with_steps(text, |steps| {
+        match how {
+            Move::Up if i > 0 && i < steps.len() => steps.swap(i - 1, i),
+            Move::Down if i + 1 < steps.len() => steps.swap(i, i + 1),
+            Move::Remove if i < steps.len() => {
+                steps.remove(i);
+            }
+            _ => return None,
+        }
+        Some(())
+    })
+}
+
+/// `text` with the step named `name` added, as the language's table writes
+/// its worked example, before the last step (a reconcile ends by returning).
+pub fn added(text: &str, name: &str) -> Option<String> {
+    let doc = crate::scenario::recipe::STEPS.iter().find(|s| s.name == name)?;
+    let step: Value = serde_json::from_str(doc.example).expect("each example is JSON (tested)");
+    with_steps(text, |steps| {
+        let at = steps.len().saturating_sub(1);
+        steps.insert(at, step);
+        Some(())
+    })
+}
+
+/// How many steps the text holds, when it is a recipe's JSON: what the
+/// list's buttons can act on, valid or not.
+pub fn steps_in(text: &str) -> Option<usize> {
+    serde_json::from_str::<Value>(text).ok()?.get("steps")?.as_array().map(Vec::len)
+}
+
+/// The steps the language has, by name, for the "Add a step" menu.
+pub fn step_names() -> Vec<&'static str> {
+    crate::scenario::recipe::STEPS.iter().map(|s| s.name).collect()
 }

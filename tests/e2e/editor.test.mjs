@@ -48,7 +48,7 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
     const dialog = page.getByRole('dialog', { name: 'Your controller' });
     await dialog.waitFor();
     const asCode = dialog.getByRole('list', { name: 'As code' });
-    const lines = async () => (await asCode.getByRole('listitem').allInnerTexts()).map((t) => t.trim());
+    const lines = async () => (await asCode.locator('li code').allInnerTexts()).map((t) => t.trim());
     // The built-in operator's reconcile written out as a recipe: a line a step, after the dequeue's.
     const first = await lines();
     assert.equal(first[0], 'key := queue.Get()');
@@ -59,6 +59,22 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
     await dialog.getByLabel('Start from').selectOption('blank');
     const status = dialog.getByRole('status');
     await status.filter({ hasText: 'Valid: 3 steps' }).waitFor();
+    // Its steps as a list: remove the list step, add a count before the return, by keyboard.
+    await dialog.getByRole('button', { name: 'Remove step 2', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await status.filter({ hasText: 'Valid: 2 steps' }).waitFor();
+    await dialog.getByLabel('Add a step').selectOption('count');
+    const add = dialog.getByRole('button', { name: 'Add before the return', exact: true });
+    await add.focus();
+    await page.keyboard.press('Enter');
+    // Its worked example picks victims, and nothing deletes them yet: named, and a delete added mends it.
+    await status.filter({ hasText: 'controller.recipe.steps[1].count.victims' }).waitFor();
+    await dialog.getByLabel('Add a step').selectOption('delete');
+    await add.focus();
+    await page.keyboard.press('Enter');
+    await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();
+    assert.match((await lines())[2], /^children := lister\.List\(academy\.k3ii\.dev\/ensemble=owner\.Name\)/);
+    assert.equal(await dialog.getByRole('button', { name: 'Move step 1 up', exact: true }).isDisabled(), true);
     await dialog.getByLabel('Recipe (JSON)').focus();
     await retype(page, JSON.stringify(recipe('cache'), null, 2));
     await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();
