@@ -174,8 +174,13 @@ pub fn Stage(
                         <h1>"cachescope"</h1>
                         <p class="lede">"See what a Kubernetes controller sees: its cache lags the cluster."</p>
                         <ScenarioPicker />
-                        <button class="editor-button" aria-haspopup="dialog" on:click=move |_| ui.editor_open.set(true)>"Your controller"</button>
-                        <button class="gallery-button" aria-haspopup="dialog" on:click=move |_| ui.gallery_open.set(true)>"Real incidents"</button>
+                        // Where the header is narrow, a symbol each (the name stays, and shows as a tooltip).
+                        <button class="header-dialog" aria-label="Your controller" title="Your controller" aria-haspopup="dialog" on:click=move |_| ui.editor_open.set(true)>
+                            <span class="symbol" aria-hidden="true">"✎"</span><span class="text">"Your controller"</span>
+                        </button>
+                        <button class="header-dialog" aria-label="Real incidents" title="Real incidents" aria-haspopup="dialog" on:click=move |_| ui.gallery_open.set(true)>
+                            <span class="symbol" aria-hidden="true">"⚑"</span><span class="text">"Real incidents"</span>
+                        </button>
                         <ShareBar />
                         <CanItGoWrong />
                         <button class="help-button" aria-label="Help" aria-keyshortcuts="?" on:click=move |_| ui.help_open.set(true)>

@@ -14,13 +14,17 @@ pub(super) fn kind_abbr(k: Kind) -> &'static str {
         Kind::ConfigMap => "CM",
         Kind::ReplicaSet => "RS",
         Kind::Pod => "Pod",
-        // A kind of the scenario's own: its capitals (`RayCluster`: RC), or its name if it has one capital.
+        // A kind of the scenario's own: its capitals (`RayCluster`: RC); with
+        // one capital, its name if it fits the column (`Node`), else its first
+        // three letters (`Member`: Mem).
         Kind::Declared(d) => {
             let caps: String = d.name.chars().filter(char::is_ascii_uppercase).collect();
             if caps.len() >= 2 {
                 crate::sim::object::intern(&caps)
-            } else {
+            } else if d.name.chars().count() <= 4 {
                 d.name
+            } else {
+                crate::sim::object::intern(&d.name.chars().take(3).collect::<String>())
             }
         }
     }
