@@ -25,8 +25,8 @@ pub struct Incident {
     pub lesson: bool,
 }
 
-/// Every preset with an incident, the operators' own first, each group in
-/// the presets' order.
+/// Every preset with an incident, the controllers written as recipes over
+/// kinds of their own first, each group in the presets' order.
 pub fn incidents() -> Vec<Incident> {
     let mut all: Vec<Incident> = PRESETS
         .iter()

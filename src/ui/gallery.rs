@@ -44,7 +44,7 @@ pub(super) fn Gallery() -> impl IntoView {
         <Modal labelled_by="gallery-title" class="gallery-dialog" close>
             <h2 id="gallery-title">"Real incidents"</h2>
             <p>"Each one happened in a real project, and each is a scenario here: open it at its start, play it, and make the one-line fix."</p>
-            <h3>"Operators' own controllers"</h3>
+            <h3>"Controllers written as recipes"</h3>
             {list(operators)}
             <h3>"The labs' incidents"</h3>
             {list(labs)}

@@ -59,11 +59,23 @@ pub fn close_all(focus_back: bool) {
 }
 
 /// Open below its summary: the popover's top edge is the summary's bottom.
+/// A menu hangs from its summary's right edge; where the header has wrapped
+/// its summary to the left, so that it would hang past the window's left
+/// edge, it hangs from the summary's left edge instead.
 fn place(details: &Element) {
     let Some(summary) = summary_of(details) else { return };
     let bottom = summary.get_bounding_client_rect().bottom().ceil() + 4.0;
     if let Some(el) = details.dyn_ref::<HtmlElement>() {
         let _ = el.style().set_property("--pop-top", &format!("{bottom}px"));
+    }
+    let Some(items) = details.query_selector(":scope > .menu-items").ok().flatten() else { return };
+    let Some(el) = items.dyn_ref::<HtmlElement>() else { return };
+    let style = el.style();
+    let _ = style.remove_property("left");
+    let _ = style.remove_property("right");
+    if items.get_bounding_client_rect().left() < 0.0 {
+        let _ = style.set_property("left", "0");
+        let _ = style.set_property("right", "auto");
     }
 }
 
