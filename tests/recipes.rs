@@ -1573,6 +1573,7 @@ fn a_label_step_writes_and_removes_annotations_with_its_labels() {
     assert!(node1[1].4.contains("lacks a label and an annotation"), "{}", node1[1].4);
     let node = world.api.objects().find(|o| o.name == "node-1" && o.kind().to_string() == "Node").cloned();
     let node = node.expect("node-1");
-    assert_eq!(node.annotations.get("nfd.node.kubernetes.io/feature-labels").map(String::as_str), Some("cpu-model.vendor_id"));
-    assert_eq!(node.annotations.get("example.com/team").map(String::as_str), Some("storage"), "{:?}", node.annotations);
+    let annotations = node.annotations.as_deref().expect("node-1 is annotated");
+    assert_eq!(annotations.get("nfd.node.kubernetes.io/feature-labels").map(String::as_str), Some("cpu-model.vendor_id"));
+    assert_eq!(annotations.get("example.com/team").map(String::as_str), Some("storage"), "{annotations:?}");
 }

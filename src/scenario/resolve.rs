@@ -90,7 +90,7 @@ impl ObjectSpec {
         let spec = Spec::with_desired(self.kind, desired.unwrap_or(0));
         let count = self.count.unwrap_or(1);
         let labels = std::rc::Rc::new(self.labels.clone());
-        let annotations = std::rc::Rc::new(self.annotations.clone());
+        let annotations = crate::sim::object::annotations(self.annotations.clone());
         // The UID is the owner's at creation: 0 until the world resolves it.
         let owner_references: crate::sim::object::OwnerReferences = std::rc::Rc::new(
             self.owner_references

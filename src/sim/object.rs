@@ -329,9 +329,11 @@ pub struct Object {
     pub generate_name: Option<String>,
     pub labels: Labels,
     /// `metadata.annotations`, written only by a recipe's `label_owner`
-    /// (and a scenario's objects); left out of the trace when empty.
-    #[serde(default, skip_serializing_if = "is_empty")]
-    pub annotations: Labels,
+    /// (and a scenario's objects). None when there are none: no allocation,
+    /// nothing in the trace (which keeps every hash), next to nothing to
+    /// hash or clone in the simulation's hot paths.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Annotations,
     pub owner_references: OwnerReferences,
     /// `metadata.finalizers`: a delete only marks the object while any remain.
     pub finalizers: Vec<String>,
@@ -463,16 +465,19 @@ pub struct ObjectTemplate {
     pub name: Option<String>,
     pub generate_name: Option<String>,
     pub labels: Labels,
-    #[serde(default, skip_serializing_if = "is_empty")]
-    pub annotations: Labels,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Annotations,
     pub owner_references: OwnerReferences,
     pub finalizers: Vec<String>,
     pub spec: Spec,
 }
 
-/// No annotations: none written into the trace, which keeps its hash.
-fn is_empty(map: &Labels) -> bool {
-    map.is_empty()
+/// `metadata.annotations`: none, or some, shared as [`Labels`] are.
+pub type Annotations = Option<Labels>;
+
+/// Annotations from a map: none when it is empty.
+pub fn annotations(map: BTreeMap<String, String>) -> Annotations {
+    (!map.is_empty()).then(|| Rc::new(map))
 }
 
 /// The body of an update that writes the object back as it is (a caller

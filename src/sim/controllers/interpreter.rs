@@ -842,7 +842,7 @@ impl RecipeRun {
         let found = *in_cache > 0;
         let child_kind = self.recipe.child;
         // What the owner holds now, labels then annotations, and how many of `marks` change.
-        let mut now = [(*owner.labels).clone(), (*owner.annotations).clone()];
+        let mut now = [(*owner.labels).clone(), owner.annotations.as_deref().cloned().unwrap_or_default()];
         let changes: [usize; 2] = if found {
             // Its children are back: a delete seen before is behind it.
             cx.deletes_seen.remove(&self.key);
@@ -872,7 +872,8 @@ impl RecipeRun {
         let read_rv = owner.resource_version;
         let options = checked(precondition, &owner);
         let [labels, annotations] = now;
-        let body = ObjectTemplate { labels: Rc::new(labels), annotations: Rc::new(annotations), ..(&*owner).into() };
+        let body =
+            ObjectTemplate { labels: Rc::new(labels), annotations: crate::sim::object::annotations(annotations), ..(&*owner).into() };
         let [keys, annotations] = changes.map(|n| n as u32);
         let note = Note::Labels { owner: self.key.clone(), child_kind, removing: !found, keys, annotations, read_rv };
         self.at = At::LabelsNoted { removing: !found, body, options };
