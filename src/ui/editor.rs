@@ -40,6 +40,16 @@ pub(super) fn Editor() -> impl IntoView {
             draft.set(d);
         }
     };
+    // What Export last did, said beside the verdict.
+    let exported = RwSignal::new(None::<String>);
+    let export = move |_| {
+        let Some(Ok(s)) = checked.with_untracked(|c| c.as_ref().map(|c| c.run.clone())) else { return };
+        let json = serde_json::to_string_pretty(&s.to_value()).unwrap_or_default();
+        let name = format!("{}.json", super::share::stem(&s.name));
+        if super::share::download(&name, "application/json", &format!("{json}\n")).is_ok() {
+            exported.set(Some(format!("Exported as {name}: `cachescope run {name}` plays this very run.")));
+        }
+    };
     let run = move |_| {
         let Some(c) = checked.get_untracked() else { return };
         if let (Ok(s), Some(compact)) = (c.run, c.compact) {
@@ -124,8 +134,10 @@ pub(super) fn Editor() -> impl IntoView {
                 on:input=move |ev| text.set(event_target_value(&ev))
             ></textarea>
             <p id="editor-status" class="editor-status" class:bad=invalid role="status" aria-live="polite">{status}</p>
+            <p class="editor-exported" aria-live="polite">{move || exported.get()}</p>
             <div class="dialog-actions">
                 <button on:click=run prop:disabled=invalid>"Run"</button>
+                <button on:click=export prop:disabled=invalid>"Export"</button>
                 <button on:click=move |_| ui.editor_open.set(false)>"Close"</button>
             </div>
         </Modal>

@@ -49,7 +49,7 @@ pub(super) fn write_clipboard(text: String, then: impl FnOnce(bool) + 'static) {
 }
 
 /// Offer `text` as a file download named `name`.
-fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
+pub(super) fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let bag = web_sys::BlobPropertyBag::new();
     bag.set_type(mime);
@@ -64,9 +64,13 @@ fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     Ok(())
 }
 
-/// A file name from a scenario name: letters, digits, `-` and `_` only.
+/// A file name from the run's scenario name.
 fn file_stem(ui: Ui) -> String {
-    let name = ui.session.with_untracked(|s| s.scenario().name.clone());
+    stem(&ui.session.with_untracked(|s| s.scenario().name.clone()))
+}
+
+/// A file name from a scenario name: letters, digits, `-` and `_` only.
+pub(super) fn stem(name: &str) -> String {
     let stem: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
     if stem.is_empty() {
         "scenario".to_string()

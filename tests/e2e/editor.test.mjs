@@ -9,9 +9,17 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { NO_PROBLEMS, axeProblems, openPage, openStage, playToEnd, presentObjects, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const TMP = mkdtempSync(path.join(tmpdir(), 'cachescope-editor-'));
+const runner = (...args) => execFileSync('cargo', ['run', '-q', '--bin', 'cachescope', '--', ...args], { cwd: ROOT, encoding: 'utf8' });
 
 /** Read the Ensemble, count its ConfigMaps `from`, create the missing with generateName, return. */
 const recipe = (from, count = from) => ({
@@ -91,9 +99,20 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
     assert.deepEqual(await lines(), written, 'the last valid recipe stays on screen');
     assert.equal(await dialog.getByLabel('Recipe (JSON)').getAttribute('aria-invalid'), 'true');
 
-    // Valid again; Tab to Run, Enter: the run starts over at frame 0 with it.
+    // Valid again. Export: the file the runner plays (its trace hash is the page's, below).
     await retype(page, JSON.stringify(recipe('cache'), null, 2));
     await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();
+    const download = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+    const file = path.join(TMP, (await download).suggestedFilename());
+    await (await download).saveAs(file);
+    assert.equal(JSON.parse(readFileSync(file, 'utf8')).controller.recipe.steps.length, 4);
+    // The runner prints its code as the dialog draws it, line for line.
+    const printed = runner('recipe', file).trimEnd().split('\n').map((l) => l.replace(/^\s*\d+\s{2}/, ''));
+    assert.deepEqual(printed, written, 'cachescope recipe prints what the dialog drew');
+    const exported = JSON.parse(runner('run', file)).trace_hash;
+    // Tab to Run, Enter: the run starts over at frame 0 with it.
+    await dialog.getByLabel('Recipe (JSON)').focus();
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await dialog.waitFor({ state: 'detached' });
@@ -105,6 +124,7 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
 
     // The link carries the recipe: a reload runs the same trace.
     const before = await traceHash(page);
+    assert.equal(before, exported, 'the exported file runs the trace the page ran');
     assert.match(page.url(), /[?&]z=/);
     await page.reload({ waitUntil: 'load' });
     await region(page, 'Cluster').waitFor({ timeout: 20_000 });
