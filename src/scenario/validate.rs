@@ -412,8 +412,6 @@ pub(super) fn shown(text: &str) -> String {
     }
 }
 
-/// A label's key (a qualified name, with an optional `prefix/`) or value, as
-/// Kubernetes allows them (simplified: at most 63 characters each part).
 /// Annotations at `field`: at most as many as the limit `limit` allows,
 /// each key a label's key, each value any printable text up to 1,024
 /// characters (the apiserver's bound is 256 KiB for them all).
@@ -430,6 +428,8 @@ pub(super) fn annotations<'a>(
     Ok(())
 }
 
+/// A label's key (a qualified name, with an optional `prefix/`) or value, as
+/// Kubernetes allows them (simplified: at most 63 characters each part).
 pub(super) fn label_part(field: &str, text: &str, key: bool) -> Result<(), ScenarioError> {
     let part_ok = |p: &str| {
         p.len() <= 63

@@ -44,9 +44,7 @@ pub(super) fn Editor() -> impl IntoView {
     let exported = RwSignal::new(None::<String>);
     let export = move |_| {
         let Some(Ok(s)) = checked.with_untracked(|c| c.as_ref().map(|c| c.run.clone())) else { return };
-        let json = serde_json::to_string_pretty(&s.to_value()).unwrap_or_default();
-        let name = format!("{}.json", super::share::stem(&s.name));
-        if super::share::download(&name, "application/json", &format!("{json}\n")).is_ok() {
+        if let Some(name) = super::share::download_scenario(&s) {
             exported.set(Some(format!("Exported as {name}: `cachescope run {name}` plays this very run.")));
         }
     };

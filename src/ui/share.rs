@@ -49,7 +49,7 @@ pub(super) fn write_clipboard(text: String, then: impl FnOnce(bool) + 'static) {
 }
 
 /// Offer `text` as a file download named `name`.
-pub(super) fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
+fn download(name: &str, mime: &str, text: &str) -> Result<(), JsValue> {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let bag = web_sys::BlobPropertyBag::new();
     bag.set_type(mime);
@@ -69,8 +69,16 @@ fn file_stem(ui: Ui) -> String {
     stem(&ui.session.with_untracked(|s| s.scenario().name.clone()))
 }
 
+/// Offer `s` as the scenario file `cachescope run` plays, named after it;
+/// the file's name, once the download has started.
+pub(super) fn download_scenario(s: &Scenario) -> Option<String> {
+    let json = serde_json::to_string_pretty(&s.to_value()).unwrap_or_default();
+    let name = format!("{}.json", stem(&s.name));
+    download(&name, "application/json", &format!("{json}\n")).ok().map(|()| name)
+}
+
 /// A file name from a scenario name: letters, digits, `-` and `_` only.
-pub(super) fn stem(name: &str) -> String {
+fn stem(name: &str) -> String {
     let stem: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
     if stem.is_empty() {
         "scenario".to_string()
@@ -136,9 +144,7 @@ pub fn ShareBar() -> impl IntoView {
         copy(ui, snippet, "Embed snippet copied: paste the <iframe> into your course page.".to_string());
     };
     let export_scenario = move |_| {
-        let json = ui.session.with_untracked(|s| serde_json::to_string_pretty(&s.scenario().to_value()).unwrap_or_default());
-        let name = format!("{}.json", file_stem(ui));
-        if download(&name, "application/json", &format!("{json}\n")).is_ok() {
+        if let Some(name) = ui.session.with_untracked(|s| download_scenario(s.scenario())) {
             ui.share_note
                 .set(Note::say(format!("Exported the scenario as {name}; import it here or run it with `cachescope run {name}`.")));
         }
