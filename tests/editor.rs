@@ -102,3 +102,129 @@ fn steps_are_added_moved_and_removed_as_a_list() {
     assert_eq!(cachescope::view::editor::steps_in(&with_create), Some(4), "an invalid recipe's steps, counted");
     assert_eq!(cachescope::view::editor::steps_in("[1]"), None);
 }
+
+/// The form table holds every field of every step the language has, and
+/// marks required exactly those serde requires: the scenario's JSON Schema,
+/// which serde's own types write, is the other account of them.
+#[test]
+fn the_forms_offer_every_field_of_every_step_and_require_what_serde_does() {
+    use cachescope::scenario::recipe::{fields, FIELDS};
+    use std::collections::BTreeSet;
+    let schema = cachescope::scenario::settings::schema();
+    let variants = schema["$defs"]["Op"]["oneOf"].as_array().expect("Op is one of its steps");
+    let mut from_schema = BTreeSet::new();
+    let mut required = BTreeSet::new();
+    for v in variants {
+        let Some(props) = v["properties"].as_object() else { continue };
+        let (step, body) = props.iter().next().unwrap();
+        for field in body["properties"].as_object().map(|m| m.keys().cloned().collect::<Vec<_>>()).unwrap_or_default() {
+            from_schema.insert((step.clone(), field));
+        }
+        for field in body["required"].as_array().into_iter().flatten() {
+            required.insert((step.clone(), field.as_str().unwrap().to_string()));
+        }
+    }
+    let table: BTreeSet<(String, String)> = FIELDS.iter().map(|f| (f.step.to_string(), f.field.to_string())).collect();
+    assert_eq!(table, from_schema, "the form table and the steps' types name the same fields");
+    assert_eq!(table.len(), FIELDS.len(), "one row a field");
+    let needed: BTreeSet<(String, String)> =
+        FIELDS.iter().filter(|f| f.required).map(|f| (f.step.to_string(), f.field.to_string())).collect();
+    assert_eq!(needed, required);
+    assert_eq!(fields("count").map(|f| f.field).collect::<Vec<_>>(), ["from", "select", "victims", "burst", "desired"]);
+    // The recipe's own fields, all but its steps (the list above the forms).
+    let recipe = schema["$defs"]["Recipe"]["properties"].as_object().expect("a recipe's fields");
+    let mut own: BTreeSet<&str> = recipe.keys().map(String::as_str).collect();
+    own.remove("steps");
+    assert_eq!(fields("recipe").map(|f| f.field).collect::<BTreeSet<_>>(), own);
+}
+
+/// Each word a form's menu offers is one the step reads, and its default
+/// is one of them; a form edit of each writes a step serde takes.
+#[test]
+fn every_word_a_form_offers_is_a_word_its_step_reads() {
+    use cachescope::scenario::recipe::{FieldKind, FIELDS, STEPS};
+    use cachescope::sim::recipe::Op;
+    for f in FIELDS {
+        let example: Value = serde_json::from_str(STEPS.iter().find(|s| s.name == f.step).unwrap().example).unwrap();
+        let words: Vec<(&str, bool)> = match f.kind {
+            FieldKind::Choice(words) => words.iter().map(|w| (*w, false)).collect(),
+            FieldKind::Tagged(words) => words.to_vec(),
+            _ => continue,
+        };
+        if let Some(d) = f.default {
+            assert!(words.iter().any(|(w, _)| *w == d), "{}.{}: its default {d} is offered", f.step, f.field);
+        }
+        for (word, carries) in words {
+            let mut step = example.clone();
+            step[f.step][f.field] = if carries { serde_json::json!({ word: "x" }) } else { word.into() };
+            serde_json::from_value::<Op>(step).unwrap_or_else(|e| panic!("{}.{} = {word}: {e}", f.step, f.field));
+        }
+    }
+}
+
+/// The recipe, written in the forms as a keyboard would: a blank
+/// reconcile over a ReplicaSet of 3; its list replaced by a count by
+/// controllerRef, a create with generateName; it over-creates from the
+/// cache and keeps 3 once the count reads live. A number that is none and
+/// JSON that is not are refused naming the field, the text left as it was.
+#[test]
+fn a_recipe_written_in_the_forms_over_creates_and_reading_live_mends_it() {
+    use cachescope::scenario::Scenario;
+    use cachescope::view::editor::{added, edited, moved, step_form, Edit, Move, Part, Shown};
+    let current = Scenario::from_value(serde_json::json!({
+        "name": "mine", "until_ms": 20000, "cluster": {"watch_lag_ms": 1000},
+        "controller": {"kind": "replicaset", "expectations": false},
+        "objects": [{"kind": "ReplicaSet", "name": "web", "replicas": 3}]
+    }))
+    .unwrap();
+    let blank = Draft::begin(Start::Blank, &current).unwrap();
+    let mut text = moved(&blank.text, 1, Move::Remove).unwrap();
+    text = added(&text, "count").unwrap();
+    let (name, form) = step_form(&text, 1).unwrap();
+    assert_eq!(name, "count");
+    assert_eq!(form.iter().find(|v| v.field.field == "from").unwrap().shown, Shown::Choice("cache".into()));
+    text = edited(&text, Part::Step(1), "select", Edit::Tag("active_controlled".into())).unwrap();
+    text = edited(&text, Part::Step(1), "victims", Edit::Word("keep".into())).unwrap();
+    text = edited(&text, Part::Step(1), "burst", Edit::Number(String::new())).unwrap();
+    text = added(&text, "create").unwrap();
+    text = edited(&text, Part::Step(2), "naming", Edit::Tag("generate".into())).unwrap();
+    assert_eq!(step_form(&text, 2).unwrap().1[0].shown, Shown::Tagged("generate".into(), "-voice-".into()), "a tag keeps its text");
+    text = edited(&text, Part::Step(2), "naming", Edit::TagText("-".into())).unwrap();
+    text = edited(&text, Part::Step(2), "label", Edit::Text("app".into())).unwrap();
+    text = edited(&text, Part::Step(2), "batches", Edit::Word("one_by_one".into())).unwrap();
+    let run = blank.check(&text).run.unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(run.controller.recipe.as_ref().unwrap().ops.len(), 4);
+    let stale = Report::run(&run);
+    assert!(stale.peak_live["Pod"] > 3, "from the cache it over-creates: {:?}", stale.peak_live);
+    assert!(!stale.invariants["children_within_desired"].held);
+    // The count read live (which reads the owner live first, as the check says): never more than 3.
+    let e = blank.check(&edited(&text, Part::Step(1), "from", Edit::Word("live".into())).unwrap()).run.unwrap_err();
+    assert!(e.starts_with("controller.recipe.steps[1].count.from") && e.contains("live get_owner"), "{e}");
+    let live = edited(&text, Part::Step(0), "from", Edit::Word("live".into())).unwrap();
+    let live = edited(&live, Part::Step(1), "from", Edit::Word("live".into())).unwrap();
+    let fixed = Report::run(&blank.check(&live).run.unwrap());
+    assert_eq!((fixed.peak_live["Pod"], fixed.live["Pod"]), (3, 3));
+    assert!(fixed.invariants["children_within_desired"].held);
+    // What the form cannot write is refused, naming the field and value.
+    let e = edited(&text, Part::Step(1), "burst", Edit::Number("three".into())).unwrap_err();
+    assert!(e.starts_with("controller.recipe.steps[1].count.burst") && e.contains("three"), "{e}");
+    let e = edited(&text, Part::Step(1), "select", Edit::TagText("app".into())).unwrap_err();
+    assert!(e.contains("steps[1].count.select"), "a bare word carries no text: {e}");
+    // What JSON holds is written, and the check names what the rules refuse.
+    let zero = edited(&text, Part::Step(1), "burst", Edit::Number("0".into())).unwrap();
+    let e = blank.check(&zero).run.unwrap_err();
+    assert!(e.starts_with("controller.recipe.steps[1].count.burst"), "{e}");
+    // The recipe's own fields: expectations kept, by UID; left out again, as written before.
+    let (name, own) = cachescope::view::editor::form(&text, Part::Recipe).unwrap();
+    assert_eq!(name, "recipe");
+    assert_eq!(own.iter().find(|v| v.field.field == "expectations").unwrap().shown, Shown::Choice(String::new()), "left out");
+    let kept = edited(&text, Part::Recipe, "expectations", Edit::Word("true".into())).unwrap();
+    let kept = edited(&kept, Part::Recipe, "expectations_keyed_by", Edit::Word("uid".into())).unwrap();
+    let r = blank.check(&kept).run.unwrap();
+    let r = r.controller.recipe.as_ref().unwrap();
+    assert!(r.expectations && r.expectations_keyed_by == cachescope::sim::recipe::KeyedBy::Uid);
+    let v: Value = serde_json::from_str(&edited(&kept, Part::Recipe, "expectations", Edit::Word(String::new())).unwrap()).unwrap();
+    assert!(v.get("expectations").is_none());
+    let e = blank.check(&edited(&text, Part::Recipe, "owner", Edit::Text("Ensemble".into())).unwrap()).run.unwrap_err();
+    assert!(e.starts_with("controller.recipe"), "another owner than its controller's is named: {e}");
+}

@@ -19,7 +19,13 @@ pub fn verdict(said: &str, says: &str, choice: bool, correct: bool) -> String {
 /// What a step that asks for a change waits for: each `(path, value)`.
 pub fn waiting(missing: &[(String, String)]) -> String {
     let list: Vec<String> = missing.iter().map(|(p, v)| format!("{p} = {v}")).collect();
-    format!("Waiting for your change ({}) with the page's own control; the run then starts again from frame 0.", list.join(", "))
+    // A field of the recipe is changed in its editor, not with a setting's control.
+    let with = if missing.iter().any(|(p, _)| crate::scenario::lesson::is_recipe_field(p)) {
+        "in Your controller (✎), its step's form, and Run"
+    } else {
+        "with the page's own control"
+    };
+    format!("Waiting for your change ({}) {with}; the run then starts again from frame 0.", list.join(", "))
 }
 
 /// The caption at frame 0 while a lesson is open, in place of the preset's

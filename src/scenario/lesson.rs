@@ -367,11 +367,16 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value, known: &[&str]) -> Re
             }
         }
         for (path, value) in &step.set {
-            if super::get_path(doc, path).is_none_or(|v| v.is_object() || v.is_array()) || super::settings::setting(path).is_none() {
+            // A setting, or a field of the recipe's own (`controller.recipe.steps[2].label_owner.remove`):
+            // the one-line fix a learner makes in "Your controller".
+            let known = super::settings::setting(path).is_some() || is_recipe_field(path);
+            if super::get_path(doc, path).is_none_or(|v| v.is_object() || v.is_array()) || !known {
                 return Err(ScenarioError::new(
                     format!("{at}.set"),
                     Some(format!("{path:?}")),
-                    format!("{path:?} is not a scenario setting (for example controller.naming or cluster.watch_lag_ms)"),
+                    format!(
+                        "{path:?} is neither a scenario setting (for example controller.naming or cluster.watch_lag_ms) nor a field of controller.recipe the scenario writes"
+                    ),
                 ));
             }
             if value.is_object() || value.is_array() || value.is_null() {
@@ -530,6 +535,12 @@ impl Cursor {
         };
         (world, &self.frames[..n])
     }
+}
+
+/// A field of the scenario's recipe (`controller.recipe.…`): a step's
+/// `set` there is a change the learner makes in the recipe editor.
+pub fn is_recipe_field(path: &str) -> bool {
+    path.starts_with("controller.recipe.")
 }
 
 /// Play the lesson against its scenario: each step's frames (where it asks,

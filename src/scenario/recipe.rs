@@ -504,7 +504,8 @@ pub fn written_out(s: &Scenario) -> Option<serde_json::Value> {
         c[key] = plain[key].clone();
     }
     c["recipe"] = serde_json::to_value(&recipe).expect("recipes serialize");
-    if let Some(controls) = v["controls"].as_array_mut() {
+    // `get_mut`, not `v["controls"]`: indexing a document with no controls would write `"controls": null` into it.
+    if let Some(controls) = v.get_mut("controls").and_then(serde_json::Value::as_array_mut) {
         controls.retain(|p| !WRITTEN_BY_RECIPE.iter().any(|(w, _)| p == w));
     }
     Some(v)
@@ -631,6 +632,186 @@ pub const STEPS: &[StepDoc] = &[
     },
     StepDoc { name: "return", example: r#""return""#, does: "Return the first error a write met (requeued rate-limited), or nil. The last step, and only there." },
 ];
+
+/// What a step's field holds, as the editor's form offers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldKind {
+    /// One of these words (`from`: `cache`, `live`, …).
+    Choice(&'static [&'static str]),
+    /// `true` or `false`.
+    Flag,
+    /// A whole number; its limits are [`limits::LIMITS`]' entry at
+    /// `controller.recipe.steps[].{step}.{field}` where it has one.
+    Int,
+    /// Text: a label's key, a finalizer's name.
+    Text,
+    /// One of these words, those marked `true` carrying a text:
+    /// `{"label": key}`, or a bare `"active_controlled"`.
+    Tagged(&'static [(&'static str, bool)]),
+    /// JSON of its own: a condition, a map of labels, a loop's action.
+    Json,
+    /// `true`, `false`, or left out, which means something neither says
+    /// (the controller's own wiring).
+    MaybeFlag,
+}
+
+/// One field of a step: its kind, what leaving it out means, and a line of help.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepField {
+    pub step: &'static str,
+    pub field: &'static str,
+    pub kind: FieldKind,
+    /// What the field is when left out, as its form shows it (`None`:
+    /// required, or absent meaning something no value says).
+    pub default: Option<&'static str>,
+    /// The step needs it.
+    pub required: bool,
+    pub help: &'static str,
+}
+
+const FROM: FieldKind = FieldKind::Choice(&["cache", "live", "read_your_writes"]);
+const SELECT: FieldKind = FieldKind::Tagged(&[("label", true), ("active_label", true), ("active_controlled", false), ("namespace", false)]);
+const PRECONDITION: FieldKind = FieldKind::Choice(&["none", "uid", "resource_version"]);
+const PROPAGATION: FieldKind = FieldKind::Choice(&["Background", "Foreground", "Orphan"]);
+
+const fn field(step: &'static str, field: &'static str, kind: FieldKind, default: Option<&'static str>, help: &'static str) -> StepField {
+    StepField { step, field, kind, default, required: false, help }
+}
+
+const fn needed(step: &'static str, field: &'static str, kind: FieldKind, help: &'static str) -> StepField {
+    StepField { step, field, kind, default: None, required: true, help }
+}
+
+/// The recipe's own fields, above its steps (`step` is `recipe`): its
+/// kinds, its name, and how it keeps its expectations.
+pub const RECIPE_FIELDS: &[StepField] = &[
+    field("recipe", "name", FieldKind::Text, None, "the name it goes by in logs and the audit log (absent: its controller kind's)"),
+    needed("recipe", "owner", FieldKind::Text, "the kind it reconciles: Ensemble, ReplicaSet, or a kind the scenario declares"),
+    needed("recipe", "child", FieldKind::Text, "the kind it counts, creates and deletes: its owner's children"),
+    field("recipe", "expectations", FieldKind::MaybeFlag, None, "keeps ControllerExpectations (left out: exactly when a step checks them)"),
+    field(
+        "recipe",
+        "expectations_keyed_by",
+        FieldKind::Choice(&["name", "uid"]),
+        Some("name"),
+        "what they are kept under: the owner's namespace/name, or its UID",
+    ),
+    field(
+        "recipe",
+        "delete_expectations_on_delete",
+        FieldKind::MaybeFlag,
+        None,
+        "the owner's delete handler forgets them (left out: its controller kind's wiring)",
+    ),
+];
+
+/// Every field of every step, in the order the editor's form shows them
+/// ([`STEPS`] says what each step does; a test holds this table to the
+/// fields `crate::sim::recipe::Op` reads).
+pub const FIELDS: &[StepField] = &[
+    field(
+        "get_owner",
+        "from",
+        FROM,
+        Some("cache"),
+        "where the owner is read: the cache, a live GET, or controller-runtime's read-your-writes client",
+    ),
+    field("get_owner", "stop_if_terminating", FieldKind::Flag, Some("true"), "a deletionTimestamp ends the sync, as NotFound does"),
+    field(
+        "check_expectations",
+        "on_pending",
+        FieldKind::Choice(&["return", "count_only"]),
+        Some("return"),
+        "while its own creates or deletes are unseen: return, or count without acting",
+    ),
+    field("count", "from", FROM, Some("cache"), "where the children are counted: the one read that can be stale"),
+    needed("count", "select", SELECT, "which children: by a label holding the owner's name, by controllerRef, or the whole namespace"),
+    field(
+        "count",
+        "victims",
+        FieldKind::Choice(&["keep", "past_desired", "newest", "oldest", "random", "highest_ordinal"]),
+        Some("keep"),
+        "which of a surplus are deleted",
+    ),
+    field("count", "burst", FieldKind::Int, None, "at most this many creates or deletes a sync (absent: no limit)"),
+    field("count", "desired", FieldKind::Int, None, "count against this many, not the owner's desired count"),
+    field("list", "from", FROM, Some("cache"), "where the children are read"),
+    needed("list", "select", SELECT, "which children: by a label holding the owner's name, by controllerRef, or the whole namespace"),
+    field("label_owner", "labels", FieldKind::Json, None, "the labels written on the owner, as {\"key\": \"value\"}"),
+    field("label_owner", "annotations", FieldKind::Json, None, "the annotations written with them, as {\"key\": \"value\"}"),
+    field(
+        "label_owner",
+        "remove",
+        FieldKind::Choice(&["when_none_listed", "on_observed_delete"]),
+        Some("when_none_listed"),
+        "when the labels come off an owner whose list found none",
+    ),
+    field(
+        "label_owner",
+        "precondition",
+        PRECONDITION,
+        Some("none"),
+        "what the owner's Update checks: nothing, its UID, or its resourceVersion",
+    ),
+    needed("return_if", "when", FieldKind::Json, "the condition, as JSON: {\"lt\": [\"found\", \"desired\"]}, with not, all and any"),
+    field("return_if", "error", FieldKind::Flag, Some("false"), "return an error (requeued with backoff) rather than nil"),
+    needed(
+        "create",
+        "naming",
+        FieldKind::Tagged(&[("indexed", true), ("generate", true)]),
+        "owner + this + an index (a second create is AlreadyExists), or generateName (a second is a duplicate)",
+    ),
+    needed("create", "label", FieldKind::Text, "the label key each child carries, set to the owner's name"),
+    field("create", "owner_reference", FieldKind::Flag, Some("true"), "each child has a controllerRef to the owner"),
+    field(
+        "create",
+        "batches",
+        FieldKind::Choice(&["one_by_one", "slow_start"]),
+        Some("one_by_one"),
+        "one request at a time, or slowStartBatch's 1, 2, 4, …",
+    ),
+    field("create", "copy_desired", FieldKind::Flag, Some("false"), "each child asks for the owner's desired count"),
+    field("delete", "at_once", FieldKind::Flag, Some("false"), "send every delete at once rather than one at a time"),
+    field(
+        "delete",
+        "precondition",
+        PRECONDITION,
+        Some("none"),
+        "what the delete checks: nothing, the UID read, or the resourceVersion read",
+    ),
+    field(
+        "delete",
+        "propagation",
+        PROPAGATION,
+        None,
+        "what becomes of the victim's own dependents (absent: the resource's default, Background)",
+    ),
+    needed("wait_for_cache", "timeout_ms", FieldKind::Int, "how long to wait for the cache to hold this sync's creates, in ms"),
+    needed("finalizer", "name", FieldKind::Text, "the finalizer added while the owner lives and removed once it is Terminating"),
+    needed("requeue_after", "after_ms", FieldKind::Int, "queue the key again this many ms later"),
+    field("update_status", "retries", FieldKind::Int, Some("1"), "tries again after a GET, this many times, when the status write fails"),
+    field("for_each", "over", FieldKind::Choice(&["read", "live"]), Some("read"), "what was read before, or a live LIST of its own"),
+    needed("for_each", "max", FieldKind::Int, "at most this many objects a sync"),
+    field(
+        "for_each",
+        "when",
+        FieldKind::Json,
+        None,
+        "which objects, as JSON: {\"not\": \"terminating\"}, labelled, controlled, orphan (absent: every one)",
+    ),
+    needed("for_each", "do", FieldKind::Json, "the request for each, as JSON: {\"delete\": {\"precondition\": \"uid\"}}"),
+];
+
+/// The fields of the step named `step` (`recipe`: the recipe's own), in the form's order.
+pub fn fields(step: &str) -> impl Iterator<Item = &'static StepField> + '_ {
+    FIELDS.iter().chain(RECIPE_FIELDS).filter(move |f| f.step == step)
+}
+
+/// A field's limits, where the work budget declares them.
+pub fn field_limits(f: &StepField) -> Option<(u64, u64)> {
+    let path = format!("controller.recipe.steps[].{}.{}", f.step, f.field);
+    limits::LIMITS.iter().find(|l| l.path == path && l.of == limits::Of::Value).map(|l| (l.min, l.max))
+}
 
 /// The steps' table for the docs: each with its example and the line it prints.
 pub fn markdown_table() -> String {

@@ -4,7 +4,10 @@
 
 use super::modal::Modal;
 use super::state::use_ui;
-use crate::view::editor::{added, code, moved, step_names, steps_in, Draft, Move, Start};
+use crate::scenario::recipe::{field_limits, FieldKind};
+use crate::view::editor::{
+    added, code, edited, form, moved, recipe_edits, step_names, steps_in, Draft, Edit, FieldView, Move, Part, Shown, Start,
+};
 use leptos::prelude::*;
 
 #[component]
@@ -24,20 +27,35 @@ pub(super) fn Editor() -> impl IntoView {
             lines.set(code(&s));
         }
     });
-    let status = move || match checked.get() {
-        None => "This run's controller is the pruner, a one-shot program: start from a preset's reconcile.".to_string(),
-        Some(c) => match c.run {
+    // An edit the form could not write into the recipe (a number that is none): said until the next edit.
+    let form_error = RwSignal::new(None::<String>);
+    // The part whose form is open: the recipe's own fields, or a step's.
+    let open = RwSignal::new(None::<Part>);
+    let status = move || match (form_error.get(), checked.get()) {
+        (Some(e), _) => format!("Not run: {e}. The last valid recipe stays on screen."),
+        (None, None) => "This run's controller is the pruner, a one-shot program: start from a preset's reconcile.".to_string(),
+        (None, Some(c)) => match c.run {
             Ok(s) => format!("Valid: {} steps. Run it from frame 0.", s.controller.recipe.as_ref().map_or(0, |r| r.ops.len())),
             Err(e) => format!("Not run: {e}. The last valid recipe stays on screen."),
         },
     };
-    let invalid = move || checked.with(|c| !matches!(c, Some(c) if c.run.is_ok()));
+    // Every change of the text, by the form or by hand, is the edit the status speaks of.
+    Effect::new(move |_| {
+        text.track();
+        form_error.set(None);
+    });
+    let edit = move |part: Part, field: &'static str, how: Edit| match text.with_untracked(|t| edited(t, part, field, how)) {
+        Ok(t) => text.set(t),
+        Err(e) => form_error.set(Some(e)),
+    };
+    let invalid = move || form_error.with(Option::is_some) || checked.with(|c| !matches!(c, Some(c) if c.run.is_ok()));
     let add_choice = NodeRef::<leptos::html::Select>::new();
     let start_from = move |key: String| {
         if let Some(start) = Start::from_key(&key) {
             let d = Draft::begin(start, &current);
             text.set(d.as_ref().map(|d| d.text.clone()).unwrap_or_default());
             draft.set(d);
+            open.set(None);
         }
     };
     // What Export last did, said beside the verdict.
@@ -48,11 +66,24 @@ pub(super) fn Editor() -> impl IntoView {
             exported.set(Some(format!("Exported as {name}: `cachescope run {name}` plays this very run.")));
         }
     };
-    let run = move |_| {
+    // Run it from frame 0; `then_find`: and search its schedules, as "Can it go wrong?" does.
+    let run = move |then_find: bool| {
         let Some(c) = checked.get_untracked() else { return };
         if let (Ok(s), Some(compact)) = (c.run, c.compact) {
             ui.editor_open.set(false);
-            ui.load(s, None, Some(compact));
+            // In a lesson, a change of the recipe's fields is the change its step waits for: the
+            // run is made again with it, the lesson goes on, and the link names the fields.
+            let in_lesson = ui.lesson.with_untracked(Option::is_some);
+            match ui.session.with_untracked(|now| recipe_edits(now.scenario(), &s)).filter(|e| in_lesson && !e.is_empty()) {
+                Some(edits) => {
+                    let said = edits.iter().map(|(p, v)| format!("{p} = {v}")).collect::<Vec<_>>().join(", ");
+                    ui.restart_with_all(&edits, &said);
+                }
+                None => ui.load(s, None, Some(compact)),
+            }
+            if then_find {
+                ui.find_asked.set(true);
+            }
         }
     };
     view! {
@@ -79,6 +110,15 @@ pub(super) fn Editor() -> impl IntoView {
                 </select>
             </div>
             <h3 id="editor-code-title">"As code"</h3>
+            <button
+                class="recipe-fields"
+                aria-expanded=move || (open.get() == Some(Part::Recipe)).to_string()
+                aria-controls="step-form"
+                on:click=move |_| {
+                    open.set((open.get_untracked() != Some(Part::Recipe)).then_some(Part::Recipe));
+                    focus_form();
+                }
+            >"Kinds and expectations"</button>
             <ol class="editor-code" aria-labelledby="editor-code-title">
                 {move || {
                     let all = lines.get();
@@ -94,8 +134,19 @@ pub(super) fn Editor() -> impl IntoView {
                                         text.set(t);
                                     }
                                 };
+                                let opened = move || open.get() == Some(Part::Step(step));
                                 view! {
                                     <span class="step-moves">
+                                        <button
+                                            aria-label=format!("Edit step {line}")
+                                            title="Edit"
+                                            aria-expanded=move || opened().to_string()
+                                            aria-controls="step-form"
+                                            on:click=move |_| {
+                                                open.set((!opened()).then_some(Part::Step(step)));
+                                                focus_form();
+                                            }
+                                        >"✎"</button>
                                         <button aria-label=format!("Move step {line} up") title="Up" prop:disabled=move || invalid() || line == 1 on:click=move |_| act(Move::Up)>"↑"</button>
                                         <button aria-label=format!("Move step {line} down") title="Down" prop:disabled=move || invalid() || line + 1 == n on:click=move |_| act(Move::Down)>"↓"</button>
                                         <button aria-label=format!("Remove step {line}") title="Remove" prop:disabled=invalid on:click=move |_| act(Move::Remove)>"✕"</button>
@@ -107,6 +158,7 @@ pub(super) fn Editor() -> impl IntoView {
                         .collect_view()
                 }}
             </ol>
+            {move || open.get().map(|part| view! { <PartForm part text edit /> })}
             <div class="control add-step">
                 <label for="editor-add">"Add a step"</label>
                 <select id="editor-add" node_ref=add_choice>
@@ -134,10 +186,183 @@ pub(super) fn Editor() -> impl IntoView {
             <p id="editor-status" class="editor-status" class:bad=invalid role="status" aria-live="polite">{status}</p>
             <p class="editor-exported" aria-live="polite">{move || exported.get()}</p>
             <div class="dialog-actions">
-                <button on:click=run prop:disabled=invalid>"Run"</button>
+                <button on:click=move |_| run(false) prop:disabled=invalid>"Run"</button>
+                <button on:click=move |_| run(true) prop:disabled=invalid>"Find a bug"</button>
                 <button on:click=export prop:disabled=invalid>"Export"</button>
                 <button on:click=move |_| ui.editor_open.set(false)>"Close"</button>
             </div>
         </Modal>
+    }
+}
+
+/// Move the focus to the open form's first control, once it is drawn.
+fn focus_form() {
+    request_animation_frame(|| {
+        let first = document().query_selector("#step-form select, #step-form input, #step-form textarea").ok().flatten();
+        if let Some(el) = first.and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok()) {
+            let _ = el.focus();
+        }
+    });
+}
+
+/// A part's fields as controls (a step's, or the recipe's own), each edit
+/// written into the recipe's text. Its controls are drawn once for the
+/// part's kind and keep their focus while the text changes under them;
+/// their values follow the text.
+#[component]
+fn PartForm(part: Part, text: RwSignal<String>, edit: impl Fn(Part, &'static str, Edit) + Copy + Send + Sync + 'static) -> impl IntoView {
+    let name = Memo::new(move |_| text.with(|t| form(t, part).map(|(name, _)| name)));
+    let shown = move |field: &'static str| {
+        text.with(|t| form(t, part).and_then(|(_, views)| views.into_iter().find(|v| v.field.field == field).map(|v| v.shown)))
+    };
+    let title = move |name: &str| match part {
+        Part::Recipe => "The recipe: kinds and expectations".to_string(),
+        Part::Step(i) => format!("Step {}: {name}", i + 1),
+    };
+    move || {
+        let Some(name) = name.get() else {
+            return view! { <p id="step-form" class="step-form">"Not a recipe the form can edit: mend the JSON below."</p> }.into_any();
+        };
+        let views = text.with_untracked(|t| form(t, part)).map(|(_, v)| v).unwrap_or_default();
+        let none = views.is_empty().then(|| view! { <p class="field-help">{format!("{name} has no fields.")}</p> });
+        let controls = views.into_iter().map(|v| control(part, v, shown, edit)).collect_view();
+        view! {
+            <fieldset id="step-form" class="step-form">
+                <legend>{title(&name)}</legend>
+                {none}
+                {controls}
+            </fieldset>
+        }
+        .into_any()
+    }
+}
+
+/// One field's control, its label and its help.
+fn control(
+    step: Part,
+    v: FieldView,
+    shown: impl Fn(&'static str) -> Option<Shown> + Copy + Send + Sync + 'static,
+    edit: impl Fn(Part, &'static str, Edit) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let f = v.field;
+    let id = match step {
+        Part::Recipe => format!("recipe-{}", f.field),
+        Part::Step(i) => format!("step-{i}-{}", f.field),
+    };
+    let help_id = format!("{id}-help");
+    let word = move || match shown(f.field) {
+        Some(Shown::Choice(w)) | Some(Shown::Tagged(w, _)) => w,
+        _ => String::new(),
+    };
+    let words = |options: Vec<(&'static str, bool)>| {
+        let absent = (f.default.is_none() && !f.required)
+            .then(|| view! { <option value="" selected=move || word().is_empty()>"(left out)"</option> });
+        let each = options.into_iter().map(|(w, _)| view! { <option value=w selected=move || word() == w>{w}</option> }).collect_view();
+        (absent, each)
+    };
+    let input = match f.kind {
+        FieldKind::Choice(_) | FieldKind::MaybeFlag => {
+            let options: &'static [&'static str] = match f.kind {
+                FieldKind::Choice(options) => options,
+                _ => &["true", "false"],
+            };
+            let (absent, each) = words(options.iter().map(|w| (*w, false)).collect());
+            view! {
+                <select id=id.clone() aria-describedby=help_id.clone() on:change=move |ev| edit(step, f.field, Edit::Word(event_target_value(&ev)))>
+                    {absent}{each}
+                </select>
+            }
+            .into_any()
+        }
+        FieldKind::Tagged(options) => {
+            let carries = move || matches!(f.kind, FieldKind::Tagged(tags) if tags.iter().any(|(t, c)| *c && *t == word()));
+            let (_, each) = words(options.to_vec());
+            let text_id = format!("{id}-text");
+            view! {
+                <select id=id.clone() aria-describedby=help_id.clone() on:change=move |ev| edit(step, f.field, Edit::Tag(event_target_value(&ev)))>
+                    {each}
+                </select>
+                <label class="sr-only" for=text_id.clone()>{format!("{}: its text", f.field)}</label>
+                <input
+                    id=text_id
+                    type="text"
+                    spellcheck="false"
+                    hidden=move || !carries()
+                    prop:value=move || match shown(f.field) {
+                        Some(Shown::Tagged(_, t)) => t,
+                        _ => String::new(),
+                    }
+                    on:input=move |ev| edit(step, f.field, Edit::TagText(event_target_value(&ev)))
+                />
+            }
+            .into_any()
+        }
+        FieldKind::Flag => view! {
+            <input
+                id=id.clone()
+                type="checkbox"
+                aria-describedby=help_id.clone()
+                prop:checked=move || matches!(shown(f.field), Some(Shown::Flag(true)))
+                on:change=move |ev| edit(step, f.field, Edit::Flag(event_target_checked(&ev)))
+            />
+        }
+        .into_any(),
+        FieldKind::Int => {
+            let (min, max) = field_limits(f).unwrap_or((0, u64::from(u32::MAX)));
+            view! {
+                <input
+                    id=id.clone()
+                    type="number"
+                    inputmode="numeric"
+                    min=min.to_string()
+                    max=max.to_string()
+                    placeholder=if f.required { "required" } else { "left out" }
+                    aria-describedby=help_id.clone()
+                    prop:value=move || match shown(f.field) {
+                        Some(Shown::Int(n)) => n,
+                        _ => String::new(),
+                    }
+                    on:input=move |ev| edit(step, f.field, Edit::Number(event_target_value(&ev)))
+                />
+            }
+            .into_any()
+        }
+        FieldKind::Text => view! {
+            <input
+                id=id.clone()
+                type="text"
+                spellcheck="false"
+                aria-describedby=help_id.clone()
+                prop:value=move || match shown(f.field) {
+                    Some(Shown::Text(t)) => t,
+                    _ => String::new(),
+                }
+                on:input=move |ev| edit(step, f.field, Edit::Text(event_target_value(&ev)))
+            />
+        }
+        .into_any(),
+        FieldKind::Json => view! {
+            <textarea
+                id=id.clone()
+                class="field-json"
+                rows="2"
+                spellcheck="false"
+                aria-describedby=help_id.clone()
+                prop:value=move || match shown(f.field) {
+                    Some(Shown::Json(j)) => j,
+                    _ => String::new(),
+                }
+                on:input=move |ev| edit(step, f.field, Edit::Json(event_target_value(&ev)))
+            ></textarea>
+        }
+        .into_any(),
+    };
+    let required = f.required.then_some(" (required)");
+    view! {
+        <div class="step-field">
+            <label for=id>{f.field}{required}</label>
+            {input}
+            <p class="field-help" id=help_id>{f.help}</p>
+        </div>
     }
 }

@@ -181,7 +181,7 @@ pub fn CanItGoWrong() -> impl IntoView {
     let events = RwSignal::new(DEFAULT_MAX_DEVIATIONS);
     let drops = RwSignal::new(false);
     let panel = NodeRef::<leptos::html::Details>::new();
-    let find = move |_| {
+    let find = move |_: ()| {
         let scenario = ui.session.with_untracked(|s| s.scenario().to_value());
         let invariant = Some(invariant.get_untracked()).filter(|i| !i.is_empty());
         search.start(
@@ -190,6 +190,17 @@ pub fn CanItGoWrong() -> impl IntoView {
             panel,
         );
     };
+    // The editor's Find a bug: the panel opens on the run it has just loaded and searches it.
+    // Taken once, by whichever panel is mounted when it is asked (loading the run may draw the header anew).
+    Effect::new(move |_| {
+        if ui.find_asked.get() {
+            ui.find_asked.set(false);
+            if let Some(p) = panel.get_untracked() {
+                p.set_open(true);
+            }
+            find(());
+        }
+    });
     // The run's invariants, the scenario's own among them: redrawn when the scenario changes them, not with every frame.
     let snap = ui.snap;
     let which = part_of(snap, |s, h| s.invariants.iter().for_each(|i| std::hash::Hash::hash(i.name, h)));
@@ -237,7 +248,7 @@ pub fn CanItGoWrong() -> impl IntoView {
                     "Also lose events (a fault a real watch never commits silently)"
                 </label>
                 <div class="find-buttons">
-                    <button on:click=find prop:disabled=move || search.searching.get()>"Find a bug"</button>
+                    <button on:click=move |_| find(()) prop:disabled=move || search.searching.get()>"Find a bug"</button>
                     <button on:click=stop prop:disabled=move || !search.searching.get()>
                         "Stop"
                     </button>

@@ -413,8 +413,14 @@ fn Ask(step: LessonStep) -> impl IntoView {
             let m = missing.get();
             (!m.is_empty()).then(|| {
                 let todo = m.clone();
+                // A field of the recipe is changed in its editor, in the full page and the embed alike.
+                let in_recipe = m.iter().any(|(p, _)| crate::scenario::lesson::is_recipe_field(p));
+                let (settings_folded, controls_hidden) = (settings_folded && !in_recipe, controls_hidden && !in_recipe);
                 view! {
                     <p class="waiting" role="status">{words::waiting(&m)}</p>
+                    {in_recipe.then(|| view! {
+                        <button class="lesson-answer" aria-haspopup="dialog" on:click=move |_| ui.editor_open.set(true)>"Open Your controller"</button>
+                    })}
                     {settings_folded.then(|| view! {
                         <button class="lesson-answer" on:click=move |_| open_settings()>"Open Settings"</button>
                     })}

@@ -192,15 +192,22 @@ impl Ui {
     /// A setting that only matters when the controller starts: the run is
     /// rebuilt from frame 0 with it.
     pub(super) fn restart_with(&self, path: &str, value: &str, what: &str) {
+        self.restart_with_all(&[(path.to_string(), value.to_string())], what);
+    }
+
+    /// Settings (or fields of the recipe) changed together, as one change:
+    /// each alone might not be a valid scenario (a live count wants a live
+    /// get before it).
+    pub(super) fn restart_with_all(&self, edits: &[(String, String)], what: &str) {
         // At the run's end a change is the learner's next run, played, as every other change there is.
         let replay = self.session.with_untracked(|s| s.at_end() && s.position() > 0) && self.lesson.with_untracked(Option::is_none);
         self.pause();
         let base = self.session.with_untracked(|s| s.scenario().clone());
-        match base.with_settings([(path, value)]) {
+        match base.with_settings(edits.iter().map(|(p, v)| (p.as_str(), v.as_str()))) {
             Ok(scenario) => {
                 self.settings.update(|v| {
-                    v.retain(|(k, _)| k != path);
-                    v.push((path.to_string(), value.to_string()));
+                    v.retain(|(k, _)| edits.iter().all(|(path, _)| k != path));
+                    v.extend(edits.iter().cloned());
                 });
                 let rebuilt = self.session.with_untracked(|s| s.rebuilt(scenario));
                 self.session.set(rebuilt);

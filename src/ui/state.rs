@@ -63,6 +63,9 @@ pub struct Ui {
     pub(super) gallery_open: RwSignal<bool>,
     /// "Your controller" is open.
     pub(super) editor_open: RwSignal<bool>,
+    /// Asks "Can it go wrong?" to search the run on the page (the editor's
+    /// Find a bug); the panel takes the ask and sets it back.
+    pub(super) find_asked: RwSignal<bool>,
     /// The learner asked to see the lab's figures before the run's end.
     pub expected_shown: RwSignal<bool>,
     pub(super) embed: RwSignal<bool>,
@@ -238,6 +241,7 @@ impl Ui {
             help_open: RwSignal::new(false),
             gallery_open: RwSignal::new(false),
             editor_open: RwSignal::new(false),
+            find_asked: RwSignal::new(false),
             expected_shown: RwSignal::new(false),
             embed: RwSignal::new(state.embed),
             problems: RwSignal::new(problems),

@@ -3,9 +3,12 @@
 //! its `controller.recipe`; each edit of the text is checked whole, and a
 //! valid one is the next run, its pseudo-code the lines the Reconcile panel
 //! will draw. Its steps are added (each from the language's worked
-//! example), moved and removed as a list; their fields are edited as JSON.
+//! example), moved and removed as a list, and each opens a form: its
+//! fields (`scenario::recipe::FIELDS`) as controls, each edit written back
+//! into the text and checked like a keystroke.
 
-use crate::scenario::{preset, recipe::written_out, Scenario, PRESETS};
+use crate::scenario::recipe::{fields, FieldKind, StepField};
+use crate::scenario::{preset, recipe::written_out, Scenario, ScenarioError, PRESETS};
 use serde_json::Value;
 
 /// Where a draft starts.
@@ -170,4 +173,207 @@ pub fn steps_in(text: &str) -> Option<usize> {
 /// The steps the language has, by name, for the "Add a step" menu.
 pub fn step_names() -> Vec<&'static str> {
     crate::scenario::recipe::STEPS.iter().map(|s| s.name).collect()
+}
+
+/// A field of a step as its form shows it: what the text holds, or what
+/// leaving it out means.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shown {
+    /// The word chosen; empty where absence is a choice of its own (a
+    /// delete's propagation left to the resource's default).
+    Choice(String),
+    Flag(bool),
+    /// The number as typed; empty when absent.
+    Int(String),
+    Text(String),
+    /// The word, and the text it carries (empty for a bare word).
+    Tagged(String, String),
+    /// Compact JSON; empty when absent.
+    Json(String),
+}
+
+/// A field and what it shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldView {
+    pub field: &'static StepField,
+    pub shown: Shown,
+}
+
+/// What a form edits: the recipe's own fields, or a step's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Recipe,
+    /// Step `i`, from 0.
+    Step(usize),
+}
+
+impl Part {
+    /// Where its fields sit in the scenario (`controller.recipe.steps[2].count`).
+    fn at(self, name: &str) -> String {
+        match self {
+            Part::Recipe => "controller.recipe".to_string(),
+            Part::Step(i) => format!("controller.recipe.steps[{i}].{name}"),
+        }
+    }
+}
+
+/// The part's name (a step's, or `recipe`) and its fields as the form
+/// shows them, when the text is a recipe's JSON with such a part.
+pub fn form(text: &str, part: Part) -> Option<(String, Vec<FieldView>)> {
+    let recipe: Value = serde_json::from_str(text).ok()?;
+    let (name, body) = match part {
+        Part::Recipe => ("recipe".to_string(), recipe.as_object()),
+        Part::Step(i) => match recipe.get("steps")?.as_array()?.get(i)? {
+            Value::String(name) => (name.clone(), None),
+            Value::Object(m) if m.len() == 1 => m.iter().next().map(|(k, v)| (k.clone(), v.as_object()))?,
+            _ => return None,
+        },
+    };
+    let views = fields(&name)
+        .map(|field| {
+            let value = body.and_then(|b| b.get(field.field));
+            let word = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
+            let shown = match field.kind {
+                FieldKind::Choice(_) => Shown::Choice(word(value).or(field.default.map(str::to_string)).unwrap_or_default()),
+                FieldKind::MaybeFlag => Shown::Choice(value.and_then(Value::as_bool).map(|b| b.to_string()).unwrap_or_default()),
+                FieldKind::Flag => Shown::Flag(value.and_then(Value::as_bool).unwrap_or(field.default == Some("true"))),
+                FieldKind::Int => Shown::Int(value.map(|v| v.to_string()).or(field.default.map(str::to_string)).unwrap_or_default()),
+                FieldKind::Text => Shown::Text(word(value).unwrap_or_default()),
+                FieldKind::Tagged(_) => match value {
+                    Some(Value::String(tag)) => Shown::Tagged(tag.clone(), String::new()),
+                    Some(Value::Object(m)) => m.iter().next().map_or(Shown::Tagged(String::new(), String::new()), |(tag, v)| {
+                        Shown::Tagged(tag.clone(), v.as_str().unwrap_or_default().to_string())
+                    }),
+                    _ => Shown::Tagged(String::new(), String::new()),
+                },
+                FieldKind::Json => Shown::Json(value.map(Value::to_string).unwrap_or_default()),
+            };
+            FieldView { field, shown }
+        })
+        .collect();
+    Some((name, views))
+}
+
+/// Step `i`'s name and its fields as the form shows them.
+pub fn step_form(text: &str, i: usize) -> Option<(String, Vec<FieldView>)> {
+    form(text, Part::Step(i))
+}
+
+/// An edit made in a step's form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Edit {
+    /// A word chosen; empty leaves the field out.
+    Word(String),
+    Flag(bool),
+    /// A number as typed; empty leaves the field out.
+    Number(String),
+    Text(String),
+    /// A tagged field's word, keeping the text it carried (where the new word carries one).
+    Tag(String),
+    /// A tagged field's text, under its word.
+    TagText(String),
+    /// JSON as typed; empty leaves the field out.
+    Json(String),
+}
+
+/// `text` with the part's `field` set by `edit`, or the error naming the
+/// field where the edit cannot be written as JSON at all (a number that is
+/// none, JSON that is not). What JSON can hold is written, and the draft's
+/// check names what the scenario's rules refuse, as for a keystroke.
+pub fn edited(text: &str, part: Part, field: &str, edit: Edit) -> Result<String, String> {
+    let (name, _) = form(text, part).ok_or_else(|| format!("{}: not a part the form can edit", part.at("")))?;
+    let place = part.at(&name);
+    let spec = fields(&name).find(|f| f.field == field).ok_or_else(|| format!("{place}: has no field {field}"))?;
+    let at = format!("{place}.{field}");
+    let refused = |value: &str, why: &str| ScenarioError::new(&at, Some(format!("{value:?}")), why).to_string();
+    let mut recipe: Value = serde_json::from_str(text).expect("form read it");
+    let body = match part {
+        Part::Recipe => recipe.as_object_mut(),
+        Part::Step(i) => {
+            let step = &mut recipe["steps"][i];
+            if step.is_string() {
+                *step = serde_json::json!({ name.clone(): {} });
+            }
+            step[name.as_str()].as_object_mut()
+        }
+    };
+    let body = body.ok_or_else(|| format!("{place}: not an object"))?;
+    let old = body.get(field).cloned();
+    let value = match edit {
+        Edit::Word(w) | Edit::Number(w) | Edit::Json(w) if w.trim().is_empty() => None,
+        Edit::Word(w) if spec.kind == FieldKind::MaybeFlag => Some(Value::Bool(w == "true")),
+        Edit::Word(w) => Some(Value::String(w)),
+        Edit::Flag(b) => Some(Value::Bool(b)),
+        Edit::Number(n) => Some(Value::from(n.trim().parse::<u64>().map_err(|_| refused(&n, "is not a whole number"))?)),
+        Edit::Text(t) => Some(Value::String(t)),
+        Edit::Json(j) => Some(serde_json::from_str(&j).map_err(|e| refused(&j, &format!("is not JSON ({e})")))?),
+        Edit::Tag(tag) => {
+            let carries = matches!(spec.kind, FieldKind::Tagged(tags) if tags.iter().any(|(t, text)| *t == tag && *text));
+            let kept = old.as_ref().and_then(Value::as_object).and_then(|m| m.values().next()).and_then(Value::as_str).unwrap_or_default();
+            Some(if carries { serde_json::json!({ tag: kept }) } else { Value::String(tag) })
+        }
+        Edit::TagText(t) => {
+            let tag = old.as_ref().and_then(Value::as_object).and_then(|m| m.keys().next().cloned());
+            let tag = tag.ok_or_else(|| refused(&t, "carries no text: choose a word that does first"))?;
+            Some(serde_json::json!({ tag: t }))
+        }
+    };
+    match value {
+        Some(v) => body.insert(field.to_string(), v),
+        None => body.remove(field),
+    };
+    Ok(serde_json::to_string_pretty(&recipe).expect("JSON serializes"))
+}
+
+/// The draft as changes of the current run's recipe, field by field
+/// (`controller.recipe.steps[2].label_owner.remove` = `on_observed_delete`),
+/// where that is all it changes: same steps, same fields, other values.
+/// A lesson waits for such a change (its step's `set`), and the link says
+/// it as settings do. None when the draft changes more (a step added, the
+/// start another preset's), or the changes do not make the draft's run.
+pub fn recipe_edits(current: &Scenario, draft: &Scenario) -> Option<Vec<(String, String)>> {
+    let (mut was, mut now) = (current.to_value(), draft.to_value());
+    for doc in [&mut was, &mut now] {
+        doc.as_object_mut()?.remove("lesson");
+    }
+    let (old, new) = (was["controller"].as_object_mut()?.remove("recipe")?, now["controller"].as_object_mut()?.remove("recipe")?);
+    if was != now {
+        return None;
+    }
+    let mut edits = Vec::new();
+    leaves_changed("controller.recipe", &old, &new, &mut edits)?;
+    let raw = |v: &Value| match v {
+        // A word that would read as JSON (`"1"`) keeps its quotes.
+        Value::String(s) if serde_json::from_str::<Value>(s).is_err() => s.clone(),
+        other => other.to_string(),
+    };
+    let edits: Vec<(String, String)> = edits.into_iter().map(|(path, v)| (path, raw(&v))).collect();
+    let made = current.with_settings(edits.iter().map(|(p, v)| (p.as_str(), v.as_str()))).ok()?;
+    (made.to_value()["controller"]["recipe"] == draft.to_value()["controller"]["recipe"]).then_some(edits)
+}
+
+/// Each scalar of `new` that differs from `old`'s at the same place, by
+/// dotted path; none where their shapes differ.
+fn leaves_changed(at: &str, old: &Value, new: &Value, out: &mut Vec<(String, Value)>) -> Option<()> {
+    match (old, new) {
+        (Value::Object(a), Value::Object(b)) => {
+            if a.len() != b.len() || a.keys().any(|k| !b.contains_key(k)) {
+                return None;
+            }
+            a.iter().try_for_each(|(k, v)| leaves_changed(&format!("{at}.{k}"), v, &b[k], out))
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            if a.len() != b.len() {
+                return None;
+            }
+            a.iter().zip(b).enumerate().try_for_each(|(i, (x, y))| leaves_changed(&format!("{at}[{i}]"), x, y, out))
+        }
+        (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => None,
+        (a, b) => {
+            if a != b {
+                out.push((at.to_string(), b.clone()));
+            }
+            Some(())
+        }
+    }
 }

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NO_PROBLEMS, axeProblems, openPage, openStage, playToEnd, presentObjects, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, axeProblems, openPage, openStage, pack, playToEnd, presentObjects, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -130,6 +130,7 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
     await region(page, 'Cluster').waitFor({ timeout: 20_000 });
     assert.equal(await traceHash(page), before, 'the same recipe, the same trace, after a reload');
 
+
     // One line changed: the owner and the count read live; the run ends with 4.
     await opener.click();
     await dialog.waitFor();
@@ -141,6 +142,134 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
     await dialog.waitFor({ state: 'detached' });
     await playToEnd(page);
     assert.equal((await presentObjects(page, 'Cluster', 'ConfigMap')).length, 4, 'read live, it creates what is missing and no more');
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
+/** Choose `value` in the focused-by-keyboard <select> `menu` with the arrow keys, as a keyboard user does. */
+async function choose(page, menu, value) {
+  await menu.focus();
+  const options = await menu.locator('option').evaluateAll((os) => os.map((o) => o.value));
+  const want = options.indexOf(value);
+  assert.ok(want >= 0, `${value} is offered: ${options}`);
+  for (let i = 0; i < options.length && (await menu.inputValue()) !== value; i++) {
+    const at = options.indexOf(await menu.inputValue());
+    await page.keyboard.press(at < want ? 'ArrowDown' : 'ArrowUp');
+  }
+  assert.equal(await menu.inputValue(), value);
+}
+
+/** Focus `control` and press Enter, as Tab would get there. */
+async function press(page, control) {
+  await control.focus();
+  await page.keyboard.press('Enter');
+}
+
+/** A ReplicaSet that wants 3 pods, over a watch a second late; the built-in controller without its expectations. */
+const REPLICAS_3 = {
+  name: 'three-pods',
+  until_ms: 20000,
+  cluster: { watch_lag_ms: 1000 },
+  controller: { kind: 'replicaset', expectations: false },
+  objects: [{ kind: 'ReplicaSet', name: 'web', replicas: 3 }],
+};
+
+test('Your controller by its forms, keyboard only: a blank reconcile becomes list, create with generateName, return; it over-creates, Find a bug breaks the at-most invariant, reading live keeps 3', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    await openStage(page, env.server.url, `?z=${pack(REPLICAS_3)}`);
+    const opener = page.getByRole('button', { name: 'Your controller', exact: true });
+    await press(page, opener);
+    const dialog = page.getByRole('dialog', { name: 'Your controller' });
+    await dialog.waitFor();
+    const status = dialog.getByRole('status');
+    const lines = async () => (await dialog.getByRole('list', { name: 'As code' }).locator('li code').allInnerTexts()).map((t) => t.trim());
+    await choose(page, dialog.getByLabel('Start from'), 'blank');
+    await status.filter({ hasText: 'Valid: 3 steps' }).waitFor();
+    // The blank reconcile's list gives way to a count: list, and plan against the desired 3.
+    await press(page, dialog.getByRole('button', { name: 'Remove step 2', exact: true }));
+    await status.filter({ hasText: 'Valid: 2 steps' }).waitFor();
+    const add = dialog.getByRole('button', { name: 'Add before the return', exact: true });
+    await choose(page, dialog.getByLabel('Add a step'), 'count');
+    await press(page, add);
+    await status.filter({ hasText: 'controller.recipe.steps[1].count' }).waitFor();
+    // Its form: each field a control, the first focused.
+    await press(page, dialog.getByRole('button', { name: 'Edit step 2', exact: true }));
+    const form = dialog.getByRole('group', { name: 'Step 2: count' });
+    await form.waitFor();
+    assert.equal(await dialog.getByRole('button', { name: 'Edit step 2', exact: true }).getAttribute('aria-expanded'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'step-1-from', 'the form takes the focus');
+    assert.equal(await form.getByLabel('from', { exact: true }).inputValue(), 'cache', "a field left out shows what it means: the count's default");
+    await choose(page, form.getByLabel('select (required)', { exact: true }), 'active_controlled');
+    await choose(page, form.getByLabel('victims', { exact: true }), 'keep');
+    // A number that is none: named, in the dialog's live region, and Run waits; the page's run stays behind it.
+    const burst = form.getByLabel('burst', { exact: true });
+    await burst.focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await status.filter({ hasText: 'Valid: 3 steps' }).waitFor();
+    await page.keyboard.type('0');
+    await status.filter({ hasText: 'controller.recipe.steps[1].count.burst' }).waitFor();
+    assert.equal(await dialog.getByRole('button', { name: 'Run', exact: true }).isDisabled(), true);
+    assert.equal(await status.getAttribute('aria-live'), 'polite');
+    await page.keyboard.press('Backspace');
+    await status.filter({ hasText: 'Valid: 3 steps' }).waitFor();
+    // A create, named by generateName, labelled app.
+    await choose(page, dialog.getByLabel('Add a step'), 'create');
+    await press(page, add);
+    await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();
+    await press(page, dialog.getByRole('button', { name: 'Edit step 3', exact: true }));
+    const create = dialog.getByRole('group', { name: 'Step 3: create' });
+    await choose(page, create.getByLabel('naming (required)', { exact: true }), 'generate');
+    await create.getByLabel('naming: its text', { exact: true }).focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('-');
+    await create.getByLabel('label (required)', { exact: true }).focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('app');
+    await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();
+    const written = await lines();
+    assert.match(written[2], /lister\.List/, written[2]);
+    assert.match(written[3], /GenerateName/, written[3]);
+    assert.deepEqual(await axeProblems(page), []);
+    await press(page, dialog.getByRole('button', { name: 'Run', exact: true }));
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(await readFrame(page), 0);
+    await playToEnd(page);
+    const over = (await presentObjects(page, 'Cluster', 'Pod')).length;
+    assert.ok(over > 3, `counted from a lagging cache, it over-creates: ${over} pods for 3 replicas`);
+
+    // Find a bug, from the editor: the search breaks the at-most invariant.
+    await press(page, opener);
+    await dialog.waitFor();
+    await press(page, dialog.getByRole('button', { name: 'Find a bug', exact: true }));
+    await dialog.waitFor({ state: 'detached' });
+    // The default timing breaks it already: the search says so before it holds anything back, and loads the break.
+    const found = region(page, 'Caption').getByRole('status').filter({ hasText: /^Found/ });
+    await found.waitFor({ timeout: 20_000 });
+    const said = await found.innerText();
+    assert.match(said, /children_within_desired breaks at frame \d+/);
+    assert.equal(await readFrame(page), Number(said.match(/breaks at frame (\d+)/)[1]), 'loaded at the breaking frame');
+    await region(page, 'Invariants').locator('li.invariant.broken', { hasText: 'children_within_desired' }).waitFor();
+
+    // The count reads live (and so, first, does the owner's get). The run ends with 3.
+    await press(page, opener);
+    await dialog.waitFor();
+    await press(page, dialog.getByRole('button', { name: 'Edit step 1', exact: true }));
+    await choose(page, dialog.getByRole('group', { name: 'Step 1: get_owner' }).getByLabel('from', { exact: true }), 'live');
+    await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();
+    await press(page, dialog.getByRole('button', { name: 'Edit step 2', exact: true }));
+    await choose(page, dialog.getByRole('group', { name: 'Step 2: count' }).getByLabel('from', { exact: true }), 'live');
+    await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();
+    assert.match((await lines())[2], /Live|live|apiReader|client\.List/, 'the line says it reads live');
+    await press(page, dialog.getByRole('button', { name: 'Run', exact: true }));
+    await dialog.waitFor({ state: 'detached' });
+    await playToEnd(page);
+    assert.equal((await presentObjects(page, 'Cluster', 'Pod')).length, 3, 'read live, it creates what is missing and no more');
+    await region(page, 'Invariants').locator('li.invariant', { hasText: 'children_within_desired' }).waitFor();
+    assert.equal(await region(page, 'Invariants').locator('li.invariant.broken').count(), 0);
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();

@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { axeProblems, openPage, openStage, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { readFileSync } from 'node:fs';
+import { axeProblems, makeRecipeChange, openPage, openStage, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -85,6 +86,11 @@ for (const viewport of VIEWPORTS) {
           if (await change.count()) {
             await change.focus();
             await page.keyboard.press('Enter');
+          }
+          // A change of the recipe's own is made in Your controller, in the embed too.
+          if (await lesson.getByRole('button', { name: 'Open Your controller' }).count()) {
+            const doc = JSON.parse(readFileSync(`${ROOT}scenarios/${name}.json`, 'utf8'));
+            await makeRecipeChange(page, doc.lesson[i].set);
           }
           await lesson.locator('#prediction:visible, input[type=radio]:visible').first().waitFor();
           assert.equal(await readFrame(page), step.ask_frame, `${where}: asked at its frame`);

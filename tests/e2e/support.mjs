@@ -378,6 +378,43 @@ export async function openMoreSettings(page) {
   if (!(await more.evaluate((d) => d.open))) await more.locator('summary').click();
 }
 
+/**
+ * Make a lesson step's change of the recipe (`{"controller.recipe.steps[2].label_owner.remove": "on_observed_delete"}`)
+ * as a learner does, by keyboard: the lesson's "Open Your controller", the
+ * step's form (or "Kinds and expectations" for the recipe's own fields), the
+ * field's menu, Run.
+ */
+export async function makeRecipeChange(page, set) {
+  await page.getByRole('region', { name: 'Lesson', exact: true }).getByRole('button', { name: 'Open Your controller', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Your controller' });
+  await dialog.waitFor();
+  for (const [path, value] of Object.entries(set)) {
+    const step = path.match(/^controller\.recipe\.steps[.[](\d+)\]?\.\w+\.(\w+)$/);
+    const own = path.match(/^controller\.recipe\.(\w+)$/);
+    const [opener, id] = step
+      ? [`Edit step ${Number(step[1]) + 1}`, `step-${step[1]}-${step[2]}`]
+      : [`Kinds and expectations`, `recipe-${own[1]}`];
+    const open = dialog.getByRole('button', { name: opener, exact: true });
+    if ((await open.getAttribute('aria-expanded')) !== 'true') {
+      await open.focus();
+      await page.keyboard.press('Enter');
+    }
+    const menu = dialog.locator(`#${id}`);
+    await menu.focus();
+    const options = await menu.locator('option').evaluateAll((os) => os.map((o) => o.value));
+    const want = options.indexOf(String(value));
+    if (want < 0) throw new Error(`${path}: ${value} is not offered (${options})`);
+    for (let i = 0; i < options.length && (await menu.inputValue()) !== String(value); i++) {
+      await page.keyboard.press(options.indexOf(await menu.inputValue()) < want ? 'ArrowDown' : 'ArrowUp');
+    }
+  }
+  await dialog.getByRole('status').filter({ hasText: /^Valid/ }).waitFor();
+  await dialog.getByRole('button', { name: 'Run', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await dialog.waitFor({ state: 'detached' });
+}
+
 /** A scenario packed as the page's Share packs it (`z=`): raw deflate, base64url. */
 export const pack = (doc) => deflateRawSync(Buffer.from(JSON.stringify(doc)), { level: 9 }).toString('base64url');
 
