@@ -45,6 +45,21 @@ pub fn trace_line_with(frame: &Frame, caption: impl Fn(&Frame) -> String) -> Str
     .to_string()
 }
 
+/// [`trace_line`] with what the Reconcile panel draws at the frame, where it
+/// lights a line (`lit`: the line's number in the code, from 0, its text,
+/// and the value shown on it), computed from `world` stepped to the frame as
+/// the page computes it: what `cachescope trace` prints, so the page's lit
+/// line and values can be checked against the runner's, a user's recipe as
+/// a built-in's.
+pub fn trace_line_drawn(frame: &Frame, world: &World) -> String {
+    let mut line: serde_json::Value = serde_json::from_str(&trace_line(frame)).expect("a trace line is JSON");
+    let drawn = crate::view::panels::reconcile(world, Some(frame));
+    if let Some((i, l)) = drawn.lines.iter().enumerate().find(|(_, l)| l.lit) {
+        line["lit"] = serde_json::json!({ "line": i, "code": l.text, "value": l.value });
+    }
+    line.to_string()
+}
+
 /// Frames as `cachescope trace` prints them: one [`trace_line`] each, newline-terminated.
 pub fn trace_text<'a>(frames: impl IntoIterator<Item = &'a Frame>) -> String {
     let mut out = String::new();

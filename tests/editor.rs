@@ -228,3 +228,27 @@ fn a_recipe_written_in_the_forms_over_creates_and_reading_live_mends_it() {
     let e = blank.check(&edited(&text, Part::Recipe, "owner", Edit::Text("Ensemble".into())).unwrap()).run.unwrap_err();
     assert!(e.starts_with("controller.recipe"), "another owner than its controller's is named: {e}");
 }
+
+/// `cachescope trace` says, for each frame that lights a line of the
+/// Reconcile panel, which line, its code and the value it shows: a recipe's
+/// count of the cache is its own line, with the cache's and the cluster's
+/// figures; a frame that is no step of a reconcile lights none.
+#[test]
+fn the_trace_says_which_line_the_reconcile_panel_lights_and_what_it_read() {
+    use cachescope::report::trace_line_drawn;
+    use cachescope::sim::world::World;
+    let s = preset("kuberay-random-delete").unwrap();
+    let lines = code(&s);
+    let mut world = World::new(s.world_init());
+    let mut seen = Vec::new();
+    while let Some(frame) = world.step() {
+        seen.push(serde_json::from_str::<Value>(&trace_line_drawn(&frame, &world)).unwrap());
+    }
+    assert!(seen[0]["lit"].is_null(), "the controller starting is no step of a reconcile: {}", seen[0]);
+    let count = seen.iter().find(|f| f["kind"] == "reconcile").expect("a reconcile counts");
+    assert_eq!(count["lit"]["line"], 2, "get_owner is line 1, the count line 2");
+    assert_eq!(count["lit"]["code"], lines[2].as_str());
+    assert!(count["lit"]["value"].as_str().unwrap().starts_with("len(children) = 0 · the cache has 0"), "{count}");
+    let finished = seen.iter().find(|f| f["kind"] == "reconcile_finished").unwrap();
+    assert_eq!(finished["lit"]["line"], lines.len() - 1, "a reconcile ends on its return");
+}

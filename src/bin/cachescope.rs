@@ -61,7 +61,7 @@ struct Targets {
 enum Command {
     /// Run a scenario to its end and print one JSON summary.
     Run(Target),
-    /// Print one JSON line per frame: time, kind, caption, touched objects.
+    /// Print one JSON line per frame: time, kind, caption, touched objects, and the Reconcile panel's lit line and value.
     Trace(Target),
     /// Run each scenario and test its `expect` checks; exit 1 if any fails.
     Check(Targets),
@@ -419,7 +419,7 @@ fn trace(s: &Scenario) {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     while let Some(frame) = world.step() {
-        if writeln!(out, "{}", cachescope::report::trace_line(&frame)).is_err() {
+        if writeln!(out, "{}", cachescope::report::trace_line_drawn(&frame, &world)).is_err() {
             return; // a closed pipe (| head) is not an error
         }
     }

@@ -130,6 +130,24 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
     await region(page, 'Cluster').waitFor({ timeout: 20_000 });
     assert.equal(await traceHash(page), before, 'the same recipe, the same trace, after a reload');
 
+    // The Reconcile panel draws this recipe as `cachescope trace` says: at
+    // sampled frames, the lit line, its code and the value it read.
+    const traced = runner('trace', file).trim().split('\n').map((l) => JSON.parse(l)).filter((f) => f.lit);
+    const reads = traced.filter((f) => f.lit.value && /cache has/.test(f.lit.value));
+    assert.ok(reads.length >= 2, 'the count reads the cache more than once');
+    const samples = [traced[0], reads[0], reads[1], traced[Math.floor(traced.length / 2)], traced[traced.length - 1]];
+    const link = page.url();
+    for (const f of samples) {
+      await openStage(page, link.replace(/([?&])frame=\d+/, '$1').replace(/[?&]$/, '') + `&frame=${f.n}`);
+      assert.equal(await readFrame(page), f.n);
+      const code = region(page, 'Reconcile').locator('ol.code > li');
+      const lit = await code.evaluateAll((lis) => lis.map((li, i) => [i, li.classList.contains('lit')]).filter(([, on]) => on).map(([i]) => i));
+      assert.deepEqual(lit, [f.lit.line], `frame ${f.n}: the lit line`);
+      const line = code.nth(f.lit.line);
+      assert.equal((await line.locator('.text').innerText()).trim(), f.lit.code, `frame ${f.n}: its code`);
+      const value = line.locator('.value');
+      assert.equal((await value.count()) ? (await value.innerText()).trim() : null, f.lit.value, `frame ${f.n}: the value it read`);
+    }
 
     // One line changed: the owner and the count read live; the run ends with 4.
     await opener.click();
