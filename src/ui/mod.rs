@@ -166,7 +166,11 @@ pub fn Stage(
             {if embed.get_untracked() {
                 Either::Left(view! {
                     <h1 class="sr-only">{title}</h1>
-                    <a class="full-view" href=full_view target="_blank" rel="noopener">"Open full view ↗"</a>
+                    <div class="embed-links">
+                        // The editor opens here as a dialog, as in the full page.
+                        <button class="embed-editor" aria-haspopup="dialog" on:click=move |_| ui.editor_open.set(true)>"✎ Your controller"</button>
+                        <a class="full-view" href=full_view target="_blank" rel="noopener">"Open full view ↗"</a>
+                    </div>
                 })
             } else {
                 Either::Right(view! {

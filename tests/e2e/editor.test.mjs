@@ -293,3 +293,53 @@ test('Your controller by its forms, keyboard only: a blank reconcile becomes lis
     await context.close();
   }
 });
+
+test('Your controller fits at the four sizes, light and dark, and in the 800×500 embed: its forms read whole, axe-clean', async () => {
+  const sizes = [
+    [1280, 720, ''],
+    [1440, 900, ''],
+    [390, 844, ''],
+    [844, 390, ''],
+    [800, 500, '&embed=1'],
+  ];
+  for (const [width, height, embed] of sizes) {
+    for (const colorScheme of ['light', 'dark']) {
+      const where = `${width}×${height}${embed ? ' embed' : ''} ${colorScheme}`;
+      const { page, context, problems } = await openPage(env.browser, env.server.origin, { width, height, colorScheme, reducedMotion: 'reduce' });
+      try {
+        await openStage(page, env.server.url, `?s=nfd-labels-stripped${embed}`);
+        // In an embed the header is gone; its own button opens the same dialog.
+        const opener = embed
+          ? page.getByRole('button', { name: '✎ Your controller', exact: true })
+          : page.getByRole('button', { name: 'Your controller', exact: true });
+        await opener.focus();
+        await page.keyboard.press('Enter');
+        const dialog = page.getByRole('dialog', { name: 'Your controller' });
+        await dialog.waitFor();
+        await dialog.getByRole('button', { name: 'Edit step 3', exact: true }).click();
+        const form = dialog.getByRole('group', { name: 'Step 3: label_owner' });
+        await form.waitFor();
+        assert.equal(await form.getByLabel('remove', { exact: true }).inputValue(), 'when_none_listed', where);
+        await dialog.getByRole('button', { name: 'Kinds and expectations', exact: true }).click();
+        await dialog.getByRole('group', { name: 'The recipe: kinds and expectations' }).waitFor();
+        // Nothing to scroll sideways; the dialog within the window; Run reachable.
+        const box = await dialog.boundingBox();
+        assert.ok(box.x >= 0 && box.x + box.width <= width + 0.5, `${where}: the dialog within the window: ${JSON.stringify(box)}`);
+        assert.ok(await dialog.evaluate((d) => d.scrollWidth <= d.clientWidth + 1), `${where}: nothing wider than the dialog`);
+        const run = dialog.getByRole('button', { name: 'Run', exact: true });
+        await run.scrollIntoViewIfNeeded();
+        assert.ok(await run.isVisible(), where);
+        const target = await run.boundingBox();
+        if (width < 500) assert.ok(target.height >= 44, `${where}: Run is a 44 px touch target (${target.height})`);
+        assert.deepEqual(await axeProblems(page), [], where);
+        // Escape closes it, and the focus goes back to what opened it.
+        await page.keyboard.press('Escape');
+        await dialog.waitFor({ state: 'detached' });
+        assert.equal(await opener.evaluate((el) => el === document.activeElement), true, `${where}: the focus back on the opener`);
+        assert.deepEqual(quiet(problems), NO_PROBLEMS, where);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+});
