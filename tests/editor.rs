@@ -98,6 +98,9 @@ fn steps_are_added_moved_and_removed_as_a_list() {
     let removed = moved(&with_create, 2, Move::Remove).unwrap();
     assert_eq!(removed, blank.text);
     assert_eq!(added(&blank.text, "no_such_step"), None);
+    // The dialog's Add: where a step is valid nowhere (a create after a list), before the return, as `added` puts it.
+    assert_eq!(blank.add(&blank.text, "create"), Some(with_create.clone()));
+    assert_eq!(blank.add(&blank.text, "no_such_step"), None);
     assert!(cachescope::view::editor::step_names().contains(&"for_each"));
     assert_eq!(cachescope::view::editor::steps_in(&with_create), Some(4), "an invalid recipe's steps, counted");
     assert_eq!(cachescope::view::editor::steps_in("[1]"), None);
@@ -251,4 +254,57 @@ fn the_trace_says_which_line_the_reconcile_panel_lights_and_what_it_read() {
     assert!(count["lit"]["value"].as_str().unwrap().starts_with("len(children) = 0 · the cache has 0"), "{count}");
     let finished = seen.iter().find(|f| f["kind"] == "reconcile_finished").unwrap();
     assert_eq!(finished["lit"]["line"], lines.len() - 1, "a reconcile ends on its return");
+}
+
+/// A draft that changes only its recipe is that change as settings: a
+/// field's new value by its path, or, where a step was added, the steps
+/// whole; a lesson's `set` waits for it. The guard the KubeRay lesson asks
+/// for is made as a learner makes it: added before the return, moved up to
+/// step 2, each stage a valid recipe, so the move buttons stay enabled.
+#[test]
+fn a_draft_that_changes_only_its_recipe_is_that_change_as_settings() {
+    use cachescope::view::editor::{added, edited, recipe_edits, step_form, Edit, Part};
+    let current = preset("nfd-labels-stripped").unwrap();
+    let draft = Draft::begin(Start::Current, &current).unwrap();
+    let same = draft.check(&draft.text).run.unwrap();
+    assert_eq!(recipe_edits(&current, &same), Some(vec![]), "unchanged: no edit");
+    let fixed = edited(&draft.text, Part::Step(2), "remove", Edit::Word("on_observed_delete".into())).unwrap();
+    let edits = recipe_edits(&current, &draft.check(&fixed).run.unwrap()).unwrap();
+    assert_eq!(edits, [("controller.recipe.steps[2].label_owner.remove".to_string(), "on_observed_delete".to_string())]);
+    let step = current.lesson.iter().find(|s| !s.set.is_empty()).expect("the lesson's fix");
+    let session = |s: &cachescope::scenario::Scenario| cachescope::view::session::Session::new(s.clone());
+    assert_eq!(cachescope::view::lesson::settings_missing(step, &session(&current)).len(), 1, "the step waits");
+    let made = current.with_settings(edits.iter().map(|(p, v)| (p.as_str(), v.as_str()))).unwrap();
+    assert!(
+        cachescope::view::lesson::settings_missing(step, &session(&made)).is_empty(),
+        "the change made in the editor is the one it waits for"
+    );
+
+    // KubeRay: a check_expectations step added goes where it can act, before the count (step 2);
+    // before the return, where the worked example's `added` puts it, it is refused naming why.
+    let current = preset("kuberay-random-delete").unwrap();
+    let draft = Draft::begin(Start::Current, &current).unwrap();
+    let e = draft.check(&added(&draft.text, "check_expectations").unwrap()).run.unwrap_err();
+    assert!(e.contains("before the `count`"), "{e}");
+    let text = draft.add(&draft.text, "check_expectations").unwrap();
+    assert_eq!(step_form(&text, 1).unwrap().0, "check_expectations");
+    let guarded = draft.check(&text).run.unwrap();
+    assert!(guarded.controller.recipe.as_ref().unwrap().expectations, "a check step keeps them: the draft leaves `expectations` out");
+    let edits = recipe_edits(&current, &guarded).unwrap();
+    let paths: Vec<&str> = edits.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(paths, ["controller.recipe.expectations", "controller.recipe.steps"]);
+    let step = current.lesson.iter().find(|s| !s.set.is_empty()).expect("the lesson's fix");
+    let made = current.with_settings(edits.iter().map(|(p, v)| (p.as_str(), v.as_str()))).unwrap();
+    assert!(cachescope::view::lesson::settings_missing(step, &session(&made)).is_empty());
+    assert_eq!(Report::run(&made).trace_hash, Report::run(&guarded).trace_hash);
+    // The lesson's answers, measured on the page's run once the fix is made, are the lesson's own:
+    // its recipe goes back to the lab's whole (expectations alone would be refused beside the guard).
+    let page = cachescope::view::session::Session::new(current.clone()).rebuilt(made.clone());
+    let lab = cachescope::view::lesson::lesson_scenario(&page);
+    let outcomes =
+        |s| cachescope::scenario::lesson::play(s).unwrap().into_iter().map(|o| (o.ask_frame, o.frame, o.answer)).collect::<Vec<_>>();
+    assert_eq!(outcomes(&lab), outcomes(&current));
+    // Another preset's start is more than a change of the recipe.
+    let other = Draft::begin(Start::Preset("eck-random-names"), &current).unwrap();
+    assert_eq!(recipe_edits(&current, &other.check(&other.text).run.unwrap()), None);
 }

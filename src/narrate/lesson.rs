@@ -18,7 +18,11 @@ pub fn verdict(said: &str, says: &str, choice: bool, correct: bool) -> String {
 
 /// What a step that asks for a change waits for: each `(path, value)`.
 pub fn waiting(missing: &[(String, String)]) -> String {
-    let list: Vec<String> = missing.iter().map(|(p, v)| format!("{p} = {v}")).collect();
+    // A whole part of the recipe (its steps) is named, not printed: the question says what to change.
+    let list: Vec<String> = missing
+        .iter()
+        .map(|(p, v)| if v.starts_with(['[', '{']) { format!("{p}, as the question says") } else { format!("{p} = {v}") })
+        .collect();
     // A field of the recipe is changed in its editor, not with a setting's control.
     let with = if missing.iter().any(|(p, _)| crate::scenario::lesson::is_recipe_field(p)) {
         "in Your controller (✎), its step's form, and Run"

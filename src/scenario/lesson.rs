@@ -369,8 +369,10 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value, known: &[&str]) -> Re
         for (path, value) in &step.set {
             // A setting, or a field of the recipe's own (`controller.recipe.steps[2].label_owner.remove`):
             // the one-line fix a learner makes in "Your controller".
+            // A setting is a scalar; a field of the recipe may be a whole part of it (its steps, a step added).
             let known = super::settings::setting(path).is_some() || is_recipe_field(path);
-            if super::get_path(doc, path).is_none_or(|v| v.is_object() || v.is_array()) || !known {
+            let whole = |v: &Value| (v.is_object() || v.is_array()) && !is_recipe_field(path);
+            if super::get_path(doc, path).is_none_or(whole) || !known {
                 return Err(ScenarioError::new(
                     format!("{at}.set"),
                     Some(format!("{path:?}")),
@@ -379,11 +381,11 @@ pub(super) fn validate(lesson: &[LessonStep], doc: &Value, known: &[&str]) -> Re
                     ),
                 ));
             }
-            if value.is_object() || value.is_array() || value.is_null() {
+            if value.is_null() || ((value.is_object() || value.is_array()) && !is_recipe_field(path)) {
                 return Err(ScenarioError::new(
                     format!("{at}.set.{path}"),
                     Some(value.to_string()),
-                    "must be a string, a number or a boolean",
+                    "must be a string, a number or a boolean (only a field of controller.recipe may be set to a list or an object)",
                 ));
             }
         }

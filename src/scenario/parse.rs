@@ -34,6 +34,18 @@ impl Scenario {
         serde_json::to_value(self).expect("a scenario always serializes")
     }
 
+    /// Set fields of the recipe (`controller.recipe.…`) together, checked
+    /// once: a recipe's fields may hold only together (a check_expectations
+    /// step, and `expectations` kept), where [`Scenario::with_settings`]
+    /// checks each edit alone.
+    pub fn with_recipe_fields<'a>(&self, edits: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Scenario, ScenarioError> {
+        let mut value = self.to_value();
+        for (path, raw) in edits {
+            set_path(&mut value, path, raw)?;
+        }
+        Scenario::from_value(value)
+    }
+
     /// Apply `path=value` edits, as the runner's `--set` and the page's URL do.
     pub fn with_settings<'a>(&self, edits: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Scenario, ScenarioError> {
         let mut value = self.to_value();

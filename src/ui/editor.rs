@@ -6,7 +6,7 @@ use super::modal::Modal;
 use super::state::use_ui;
 use crate::scenario::recipe::{field_limits, FieldKind};
 use crate::view::editor::{
-    added, code, edited, form, moved, recipe_edits, step_names, steps_in, Draft, Edit, FieldView, Move, Part, Shown, Start,
+    code, edited, form, moved, recipe_edits, step_names, steps_in, Draft, Edit, FieldView, Move, Part, Shown, Start,
 };
 use leptos::prelude::*;
 
@@ -167,10 +167,10 @@ pub(super) fn Editor() -> impl IntoView {
                 // A step may be added to an invalid recipe (the one it lacks, say), so long as it is JSON.
                 <button prop:disabled=move || text.with(|t| steps_in(t).is_none()) on:click=move |_| {
                     let Some(name) = add_choice.get_untracked().map(|s| s.value()) else { return };
-                    if let Some(t) = text.with_untracked(|t| added(t, &name)) {
+                    if let Some(t) = draft.with_untracked(|d| d.as_ref().and_then(|d| text.with_untracked(|t| d.add(t, &name)))) {
                         text.set(t);
                     }
-                }>"Add before the return"</button>
+                }>"Add the step"</button>
             </div>
             <label for="editor-json">"Recipe (JSON)"</label>
             <textarea

@@ -94,6 +94,13 @@ impl Draft {
         if let Some(doc) = base.as_object_mut() {
             doc.remove("lesson");
         }
+        // `expectations` left out where it says what leaving it out means (kept exactly when a
+        // step checks them): a check_expectations step added, or removed, then keeps them or not.
+        let recipe = &mut base["controller"]["recipe"];
+        let checks = recipe["steps"].as_array().is_some_and(|steps| steps.iter().any(|s| s.get("check_expectations").is_some()));
+        if recipe.get("expectations").and_then(Value::as_bool) == Some(checks) {
+            recipe.as_object_mut().map(|r| r.remove("expectations"));
+        }
         let text = serde_json::to_string_pretty(&base["controller"]["recipe"]).expect("a recipe serializes");
         Some(Draft { base, text })
     }
@@ -162,6 +169,29 @@ pub fn added(text: &str, name: &str) -> Option<String> {
         steps.insert(at, step);
         Some(())
     })
+}
+
+impl Draft {
+    /// `text` with the step named `name` added where it makes a valid
+    /// recipe, the latest such place before the return (a guard goes
+    /// before the count it guards); where none does, before the return, and
+    /// the check names what it lacks.
+    pub fn add(&self, text: &str, name: &str) -> Option<String> {
+        let last = added(text, name)?;
+        // Its index, before the return; each place tried is one move up from the one before.
+        let mut at = steps_in(&last)?.checked_sub(2)?;
+        let mut candidate = last.clone();
+        loop {
+            if self.check(&candidate).run.is_ok() {
+                return Some(candidate);
+            }
+            if at == 0 {
+                return Some(last);
+            }
+            candidate = moved(&candidate, at, Move::Up)?;
+            at -= 1;
+        }
+    }
 }
 
 /// How many steps the text holds, when it is a recipe's JSON: what the
@@ -327,10 +357,12 @@ pub fn edited(text: &str, part: Part, field: &str, edit: Edit) -> Result<String,
 
 /// The draft as changes of the current run's recipe, field by field
 /// (`controller.recipe.steps[2].label_owner.remove` = `on_observed_delete`),
-/// where that is all it changes: same steps, same fields, other values.
-/// A lesson waits for such a change (its step's `set`), and the link says
-/// it as settings do. None when the draft changes more (a step added, the
-/// start another preset's), or the changes do not make the draft's run.
+/// or, where its shape changed (a step added), the part that did as a whole
+/// (`controller.recipe.steps` = its JSON), when the recipe is all it
+/// changes. A lesson waits for such a change (its step's `set`), and the
+/// link says it as settings do. None when the draft changes more than its
+/// recipe (the start another preset's), or the changes do not make the
+/// draft's run.
 pub fn recipe_edits(current: &Scenario, draft: &Scenario) -> Option<Vec<(String, String)>> {
     let (mut was, mut now) = (current.to_value(), draft.to_value());
     for doc in [&mut was, &mut now] {
@@ -353,22 +385,18 @@ pub fn recipe_edits(current: &Scenario, draft: &Scenario) -> Option<Vec<(String,
 }
 
 /// Each scalar of `new` that differs from `old`'s at the same place, by
-/// dotted path; none where their shapes differ.
+/// dotted path; where their shapes differ (an entry more or fewer, another
+/// kind of value), `new`'s part there, whole.
 fn leaves_changed(at: &str, old: &Value, new: &Value, out: &mut Vec<(String, Value)>) -> Option<()> {
     match (old, new) {
-        (Value::Object(a), Value::Object(b)) => {
-            if a.len() != b.len() || a.keys().any(|k| !b.contains_key(k)) {
-                return None;
-            }
+        (Value::Object(a), Value::Object(b)) if a.len() == b.len() && a.keys().all(|k| b.contains_key(k)) => {
             a.iter().try_for_each(|(k, v)| leaves_changed(&format!("{at}.{k}"), v, &b[k], out))
         }
-        (Value::Array(a), Value::Array(b)) => {
-            if a.len() != b.len() {
-                return None;
-            }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
             a.iter().zip(b).enumerate().try_for_each(|(i, (x, y))| leaves_changed(&format!("{at}[{i}]"), x, y, out))
         }
-        (Value::Object(_) | Value::Array(_), _) | (_, Value::Object(_) | Value::Array(_)) => None,
+        // The recipe as a whole is no setting: a change of its shape is its steps' or a field's.
+        _ if at == "controller.recipe" && old != new => None,
         (a, b) => {
             if a != b {
                 out.push((at.to_string(), b.clone()));

@@ -72,7 +72,7 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
     await page.keyboard.press('Enter');
     await status.filter({ hasText: 'Valid: 2 steps' }).waitFor();
     await dialog.getByLabel('Add a step').selectOption('count');
-    const add = dialog.getByRole('button', { name: 'Add before the return', exact: true });
+    const add = dialog.getByRole('button', { name: 'Add the step', exact: true });
     await add.focus();
     await page.keyboard.press('Enter');
     // Its worked example picks victims, and nothing deletes them yet: named, and a delete added mends it.
@@ -209,7 +209,7 @@ test('Your controller by its forms, keyboard only: a blank reconcile becomes lis
     // The blank reconcile's list gives way to a count: list, and plan against the desired 3.
     await press(page, dialog.getByRole('button', { name: 'Remove step 2', exact: true }));
     await status.filter({ hasText: 'Valid: 2 steps' }).waitFor();
-    const add = dialog.getByRole('button', { name: 'Add before the return', exact: true });
+    const add = dialog.getByRole('button', { name: 'Add the step', exact: true });
     await choose(page, dialog.getByLabel('Add a step'), 'count');
     await press(page, add);
     await status.filter({ hasText: 'controller.recipe.steps[1].count' }).waitFor();

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { NO_PROBLEMS, axeProblems, openPage, openStage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, axeProblems, openPage, openStage, playToEnd, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 const SCENARIOS = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -62,5 +62,26 @@ test('the gallery lists every incident preset, and keyboard alone opens one at f
       assert.deepEqual(quiet(problems), NO_PROBLEMS);
       await context.close();
     }
+  }
+});
+
+test("an incident whose controller is a recipe over kinds of its own is told in its own words: played to its end, nothing on the page names the Ensemble operator's kinds", async () => {
+  const own = INCIDENTS.filter((s) => s.controller.recipe && !['Ensemble', 'ReplicaSet'].includes(s.controller.recipe.owner));
+  assert.ok(own.length >= 6, `the incidents written as recipes: ${own.map((s) => s.name)}`);
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1440, height: 900 });
+  try {
+    for (const s of own) {
+      await openStage(page, env.server.url, `?s=${s.name}`);
+      await playToEnd(page);
+      // Every panel, the caption, the end's summary, Space-time, the logs and About this run.
+      await page.getByText('About this run', { exact: true }).click();
+      const text = await page.locator('main').innerText();
+      assert.match(text, new RegExp(`\\b${s.controller.recipe.owner}\\b`), `${s.name}: names its owner kind`);
+      const said = [...text.matchAll(/[^\n]*\b(Ensembles?|ConfigMaps?|voices?)\b[^\n]*/g)].map((m) => m[0]);
+      assert.deepEqual(said, [], `${s.name}: no line speaks of the Ensemble operator's kinds`);
+    }
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
   }
 });

@@ -389,7 +389,26 @@ export async function makeRecipeChange(page, set) {
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog', { name: 'Your controller' });
   await dialog.waitFor();
+  const stepName = (s) => (typeof s === 'string' ? s : Object.keys(s)[0]);
   for (const [path, value] of Object.entries(set)) {
+    if (Array.isArray(value)) {
+      // A step list: each step it has that the recipe lacks, added with Add a step (it goes where it can act).
+      const want = value.map(stepName);
+      for (let guard = 0; guard < want.length; guard++) {
+        const have = JSON.parse(await dialog.getByLabel('Recipe (JSON)').inputValue()).steps.map(stepName);
+        const i = want.findIndex((n, k) => have[k] !== n);
+        if (i < 0) break;
+        const menu = dialog.getByLabel('Add a step');
+        await menu.focus();
+        const options = await menu.locator('option').evaluateAll((os) => os.map((o) => o.value));
+        for (let k = 0; k < options.length && (await menu.inputValue()) !== want[i]; k++) {
+          await page.keyboard.press(options.indexOf(await menu.inputValue()) < options.indexOf(want[i]) ? 'ArrowDown' : 'ArrowUp');
+        }
+        await dialog.getByRole('button', { name: 'Add the step', exact: true }).focus();
+        await page.keyboard.press('Enter');
+      }
+      continue;
+    }
     const step = path.match(/^controller\.recipe\.steps[.[](\d+)\]?\.\w+\.(\w+)$/);
     const own = path.match(/^controller\.recipe\.(\w+)$/);
     const [opener, id] = step
