@@ -47,10 +47,11 @@ pub fn trace_line_with(frame: &Frame, caption: impl Fn(&Frame) -> String) -> Str
 
 /// [`trace_line`] with what the Reconcile panel draws at the frame, where it
 /// lights a line (`lit`: the line's number in the code, from 0, its text,
-/// and the value shown on it), computed from `world` stepped to the frame as
-/// the page computes it: what `cachescope trace` prints, so the page's lit
+/// and the value shown on it), computed by the panel's own view: what
+/// `cachescope trace` and the page's Export trace print, so the page's lit
 /// line and values can be checked against the runner's, a user's recipe as
-/// a built-in's.
+/// a built-in's. `world` is the run's at any frame: the line depends only on
+/// the frame and the run's controllers.
 pub fn trace_line_drawn(frame: &Frame, world: &World) -> String {
     let mut line: serde_json::Value = serde_json::from_str(&trace_line(frame)).expect("a trace line is JSON");
     let drawn = crate::view::panels::reconcile(world, Some(frame));
@@ -61,10 +62,10 @@ pub fn trace_line_drawn(frame: &Frame, world: &World) -> String {
 }
 
 /// Frames as `cachescope trace` prints them: one [`trace_line`] each, newline-terminated.
-pub fn trace_text<'a>(frames: impl IntoIterator<Item = &'a Frame>) -> String {
+pub fn trace_text<'a>(frames: impl IntoIterator<Item = &'a Frame>, world: &World) -> String {
     let mut out = String::new();
     for f in frames {
-        out.push_str(&trace_line(f));
+        out.push_str(&trace_line_drawn(f, world));
         out.push('\n');
     }
     out

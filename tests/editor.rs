@@ -308,3 +308,54 @@ fn a_draft_that_changes_only_its_recipe_is_that_change_as_settings() {
     let other = Draft::begin(Start::Preset("eck-random-names"), &current).unwrap();
     assert_eq!(recipe_edits(&current, &other.check(&other.text).run.unwrap()), None);
 }
+
+/// The scenario's own invariants are edited beside the recipe: shown as
+/// written (OpenSearch's quorum), added (at most N of the owner's
+/// children), renamed, bounded, given another rule, removed; a bound that
+/// is no number is refused naming the field, and the run judges the recipe
+/// by the invariant as it was written.
+#[test]
+fn invariants_are_edited_beside_the_recipe_and_judge_its_run() {
+    use cachescope::scenario::Scenario;
+    use cachescope::view::editor::InvariantField;
+    let quorum = Draft::begin(Start::Current, &preset("opensearch-quorum").unwrap()).unwrap();
+    let shown = quorum.invariants();
+    assert_eq!((shown.len(), shown[0].name.as_str(), shown[0].rule.as_str()), (1, "quorum", "at_least"));
+    assert_eq!(
+        shown[0].fields.iter().map(|(f, v)| (f.field, v.as_str())).collect::<Vec<_>>(),
+        [("count", "2"), ("owner", "OpenSearchCluster")]
+    );
+
+    let current = Scenario::from_value(serde_json::json!({
+        "name": "mine", "until_ms": 20000, "cluster": {"watch_lag_ms": 1000},
+        "controller": {"kind": "replicaset", "expectations": false},
+        "objects": [{"kind": "ReplicaSet", "name": "web", "replicas": 3}]
+    }))
+    .unwrap();
+    let mut draft = Draft::begin(Start::Current, &current).unwrap();
+    assert!(draft.invariants().is_empty());
+    draft.add_invariant();
+    assert_eq!(draft.invariants()[0].name, "mine-1");
+    draft.edit_invariant(0, InvariantField::Name, "at-most-three").unwrap();
+    draft.edit_invariant(0, InvariantField::Of("count"), "3").unwrap();
+    let e = draft.edit_invariant(0, InvariantField::Of("count"), "three").unwrap_err();
+    assert!(e.starts_with("invariants[0].at_most.count") && e.contains("three"), "{e}");
+    // The built-in ReplicaSet controller without expectations, over a lagging watch: its own bound breaks too.
+    let run = draft.check(&draft.text).run.unwrap();
+    let report = Report::run(&run);
+    assert_eq!(report.invariants["at-most-three"].held, report.invariants["children_within_desired"].held);
+    draft.edit_invariant(0, InvariantField::Of("count"), "100").unwrap();
+    assert!(Report::run(&draft.check(&draft.text).run.unwrap()).invariants["at-most-three"].held, "a looser bound holds");
+    // Another rule starts from the owner kind and the run's end.
+    draft.edit_invariant(0, InvariantField::Rule, "eventually").unwrap();
+    let v = &draft.invariants()[0];
+    assert_eq!(v.fields.iter().map(|(f, v)| (f.field, v.as_str())).collect::<Vec<_>>(), [("converged", "ReplicaSet"), ("by_ms", "20000")]);
+    draft.check(&draft.text).run.unwrap();
+    // A name the scenario refuses is named by the check.
+    draft.edit_invariant(0, InvariantField::Name, "Not A Name").unwrap();
+    let e = draft.check(&draft.text).run.unwrap_err();
+    assert!(e.starts_with("invariants[0].name"), "{e}");
+    draft.remove_invariant(0);
+    assert!(draft.invariants().is_empty());
+    draft.check(&draft.text).run.unwrap();
+}

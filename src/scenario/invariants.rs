@@ -75,6 +75,51 @@ pub struct Eventually {
     pub by_ms: u64,
 }
 
+/// One field of an invariant's rule, as the editor's form offers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleField {
+    pub field: &'static str,
+    /// A whole number (else a word: a kind, a label key).
+    pub number: bool,
+    pub help: &'static str,
+}
+
+/// Each rule an invariant may state, its fields, and what it promises, in a line.
+pub const RULES: &[(&str, &[RuleField], &str)] = &[
+    (
+        "at_most",
+        &[
+            RuleField { field: "count", number: true, help: "how many active children each owner may have at most" },
+            RuleField { field: "owner", number: false, help: "the owner kind whose children are counted" },
+        ],
+        "safety: no create leaves an owner with more",
+    ),
+    (
+        "at_least",
+        &[
+            RuleField { field: "count", number: true, help: "how many active children each owner keeps at least" },
+            RuleField { field: "owner", number: false, help: "the owner kind whose children are counted" },
+        ],
+        "safety: no controller delete leaves an owner with fewer (a quorum)",
+    ),
+    (
+        "eventually",
+        &[
+            RuleField { field: "converged", number: false, help: "the owner kind each of whose objects has its desired count of children" },
+            RuleField { field: "by_ms", number: true, help: "by when, in ms into the run" },
+        ],
+        "liveness: checked once, at its time",
+    ),
+    (
+        "always",
+        &[
+            RuleField { field: "kind", number: false, help: "the kind whose objects it speaks of" },
+            RuleField { field: "has_label", number: false, help: "a label key each of them keeps through every controller write" },
+        ],
+        "safety: no controller write leaves an object without the label",
+    ),
+];
+
 /// The scenario's invariants, checked, named in error by field
 /// (`invariants[0].at_most.owner`), and interned.
 pub(super) fn declared(s: &Scenario) -> Result<Vec<Declared>, ScenarioError> {

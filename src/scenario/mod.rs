@@ -24,7 +24,7 @@ pub use controls::CONTROL_ACTIONS;
 pub use document::*;
 pub use error::ScenarioError;
 pub use expect::{Check, Gauge, Measure, Verdict};
-pub use invariants::{Bound, Eventually, InvariantSpec};
+pub use invariants::{Bound, Eventually, InvariantSpec, RuleField, RULES};
 pub use kinds::{declared_in, Children, DeclaredKind};
 pub use lesson::{At, LessonStep, Selector, StepOutcome};
 pub use path::{get_path, set_path, split_path};

@@ -5,8 +5,9 @@
 use super::modal::Modal;
 use super::state::use_ui;
 use crate::scenario::recipe::{field_limits, FieldKind};
+use crate::scenario::RULES;
 use crate::view::editor::{
-    code, edited, form, moved, recipe_edits, step_names, steps_in, Draft, Edit, FieldView, Move, Part, Shown, Start,
+    code, edited, form, moved, recipe_edits, step_names, steps_in, Draft, Edit, FieldView, InvariantField, Move, Part, Shown, Start,
 };
 use leptos::prelude::*;
 
@@ -172,6 +173,7 @@ pub(super) fn Editor() -> impl IntoView {
                     }
                 }>"Add the step"</button>
             </div>
+            <Invariants draft form_error />
             <label for="editor-json">"Recipe (JSON)"</label>
             <textarea
                 id="editor-json"
@@ -364,5 +366,96 @@ fn control(
             {input}
             <p class="field-help" id=help_id>{f.help}</p>
         </div>
+    }
+}
+
+/// The scenario's own invariants, each a small form: its name, its rule and
+/// the rule's fields; added and removed by button. Drawn anew only when
+/// their number or rules change, so a field keeps its focus as it is typed in.
+#[component]
+fn Invariants(draft: RwSignal<Option<Draft>>, form_error: RwSignal<Option<String>>) -> impl IntoView {
+    let shape = Memo::new(move |_| {
+        draft.with(|d| d.as_ref().map(|d| d.invariants().into_iter().map(|v| v.rule).collect::<Vec<_>>()).unwrap_or_default())
+    });
+    let value = move |i: usize, field: InvariantField| {
+        draft
+            .with(|d| {
+                let v = d.as_ref().and_then(|d| d.invariants().into_iter().nth(i))?;
+                Some(match field {
+                    InvariantField::Name => v.name,
+                    InvariantField::Rule => v.rule,
+                    InvariantField::Of(name) => v.fields.into_iter().find(|(f, _)| f.field == name).map(|(_, x)| x).unwrap_or_default(),
+                })
+            })
+            .unwrap_or_default()
+    };
+    let edit = move |i: usize, field: InvariantField, to: String| {
+        let mut result = Ok(());
+        draft.update(|d| {
+            if let Some(d) = d {
+                result = d.edit_invariant(i, field, &to);
+            }
+        });
+        form_error.set(result.err());
+    };
+    view! {
+        <h3 id="editor-invariants-title">"Invariants"</h3>
+        <p class="field-help">
+            "What broken means for this controller, beside the built-in ones: Find a bug searches for a schedule that breaks one, and the Invariants panel lights the frame it breaks at."
+        </p>
+        {move || {
+            shape
+                .get()
+                .into_iter()
+                .enumerate()
+                .map(|(i, rule)| {
+                    let n = i + 1;
+                    let promise = RULES.iter().find(|(r, _, _)| *r == rule).map_or("", |(_, _, p)| *p);
+                    let fields = RULES.iter().find(|(r, _, _)| *r == rule).map_or(&[][..], |(_, f, _)| *f);
+                    let id = move |f: &str| format!("invariant-{i}-{f}");
+                    view! {
+                        <fieldset class="step-form invariant-form">
+                            <legend>{move || format!("Invariant {n}: {}", value(i, InvariantField::Name))}</legend>
+                            <div class="step-field">
+                                <label for=id("name")>"name"</label>
+                                <input id=id("name") type="text" spellcheck="false" prop:value=move || value(i, InvariantField::Name) on:input=move |ev| edit(i, InvariantField::Name, event_target_value(&ev)) />
+                            </div>
+                            <div class="step-field">
+                                <label for=id("rule")>"rule"</label>
+                                <select id=id("rule") aria-describedby=id("rule-help") on:change=move |ev| edit(i, InvariantField::Rule, event_target_value(&ev))>
+                                    {RULES.iter().map(|(r, _, _)| view! { <option value=*r selected=*r == rule>{*r}</option> }).collect_view()}
+                                </select>
+                                <p class="field-help" id=id("rule-help")>{promise}</p>
+                            </div>
+                            {fields
+                                .iter()
+                                .map(|f| {
+                                    let field = f.field;
+                                    view! {
+                                        <div class="step-field">
+                                            <label for=id(field)>{field}</label>
+                                            <input
+                                                id=id(field)
+                                                type=if f.number { "number" } else { "text" }
+                                                inputmode=if f.number { "numeric" } else { "text" }
+                                                spellcheck="false"
+                                                aria-describedby=id(&format!("{field}-help"))
+                                                prop:value=move || value(i, InvariantField::Of(field))
+                                                on:input=move |ev| edit(i, InvariantField::Of(field), event_target_value(&ev))
+                                            />
+                                            <p class="field-help" id=id(&format!("{field}-help"))>{f.help}</p>
+                                        </div>
+                                    }
+                                })
+                                .collect_view()}
+                            <button class="remove-invariant" on:click=move |_| draft.update(|d| if let Some(d) = d { d.remove_invariant(i) })>
+                                {format!("Remove invariant {n}")}
+                            </button>
+                        </fieldset>
+                    }
+                })
+                .collect_view()
+        }}
+        <button class="add-invariant" on:click=move |_| draft.update(|d| if let Some(d) = d { d.add_invariant() })>"Add an invariant"</button>
     }
 }

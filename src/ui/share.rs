@@ -150,7 +150,7 @@ pub fn ShareBar() -> impl IntoView {
         }
     };
     let export_trace = move |_| {
-        let (text, n) = ui.session.with_untracked(|s| (trace_text(&s.frames()[..s.position()]), s.position()));
+        let (text, n) = ui.session.with_untracked(|s| (trace_text(&s.frames()[..s.position()], s.world()), s.position()));
         let name = format!("{}.trace.jsonl", file_stem(ui));
         if download(&name, "application/x-ndjson", &text).is_ok() {
             ui.share_note.set(Note::say(format!("Exported frames 1 to {n} as {name}, line for line what `cachescope trace` prints.")));

@@ -9,6 +9,7 @@
 
 use crate::scenario::recipe::{fields, FieldKind, StepField};
 use crate::scenario::{preset, recipe::written_out, Scenario, ScenarioError, PRESETS};
+use crate::scenario::{RuleField, RULES};
 use serde_json::Value;
 
 /// Where a draft starts.
@@ -402,6 +403,117 @@ fn leaves_changed(at: &str, old: &Value, new: &Value, out: &mut Vec<(String, Val
                 out.push((at.to_string(), b.clone()));
             }
             Some(())
+        }
+    }
+}
+
+/// One of the draft's invariants as its form shows it: its name, its rule
+/// (`at_most`, …) and the rule's fields with their values as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InvariantView {
+    pub name: String,
+    pub rule: String,
+    pub fields: Vec<(&'static RuleField, String)>,
+}
+
+/// What an invariant's form edits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InvariantField {
+    Name,
+    /// Another rule, written with its fields' first values.
+    Rule,
+    /// A field of its rule (`count`).
+    Of(&'static str),
+}
+
+impl Draft {
+    /// The scenario's own invariants, as the forms show them.
+    pub fn invariants(&self) -> Vec<InvariantView> {
+        let all = self.base.get("invariants").and_then(Value::as_array).cloned().unwrap_or_default();
+        all.iter()
+            .map(|inv| {
+                let rule = RULES.iter().find(|(r, _, _)| inv.get(*r).is_some());
+                let fields = rule.map_or(Vec::new(), |(r, fields, _)| {
+                    fields
+                        .iter()
+                        .map(|f| {
+                            let v = &inv[*r][f.field];
+                            (f, v.as_str().map_or_else(|| if v.is_null() { String::new() } else { v.to_string() }, str::to_string))
+                        })
+                        .collect()
+                });
+                InvariantView {
+                    name: inv["name"].as_str().unwrap_or_default().to_string(),
+                    rule: rule.map_or(String::new(), |(r, _, _)| r.to_string()),
+                    fields,
+                }
+            })
+            .collect()
+    }
+
+    /// Set invariant `i`'s `field` to `to` (a number's field takes digits:
+    /// anything else is refused, naming the field); the check names what
+    /// the scenario's rules refuse. A new rule starts from the recipe's
+    /// owner kind and its desired count's bounds.
+    pub fn edit_invariant(&mut self, i: usize, field: InvariantField, to: &str) -> Result<(), String> {
+        let owner = self.base["controller"]["recipe"]["owner"].clone();
+        let until = self.base["until_ms"].clone();
+        let inv = self.base.get_mut("invariants").and_then(|v| v.get_mut(i)).and_then(Value::as_object_mut);
+        let inv = inv.ok_or_else(|| format!("invariants[{i}]: no such invariant"))?;
+        match field {
+            InvariantField::Name => {
+                inv.insert("name".into(), Value::String(to.to_string()));
+            }
+            InvariantField::Rule => {
+                let (rule, _, _) = RULES.iter().find(|(r, _, _)| *r == to).ok_or_else(|| format!("invariants[{i}]: no rule {to}"))?;
+                inv.retain(|k, _| k == "name");
+                let body = match *rule {
+                    "at_most" | "at_least" => serde_json::json!({ "count": 1, "owner": owner }),
+                    "eventually" => serde_json::json!({ "converged": owner, "by_ms": until }),
+                    _ => serde_json::json!({ "kind": owner, "has_label": "" }),
+                };
+                inv.insert(rule.to_string(), body);
+            }
+            InvariantField::Of(name) => {
+                let (rule, fields, _) =
+                    RULES.iter().find(|(r, _, _)| inv.contains_key(*r)).ok_or_else(|| format!("invariants[{i}]: no rule"))?;
+                let f = fields.iter().find(|f| f.field == name).ok_or_else(|| format!("invariants[{i}].{rule}: has no field {name}"))?;
+                let value = if f.number {
+                    let at = format!("invariants[{i}].{rule}.{name}");
+                    let n = to
+                        .trim()
+                        .parse::<u64>()
+                        .map_err(|_| ScenarioError::new(at, Some(format!("{to:?}")), "is not a whole number").to_string())?;
+                    Value::from(n)
+                } else {
+                    Value::String(to.to_string())
+                };
+                inv[*rule][name] = value;
+            }
+        }
+        Ok(())
+    }
+
+    /// Another invariant: at most the owner's desired count of children,
+    /// named `mine-N` (its name and bound are the learner's to change).
+    pub fn add_invariant(&mut self) {
+        let owner = self.base["controller"]["recipe"]["owner"].clone();
+        let list = self.base.as_object_mut().map(|d| d.entry("invariants").or_insert_with(|| Value::Array(Vec::new())));
+        if let Some(Value::Array(list)) = list {
+            let name = format!("mine-{}", list.len() + 1);
+            list.push(serde_json::json!({ "name": name, "at_most": { "count": 1, "owner": owner } }));
+        }
+    }
+
+    /// Invariant `i` taken away.
+    pub fn remove_invariant(&mut self, i: usize) {
+        if let Some(list) = self.base.get_mut("invariants").and_then(Value::as_array_mut) {
+            if i < list.len() {
+                list.remove(i);
+            }
+            if list.is_empty() {
+                self.base.as_object_mut().map(|d| d.remove("invariants"));
+            }
         }
     }
 }

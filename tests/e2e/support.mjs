@@ -418,6 +418,8 @@ export async function makeRecipeChange(page, set) {
     if ((await open.getAttribute('aria-expanded')) !== 'true') {
       await open.focus();
       await page.keyboard.press('Enter');
+      // The form takes the focus once drawn: wait for it, or it takes it back from the menu below.
+      await page.waitForFunction(() => document.activeElement?.closest('#step-form'));
     }
     const menu = dialog.locator(`#${id}`);
     await menu.focus();
@@ -427,6 +429,7 @@ export async function makeRecipeChange(page, set) {
     for (let i = 0; i < options.length && (await menu.inputValue()) !== String(value); i++) {
       await page.keyboard.press(options.indexOf(await menu.inputValue()) < want ? 'ArrowDown' : 'ArrowUp');
     }
+    if ((await menu.inputValue()) !== String(value)) throw new Error(`${path}: the menu shows ${await menu.inputValue()}, not ${value}`);
   }
   await dialog.getByRole('status').filter({ hasText: /^Valid/ }).waitFor();
   await dialog.getByRole('button', { name: 'Run', exact: true }).focus();
