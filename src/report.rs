@@ -51,7 +51,9 @@ pub fn trace_line_with(frame: &Frame, caption: impl Fn(&Frame) -> String) -> Str
 /// `cachescope trace` and the page's Export trace print, so the page's lit
 /// line and values can be checked against the runner's, a user's recipe as
 /// a built-in's. `world` is the run's at any frame: the line depends only on
-/// the frame and the run's controllers.
+/// the frame and the run's controllers as `world` has them (a live switch
+/// that rewrites a line, flipped mid-run by the page's `edit=`, shows
+/// `world`'s code for every frame: the runner's trace has no such edits).
 pub fn trace_line_drawn(frame: &Frame, world: &World) -> String {
     let mut line: serde_json::Value = serde_json::from_str(&trace_line(frame)).expect("a trace line is JSON");
     let drawn = crate::view::panels::reconcile(world, Some(frame));

@@ -359,3 +359,51 @@ fn invariants_are_edited_beside_the_recipe_and_judge_its_run() {
     assert!(draft.invariants().is_empty());
     draft.check(&draft.text).run.unwrap();
 }
+
+/// What a review found, held: two steps swapped are a change of the recipe
+/// made together (each alone would hold two deletes); a lesson's fix whose
+/// step has moved away is not had; Add puts a step into an empty list; a
+/// new invariant takes a name no other has; an optional text left empty is
+/// left out.
+#[test]
+fn swaps_moved_fixes_empty_lists_and_names_left_out() {
+    use cachescope::view::editor::{edited, moved, recipe_edits, Edit, Move, Part};
+    let current = preset("kuberay-random-delete").unwrap();
+    let draft = Draft::begin(Start::Current, &current).unwrap();
+    let swapped = moved(&draft.text, 2, Move::Down).unwrap();
+    let run = draft.check(&swapped).run.unwrap();
+    let edits = recipe_edits(&current, &run).expect("a swap is a change of the recipe");
+    assert_eq!(edits.len(), 2, "{edits:?}");
+    assert!(
+        current.with_settings(edits.iter().map(|(p, v)| (p.as_str(), v.as_str()))).is_err(),
+        "one at a time, the first leaves two deletes"
+    );
+    let made = current.with_recipe_fields(edits.iter().map(|(p, v)| (p.as_str(), v.as_str()))).unwrap();
+    assert_eq!(Report::run(&made).trace_hash, Report::run(&run).trace_hash);
+
+    // nfd: the label step moved away from step 3, the fix's path names another step's field.
+    let nfd = preset("nfd-labels-stripped").unwrap();
+    let step = nfd.lesson.iter().find(|s| !s.set.is_empty()).unwrap();
+    let nd = Draft::begin(Start::Current, &nfd).unwrap();
+    let mut away: Value = serde_json::from_str(&nd.text).unwrap();
+    away["steps"].as_array_mut().unwrap().insert(2, serde_json::json!({"return_if": {"when": {"lt": ["found", 0]}}}));
+    let s = nd.check(&away.to_string()).run.unwrap();
+    let missing = cachescope::view::lesson::settings_missing(step, &cachescope::view::session::Session::new(s));
+    assert_eq!(missing.len(), 1, "the step still waits: its path names no label step now");
+    let mut steps: Value = serde_json::from_str(&nd.text).unwrap();
+    steps["steps"] = serde_json::json!([]);
+    let added = nd.add(&steps.to_string(), "return").unwrap();
+    assert_eq!(cachescope::view::editor::steps_in(&added), Some(1));
+
+    let mut d = Draft::begin(Start::Current, &preset("opensearch-quorum").unwrap()).unwrap();
+    d.add_invariant();
+    d.add_invariant();
+    d.remove_invariant(1);
+    d.add_invariant();
+    let names: Vec<String> = d.invariants().into_iter().map(|v| v.name).collect();
+    assert_eq!(names, ["quorum", "mine-2", "mine-1"]);
+    d.check(&d.text).run.unwrap();
+    let named = edited(&d.text, Part::Recipe, "name", Edit::Text(String::new())).unwrap();
+    assert!(serde_json::from_str::<Value>(&named).unwrap().get("name").is_none(), "an optional name left empty is left out");
+    d.check(&named).run.unwrap();
+}

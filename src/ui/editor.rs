@@ -114,7 +114,7 @@ pub(super) fn Editor() -> impl IntoView {
             <button
                 class="recipe-fields"
                 aria-expanded=move || (open.get() == Some(Part::Recipe)).to_string()
-                aria-controls="step-form"
+                aria-controls=move || (open.get() == Some(Part::Recipe)).then_some("step-form")
                 on:click=move |_| {
                     open.set((open.get_untracked() != Some(Part::Recipe)).then_some(Part::Recipe));
                     focus_form();
@@ -133,6 +133,20 @@ pub(super) fn Editor() -> impl IntoView {
                                 let act = move |how: Move| {
                                     if let Some(t) = text.with_untracked(|t| moved(t, step, how)) {
                                         text.set(t);
+                                        // The open form stays on the step it was opened for.
+                                        open.update(|o| {
+                                            if let Some(Part::Step(s)) = *o {
+                                                *o = match how {
+                                                    Move::Up if s == step => Some(Part::Step(s - 1)),
+                                                    Move::Up if s + 1 == step => Some(Part::Step(s + 1)),
+                                                    Move::Down if s == step => Some(Part::Step(s + 1)),
+                                                    Move::Down if s == step + 1 => Some(Part::Step(s - 1)),
+                                                    Move::Remove if s == step => None,
+                                                    Move::Remove if s > step => Some(Part::Step(s - 1)),
+                                                    _ => Some(Part::Step(s)),
+                                                };
+                                            }
+                                        });
                                     }
                                 };
                                 let opened = move || open.get() == Some(Part::Step(step));
@@ -142,7 +156,7 @@ pub(super) fn Editor() -> impl IntoView {
                                             aria-label=format!("Edit step {line}")
                                             title="Edit"
                                             aria-expanded=move || opened().to_string()
-                                            aria-controls="step-form"
+                                            aria-controls=move || opened().then_some("step-form")
                                             on:click=move |_| {
                                                 open.set((!opened()).then_some(Part::Step(step)));
                                                 focus_form();
@@ -189,12 +203,23 @@ pub(super) fn Editor() -> impl IntoView {
             <p class="editor-exported" aria-live="polite">{move || exported.get()}</p>
             <div class="dialog-actions">
                 <button on:click=move |_| run(false) prop:disabled=invalid>"Run"</button>
-                <button on:click=move |_| run(true) prop:disabled=invalid>"Find a bug"</button>
+                // The search lives in the full page's header: an embed runs the recipe only.
+                {(!ui.embed.get_untracked()).then(|| view! { <button on:click=move |_| run(true) prop:disabled=invalid>"Find a bug"</button> })}
                 <button on:click=export prop:disabled=invalid>"Export"</button>
                 <button on:click=move |_| ui.editor_open.set(false)>"Close"</button>
             </div>
         </Modal>
     }
+}
+
+/// Move the focus to `selector`'s element once the page has drawn it anew.
+fn refocus(selector: String) {
+    request_animation_frame(move || {
+        let el = document().query_selector(&selector).ok().flatten();
+        if let Some(el) = el.and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok()) {
+            let _ = el.focus();
+        }
+    });
 }
 
 /// Move the focus to the open form's first control, once it is drawn.
@@ -270,7 +295,7 @@ fn control(
             };
             let (absent, each) = words(options.iter().map(|w| (*w, false)).collect());
             view! {
-                <select id=id.clone() aria-describedby=help_id.clone() on:change=move |ev| edit(step, f.field, Edit::Word(event_target_value(&ev)))>
+                <select id=id.clone() aria-describedby=help_id.clone() prop:value=word on:change=move |ev| edit(step, f.field, Edit::Word(event_target_value(&ev)))>
                     {absent}{each}
                 </select>
             }
@@ -281,7 +306,7 @@ fn control(
             let (_, each) = words(options.to_vec());
             let text_id = format!("{id}-text");
             view! {
-                <select id=id.clone() aria-describedby=help_id.clone() on:change=move |ev| edit(step, f.field, Edit::Tag(event_target_value(&ev)))>
+                <select id=id.clone() aria-describedby=help_id.clone() prop:value=word on:change=move |ev| edit(step, f.field, Edit::Tag(event_target_value(&ev)))>
                     {each}
                 </select>
                 <label class="sr-only" for=text_id.clone()>{format!("{}: its text", f.field)}</label>
@@ -318,7 +343,11 @@ fn control(
                     inputmode="numeric"
                     min=min.to_string()
                     max=max.to_string()
-                    placeholder=if f.required { "required" } else { "left out" }
+                    placeholder=match (f.required, f.default) {
+                        (true, _) => "required".to_string(),
+                        (false, Some(d)) => format!("left out: {d}"),
+                        (false, None) => "left out".to_string(),
+                    }
                     aria-describedby=help_id.clone()
                     prop:value=move || match shown(f.field) {
                         Some(Shown::Int(n)) => n,
@@ -371,7 +400,8 @@ fn control(
 
 /// The scenario's own invariants, each a small form: its name, its rule and
 /// the rule's fields; added and removed by button. Drawn anew only when
-/// their number or rules change, so a field keeps its focus as it is typed in.
+/// their number or rules change, so a field keeps its focus as it is typed in
+/// (a rule chosen, or an invariant removed, puts the focus back where it was).
 #[component]
 fn Invariants(draft: RwSignal<Option<Draft>>, form_error: RwSignal<Option<String>>) -> impl IntoView {
     let shape = Memo::new(move |_| {
@@ -397,6 +427,10 @@ fn Invariants(draft: RwSignal<Option<Draft>>, form_error: RwSignal<Option<String
             }
         });
         form_error.set(result.err());
+        // Another rule draws the invariant's form anew: the focus goes back to its menu.
+        if field == InvariantField::Rule {
+            refocus(format!("#invariant-{i}-rule"));
+        }
     };
     view! {
         <h3 id="editor-invariants-title">"Invariants"</h3>
@@ -448,7 +482,10 @@ fn Invariants(draft: RwSignal<Option<Draft>>, form_error: RwSignal<Option<String
                                     }
                                 })
                                 .collect_view()}
-                            <button class="remove-invariant" on:click=move |_| draft.update(|d| if let Some(d) = d { d.remove_invariant(i) })>
+                            <button class="remove-invariant" on:click=move |_| {
+                                draft.update(|d| if let Some(d) = d { d.remove_invariant(i) });
+                                refocus(".add-invariant".to_string());
+                            }>
                                 {format!("Remove invariant {n}")}
                             </button>
                         </fieldset>

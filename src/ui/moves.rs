@@ -203,10 +203,18 @@ impl Ui {
         let replay = self.session.with_untracked(|s| s.at_end() && s.position() > 0) && self.lesson.with_untracked(Option::is_none);
         self.pause();
         let base = self.session.with_untracked(|s| s.scenario().clone());
-        match base.with_settings(edits.iter().map(|(p, v)| (p.as_str(), v.as_str()))) {
+        // The recipe's fields together (two steps swapped are a recipe only together), settings one by one.
+        let (recipe, settings): (Vec<_>, Vec<_>) = edits.iter().partition(|(p, _)| crate::scenario::lesson::is_recipe_field(p));
+        let made = base
+            .with_settings(settings.iter().map(|(p, v)| (p.as_str(), v.as_str())))
+            .and_then(|s| s.with_recipe_fields(recipe.iter().map(|(p, v)| (p.as_str(), v.as_str()))));
+        match made {
             Ok(scenario) => {
                 self.settings.update(|v| {
-                    v.retain(|(k, _)| edits.iter().all(|(path, _)| k != path));
+                    // A part set whole drops the link's settings inside it (`steps[2].…` under `steps`).
+                    let within =
+                        |k: &str, path: &str| k == path || k.starts_with(&format!("{path}.")) || k.starts_with(&format!("{path}["));
+                    v.retain(|(k, _)| edits.iter().all(|(path, _)| !within(k, path)));
                     v.extend(edits.iter().cloned());
                 });
                 let rebuilt = self.session.with_untracked(|s| s.rebuilt(scenario));

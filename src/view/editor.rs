@@ -94,6 +94,13 @@ impl Draft {
         }
         if let Some(doc) = base.as_object_mut() {
             doc.remove("lesson");
+            // A check that names a field of the preset's recipe (`when`) is about that recipe, as
+            // its lesson is: kept, it would refuse a step moved away from under its path.
+            if let Some(Value::Array(checks)) = doc.get_mut("expect") {
+                let on_recipe =
+                    |c: &Value| c["when"].as_object().is_some_and(|w| w.keys().any(|k| crate::scenario::lesson::is_recipe_field(k)));
+                checks.retain(|c| !on_recipe(c));
+            }
         }
         // `expectations` left out where it says what leaving it out means (kept exactly when a
         // step checks them): a check_expectations step added, or removed, then keeps them or not.
@@ -180,7 +187,7 @@ impl Draft {
     pub fn add(&self, text: &str, name: &str) -> Option<String> {
         let last = added(text, name)?;
         // Its index, before the return; each place tried is one move up from the one before.
-        let mut at = steps_in(&last)?.checked_sub(2)?;
+        let Some(mut at) = steps_in(&last)?.checked_sub(2) else { return Some(last) };
         let mut candidate = last.clone();
         loop {
             if self.check(&candidate).run.is_ok() {
@@ -268,7 +275,8 @@ pub fn form(text: &str, part: Part) -> Option<(String, Vec<FieldView>)> {
                 FieldKind::Choice(_) => Shown::Choice(word(value).or(field.default.map(str::to_string)).unwrap_or_default()),
                 FieldKind::MaybeFlag => Shown::Choice(value.and_then(Value::as_bool).map(|b| b.to_string()).unwrap_or_default()),
                 FieldKind::Flag => Shown::Flag(value.and_then(Value::as_bool).unwrap_or(field.default == Some("true"))),
-                FieldKind::Int => Shown::Int(value.map(|v| v.to_string()).or(field.default.map(str::to_string)).unwrap_or_default()),
+                // What is written; leaving it out is the control's placeholder (typing over a shown default would append to it).
+                FieldKind::Int => Shown::Int(value.map(|v| v.to_string()).unwrap_or_default()),
                 FieldKind::Text => Shown::Text(word(value).unwrap_or_default()),
                 FieldKind::Tagged(_) => match value {
                     Some(Value::String(tag)) => Shown::Tagged(tag.clone(), String::new()),
@@ -332,6 +340,7 @@ pub fn edited(text: &str, part: Part, field: &str, edit: Edit) -> Result<String,
     let old = body.get(field).cloned();
     let value = match edit {
         Edit::Word(w) | Edit::Number(w) | Edit::Json(w) if w.trim().is_empty() => None,
+        Edit::Text(t) if t.is_empty() && !spec.required => None,
         Edit::Word(w) if spec.kind == FieldKind::MaybeFlag => Some(Value::Bool(w == "true")),
         Edit::Word(w) => Some(Value::String(w)),
         Edit::Flag(b) => Some(Value::Bool(b)),
@@ -366,8 +375,11 @@ pub fn edited(text: &str, part: Part, field: &str, edit: Edit) -> Result<String,
 /// draft's run.
 pub fn recipe_edits(current: &Scenario, draft: &Scenario) -> Option<Vec<(String, String)>> {
     let (mut was, mut now) = (current.to_value(), draft.to_value());
+    // What a draft leaves behind (the lesson, the checks about the preset's recipe) is no change it makes.
     for doc in [&mut was, &mut now] {
-        doc.as_object_mut()?.remove("lesson");
+        let doc = doc.as_object_mut()?;
+        doc.remove("lesson");
+        doc.remove("expect");
     }
     let (old, new) = (was["controller"].as_object_mut()?.remove("recipe")?, now["controller"].as_object_mut()?.remove("recipe")?);
     if was != now {
@@ -381,7 +393,8 @@ pub fn recipe_edits(current: &Scenario, draft: &Scenario) -> Option<Vec<(String,
         other => other.to_string(),
     };
     let edits: Vec<(String, String)> = edits.into_iter().map(|(path, v)| (path, raw(&v))).collect();
-    let made = current.with_settings(edits.iter().map(|(p, v)| (p.as_str(), v.as_str()))).ok()?;
+    // Together: one of them alone may not be a recipe (two steps swapped: two deletes between).
+    let made = current.with_recipe_fields(edits.iter().map(|(p, v)| (p.as_str(), v.as_str()))).ok()?;
     (made.to_value()["controller"]["recipe"] == draft.to_value()["controller"]["recipe"]).then_some(edits)
 }
 
@@ -500,7 +513,8 @@ impl Draft {
         let owner = self.base["controller"]["recipe"]["owner"].clone();
         let list = self.base.as_object_mut().map(|d| d.entry("invariants").or_insert_with(|| Value::Array(Vec::new())));
         if let Some(Value::Array(list)) = list {
-            let name = format!("mine-{}", list.len() + 1);
+            let taken = |name: &str| list.iter().any(|i| i["name"] == name);
+            let name = (1..).map(|n| format!("mine-{n}")).find(|n| !taken(n)).expect("a free name");
             list.push(serde_json::json!({ "name": name, "at_most": { "count": 1, "owner": owner } }));
         }
     }

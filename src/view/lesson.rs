@@ -229,8 +229,10 @@ pub fn settings_missing(step: &LessonStep, session: &Session) -> Vec<(String, St
             // A field of the recipe, a step list included, is had when making the change would change nothing.
             if crate::scenario::lesson::is_recipe_field(path) {
                 let now = crate::scenario::get_path(&doc, path);
-                let made = session.scenario().with_settings([(path.as_str(), want.as_str())]).ok().map(|s| s.to_value());
-                return made.as_ref().and_then(|m| crate::scenario::get_path(m, path)) != now;
+                let made = session.scenario().with_recipe_fields([(path.as_str(), want.as_str())]).ok().map(|s| s.to_value());
+                let after = made.as_ref().and_then(|m| crate::scenario::get_path(m, path));
+                // A path the recipe no longer has (its step moved away) is not had.
+                return now.is_none() || after.is_none() || after != now;
             }
             let mut from_start = crate::scenario::get_path(&doc, path).map(crate::scenario::lesson::raw);
             for (frame, p, value) in session.knob_edits() {
