@@ -34,19 +34,12 @@ impl Scenario {
         serde_json::to_value(self).expect("a scenario always serializes")
     }
 
-    /// Set fields of the recipe (`controller.recipe.…`) together, checked
-    /// once: a recipe's fields may hold only together (a check_expectations
-    /// step, and `expectations` kept), where [`Scenario::with_settings`]
-    /// checks each edit alone.
-    pub fn with_recipe_fields<'a>(&self, edits: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Scenario, ScenarioError> {
-        let mut value = self.to_value();
-        for (path, raw) in edits {
-            set_path(&mut value, path, raw)?;
-        }
-        Scenario::from_value(value)
-    }
-
     /// Apply `path=value` edits, as the runner's `--set` and the page's URL do.
+    /// Settings are checked one at a time, so a failure is named by the
+    /// setting that caused it; fields of the recipe (`controller.recipe.…`,
+    /// an editor's or a lesson's change) are set after them and checked
+    /// together, since they may hold only together (two steps swapped; a
+    /// check_expectations step beside `expectations: true`).
     pub fn with_settings<'a>(&self, edits: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Scenario, ScenarioError> {
         let mut value = self.to_value();
         // A declared kind's own first-LIST time is a setting too, unset until given.
@@ -56,8 +49,8 @@ impl Scenario {
             }
         }
         let mut scenario = self.clone();
-        // One edit at a time, so a failure is named by the setting that caused it.
-        for (path, raw) in edits {
+        let (recipe, settings): (Vec<_>, Vec<_>) = edits.into_iter().partition(|(p, _)| super::lesson::is_recipe_field(p));
+        for (path, raw) in settings {
             // A choice's word is a string, though `1.36` reads as a number.
             let quoted;
             let raw = match super::settings::setting(path).map(|s| s.domain) {
@@ -78,6 +71,12 @@ impl Scenario {
                 }
                 e
             })?;
+        }
+        if !recipe.is_empty() {
+            for (path, raw) in recipe {
+                set_path(&mut value, path, raw)?;
+            }
+            scenario = Scenario::from_value(value)?;
         }
         Ok(scenario)
     }

@@ -224,12 +224,7 @@ fn refocus(selector: String) {
 
 /// Move the focus to the open form's first control, once it is drawn.
 fn focus_form() {
-    request_animation_frame(|| {
-        let first = document().query_selector("#step-form select, #step-form input, #step-form textarea").ok().flatten();
-        if let Some(el) = first.and_then(|el| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok()) {
-            let _ = el.focus();
-        }
-    });
+    refocus("#step-form select, #step-form input, #step-form textarea".to_string());
 }
 
 /// A part's fields as controls (a step's, or the recipe's own), each edit

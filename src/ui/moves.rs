@@ -195,20 +195,14 @@ impl Ui {
         self.restart_with_all(&[(path.to_string(), value.to_string())], what);
     }
 
-    /// Settings (or fields of the recipe) changed together, as one change:
-    /// each alone might not be a valid scenario (a live count wants a live
-    /// get before it).
+    /// Settings (or fields of the recipe) changed as one change: the recipe's
+    /// fields may hold only together (`Scenario::with_settings` checks them so).
     pub(super) fn restart_with_all(&self, edits: &[(String, String)], what: &str) {
         // At the run's end a change is the learner's next run, played, as every other change there is.
         let replay = self.session.with_untracked(|s| s.at_end() && s.position() > 0) && self.lesson.with_untracked(Option::is_none);
         self.pause();
         let base = self.session.with_untracked(|s| s.scenario().clone());
-        // The recipe's fields together (two steps swapped are a recipe only together), settings one by one.
-        let (recipe, settings): (Vec<_>, Vec<_>) = edits.iter().partition(|(p, _)| crate::scenario::lesson::is_recipe_field(p));
-        let made = base
-            .with_settings(settings.iter().map(|(p, v)| (p.as_str(), v.as_str())))
-            .and_then(|s| s.with_recipe_fields(recipe.iter().map(|(p, v)| (p.as_str(), v.as_str()))));
-        match made {
+        match base.with_settings(edits.iter().map(|(p, v)| (p.as_str(), v.as_str()))) {
             Ok(scenario) => {
                 self.settings.update(|v| {
                     // A part set whole drops the link's settings inside it (`steps[2].…` under `steps`).

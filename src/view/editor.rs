@@ -393,8 +393,7 @@ pub fn recipe_edits(current: &Scenario, draft: &Scenario) -> Option<Vec<(String,
         other => other.to_string(),
     };
     let edits: Vec<(String, String)> = edits.into_iter().map(|(path, v)| (path, raw(&v))).collect();
-    // Together: one of them alone may not be a recipe (two steps swapped: two deletes between).
-    let made = current.with_recipe_fields(edits.iter().map(|(p, v)| (p.as_str(), v.as_str()))).ok()?;
+    let made = current.with_settings(edits.iter().map(|(p, v)| (p.as_str(), v.as_str()))).ok()?;
     (made.to_value()["controller"]["recipe"] == draft.to_value()["controller"]["recipe"]).then_some(edits)
 }
 

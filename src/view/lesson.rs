@@ -229,7 +229,7 @@ pub fn settings_missing(step: &LessonStep, session: &Session) -> Vec<(String, St
             // A field of the recipe, a step list included, is had when making the change would change nothing.
             if crate::scenario::lesson::is_recipe_field(path) {
                 let now = crate::scenario::get_path(&doc, path);
-                let made = session.scenario().with_recipe_fields([(path.as_str(), want.as_str())]).ok().map(|s| s.to_value());
+                let made = session.scenario().with_settings([(path.as_str(), want.as_str())]).ok().map(|s| s.to_value());
                 let after = made.as_ref().and_then(|m| crate::scenario::get_path(m, path));
                 // A path the recipe no longer has (its step moved away) is not had.
                 return now.is_none() || after.is_none() || after != now;
@@ -259,13 +259,8 @@ pub fn lesson_scenario(session: &Session) -> Scenario {
         .filter_map(|p| crate::scenario::get_path(&doc, p).map(|v| (p.as_str(), crate::scenario::lesson::raw(v))));
     let mine = session.knob_edits().filter(|(f, _, _)| *f == 0).map(|(_, p, v)| (p, v));
     let edits: Vec<(&str, String)> = mine.chain(lab).collect();
-    // The recipe's fields go back to the lab's together: the learner's fix may have made them hold only together.
-    let (recipe, settings): (Vec<_>, Vec<_>) = edits.iter().partition(|(p, _)| crate::scenario::lesson::is_recipe_field(p));
-    session
-        .scenario()
-        .with_settings(settings.iter().map(|(p, v)| (*p, v.as_str())))
-        .and_then(|s| s.with_recipe_fields(recipe.iter().map(|(p, v)| (*p, v.as_str()))))
-        .unwrap_or_else(|_| session.scenario().clone())
+    // The recipe's fields go back to the lab's together (with_settings checks them so): the learner's fix may have made them hold only together.
+    session.scenario().with_settings(edits.iter().map(|(p, v)| (*p, v.as_str()))).unwrap_or_else(|_| session.scenario().clone())
 }
 
 /// One row of the learner's notes: a step's `write` label, their prediction, the run's figure.

@@ -14,7 +14,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { NO_PROBLEMS, axeProblems, openPage, openStage, pack, playToEnd, presentObjects, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
+import { NO_PROBLEMS, axeProblems, choose, openPage, openStage, pack, playToEnd, presentObjects, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
 
 const env = withServerAndBrowser();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -166,20 +166,11 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
   }
 });
 
-/** Choose `value` in the focused-by-keyboard <select> `menu` with the arrow keys, as a keyboard user does. */
-async function choose(page, menu, value) {
-  // A form just opened moves the focus to its first control once drawn: let it, then take it.
-  await page.waitForTimeout(0);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await menu.focus();
-  const options = await menu.locator('option').evaluateAll((os) => os.map((o) => o.value));
-  const want = options.indexOf(value);
-  assert.ok(want >= 0, `${value} is offered: ${options}`);
-  for (let i = 0; i < options.length && (await menu.inputValue()) !== value; i++) {
-    const at = options.indexOf(await menu.inputValue());
-    await page.keyboard.press(at < want ? 'ArrowDown' : 'ArrowUp');
-  }
-  assert.equal(await menu.inputValue(), value);
+/** Focus `field`, select what it holds and type `text` over it, key by key. */
+async function typeOver(page, field, text) {
+  await field.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
 }
 
 /** Focus `control` and press Enter, as Tab would get there. */
@@ -244,12 +235,8 @@ test('Your controller by its forms, keyboard only: a blank reconcile becomes lis
     await press(page, dialog.getByRole('button', { name: 'Edit step 3', exact: true }));
     const create = dialog.getByRole('group', { name: 'Step 3: create' });
     await choose(page, create.getByLabel('naming (required)', { exact: true }), 'generate');
-    await create.getByLabel('naming: its text', { exact: true }).focus();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('-');
-    await create.getByLabel('label (required)', { exact: true }).focus();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('app');
+    await typeOver(page, create.getByLabel('naming: its text', { exact: true }), '-');
+    await typeOver(page, create.getByLabel('label (required)', { exact: true }), 'app');
     await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();
     const written = await lines();
     assert.match(written[2], /lister\.List/, written[2]);
@@ -257,12 +244,8 @@ test('Your controller by its forms, keyboard only: a blank reconcile becomes lis
     // An invariant of its own: at most 3 pods a ReplicaSet.
     await press(page, dialog.getByRole('button', { name: 'Add an invariant', exact: true }));
     const invariant = dialog.getByRole('group', { name: /^Invariant 1:/ });
-    await invariant.getByLabel('name', { exact: true }).focus();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('at-most-3-pods');
-    await invariant.getByLabel('count', { exact: true }).focus();
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('3');
+    await typeOver(page, invariant.getByLabel('name', { exact: true }), 'at-most-3-pods');
+    await typeOver(page, invariant.getByLabel('count', { exact: true }), '3');
     assert.equal(await invariant.getByLabel('owner', { exact: true }).inputValue(), 'ReplicaSet');
     await dialog.getByRole('group', { name: 'Invariant 1: at-most-3-pods' }).waitFor();
     await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();

@@ -379,6 +379,23 @@ export async function openMoreSettings(page) {
 }
 
 /**
+ * Choose `value` in the <select> `menu` with the arrow keys, as a keyboard
+ * user does (a form just opened takes the focus to its first control once
+ * drawn: that is let happen first).
+ */
+export async function choose(page, menu, value) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await menu.focus();
+  const options = await menu.locator('option').evaluateAll((os) => os.map((o) => o.value));
+  const want = options.indexOf(String(value));
+  if (want < 0) throw new Error(`${value} is not offered: ${options}`);
+  for (let i = 0; i < options.length && (await menu.inputValue()) !== String(value); i++) {
+    await page.keyboard.press(options.indexOf(await menu.inputValue()) < want ? 'ArrowDown' : 'ArrowUp');
+  }
+  if ((await menu.inputValue()) !== String(value)) throw new Error(`the menu shows ${await menu.inputValue()}, not ${value}`);
+}
+
+/**
  * Make a lesson step's change of the recipe (`{"controller.recipe.steps[2].label_owner.remove": "on_observed_delete"}`)
  * as a learner does, by keyboard: the lesson's "Open Your controller", the
  * step's form (or "Kinds and expectations" for the recipe's own fields), the
@@ -398,12 +415,7 @@ export async function makeRecipeChange(page, set) {
         const have = JSON.parse(await dialog.getByLabel('Recipe (JSON)').inputValue()).steps.map(stepName);
         const i = want.findIndex((n, k) => have[k] !== n);
         if (i < 0) break;
-        const menu = dialog.getByLabel('Add a step');
-        await menu.focus();
-        const options = await menu.locator('option').evaluateAll((os) => os.map((o) => o.value));
-        for (let k = 0; k < options.length && (await menu.inputValue()) !== want[i]; k++) {
-          await page.keyboard.press(options.indexOf(await menu.inputValue()) < options.indexOf(want[i]) ? 'ArrowDown' : 'ArrowUp');
-        }
+        await choose(page, dialog.getByLabel('Add a step'), want[i]);
         await dialog.getByRole('button', { name: 'Add the step', exact: true }).focus();
         await page.keyboard.press('Enter');
       }
@@ -421,15 +433,7 @@ export async function makeRecipeChange(page, set) {
       // The form takes the focus once drawn: wait for it, or it takes it back from the menu below.
       await page.waitForFunction(() => document.activeElement?.closest('#step-form'));
     }
-    const menu = dialog.locator(`#${id}`);
-    await menu.focus();
-    const options = await menu.locator('option').evaluateAll((os) => os.map((o) => o.value));
-    const want = options.indexOf(String(value));
-    if (want < 0) throw new Error(`${path}: ${value} is not offered (${options})`);
-    for (let i = 0; i < options.length && (await menu.inputValue()) !== String(value); i++) {
-      await page.keyboard.press(options.indexOf(await menu.inputValue()) < want ? 'ArrowDown' : 'ArrowUp');
-    }
-    if ((await menu.inputValue()) !== String(value)) throw new Error(`${path}: the menu shows ${await menu.inputValue()}, not ${value}`);
+    await choose(page, dialog.locator(`#${id}`), value);
   }
   await dialog.getByRole('status').filter({ hasText: /^Valid/ }).waitFor();
   await dialog.getByRole('button', { name: 'Run', exact: true }).focus();
