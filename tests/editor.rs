@@ -406,3 +406,63 @@ fn swaps_moved_fixes_empty_lists_and_names_left_out() {
     assert!(serde_json::from_str::<Value>(&named).unwrap().get("name").is_none(), "an optional name left empty is left out");
     d.check(&named).run.unwrap();
 }
+
+#[test]
+fn a_declared_kind_and_its_owners_counts_are_edited_and_a_bad_value_is_named() {
+    use cachescope::view::editor::KindField;
+    let current = preset("kuberay-random-delete").unwrap();
+    let mut draft = Draft::begin(Start::Current, &current).unwrap();
+    let kinds = draft.kinds();
+    assert_eq!(kinds.len(), 1);
+    assert_eq!(kinds[0].name, "RayCluster");
+    let value = |d: &Draft, f: KindField| d.kinds()[0].fields.iter().find(|(g, _)| *g == f).unwrap().1.clone();
+    assert_eq!(value(&draft, KindField::Resource), "rayclusters.ray.io");
+    assert_eq!(value(&draft, KindField::Desired), "workers");
+    assert_eq!(value(&draft, KindField::ChildrenKind), "Pod");
+    assert_eq!(value(&draft, KindField::ChildrenLabel), "ray.io/cluster");
+    let owners = draft.owners();
+    assert_eq!(owners.len(), 1);
+    assert_eq!(
+        (owners[0].at.as_str(), owners[0].name.as_str(), owners[0].field.as_str(), owners[0].count.as_str()),
+        ("objects[0]", "raycluster", "spec.workers", "3")
+    );
+
+    // A count changed: the run wants 5 workers.
+    draft.edit_count(0, "5").unwrap();
+    let s = draft.check(&draft.text).run.unwrap();
+    assert_eq!(s.objects[0].spec.get("workers"), Some(&5));
+    // The desired field renamed: the owner's count follows it, and the run is the same.
+    draft.edit_kind(0, KindField::Desired, "size").unwrap();
+    assert_eq!(draft.owners()[0].field, "spec.size");
+    let renamed = draft.check(&draft.text).run.unwrap();
+    assert_eq!(renamed.objects[0].spec.get("size"), Some(&5));
+    assert_eq!(Report::run(&renamed).trace_hash, Report::run(&s).trace_hash, "a field's name is not what the run does");
+
+    // Refused, each naming the field at fault.
+    let e = draft.edit_count(0, "three").expect_err("not a number");
+    assert!(e.starts_with("objects[0].spec.size") && e.contains("three"), "{e}");
+    draft.edit_kind(0, KindField::ChildrenLabel, "ray io").unwrap();
+    let e = draft.check(&draft.text).run.expect_err("a label with a space");
+    assert!(e.contains("kinds[0].children.label"), "{e}");
+    draft.edit_kind(0, KindField::ChildrenLabel, "ray.io/cluster").unwrap();
+    draft.edit_kind(0, KindField::Resource, "").unwrap();
+    assert!(draft.check(&draft.text).run.is_ok(), "a resource left out is derived from the name");
+}
+
+#[test]
+fn a_built_in_owners_count_is_its_replicas_or_voices_whether_seeded_or_applied() {
+    let replicaset = preset("replicaset-pressure").unwrap();
+    let draft = Draft::begin(Start::Current, &replicaset).unwrap();
+    assert!(draft.kinds().is_empty(), "no kind of its own");
+    let owners = draft.owners();
+    assert!(!owners.is_empty() && owners.iter().all(|o| o.kind == "ReplicaSet" && o.field == "replicas"), "{owners:?}");
+    let current = preset("over-create").unwrap();
+    let mut draft = Draft::begin(Start::Current, &current).unwrap();
+    let owners = draft.owners();
+    assert_eq!(owners.len(), 1, "{owners:?}");
+    assert_eq!((owners[0].at.as_str(), owners[0].field.as_str(), owners[0].count.as_str()), ("actions[0].apply", "voices", "4"));
+    draft.edit_count(0, "2").unwrap();
+    let s = draft.check(&draft.text).run.unwrap();
+    assert_eq!(Report::run(&current).live.get("ConfigMap"), Some(&4));
+    assert_eq!(Report::run(&s).live.get("ConfigMap"), Some(&2), "deterministic names: the 2 it wants, however often it counts");
+}

@@ -6,8 +6,10 @@ use super::modal::Modal;
 use super::state::use_ui;
 use crate::scenario::recipe::{field_limits, FieldKind};
 use crate::scenario::RULES;
+use crate::sim::object::Kind;
 use crate::view::editor::{
-    code, edited, form, moved, recipe_edits, step_names, steps_in, Draft, Edit, FieldView, InvariantField, Move, Part, Shown, Start,
+    code, edited, form, moved, recipe_edits, step_names, steps_in, Draft, Edit, FieldView, InvariantField, KindField, Move, Part, Shown,
+    Start,
 };
 use leptos::prelude::*;
 
@@ -32,6 +34,7 @@ pub(super) fn Editor() -> impl IntoView {
     let form_error = RwSignal::new(None::<String>);
     // The part whose form is open: the recipe's own fields, or a step's.
     let open = RwSignal::new(None::<Part>);
+    let tab = RwSignal::new(Tab::Steps);
     let status = move || match (form_error.get(), checked.get()) {
         (Some(e), _) => format!("Not run: {e}. The last valid recipe stays on screen."),
         (None, None) => "This run's controller is the pruner, a one-shot program: start from a preset's reconcile.".to_string(),
@@ -110,95 +113,105 @@ pub(super) fn Editor() -> impl IntoView {
                         .collect_view()}
                 </select>
             </div>
-            <h3 id="editor-code-title">"As code"</h3>
-            <button
-                class="recipe-fields"
-                aria-expanded=move || (open.get() == Some(Part::Recipe)).to_string()
-                aria-controls=move || (open.get() == Some(Part::Recipe)).then_some("step-form")
-                on:click=move |_| {
-                    open.set((open.get_untracked() != Some(Part::Recipe)).then_some(Part::Recipe));
-                    focus_form();
-                }
-            >"Kinds and expectations"</button>
-            <ol class="editor-code" aria-labelledby="editor-code-title">
-                {move || {
-                    let all = lines.get();
-                    let n = all.len();
-                    all.into_iter()
-                        .enumerate()
-                        .map(|(line, l)| {
-                            // Line 0 is the dequeue's; line i is step i (from 1).
-                            let buttons = (line > 0).then(|| {
-                                let step = line - 1;
-                                let act = move |how: Move| {
-                                    if let Some(t) = text.with_untracked(|t| moved(t, step, how)) {
-                                        text.set(t);
-                                        // The open form stays on the step it was opened for.
-                                        open.update(|o| {
-                                            if let Some(Part::Step(s)) = *o {
-                                                *o = match how {
-                                                    Move::Up if s == step => Some(Part::Step(s - 1)),
-                                                    Move::Up if s + 1 == step => Some(Part::Step(s + 1)),
-                                                    Move::Down if s == step => Some(Part::Step(s + 1)),
-                                                    Move::Down if s == step + 1 => Some(Part::Step(s - 1)),
-                                                    Move::Remove if s == step => None,
-                                                    Move::Remove if s > step => Some(Part::Step(s - 1)),
-                                                    _ => Some(Part::Step(s)),
-                                                };
-                                            }
-                                        });
-                                    }
-                                };
-                                let opened = move || open.get() == Some(Part::Step(step));
-                                view! {
-                                    <span class="step-moves">
-                                        <button
-                                            aria-label=format!("Edit step {line}")
-                                            title="Edit"
-                                            aria-expanded=move || opened().to_string()
-                                            aria-controls=move || opened().then_some("step-form")
-                                            on:click=move |_| {
-                                                open.set((!opened()).then_some(Part::Step(step)));
-                                                focus_form();
-                                            }
-                                        >"✎"</button>
-                                        <button aria-label=format!("Move step {line} up") title="Up" prop:disabled=move || invalid() || line == 1 on:click=move |_| act(Move::Up)>"↑"</button>
-                                        <button aria-label=format!("Move step {line} down") title="Down" prop:disabled=move || invalid() || line + 1 == n on:click=move |_| act(Move::Down)>"↓"</button>
-                                        <button aria-label=format!("Remove step {line}") title="Remove" prop:disabled=invalid on:click=move |_| act(Move::Remove)>"✕"</button>
-                                    </span>
-                                }
-                            });
-                            view! { <li><code>{l}</code>{buttons}</li> }
-                        })
-                        .collect_view()
-                }}
-            </ol>
-            {move || open.get().map(|part| view! { <PartForm part text edit /> })}
-            <div class="control add-step">
-                <label for="editor-add">"Add a step"</label>
-                <select id="editor-add" node_ref=add_choice>
-                    {step_names().into_iter().map(|n| view! { <option value=n>{n}</option> }).collect_view()}
-                </select>
-                // A step may be added to an invalid recipe (the one it lacks, say), so long as it is JSON.
-                <button prop:disabled=move || text.with(|t| steps_in(t).is_none()) on:click=move |_| {
-                    let Some(name) = add_choice.get_untracked().map(|s| s.value()) else { return };
-                    if let Some(t) = draft.with_untracked(|d| d.as_ref().and_then(|d| text.with_untracked(|t| d.add(t, &name)))) {
-                        text.set(t);
+            <Tabs tab />
+            <div role="tabpanel" id="editor-panel-steps" aria-labelledby="editor-tab-steps" class="editor-panel" hidden=move || tab.get() != Tab::Steps>
+                <h3 id="editor-code-title">"As code"</h3>
+                <button
+                    class="recipe-fields"
+                    aria-expanded=move || (open.get() == Some(Part::Recipe)).to_string()
+                    aria-controls=move || (open.get() == Some(Part::Recipe)).then_some("step-form")
+                    on:click=move |_| {
+                        open.set((open.get_untracked() != Some(Part::Recipe)).then_some(Part::Recipe));
+                        focus_form();
                     }
-                }>"Add the step"</button>
+                >"Kinds and expectations"</button>
+                <ol class="editor-code" aria-labelledby="editor-code-title">
+                    {move || {
+                        let all = lines.get();
+                        let n = all.len();
+                        all.into_iter()
+                            .enumerate()
+                            .map(|(line, l)| {
+                                // Line 0 is the dequeue's; line i is step i (from 1).
+                                let buttons = (line > 0).then(|| {
+                                    let step = line - 1;
+                                    let act = move |how: Move| {
+                                        if let Some(t) = text.with_untracked(|t| moved(t, step, how)) {
+                                            text.set(t);
+                                            // The open form stays on the step it was opened for.
+                                            open.update(|o| {
+                                                if let Some(Part::Step(s)) = *o {
+                                                    *o = match how {
+                                                        Move::Up if s == step => Some(Part::Step(s - 1)),
+                                                        Move::Up if s + 1 == step => Some(Part::Step(s + 1)),
+                                                        Move::Down if s == step => Some(Part::Step(s + 1)),
+                                                        Move::Down if s == step + 1 => Some(Part::Step(s - 1)),
+                                                        Move::Remove if s == step => None,
+                                                        Move::Remove if s > step => Some(Part::Step(s - 1)),
+                                                        _ => Some(Part::Step(s)),
+                                                    };
+                                                }
+                                            });
+                                        }
+                                    };
+                                    let opened = move || open.get() == Some(Part::Step(step));
+                                    view! {
+                                        <span class="step-moves">
+                                            <button
+                                                aria-label=format!("Edit step {line}")
+                                                title="Edit"
+                                                aria-expanded=move || opened().to_string()
+                                                aria-controls=move || opened().then_some("step-form")
+                                                on:click=move |_| {
+                                                    open.set((!opened()).then_some(Part::Step(step)));
+                                                    focus_form();
+                                                }
+                                            >"✎"</button>
+                                            <button aria-label=format!("Move step {line} up") title="Up" prop:disabled=move || invalid() || line == 1 on:click=move |_| act(Move::Up)>"↑"</button>
+                                            <button aria-label=format!("Move step {line} down") title="Down" prop:disabled=move || invalid() || line + 1 == n on:click=move |_| act(Move::Down)>"↓"</button>
+                                            <button aria-label=format!("Remove step {line}") title="Remove" prop:disabled=invalid on:click=move |_| act(Move::Remove)>"✕"</button>
+                                        </span>
+                                    }
+                                });
+                                view! { <li><code>{l}</code>{buttons}</li> }
+                            })
+                            .collect_view()
+                    }}
+                </ol>
+                {move || open.get().map(|part| view! { <PartForm part text edit /> })}
+                <div class="control add-step">
+                    <label for="editor-add">"Add a step"</label>
+                    <select id="editor-add" node_ref=add_choice>
+                        {step_names().into_iter().map(|n| view! { <option value=n>{n}</option> }).collect_view()}
+                    </select>
+                    // A step may be added to an invalid recipe (the one it lacks, say), so long as it is JSON.
+                    <button prop:disabled=move || text.with(|t| steps_in(t).is_none()) on:click=move |_| {
+                        let Some(name) = add_choice.get_untracked().map(|s| s.value()) else { return };
+                        if let Some(t) = draft.with_untracked(|d| d.as_ref().and_then(|d| text.with_untracked(|t| d.add(t, &name)))) {
+                            text.set(t);
+                        }
+                    }>"Add the step"</button>
+                </div>
             </div>
-            <Invariants draft form_error />
-            <label for="editor-json">"Recipe (JSON)"</label>
-            <textarea
-                id="editor-json"
-                class="editor-json"
-                spellcheck="false"
-                rows="14"
-                aria-invalid=move || invalid().to_string()
-                aria-describedby="editor-status"
-                prop:value=move || text.get()
-                on:input=move |ev| text.set(event_target_value(&ev))
-            ></textarea>
+            <div role="tabpanel" id="editor-panel-kinds" aria-labelledby="editor-tab-kinds" class="editor-panel" hidden=move || tab.get() != Tab::Kinds>
+                <Kinds draft form_error />
+            </div>
+            <div role="tabpanel" id="editor-panel-invariants" aria-labelledby="editor-tab-invariants" class="editor-panel" hidden=move || tab.get() != Tab::Invariants>
+                <Invariants draft form_error />
+            </div>
+            <div role="tabpanel" id="editor-panel-json" aria-labelledby="editor-tab-json" class="editor-panel" hidden=move || tab.get() != Tab::Json>
+                <label for="editor-json">"Recipe (JSON)"</label>
+                <textarea
+                    id="editor-json"
+                    class="editor-json"
+                    spellcheck="false"
+                    rows="14"
+                    aria-invalid=move || invalid().to_string()
+                    aria-describedby="editor-status"
+                    prop:value=move || text.get()
+                    on:input=move |ev| text.set(event_target_value(&ev))
+                ></textarea>
+            </div>
             <p id="editor-status" class="editor-status" class:bad=invalid role="status" aria-live="polite">{status}</p>
             <p class="editor-exported" aria-live="polite">{move || exported.get()}</p>
             <div class="dialog-actions">
@@ -209,6 +222,211 @@ pub(super) fn Editor() -> impl IntoView {
                 <button on:click=move |_| ui.editor_open.set(false)>"Close"</button>
             </div>
         </Modal>
+    }
+}
+
+/// The dialog's four views of one draft.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Steps,
+    Kinds,
+    Invariants,
+    Json,
+}
+
+const TABS: [(Tab, &str, &str); 4] = [
+    (Tab::Steps, "steps", "Steps"),
+    (Tab::Kinds, "kinds", "Kinds"),
+    (Tab::Invariants, "invariants", "Invariants"),
+    (Tab::Json, "json", "JSON"),
+];
+
+/// The tab list (WAI-ARIA's tabs pattern): the chosen tab alone is in the
+/// Tab order; arrows, Home and End choose another and move the focus to it.
+#[component]
+fn Tabs(tab: RwSignal<Tab>) -> impl IntoView {
+    let choose = move |i: usize| {
+        let (t, id, _) = TABS[i];
+        tab.set(t);
+        refocus(format!("#editor-tab-{id}"));
+    };
+    let keydown = move |ev: leptos::ev::KeyboardEvent| {
+        let now = TABS.iter().position(|(t, _, _)| *t == tab.get_untracked()).unwrap_or(0);
+        let n = TABS.len();
+        let to = match ev.key().as_str() {
+            "ArrowRight" => (now + 1) % n,
+            "ArrowLeft" => (now + n - 1) % n,
+            "Home" => 0,
+            "End" => n - 1,
+            _ => return,
+        };
+        ev.prevent_default();
+        choose(to);
+    };
+    view! {
+        <div role="tablist" aria-label="Edit" class="editor-tabs" on:keydown=keydown>
+            {TABS
+                .iter()
+                .map(|&(t, id, label)| {
+                    let selected = move || tab.get() == t;
+                    view! {
+                        <button
+                            role="tab"
+                            id=format!("editor-tab-{id}")
+                            aria-controls=format!("editor-panel-{id}")
+                            aria-selected=move || selected().to_string()
+                            tabindex=move || if selected() { "0" } else { "-1" }
+                            on:click=move |_| tab.set(t)
+                        >
+                            {label}
+                        </button>
+                    }
+                })
+                .collect_view()}
+        </div>
+    }
+}
+
+/// The scenario's own kinds, each a small form (its resource, its desired
+/// field, its children), and every owner's desired count. Drawn anew only
+/// when their number changes, so a field keeps its focus as it is typed in.
+#[component]
+fn Kinds(draft: RwSignal<Option<Draft>>, form_error: RwSignal<Option<String>>) -> impl IntoView {
+    let shape = Memo::new(move |_| {
+        draft.with(|d| {
+            d.as_ref().map_or((Vec::new(), Vec::new()), |d| {
+                let kinds = d.kinds().into_iter().map(|k| k.name).collect::<Vec<_>>();
+                let owners = d.owners().into_iter().map(|o| format!("{} {}: {}", o.kind, o.name, o.field)).collect::<Vec<_>>();
+                (kinds, owners)
+            })
+        })
+    });
+    let value = move |i: usize, f: KindField| {
+        draft.with(|d| d.as_ref().and_then(|d| d.kinds().into_iter().nth(i)?.fields.into_iter().find(|(g, _)| *g == f).map(|(_, v)| v)))
+    };
+    let edit = move |i: usize, f: KindField, to: String| {
+        let mut result = Ok(());
+        draft.update(|d| {
+            if let Some(d) = d {
+                result = d.edit_kind(i, f, &to);
+            }
+        });
+        form_error.set(result.err());
+    };
+    let count = move |j: usize| draft.with(|d| d.as_ref().and_then(|d| Some(d.owners().into_iter().nth(j)?.count)).unwrap_or_default());
+    let set_count = move |j: usize, to: String| {
+        let mut result = Ok(());
+        draft.update(|d| {
+            if let Some(d) = d {
+                result = d.edit_count(j, &to);
+            }
+        });
+        form_error.set(result.err());
+    };
+    let help = |f: KindField| {
+        match f {
+        KindField::Resource => "The lower-case plural resource the apiserver's messages name (rayclusters.ray.io). Left out: the name's, lower-cased, with an s.",
+        KindField::Desired => "The owner's spec field with its desired count of children (workers). Left out: the kind owns no counted children.",
+        KindField::ChildrenKind => "The kind of its children.",
+        KindField::ChildrenLabel => "The label that names a child's owner (ray.io/cluster).",
+    }
+    };
+    view! {
+        <p class="field-help">
+            "Pod, ConfigMap, ReplicaSet (spec.replicas, children Pod) and the lab's Ensemble (spec.voices, children ConfigMap) are built in. "
+            "A kind of the scenario's own is declared in its file's kinds; its name is how objects, steps and invariants name it, so it is not edited here."
+        </p>
+        {move || {
+            let (kinds, owners) = shape.get();
+            let names: Vec<String> = Kind::ALL.iter().map(|k| k.to_string()).chain(kinds.iter().cloned()).collect();
+            let kind_forms = kinds
+                .into_iter()
+                .enumerate()
+                .map(|(i, name)| {
+                    let id = move |f: KindField| format!("kind-{i}-{}", f.path().replace('.', "-"));
+                    let fields = KindField::ALL
+                        .iter()
+                        .map(|&f| {
+                            let input = if f == KindField::ChildrenKind {
+                                let now = draft.with_untracked(|d| d.as_ref().and_then(|d| d.kinds().into_iter().nth(i)?.fields.into_iter().find(|(g, _)| *g == f).map(|(_, v)| v)));
+                                let options = names
+                                    .iter()
+                                    .filter(|n| **n != name)
+                                    .map(|n| view! { <option value=n.clone() selected=now.as_deref() == Some(n.as_str())>{n.clone()}</option> })
+                                    .collect_view();
+                                view! {
+                                    <select
+                                        id=id(f)
+                                        aria-describedby=format!("{}-help", id(f))
+                                        prop:value=move || value(i, f).unwrap_or_default()
+                                        on:change=move |ev| edit(i, f, event_target_value(&ev))
+                                    >
+                                        <option value="" selected=now.as_deref().unwrap_or_default().is_empty()>"(none)"</option>
+                                        {options}
+                                    </select>
+                                }
+                                .into_any()
+                            } else {
+                                view! {
+                                    <input
+                                        id=id(f)
+                                        type="text"
+                                        spellcheck="false"
+                                        aria-describedby=format!("{}-help", id(f))
+                                        prop:value=move || value(i, f).unwrap_or_default()
+                                        on:input=move |ev| edit(i, f, event_target_value(&ev))
+                                    />
+                                }
+                                .into_any()
+                            };
+                            view! {
+                                <div class="step-field">
+                                    <label for=id(f)>{f.path()}</label>
+                                    {input}
+                                    <p class="field-help" id=format!("{}-help", id(f))>{help(f)}</p>
+                                </div>
+                            }
+                        })
+                        .collect_view();
+                    view! {
+                        <fieldset class="step-form kind-form">
+                            <legend>{format!("Kind {name}")}</legend>
+                            {fields}
+                        </fieldset>
+                    }
+                })
+                .collect_view();
+            let no_owner = owners.is_empty().then(|| view! { <p class="field-help">"None of the run's objects has a desired count."</p> });
+            let owner_fields = owners
+                .into_iter()
+                .enumerate()
+                .map(|(j, label)| {
+                    let id = format!("owner-{j}-count");
+                    view! {
+                        <div class="step-field">
+                            <label for=id.clone()>{label}</label>
+                            <input
+                                id=id
+                                type="number"
+                                inputmode="numeric"
+                                min="0"
+                                prop:value=move || count(j)
+                                on:input=move |ev| set_count(j, event_target_value(&ev))
+                            />
+                        </div>
+                    }
+                })
+                .collect_view();
+            view! {
+                {kind_forms}
+                <fieldset class="step-form owners-form">
+                    <legend>"Owners and their desired counts"</legend>
+                    <p class="field-help">"Each owner the run starts with or applies: what its controller makes children for."</p>
+                    {no_owner}
+                    {owner_fields}
+                </fieldset>
+            }
+        }}
     }
 }
 
@@ -428,7 +646,6 @@ fn Invariants(draft: RwSignal<Option<Draft>>, form_error: RwSignal<Option<String
         }
     };
     view! {
-        <h3 id="editor-invariants-title">"Invariants"</h3>
         <p class="field-help">
             "What broken means for this controller, beside the built-in ones: Find a bug searches for a schedule that breaks one, and the Invariants panel lights the frame it breaks at."
         </p>

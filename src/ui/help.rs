@@ -16,7 +16,7 @@ pub(super) fn Help() -> impl IntoView {
                     <dt>"Cluster"</dt><dd>"The truth: every object the apiserver holds now, with its resourceVersion."</dd>
                     <dt>"Watch"</dt><dd>"The events on their way from the apiserver to the controller's cache, each arriving after the watch lag."</dd>
                     <dt>"Cache"</dt><dd>"The informer's store: what the controller's lister returns. A dashed slot is an object the cluster has and this cache does not yet."</dd>
-                    <dt>"Expectations"</dt><dd>"ControllerExpectations: the creates and deletes a controller waits to see come back through the watch before it trusts its cache again."</dd>
+                    <dt>"Expectations"</dt><dd>"ControllerExpectations: the creates and deletes a controller waits to see come back through the watch before it trusts its cache again, and v1.36's consistency store under them when the run uses it. A recipe that keeps neither has no such panel."</dd>
                     <dt>"Workqueue"</dt><dd>"The keys waiting to be reconciled, the ones being processed, and those added again while they were."</dd>
                     <dt>"Reconcile"</dt><dd>"The controller's code, the current step lit, with the values it read from the cache."</dd>
                     <dt>"Observations"</dt><dd>"What the lab expects, checked against this run once it has ended (or when you ask), beside the counts so far."</dd>

@@ -129,6 +129,11 @@ pub fn Stage(
     // A scenario file dragged over the page: dropping it imports it.
     let dropping = RwSignal::new(false);
     let has = |p: PanelId| shown.contains(&p);
+    // A recipe's Expectations panel comes and goes with the guard or the store it uses.
+    let expectations_drawn = Memo::new(move |_| {
+        let recipe = ui.session.with(|s| s.scenario().controller.recipe.is_some());
+        ui.snap.with(|s| pv::expectations_drawn(recipe, &s.expectations, &s.consistency))
+    });
     let full_view = move || {
         // Follows the page while paused, like the address bar.
         if !ui.playing.get() {
@@ -207,7 +212,7 @@ pub fn Stage(
                     {has(PanelId::Cluster).then(|| view! { <StorePanel side=Side::Cluster /> })}
                     {has(PanelId::Watch).then(|| view! { <WatchPanel /> })}
                     {has(PanelId::Cache).then(|| view! { <StorePanel side=Side::Cache /> })}
-                    {has(PanelId::Expectations).then(|| view! { <ExpectationsPanel /> })}
+                    {has(PanelId::Expectations).then_some(move || expectations_drawn.get().then(|| view! { <ExpectationsPanel /> }))}
                     {has(PanelId::Workqueue).then(|| view! { <WorkqueuePanel /> })}
                     {has(PanelId::Reconcile).then(|| view! { <ReconcilePanel /> })}
                     {has(PanelId::Observations).then(|| view! { <Observations /> })}

@@ -419,6 +419,190 @@ fn leaves_changed(at: &str, old: &Value, new: &Value, out: &mut Vec<(String, Val
     }
 }
 
+/// A field of a declared kind (`kinds[i]`) its form edits. Its name is not
+/// one: objects, steps and invariants name the kind by it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KindField {
+    /// The lower-case plural resource (`rayclusters.ray.io`).
+    Resource,
+    /// The owner's spec field with its desired count (`workers`); empty: none.
+    Desired,
+    /// Its children's kind.
+    ChildrenKind,
+    /// The label that names a child's owner.
+    ChildrenLabel,
+}
+
+impl KindField {
+    pub const ALL: [KindField; 4] = [KindField::Resource, KindField::Desired, KindField::ChildrenKind, KindField::ChildrenLabel];
+
+    /// Its place in a `kinds` entry, as the scenario's errors name it.
+    pub fn path(self) -> &'static str {
+        match self {
+            KindField::Resource => "resource",
+            KindField::Desired => "desired",
+            KindField::ChildrenKind => "children.kind",
+            KindField::ChildrenLabel => "children.label",
+        }
+    }
+}
+
+/// A declared kind as its form shows it: its name and each field's value as written ("" when left out).
+#[derive(Debug, Clone, PartialEq)]
+pub struct KindView {
+    pub name: String,
+    pub fields: Vec<(KindField, String)>,
+}
+
+/// An owner the run starts with or applies, and its desired count: what
+/// "a kind with `replicas: 3`" is in the document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OwnerView {
+    /// Where it is written: `objects[0]`, `actions[2].apply`.
+    pub at: String,
+    pub kind: String,
+    pub name: String,
+    /// The desired count's place in it: `replicas`, `voices`, `spec.workers`.
+    pub field: String,
+    pub count: String,
+}
+
+impl Draft {
+    /// The kinds the scenario declares, as their forms show them.
+    pub fn kinds(&self) -> Vec<KindView> {
+        let all = self.base.get("kinds").and_then(Value::as_array).cloned().unwrap_or_default();
+        let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+        all.iter()
+            .map(|k| KindView {
+                name: text(&k["name"]),
+                fields: KindField::ALL
+                    .iter()
+                    .map(|f| {
+                        let v = match f {
+                            KindField::Resource => &k["resource"],
+                            KindField::Desired => &k["desired"],
+                            KindField::ChildrenKind => &k["children"]["kind"],
+                            KindField::ChildrenLabel => &k["children"]["label"],
+                        };
+                        (*f, text(v))
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// Set declared kind `i`'s `field` to `to` ("" leaves it out). Its
+    /// owners' counts follow a renamed desired field. The draft's check
+    /// names what the scenario's rules refuse, as for a keystroke.
+    pub fn edit_kind(&mut self, i: usize, field: KindField, to: &str) -> Result<(), String> {
+        let entry = self.base.get_mut("kinds").and_then(|v| v.get_mut(i)).and_then(Value::as_object_mut);
+        let entry = entry.ok_or_else(|| format!("kinds[{i}]: no such kind"))?;
+        let name = entry.get("name").and_then(Value::as_str).unwrap_or_default().to_string();
+        let value = (!to.is_empty()).then(|| Value::String(to.to_string()));
+        let set = |map: &mut serde_json::Map<String, Value>, key: &str| match &value {
+            Some(v) => {
+                map.insert(key.to_string(), v.clone());
+            }
+            None => {
+                map.remove(key);
+            }
+        };
+        match field {
+            KindField::Resource => set(entry, "resource"),
+            KindField::Desired => {
+                let old = entry.get("desired").and_then(Value::as_str).map(str::to_string);
+                set(entry, "desired");
+                if let (Some(old), Some(new)) = (old, value.as_ref().and_then(Value::as_str)) {
+                    for owner in owner_entries(&mut self.base).filter(|o| o["kind"] == name.as_str()) {
+                        if let Some(spec) = owner.get_mut("spec").and_then(Value::as_object_mut) {
+                            if let Some(n) = spec.remove(&old) {
+                                spec.insert(new.to_string(), n);
+                            }
+                        }
+                    }
+                }
+            }
+            KindField::ChildrenKind | KindField::ChildrenLabel => {
+                let key = if field == KindField::ChildrenKind { "kind" } else { "label" };
+                let children = entry.entry("children").or_insert_with(|| Value::Object(Default::default()));
+                if let Some(c) = children.as_object_mut() {
+                    set(c, key);
+                    if c.is_empty() {
+                        entry.remove("children");
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The owners the run starts with (`objects`) or applies (`actions`),
+    /// each with its desired count, where its kind has one.
+    pub fn owners(&self) -> Vec<OwnerView> {
+        let mut base = self.base.clone();
+        let fields = desired_fields(&base);
+        let mut out = Vec::new();
+        for (at, o) in owner_places(&mut base) {
+            let kind = o["kind"].as_str().unwrap_or_default().to_string();
+            let Some((field, in_spec)) = fields.iter().find(|(k, _, _)| *k == kind).map(|(_, f, s)| (f.clone(), *s)) else { continue };
+            let count = if in_spec { &o["spec"][&field] } else { &o[&field] };
+            let count = if count.is_null() { String::new() } else { count.to_string() };
+            let field = if in_spec { format!("spec.{field}") } else { field };
+            out.push(OwnerView { at, kind, name: o["name"].as_str().unwrap_or_default().to_string(), field, count });
+        }
+        out
+    }
+
+    /// Set the desired count of owner `j` (as [`Draft::owners`] lists
+    /// them) to `to`: a whole number, else refused naming the field.
+    pub fn edit_count(&mut self, j: usize, to: &str) -> Result<(), String> {
+        let owner = self.owners().into_iter().nth(j).ok_or_else(|| format!("no owner {j}"))?;
+        let at = format!("{}.{}", owner.at, owner.field);
+        let n = to
+            .trim()
+            .parse::<u32>()
+            .map_err(|_| ScenarioError::new(at.clone(), Some(format!("{to:?}")), "is not a whole number").to_string())?;
+        let target = owner_places(&mut self.base).find(|(a, _)| *a == owner.at).map(|(_, o)| o);
+        let target = target.ok_or_else(|| format!("{}: no such owner", owner.at))?;
+        match owner.field.strip_prefix("spec.") {
+            Some(f) => target["spec"][f] = Value::from(n),
+            None => target[owner.field.as_str()] = Value::from(n),
+        }
+        Ok(())
+    }
+}
+
+/// Each kind with a desired count: its name, the field, and whether the
+/// field is under `spec` (a declared kind's) or beside the name (a built-in's).
+fn desired_fields(base: &Value) -> Vec<(String, String, bool)> {
+    let mut all = vec![("Ensemble".to_string(), "voices".to_string(), false), ("ReplicaSet".to_string(), "replicas".to_string(), false)];
+    for k in base.get("kinds").and_then(Value::as_array).into_iter().flatten() {
+        if let (Some(name), Some(desired)) = (k["name"].as_str(), k["desired"].as_str()) {
+            all.push((name.to_string(), desired.to_string(), true));
+        }
+    }
+    all
+}
+
+/// Every object the document writes whole, by where: `objects[i]`, `actions[i].apply`.
+fn owner_places(base: &mut Value) -> impl Iterator<Item = (String, &mut Value)> {
+    let doc = base.as_object_mut().into_iter().flat_map(|d| d.iter_mut());
+    doc.flat_map(|(key, v)| {
+        let list = v.as_array_mut().map(|l| l.iter_mut().enumerate().collect::<Vec<_>>()).unwrap_or_default();
+        let key = key.clone();
+        list.into_iter().filter_map(move |(i, v)| match key.as_str() {
+            "objects" => Some((format!("objects[{i}]"), v)),
+            "actions" => v.get_mut("apply").filter(|a| a.is_object()).map(|a| (format!("actions[{i}].apply"), a)),
+            _ => None,
+        })
+    })
+}
+
+/// [`owner_places`]' objects alone.
+fn owner_entries(base: &mut Value) -> impl Iterator<Item = &mut Value> {
+    owner_places(base).map(|(_, v)| v)
+}
+
 /// One of the draft's invariants as its form shows it: its name, its rule
 /// (`at_most`, …) and the rule's fields with their values as written.
 #[derive(Debug, Clone, PartialEq)]

@@ -33,6 +33,19 @@ const recipe = (from, count = from) => ({
   ],
 });
 
+/**
+ * Choose the dialog's tab `name` as a keyboard does: the chosen tab focused,
+ * arrows to the one named, which takes the focus and shows its panel.
+ */
+async function openTab(page, dialog, name) {
+  const want = dialog.getByRole('tab', { name, exact: true });
+  await dialog.getByRole('tab', { selected: true }).focus();
+  for (let i = 0; i < 4 && (await want.getAttribute('aria-selected')) !== 'true'; i++) await page.keyboard.press('ArrowRight');
+  assert.equal(await want.getAttribute('aria-selected'), 'true', name);
+  await page.waitForFunction((n) => document.activeElement?.getAttribute('role') === 'tab' && document.activeElement.textContent.trim() === n, name);
+  assert.ok(await dialog.getByRole('tabpanel', { name, exact: true }).isVisible(), `the ${name} panel shows`);
+}
+
 /** Select all of the focused field and type `text` in its place. */
 async function retype(page, text) {
   await page.keyboard.press('Control+A');
@@ -83,11 +96,16 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
     await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();
     assert.match((await lines())[2], /^children := lister\.List\(academy\.k3ii\.dev\/ensemble=owner\.Name\)/);
     assert.equal(await dialog.getByRole('button', { name: 'Move step 1 up', exact: true }).isDisabled(), true);
+    // The raw JSON behind its tab, checked as it is typed.
+    await openTab(page, dialog, 'JSON');
     await dialog.getByLabel('Recipe (JSON)').focus();
     await retype(page, JSON.stringify(recipe('cache'), null, 2));
     await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();
+    await openTab(page, dialog, 'Steps');
     const written = await lines();
     assert.match(written[2], /lister\.List\(academy\.k3ii\.dev\/ensemble=owner\.Name\)/);
+    await openTab(page, dialog, 'JSON');
+    await dialog.getByLabel('Recipe (JSON)').focus();
 
     // An invalid field: named, Run waits, the last valid code stays.
     const bad = recipe('cache');
@@ -96,8 +114,11 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
     await status.filter({ hasText: 'controller.recipe.steps[1].count.from' }).waitFor();
     assert.match(await status.innerText(), /cahce/);
     assert.equal(await dialog.getByRole('button', { name: 'Run', exact: true }).isDisabled(), true);
-    assert.deepEqual(await lines(), written, 'the last valid recipe stays on screen');
     assert.equal(await dialog.getByLabel('Recipe (JSON)').getAttribute('aria-invalid'), 'true');
+    await openTab(page, dialog, 'Steps');
+    assert.deepEqual(await lines(), written, 'the last valid recipe stays on screen');
+    await openTab(page, dialog, 'JSON');
+    await dialog.getByLabel('Recipe (JSON)').focus();
 
     // Valid again. Export: the file the runner plays (its trace hash is the page's, below).
     await retype(page, JSON.stringify(recipe('cache'), null, 2));
@@ -153,6 +174,7 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
     await opener.click();
     await dialog.waitFor();
     assert.deepEqual(await lines(), written, "it reopens on this run's recipe");
+    await openTab(page, dialog, 'JSON');
     await dialog.getByLabel('Recipe (JSON)').focus();
     await retype(page, JSON.stringify(recipe('live'), null, 2));
     await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();
@@ -241,7 +263,11 @@ test('Your controller by its forms, keyboard only: a blank reconcile becomes lis
     const written = await lines();
     assert.match(written[2], /lister\.List/, written[2]);
     assert.match(written[3], /GenerateName/, written[3]);
+    // The kind's owner wants 3, as the scenario says: its count is a field of the Kinds tab.
+    await openTab(page, dialog, 'Kinds');
+    assert.equal(await dialog.getByLabel('ReplicaSet web: replicas', { exact: true }).inputValue(), '3');
     // An invariant of its own: at most 3 pods a ReplicaSet.
+    await openTab(page, dialog, 'Invariants');
     await press(page, dialog.getByRole('button', { name: 'Add an invariant', exact: true }));
     const invariant = dialog.getByRole('group', { name: /^Invariant 1:/ });
     await typeOver(page, invariant.getByLabel('name', { exact: true }), 'at-most-3-pods');
@@ -331,6 +357,13 @@ test('Your controller fits at the four sizes, light and dark, and in the 800×50
         const target = await run.boundingBox();
         if (width < 500) assert.ok(target.height >= 44, `${where}: Run is a 44 px touch target (${target.height})`);
         assert.deepEqual(await axeProblems(page), [], where);
+        // The Kinds tab: each declared kind a form, read whole too.
+        await dialog.getByRole('tab', { name: 'Kinds', exact: true }).click();
+        const node = dialog.getByRole('group', { name: 'Kind Node', exact: true });
+        assert.equal(await node.getByLabel('children.kind', { exact: true }).inputValue(), 'NodeFeature', where);
+        assert.equal(await node.getByLabel('children.label', { exact: true }).inputValue(), 'nfd.node.kubernetes.io/node-name', where);
+        assert.ok(await dialog.evaluate((d) => d.scrollWidth <= d.clientWidth + 1), `${where}: the Kinds tab no wider than the dialog`);
+        assert.deepEqual(await axeProblems(page), [], `${where}: Kinds`);
         // Escape closes it, and the focus goes back to what opened it.
         await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'detached' });
@@ -339,6 +372,37 @@ test('Your controller fits at the four sizes, light and dark, and in the 800×50
       } finally {
         await context.close();
       }
+    }
+  }
+});
+
+test('a recipe that keeps no expectations has no Expectations panel, its neighbours fill the row; the guard added, the panel appears', async () => {
+  for (const [width, height] of [[1280, 720], [390, 844]]) {
+    const { page, context, problems } = await openPage(env.browser, env.server.origin, { width, height });
+    try {
+      await openStage(page, env.server.url, '?s=kuberay-random-delete');
+      assert.equal(await region(page, 'Expectations').count(), 0, `${width}: KubeRay's reconcile keeps none`);
+      // No hole where it was: the Cluster, Watch and Cache panels share the first row (the phone's two columns).
+      const grid = await page.locator('.grid').boundingBox();
+      const boxes = await Promise.all(['Cluster', 'Watch', 'Cache'].map((n) => region(page, n).boundingBox()));
+      const row = width > 700 ? boxes : [boxes[1]];
+      const right = Math.max(...row.map((b) => b.x + b.width));
+      assert.ok(grid.x + grid.width - right < 2, `${width}: the row reaches the grid's right edge (${right} of ${grid.x + grid.width})`);
+      await page.getByRole('button', { name: 'Your controller', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Your controller' });
+      await choose(page, dialog.getByLabel('Add a step'), 'check_expectations');
+      await dialog.getByRole('button', { name: 'Add the step', exact: true }).click();
+      await dialog.getByRole('status').filter({ hasText: 'Valid: 6 steps' }).waitFor();
+      await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+      await dialog.waitFor({ state: 'detached' });
+      await region(page, 'Expectations').waitFor();
+      if (width > 700) {
+        await playToEnd(page);
+        assert.match(await region(page, 'Expectations').innerText(), /add \d+\s+del \d+/, "the guard's record");
+      }
+      assert.deepEqual(quiet(problems), NO_PROBLEMS);
+    } finally {
+      await context.close();
     }
   }
 });

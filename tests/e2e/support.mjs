@@ -236,7 +236,8 @@ export async function pressTo(page, key, expected) {
  * `{ frame, end, clock, caption, rows: { Cluster, Cache }, add, del, text }`
  * where each row (or chip, in the dense form) is `{ kind, name, present }`, `add`/`del` are the first
  * Expectations record's counters (null without one), and `text` holds the
- * innerText of the Cluster, Cache, Watch and Expectations regions.
+ * innerText of the Cluster, Cache, Watch and Expectations regions (an
+ * Expectations panel not drawn, for a recipe that keeps none, reads '').
  * Self-contained: Playwright ships it to the page as source.
  */
 export function drawnState(expected) {
@@ -252,11 +253,11 @@ export function drawnState(expected) {
       present: li.dataset.present === 'true',
     }));
   const counterOf = (c) => {
-    const b = section('Expectations').querySelector(`b[data-counter="${c}"]`);
+    const b = section('Expectations')?.querySelector(`b[data-counter="${c}"]`);
     return b ? Number(b.textContent) : null;
   };
   const text = {};
-  for (const name of ['Cluster', 'Cache', 'Watch', 'Expectations']) text[name] = section(name).innerText;
+  for (const name of ['Cluster', 'Cache', 'Watch', 'Expectations']) text[name] = section(name)?.innerText ?? '';
   return {
     frame,
     end: [...transport.querySelectorAll('span')].some((e) => e.textContent === 'End of run'),

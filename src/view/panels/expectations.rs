@@ -58,6 +58,16 @@ pub fn expectations(world: &World) -> ExpectationsView {
     }
 }
 
+/// Whether the Expectations panel is drawn. For a built-in controller,
+/// always: its lessons name the ControllerExpectations it keeps or lacks,
+/// and the panel says which. For a recipe (a user's controller, an
+/// incident's), only while the run keeps expectations or runs the
+/// consistency store: a reconcile that uses neither gets the room, and the
+/// panel appears with the guard that brings it.
+pub fn drawn(recipe: bool, e: &ExpectationsView, c: &ConsistencyView) -> bool {
+    !recipe || e.enabled || c.enabled
+}
+
 /// One owner's record in v1.36's consistency store, against its caches.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ConsistencyRecord {
@@ -111,6 +121,23 @@ mod tests {
     use super::*;
     use crate::scenario::preset;
     use crate::view::session::Session;
+
+    #[test]
+    fn a_recipe_gets_the_panel_with_the_guard_a_built_in_always() {
+        let panel = |s: &crate::scenario::Scenario| {
+            let world = Session::new(s.clone());
+            let w = world.world();
+            drawn(s.controller.recipe.is_some(), &expectations(w), &consistency(w))
+        };
+        let kuberay = preset("kuberay-random-delete").unwrap();
+        assert!(!panel(&kuberay), "KubeRay's reconcile keeps no expectations, runs no store");
+        let guarded = kuberay.with_settings([("controller.recipe.expectations", "true")]).unwrap();
+        assert!(panel(&guarded), "the guard brings the panel");
+        let stored = kuberay.with_settings([("controller.consistency_store", "true")]).unwrap();
+        assert!(panel(&stored), "so does the consistency store");
+        let ensemble = preset("over-create").unwrap();
+        assert!(!ensemble.expectations() && panel(&ensemble), "a built-in's lesson names what it lacks");
+    }
 
     #[test]
     fn expectations_view_counts_and_shrinks() {

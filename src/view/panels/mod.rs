@@ -14,7 +14,9 @@ mod wires;
 pub use crate::narrate::invariants::label as invariant_label;
 pub use crate::narrate::panels::{arrival_words, holds_parts, holds_words, replicas, status_label};
 pub use caption::session_caption;
-pub use expectations::{consistency, expectations, ConsistencyRecord, ConsistencyView, ExpectationView, ExpectationsView};
+pub use expectations::{
+    consistency, drawn as expectations_drawn, expectations, ConsistencyRecord, ConsistencyView, ExpectationView, ExpectationsView,
+};
 pub(crate) use observations::deleted_by_kind;
 pub use observations::{checks, observations, CheckView, ChecksView, Observations};
 pub use queue::{queue, QueueView, WorkerView};
