@@ -70,8 +70,8 @@ pub(super) fn Editor() -> impl IntoView {
             exported.set(Some(format!("Exported as {name}: `cachescope run {name}` plays this very run.")));
         }
     };
-    // Run it from frame 0; `then_find`: and search its schedules, as "Can it go wrong?" does.
-    let run = move |then_find: bool| {
+    // Run it from frame 0; then, as asked, search its schedules as "Can it go wrong?" does, or copy its link.
+    let run = move |then: Then| {
         let Some(c) = checked.get_untracked() else { return };
         if let (Ok(s), Some(compact)) = (c.run, c.compact) {
             ui.editor_open.set(false);
@@ -85,8 +85,10 @@ pub(super) fn Editor() -> impl IntoView {
                 }
                 None => ui.load(s, None, Some(compact)),
             }
-            if then_find {
-                ui.find_asked.set(true);
+            match then {
+                Then::Play => {}
+                Then::Find => ui.find_asked.set(true),
+                Then::Share => super::share::share_link(ui),
             }
         }
     };
@@ -124,7 +126,7 @@ pub(super) fn Editor() -> impl IntoView {
                         open.set((open.get_untracked() != Some(Part::Recipe)).then_some(Part::Recipe));
                         focus_form();
                     }
-                >"Kinds and expectations"</button>
+                >"Owner, child and expectations"</button>
                 <ol class="editor-code" aria-labelledby="editor-code-title">
                     {move || {
                         let all = lines.get();
@@ -215,14 +217,28 @@ pub(super) fn Editor() -> impl IntoView {
             <p id="editor-status" class="editor-status" class:bad=invalid role="status" aria-live="polite">{status}</p>
             <p class="editor-exported" aria-live="polite">{move || exported.get()}</p>
             <div class="dialog-actions">
-                <button on:click=move |_| run(false) prop:disabled=invalid>"Run"</button>
-                // The search lives in the full page's header: an embed runs the recipe only.
-                {(!ui.embed.get_untracked()).then(|| view! { <button on:click=move |_| run(true) prop:disabled=invalid>"Find a bug"</button> })}
+                <button on:click=move |_| run(Then::Play) prop:disabled=invalid>"Run"</button>
+                // The search and the link live in the full page's header: an embed runs the recipe
+                // (and its "Open full view" carries it).
+                {(!ui.embed.get_untracked()).then(|| view! {
+                    <button on:click=move |_| run(Then::Find) prop:disabled=invalid>"Find a bug"</button>
+                    <button on:click=move |_| run(Then::Share) prop:disabled=invalid>"Share"</button>
+                })}
                 <button on:click=export prop:disabled=invalid>"Export"</button>
                 <button on:click=move |_| ui.editor_open.set(false)>"Close"</button>
             </div>
         </Modal>
     }
+}
+
+/// What Run does once the draft is the page's run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Then {
+    Play,
+    /// Search its schedules for a break.
+    Find,
+    /// Copy its link.
+    Share,
 }
 
 /// The dialog's four views of one draft.
@@ -456,7 +472,7 @@ fn PartForm(part: Part, text: RwSignal<String>, edit: impl Fn(Part, &'static str
         text.with(|t| form(t, part).and_then(|(_, views)| views.into_iter().find(|v| v.field.field == field).map(|v| v.shown)))
     };
     let title = move |name: &str| match part {
-        Part::Recipe => "The recipe: kinds and expectations".to_string(),
+        Part::Recipe => "The recipe: owner, child and expectations".to_string(),
         Part::Step(i) => format!("Step {}: {name}", i + 1),
     };
     move || {

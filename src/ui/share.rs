@@ -117,23 +117,27 @@ pub(super) fn first_file(files: Option<web_sys::FileList>) -> Option<web_sys::Fi
     files.and_then(|f| f.get(0))
 }
 
+/// "Share": copy the page's link, which opens this scenario, its settings
+/// and this frame; said beside the Share button.
+pub(super) fn share_link(ui: Ui) {
+    let mut done = "Link copied: it opens this scenario, these settings and this frame.".to_string();
+    if let Some(json) = ui.custom.get_value() {
+        let n = url::pack(&json).len();
+        if n > url::MAX_SHARED_PACKED {
+            done = format!(
+                "Link copied, but this scenario packs to {n} characters, over the {} a link carries safely: some servers cut such URLs. Export the scenario and share the file instead.",
+                url::MAX_SHARED_PACKED
+            );
+        }
+    }
+    copy(ui, format!("{}{}", page_base(), ui.query()), done);
+}
+
 #[component]
 pub fn ShareBar() -> impl IntoView {
     let ui = use_ui();
     let picker = NodeRef::<leptos::html::Input>::new();
-    let share = move |_| {
-        let mut done = "Link copied: it opens this scenario, these settings and this frame.".to_string();
-        if let Some(json) = ui.custom.get_value() {
-            let n = url::pack(&json).len();
-            if n > url::MAX_SHARED_PACKED {
-                done = format!(
-                    "Link copied, but this scenario packs to {n} characters, over the {} a link carries safely: some servers cut such URLs. Export the scenario and share the file instead.",
-                    url::MAX_SHARED_PACKED
-                );
-            }
-        }
-        copy(ui, format!("{}{}", page_base(), ui.query()), done);
-    };
+    let share = move |_| share_link(ui);
     let embed = move |_| {
         let now = ui.page_state();
         // The embed keeps the chosen panels and controls; the author decides on autoplay and origin.

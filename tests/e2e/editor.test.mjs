@@ -178,10 +178,20 @@ test('Your controller: written by keyboard, an invalid field named, run, shared,
     await dialog.getByLabel('Recipe (JSON)').focus();
     await retype(page, JSON.stringify(recipe('live'), null, 2));
     await status.filter({ hasText: 'Valid: 4 steps' }).waitFor();
-    await dialog.getByRole('button', { name: 'Run', exact: true }).click();
+    // Share, from the dialog: it runs the draft and copies the link that carries it.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.origin });
+    await dialog.getByRole('button', { name: 'Share', exact: true }).click();
     await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('status').filter({ hasText: /^Link copied/ }).waitFor();
+    const shared = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(shared, /[?&]z=/);
+    assert.equal(await readFrame(page), 0, 'the shared recipe is the run, from frame 0');
     await playToEnd(page);
     assert.equal((await presentObjects(page, 'Cluster', 'ConfigMap')).length, 4, 'read live, it creates what is missing and no more');
+    const live = await traceHash(page);
+    assert.notEqual(live, before, 'another recipe, another trace');
+    await openStage(page, shared);
+    assert.equal(await traceHash(page), live, 'the shared link runs the same recipe, the same trace');
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();
@@ -345,8 +355,8 @@ test('Your controller fits at the four sizes, light and dark, and in the 800×50
         const form = dialog.getByRole('group', { name: 'Step 3: label_owner' });
         await form.waitFor();
         assert.equal(await form.getByLabel('remove', { exact: true }).inputValue(), 'when_none_listed', where);
-        await dialog.getByRole('button', { name: 'Kinds and expectations', exact: true }).click();
-        await dialog.getByRole('group', { name: 'The recipe: kinds and expectations' }).waitFor();
+        await dialog.getByRole('button', { name: 'Owner, child and expectations', exact: true }).click();
+        await dialog.getByRole('group', { name: 'The recipe: owner, child and expectations' }).waitFor();
         // Nothing to scroll sideways; the dialog within the window; Run reachable.
         const box = await dialog.boundingBox();
         assert.ok(box.x >= 0 && box.x + box.width <= width + 0.5, `${where}: the dialog within the window: ${JSON.stringify(box)}`);

@@ -399,7 +399,7 @@ export async function choose(page, menu, value) {
 /**
  * Make a lesson step's change of the recipe (`{"controller.recipe.steps[2].label_owner.remove": "on_observed_delete"}`)
  * as a learner does, by keyboard: the lesson's "Open Your controller", the
- * step's form (or "Kinds and expectations" for the recipe's own fields), the
+ * step's form (or "Owner, child and expectations" for the recipe's own fields), the
  * field's menu, Run.
  */
 export async function makeRecipeChange(page, set) {
@@ -426,7 +426,7 @@ export async function makeRecipeChange(page, set) {
     const own = path.match(/^controller\.recipe\.(\w+)$/);
     const [opener, id] = step
       ? [`Edit step ${Number(step[1]) + 1}`, `step-${step[1]}-${step[2]}`]
-      : [`Kinds and expectations`, `recipe-${own[1]}`];
+      : [`Owner, child and expectations`, `recipe-${own[1]}`];
     const open = dialog.getByRole('button', { name: opener, exact: true });
     if ((await open.getAttribute('aria-expanded')) !== 'true') {
       await open.focus();
