@@ -250,9 +250,10 @@ fn under_controller_runtime_a_cache_that_never_syncs_times_out_and_the_process_r
     };
     let run = lost("controller-runtime");
     let timed_out = run.frames.iter().find(|f| matches!(f.event, Event::CacheSyncTimedOut { .. })).expect("it times out");
-    assert!(matches!(timed_out.event, Event::CacheSyncTimedOut { waited_ms: 120_000, restart_in_ms: 10_000 }), "{:?}", timed_out.event);
+    // A first crash: the kubelet's doBackOff restarts it at once.
+    assert!(matches!(timed_out.event, Event::CacheSyncTimedOut { waited_ms: 120_000, restart_in_ms: 0 }), "{:?}", timed_out.event);
     let restart = run.frames.iter().find(|f| matches!(f.event, Event::ControllerStarted { restart: true, .. })).unwrap();
-    assert_eq!(restart.at_ms, timed_out.at_ms + 10_000);
+    assert_eq!(restart.at_ms, timed_out.at_ms);
     assert!(workers_started(&run).unwrap() > restart.at_ms);
     assert!(run.report.metrics["ensemble-controller"].reconciles > 0 && run.report.live("ConfigMap") >= 4, "{:?}", run.report);
     // A client-go program's WaitForCacheSync has no timeout: it waits for ever.
@@ -283,15 +284,44 @@ fn a_relist_before_the_watch_list_is_answered_streams_once() {
     assert_eq!(run.report.live("ConfigMap"), 4);
 }
 
+/// A proxy that loses every bookmark: each restarted process times out
+/// again, and the kubelet's CrashLoopBackOff (`doBackOff`) restarts the
+/// first crash at once and waits 10 s, then 20 s, from the second.
+fn crash_looping(until_ms: u64, extra: &[serde_json::Value]) -> Run {
+    let mut doc = preset("lost-bookmark").unwrap().to_value();
+    doc["until_ms"] = until_ms.into();
+    let actions = doc["actions"].as_array_mut().unwrap();
+    // Each restarted process's watch-list loses its bookmark too (a fault is armed for the process running).
+    for at_ms in [120_001, 250_001].into_iter().filter(|at| *at < until_ms) {
+        actions.push(serde_json::json!({"at_ms": at_ms, "drop_next_event": {"kind": "ConfigMap", "bookmark": true}}));
+    }
+    actions.extend(extra.iter().cloned());
+    run_scenario(Scenario::from_value(doc).unwrap())
+}
+
+#[test]
+fn do_back_off_restarts_a_first_crash_at_once_and_waits_from_the_second() {
+    let run = crash_looping(500_000, &[]);
+    let crashes: Vec<(u64, u64)> = run
+        .frames
+        .iter()
+        .filter_map(|f| match f.event {
+            Event::CacheSyncTimedOut { restart_in_ms, .. } => Some((f.at_ms, restart_in_ms)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(crashes, [(120_000, 0), (240_000, 10_000), (370_000, 20_000)], "{}", run.captions(1, 60));
+    let restarts: Vec<u64> =
+        run.frames.iter().filter(|f| matches!(f.event, Event::ControllerStarted { restart: true, .. })).map(|f| f.at_ms).collect();
+    assert_eq!(restarts, [120_000, 250_000, 390_000]);
+}
+
 /// The kubelet's restart after CacheSyncTimeout belongs to the process that
 /// exited: restarted by hand before it fires, that process is not restarted again.
 #[test]
 fn a_restart_by_hand_before_the_kubelet_s_is_the_only_one() {
-    let mut doc = preset("lost-bookmark").unwrap().to_value();
-    doc["actions"].as_array_mut().unwrap().push(serde_json::json!({"at_ms": 125000, "restart_controller": {}}));
-    let run = run_scenario(Scenario::from_value(doc).unwrap());
+    let run = crash_looping(300_000, &[serde_json::json!({"at_ms": 245000, "restart_controller": {}})]);
     let restarts: Vec<u64> =
         run.frames.iter().filter(|f| matches!(f.event, Event::ControllerStarted { restart: true, .. })).map(|f| f.at_ms).collect();
-    assert_eq!(restarts, [125_000], "{}", run.captions(28, 34));
-    assert_eq!(run.report.live("ConfigMap"), 24);
+    assert_eq!(restarts, [120_000, 245_000], "{}", run.captions(1, 60));
 }

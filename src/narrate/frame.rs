@@ -89,11 +89,17 @@ fn event_caption(frame: &Frame) -> String {
                 "The controller's {kind} watch expires (410 Expired: too old resource version): the informer re-lists, and keys the new list lacks become tombstones."
             )
         }
+        // No backoff: a watch-list that ended before its initial-events-end bookmark (client-go's watchList loop).
+        Event::WatchExpired { kind, after_ms, backoff_ms: 0 } => format!(
+            "The controller's {kind} watch-list ends after {} before its initial-events-end BOOKMARK came: client-go's watchList opens a new one at once, without the reflector's backoff, and streams the state again.",
+            secs(*after_ms)
+        ),
         Event::WatchExpired { kind, after_ms, backoff_ms } => format!(
             "The controller's {kind} watch ends after {} with 410 Expired (too old resource version): the reflector backs off {} before it lists again, and until then nothing new reaches this cache.",
             secs(*after_ms),
             secs(*backoff_ms)
         ),
+        Event::Relisting { kind, backoff_ms: 0 } => format!("The {kind} reflector asks for the state again at once."),
         Event::Relisting { kind, backoff_ms } => format!(
             "After {} of backoff the {kind} reflector lists again; keys the new list lacks will reach the delete handler as tombstones.",
             secs(*backoff_ms)
@@ -272,7 +278,7 @@ fn event_caption(frame: &Frame) -> String {
         ),
         Event::BookmarkDropped { kind, resource_version, initial_events_end: true, synced } => format!(
             "The k8s.io/initial-events-end BOOKMARK of the controller's {kind} watch-list (resourceVersion {resource_version}) is lost on the wire: the reflector keeps streaming into its temporary store and never calls Replace, {}.",
-            if *synced { "so the cache keeps the state it had" } else { "so the informer never syncs" }
+            if *synced { "so the cache keeps the state it had" } else { "so the informer does not sync until this watch ends and a new watch-list gets through" }
         ),
         Event::BookmarkDropped { kind, resource_version, .. } => format!(
             "A BOOKMARK on the controller's {kind} watch (resourceVersion {resource_version}) is lost on the wire: its store's progress mark stays where it was."
@@ -302,9 +308,12 @@ fn event_caption(frame: &Frame) -> String {
             object.name
         ),
         Event::CacheSyncTimedOut { waited_ms, restart_in_ms } => format!(
-            "CacheSyncTimeout: after {} the caches have still not synced, so controller-runtime's Start fails (\"timed out waiting for cache to be synced\"), the manager exits, and the kubelet restarts it in {}.",
+            "CacheSyncTimeout: after {} the caches have still not synced, so controller-runtime's Start fails (\"timed out waiting for cache to be synced\"), the manager exits, and the kubelet restarts it {}.",
             secs(*waited_ms),
-            secs(*restart_in_ms)
+            match restart_in_ms {
+                0 => "at once (a first crash: CrashLoopBackOff waits from the second)".to_string(),
+                ms => format!("in {} (CrashLoopBackOff: 10 s after the second crash, doubling to 5 minutes)", secs(*ms)),
+            }
         ),
         Event::WorkersStarted { waited_for_sync, waited_ms } => {
             if *waited_for_sync {

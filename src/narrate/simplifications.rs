@@ -80,7 +80,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         None,
     ),
     s(
-        "With controller.watch_list, the initial state's ADDED events are sent evenly over initial_list_ms and each travels the watch's lag, so the first sync comes a lag later than a LIST's; a watch-list whose watch ends before its initial-events-end bookmark is opened again after the reflector's backoff (client-go opens it again at once). The apiserver serves watch-list in every release here, 1.28's included.",
+        "With controller.watch_list, the initial state's ADDED events are sent evenly over initial_list_ms and each travels the watch's lag, so the first sync comes a lag later than a LIST's; a watch-list whose watch ends before its initial-events-end bookmark is opened again at once, as client-go's watchList loop does, without the reflector's backoff. The apiserver serves watch-list in every release here, 1.28's included, so the fall-back to a LIST that client-go makes where a server refuses it is not modelled.",
         None,
     ),
     s(
@@ -88,7 +88,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         Some((Panel::Cache, "handlers run as the store takes each event", When::Always)),
     ),
     s(
-        "A watch ends only when cluster.watch_timeout_ms or the relist action says, and always with 410 Expired and a LIST, or a new watch-list with controller.watch_list (a real reflector re-watches after an ordinary timeout without one); it carries bookmarks only when cluster.bookmark_ms is set, on that beat (each up to cluster.bookmark_jitter_ms late, seeded), where the watch cache sends one about a minute apart. A dropped event is a fault you inject, lost silently, which a real watch cannot do (a gap ends it with 410 Expired and a relist); a cache behind it reads on only with the next event of its kind.",
+        "A watch ends only when cluster.watch_timeout_ms (0 by default: never; every real watch request carries a 5 to 10 minute timeout) or the relist action says, and always with 410 Expired and a LIST, or a new watch-list with controller.watch_list (a real reflector re-watches after an ordinary timeout without one); it carries bookmarks only when cluster.bookmark_ms is set, on that beat (each up to cluster.bookmark_jitter_ms late, seeded), where the watch cache sends one about a minute apart. A dropped event is a fault you inject, lost silently, which a real watch cannot do (a gap ends it with 410 Expired and a relist); a cache behind it reads on only with the next event of its kind.",
         Some((Panel::Watch, "a dropped event is a fault you inject", When::Always)),
     ),
     s(

@@ -2,8 +2,13 @@
 //! client-go, ported from its sources: what the controller does with
 //! `Reconcile`'s result (v0.24.1 `pkg/internal/controller/controller.go`,
 //! `reconcileHandler`), and v0.25's read-your-writes client
-//! (`client.CacheOptions.EnableReadYourWritesConsistency`: pkg/client/consistency.go,
-//! pkg/client/internal/consistencyhandler, pkg/client/internal/writebarrier).
+//! (`client.CacheOptions.EnableReadYourWritesConsistency`, #3472): the
+//! client's side in `pkg/client/consistency.go` (`consistentClient`: a write
+//! holds its key's lock and records the resourceVersion it got back,
+//! `writeAndRecordRV`), the informer's in
+//! `pkg/cache/internal/readerconsistency/readerconsistency.go`
+//! (`ConsistencyHandler`: `WaitForGet`, `WaitForList`, `AddPendingDelete`),
+//! registered on each informer by `pkg/cache/internal/informers.go`.
 //! The priority queue it hands keys out of is [`crate::sim::workqueue`]'s
 //! `WorkQueue::priority_queue`.
 //!
@@ -74,9 +79,11 @@ struct Handler {
 /// controller-runtime v0.25's read-your-writes client: one handler per kind.
 ///
 /// Upstream's `Get` first waits out the writes to its key already in flight
-/// (`writeBarriers.Seal`), then until `observedRV >= minimumRVs[key]` and
-/// the key's pending deletes are observed; `List` the same over every key of
-/// the kind (`SealAll`, the highest minimum). There is no timeout but the
+/// (`consistentClient`'s per-key lock, held across each write), then
+/// until the handler has observed the resourceVersion the last write
+/// recorded and the key's pending deletes (`ConsistencyHandler.WaitForGet`);
+/// `List` the same over every key of the kind (`WaitForList`, the highest
+/// minimum). There is no timeout but the
 /// reconcile's context, which has none by default (`ReconciliationTimeout`).
 /// Simplified here: a read waits for every write of its key (or kind) in
 /// flight, not only those begun before it; with the one worker
@@ -88,7 +95,7 @@ pub struct ReadYourWrites {
 }
 
 impl ReadYourWrites {
-    /// A write leaves (`writeBarriers.Begin`); a delete also notes the UID it
+    /// A write leaves (it takes its key's lock, `writeAndRecordRV`); a delete also notes the UID it
     /// deletes first, "to avoid missing the event" (`AddPendingDelete`).
     /// Returns the write's number for [`ReadYourWrites::answered`].
     pub fn begin(&mut self, kind: Kind, key: &ObjectKey, deletes_uid: Option<u64>) -> u64 {
@@ -327,6 +334,29 @@ mod tests {
         assert_eq!(q.get(), None);
         q.done(&foo);
         assert_eq!(q.get(), Some(k("foo")), "returned as soon as it is unlocked");
+    }
+
+    /// `lockedAddWithOpts`: a waiting item added again without `After` is
+    /// ready now, and without a raise of its priority keeps its
+    /// `AddedCounter`, so its place ahead of the items added after it.
+    #[test]
+    fn locked_add_with_opts_readies_a_waiting_item_in_its_place_and_a_raise_behind_its_peers() {
+        let mut q = pq();
+        q.add_after(k("waiting"), 1_000, 0);
+        q.add(k("b"));
+        q.add(k("c"));
+        q.add(k("waiting"));
+        let order: Vec<String> = std::iter::from_fn(|| q.get()).collect();
+        assert_eq!(order, ["waiting", "b", "c"], "it was added first");
+
+        // A raise takes a fresh counter: first by priority, then behind its new peers.
+        let mut q = pq();
+        q.add_after(k("waiting"), 1_000, 0);
+        q.add_with_priority(k("high"), 5);
+        q.add(k("b"));
+        q.add_with_priority(k("waiting"), 5);
+        let order: Vec<String> = std::iter::from_fn(|| q.get()).collect();
+        assert_eq!(order, ["high", "waiting", "b"]);
     }
 
     #[test]

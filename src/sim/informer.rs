@@ -19,7 +19,9 @@
 //! ADDED events into a temporary store, closed by a BOOKMARK annotated
 //! `k8s.io/initial-events-end`; only then is the FIFO's `Replace` called
 //! with what was streamed (client-go v0.36.3 `tools/cache/reflector.go`,
-//! `watchList`). Lose that bookmark and the informer never syncs.
+//! `watchList`). Lose that bookmark and the informer does not sync until
+//! the watch ends and a new watch-list's gets through (never, with
+//! `cluster.watch_timeout_ms` at its default 0; 5 to 10 minutes upstream).
 
 use super::apiserver::{EventType, WatchEvent};
 use super::object::{Kind, ObjectKey, ObjectRc};

@@ -15,6 +15,7 @@ pub mod hash;
 pub mod history;
 pub mod informer;
 pub mod invariants;
+pub mod kubelet;
 pub mod object;
 pub mod recipe;
 pub mod reconcile;

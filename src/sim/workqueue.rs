@@ -34,6 +34,10 @@ pub struct WorkQueue<T: Ord + Clone> {
     /// controller-runtime's priority queue: each queued or waiting item's
     /// priority (absent: 0); `None` for client-go's queue, which has none.
     priorities: Option<SortedMap<T, i32>>,
+    /// The priority queue's `AddedCounter` of each queued or waiting item,
+    /// and the next one: the ready items stand in its order, within a priority.
+    added: SortedMap<T, u64>,
+    added_counter: u64,
 }
 
 /// controller-runtime's `handler.LowPriority`: what an event of the initial
@@ -55,6 +59,8 @@ impl<T: Ord + Clone> WorkQueue<T> {
             processing: SortedSet::new(),
             waiting_by_time: Vec::new(),
             waiting_seq: 0,
+            added: SortedMap::new(),
+            added_counter: 0,
             limiter,
             priorities: None,
         }
@@ -91,18 +97,44 @@ impl<T: Ord + Clone> WorkQueue<T> {
             // A raised priority takes a fresh AddedCounter: behind the others of its priority.
             priorities.insert(item.clone(), priority);
             self.queue.retain(|t| t != &item);
+            self.stamp(&item);
             self.queue.push_back(item);
             return true;
         }
         if let Some(w) = self.waiting_by_time.iter().position(|(_, _, t)| t == &item) {
-            // Ready now beats a later ready time ("the min of possible durations").
+            // Ready now beats a later ready time ("the min of possible durations"). Without a
+            // raise of priority it keeps its AddedCounter, so its place among the ready
+            // (`lockedAddWithOpts`: "addedCounter := w.items[key].AddedCounter").
             self.waiting_by_time.remove(w);
+            let old = priorities.get(&item).copied().unwrap_or(i32::MIN);
+            priorities.insert(item.clone(), old.max(priority));
+            self.dirty.insert(item.clone());
+            match self.added.get(&item).copied().filter(|_| priority <= old) {
+                Some(counter) => {
+                    let at = self.queue.partition_point(|t| self.added.get(t).is_some_and(|c| *c < counter));
+                    self.queue.insert(at, item);
+                }
+                None => {
+                    self.stamp(&item);
+                    self.queue.push_back(item);
+                }
+            }
+            return true;
         }
         let p = priorities.get(&item).copied().unwrap_or(i32::MIN).max(priority);
         priorities.insert(item.clone(), p);
         self.dirty.insert(item.clone());
+        self.stamp(&item);
         self.queue.push_back(item);
         true
+    }
+
+    /// A fresh `AddedCounter` for the item (the priority queue's only).
+    fn stamp(&mut self, item: &T) {
+        if self.priorities.is_some() {
+            self.added.insert(item.clone(), self.added_counter);
+            self.added_counter += 1;
+        }
     }
 
     /// `Add`: ignored if the item is already dirty; marked dirty and, unless it is
@@ -151,6 +183,7 @@ impl<T: Ord + Clone> WorkQueue<T> {
         };
         let item = self.queue.remove(at)?;
         let priority = self.priorities.as_mut().and_then(|p| p.remove(&item)).unwrap_or(0);
+        self.added.remove(&item);
         self.processing.insert(item.clone());
         self.dirty.remove(&item);
         Some((item, priority))
@@ -194,9 +227,15 @@ impl<T: Ord + Clone> WorkQueue<T> {
             self.add_with_priority(item, priority);
             return;
         }
+        let waiting = self.waiting_by_time.iter().any(|(_, _, t)| t == &item);
         if let Some(p) = self.priorities.as_mut() {
-            let kept = p.get(&item).copied().unwrap_or(i32::MIN).max(priority);
+            let old = p.get(&item).copied();
+            let kept = old.unwrap_or(i32::MIN).max(priority);
             p.insert(item.clone(), kept);
+            // A new item takes the next AddedCounter, and so does a raise of a waiting one's priority.
+            if !waiting || old.is_some_and(|o| priority > o) {
+                self.stamp(&item);
+            }
         }
         let ready_at = now_ms + delay_ms;
         if let Some(i) = self.waiting_by_time.iter().position(|(_, _, t)| t == &item) {

@@ -55,11 +55,6 @@ use super::settings::RuntimeKind;
 use in_flight::{InFlightRequest, Origin};
 use timer::{Scheduled, Source, Start, Timer};
 
-/// How long the kubelet waits before it restarts a container that exited:
-/// CrashLoopBackOff's first step (it doubles on each crash up to five
-/// minutes; a fixed 10 s here).
-pub const CRASH_RESTART_MS: u64 = 10_000;
-
 impl World {
     /// The worker the schedule's `takes` choose for the next key taken, if any.
     fn chosen_worker(&self) -> Option<usize> {
@@ -291,12 +286,13 @@ impl World {
                     // controller-runtime v0.24.1 pkg/internal/controller/controller.go,
                     // `Start`: "failed to wait for caches to sync: timed out waiting
                     // for cache to be synced"; the manager's Start returns it and the
-                    // process exits. The kubelet restarts the container after
-                    // CrashLoopBackOff's first delay, 10 s (a fixed 10 s here).
+                    // process exits. The kubelet restarts the container as
+                    // CrashLoopBackOff says: a first crash at once, then 10, 20 … 300 s.
+                    let restart_in_ms = self.ctl.crash_loop.exited(self.now_ms);
                     self.reset_process();
                     let epoch = self.ctl.epoch;
-                    self.set_timer(self.now_ms + CRASH_RESTART_MS, Timer::Restart { epoch });
-                    Some(Event::CacheSyncTimedOut { waited_ms, restart_in_ms: CRASH_RESTART_MS })
+                    self.set_timer(self.now_ms + restart_in_ms, Timer::Restart { epoch });
+                    Some(Event::CacheSyncTimedOut { waited_ms, restart_in_ms })
                 } else {
                     self.set_timer(self.now_ms + 100, Timer::SyncPoll { epoch, since_ms });
                     None

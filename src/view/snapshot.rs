@@ -505,16 +505,16 @@ mod tests {
         assert!(!lost.synced && lost.caption.contains("is lost on the wire"), "{}", lost.caption);
         assert!(crate::narrate::panels::empty_wire_note(lost.stalled, lost.restart_at, lost.synced)
             .contains("ConfigMap watch-list's initial-events-end BOOKMARK never came"));
-        // CacheSyncTimeout: the process is down until the kubelet restarts it.
+        // CacheSyncTimeout: the process is down until the kubelet restarts it, a first crash at once.
         let down = snapshot_where("lost-bookmark", &[], |s| s.restart_at.is_some());
-        assert_eq!((down.now_ms, down.restart_at), (120_000, Some(130_000)));
+        assert_eq!((down.now_ms, down.restart_at), (120_000, Some(120_000)));
         assert_eq!(
             down.empty_note(true).as_deref(),
-            Some("Empty: the process exited, and the kubelet restarts it at 130.0 s, with a new, empty cache. The cluster holds 21.")
+            Some("Empty: the process exited, and the kubelet restarts it at 120.0 s, with a new, empty cache. The cluster holds 21.")
         );
         assert_eq!(
             crate::narrate::panels::empty_wire_note(down.stalled, down.restart_at, down.synced),
-            "Nothing on the wire: the process exited, and has no watch until the kubelet restarts it at 130.0 s."
+            "Nothing on the wire: the process exited, and has no watch until the kubelet restarts it at 120.0 s."
         );
         // Teardown's end: the Ensemble and its 11 ConfigMaps, all deleted.
         let mut s = Session::new(preset("teardown").unwrap());

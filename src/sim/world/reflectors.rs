@@ -39,7 +39,11 @@ impl World {
     }
 
     /// The watch's time is up: 410 Expired, and `ListAndWatch` returns; the
-    /// reflector's backoff manager says how long until the next LIST.
+    /// reflector's backoff manager says how long until the next LIST. A
+    /// watch-list still streaming its initial events (its bookmark not yet
+    /// seen) is opened again at once: client-go v0.36.3 `reflector.go`
+    /// `watchList` loops on a stream that ends or answers 410 before the
+    /// bookmark, with no delay and no word to the backoff manager.
     pub(super) fn watch_expired(&mut self, kind: Kind, epoch: u32, gen: u32) -> Option<Event> {
         if epoch != self.ctl.epoch || gen != self.ctl.watch_gen[kind.index()] {
             return None;
@@ -48,8 +52,9 @@ impl World {
         if !inf.is_watching() && !inf.is_streaming() {
             return None;
         }
+        let streaming = inf.is_streaming();
         inf.close_watch();
-        let backoff_ms = self.ctl.backoff[kind.index()].next(self.now_ms, &mut self.rng);
+        let backoff_ms = if streaming { 0 } else { self.ctl.backoff[kind.index()].next(self.now_ms, &mut self.rng) };
         self.set_timer(self.now_ms + backoff_ms, Timer::Relist { kind, epoch, gen, backoff_ms });
         Some(Event::WatchExpired { kind, after_ms: self.cluster.watch_timeout_ms, backoff_ms })
     }

@@ -12,6 +12,7 @@ use crate::sim::controller_runtime::ReadYourWrites;
 use crate::sim::controllers::{Caches, ReconcileState, Step};
 use crate::sim::expectations::Expectations;
 use crate::sim::frame::{QueuedBy, Watcher};
+use crate::sim::kubelet::CrashLoopBackOff;
 use crate::sim::object::MAX_KINDS;
 use crate::sim::object::{Kind, ObjectKey};
 use crate::sim::reconcile::Hold;
@@ -109,6 +110,9 @@ pub struct Runtime {
     pub(super) observed: Observed,
     /// A leader failing to renew stops leading then (`RenewDeadline` after its first failed try).
     pub(super) renew_deadline_at: Option<u64>,
+    /// The kubelet's CrashLoopBackOff for this replica's container: kept
+    /// across its restarts, as the kubelet keeps it.
+    pub(super) crash_loop: CrashLoopBackOff,
 }
 
 impl Runtime {
@@ -154,6 +158,7 @@ impl Runtime {
             leading: false,
             observed: None,
             renew_deadline_at: None,
+            crash_loop: CrashLoopBackOff::default(),
         }
     }
 
