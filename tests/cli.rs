@@ -641,3 +641,26 @@ fn a_schedule_entry_names_its_bad_field_and_value() {
     let e = cachescope::scenario::Scenario::from_value(v).unwrap_err();
     assert!(e.to_string().contains("the controller has 1 worker, numbered 0"), "{e}");
 }
+
+/// controller-runtime's `Controller.Start` waits for every source's
+/// `WaitForSync` before a worker runs (pkg/internal/controller/controller.go,
+/// `startEventSourcesAndQueueLocked`): an operator written with it cannot
+/// skip the wait. Refused with exit 2, naming both fields; a client-go
+/// program may, whichever order the two settings come in.
+#[test]
+fn start_event_sources_and_queue_locked_waits_so_no_controller_runtime_operator_skips_wait_for_cache_sync() {
+    let e = bad(&["run", "over-create", "--set", "controller.controller_runtime=0.24", "--set", "controller.wait_for_cache_sync=false"]);
+    assert!(e.contains("controller.wait_for_cache_sync") && e.contains("controller.controller_runtime 0.24"), "{e}");
+    let e = bad(&["run", "over-create", "--set", "controller.wait_for_cache_sync=false"]);
+    assert!(
+        e.contains("controller.wait_for_cache_sync") && e.contains("controller.runtime controller-runtime") && e.contains("false"),
+        "{e}"
+    );
+    for order in [
+        ["controller.runtime=client-go", "controller.wait_for_cache_sync=false"],
+        ["controller.wait_for_cache_sync=false", "controller.runtime=client-go"],
+    ] {
+        let o = cachescope(&["run", "over-create", "--set", order[0], "--set", order[1]]);
+        assert!(o.status.success(), "{order:?}: {}", stderr(&o));
+    }
+}

@@ -214,6 +214,10 @@ mod url_codec {
             if base.scenario.controller.recipe.is_some() {
                 unique.retain(|(k, _)| !cachescope::scenario::recipe::WRITTEN_BY_RECIPE.iter().any(|(w, _)| w == k));
             }
+            // Nor "Wait for cache sync" for a controller-runtime operator, which always waits.
+            if base.scenario.controller.runtime() == cachescope::sim::settings::RuntimeKind::ControllerRuntime {
+                unique.retain(|(k, _)| k != "controller.wait_for_cache_sync");
+            }
             if whole {
                 // The scenario given whole, as an import leaves it: it travels packed (z=).
                 base.custom = Some(base.scenario.to_value().to_string());

@@ -913,7 +913,8 @@ async fn controls_show_the_scenario_settings_and_change_them() {
     let field = |path: &str| -> HtmlInputElement { m.one(&format!(r#"input#setting-{}"#, path.replace(['.', '_'], "-"))).unchecked_into() };
     assert_eq!(m.text(r#"label[for="setting-controller-expectations"]"#), "controller.expectations");
     assert_eq!(field("controller.expectations").checked(), c.expectations());
-    assert_eq!(field("controller.wait_for_cache_sync").checked(), c.wait_for_cache_sync);
+    // controller-runtime never reconciles before its caches sync: the operator is offered no switch to skip the wait.
+    assert!(m.all("input#setting-controller-wait-for-cache-sync").is_empty(), "the ensemble operator is controller-runtime's");
     assert_eq!(field("controller.delete_surplus").checked(), c.delete_surplus);
     assert_eq!(field("cluster.api_latency_ms").value(), s.world().cluster.api_latency_ms.to_string());
     assert_eq!(field("cluster.api_latency_ms").max(), "60000");

@@ -50,16 +50,20 @@ impl Scenario {
         }
         let mut scenario = self.clone();
         let (recipe, settings): (Vec<_>, Vec<_>) = edits.into_iter().partition(|(p, _)| super::lesson::is_recipe_field(p));
+        // Settings that hold only together (`controller.runtime=client-go` beside
+        // `controller.wait_for_cache_sync=false`) are taken in any order: all at once
+        // first; only a refused whole is taken apart, one at a time, to name its setting.
+        let start = value.clone();
+        if !settings.is_empty() && settings.iter().all(|(path, raw)| set_path(&mut value, path, &quote_choice(path, raw)).is_ok()) {
+            if let Ok(all) = Scenario::from_value(value.clone()) {
+                scenario = all;
+                return self.with_recipe_fields(scenario, value, recipe);
+            }
+        }
+        value = start;
         for (path, raw) in settings {
-            // A choice's word is a string, though `1.36` reads as a number.
-            let quoted;
-            let raw = match super::settings::setting(path).map(|s| s.domain) {
-                Some(super::settings::Domain::Choice(words)) if words.contains(&raw) => {
-                    quoted = format!("\"{raw}\"");
-                    quoted.as_str()
-                }
-                _ => raw,
-            };
+            let quoted = quote_choice(path, raw);
+            let raw = quoted.as_str();
             set_path(&mut value, path, raw)?;
             scenario = Scenario::from_value(value.clone()).map_err(|mut e| {
                 let leaf = path.rsplit(['.', '[']).next().unwrap_or(path);
@@ -72,13 +76,32 @@ impl Scenario {
                 e
             })?;
         }
-        if !recipe.is_empty() {
-            for (path, raw) in recipe {
-                set_path(&mut value, path, raw)?;
-            }
-            scenario = Scenario::from_value(value)?;
+        self.with_recipe_fields(scenario, value, recipe)
+    }
+
+    /// The recipe's fields of an edit, set together over `value` (what the
+    /// settings made of the document) and checked once.
+    fn with_recipe_fields(
+        &self,
+        scenario: Scenario,
+        mut value: serde_json::Value,
+        recipe: Vec<(&str, &str)>,
+    ) -> Result<Scenario, ScenarioError> {
+        if recipe.is_empty() {
+            return Ok(scenario);
         }
-        Ok(scenario)
+        for (path, raw) in recipe {
+            set_path(&mut value, path, raw)?;
+        }
+        Scenario::from_value(value)
+    }
+}
+
+/// A choice's word as JSON: a string, though `1.36` reads as a number.
+fn quote_choice(path: &str, raw: &str) -> String {
+    match super::settings::setting(path).map(|s| s.domain) {
+        Some(super::settings::Domain::Choice(words)) if words.contains(&raw) => format!("\"{raw}\""),
+        _ => raw.to_string(),
     }
 }
 

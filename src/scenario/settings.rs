@@ -358,9 +358,9 @@ pub const SETTINGS: &[Setting] = &[
         domain: Domain::Flag { optional: false },
         unit: "",
         default_note: None,
-        help: "start workers only after every informer HasSynced (polled every 100 ms); changed during a run, from the next (re)start",
+        help: "start workers only after every informer HasSynced (polled every 100 ms); false only for a client-go program (controller-runtime's Controller.Start always waits for its sources): a change runs the scenario again from frame 0",
         slider: None,
-        live: true,
+        live: false,
     },
     Setting {
         path: "controller.reread_after_create",

@@ -60,6 +60,23 @@ impl Scenario {
                 return Err(ScenarioError::new(path, value, "is controller-runtime's; set controller.runtime to controller-runtime"));
             }
         }
+        // controller-runtime never reconciles before its caches sync: `Controller.Start` waits for
+        // every source (v0.24.1 pkg/internal/controller/controller.go,
+        // `startEventSourcesAndQueueLocked`: `WaitForSync` under `CacheSyncTimeout`), and its cached
+        // client blocks a read of an unsynced informer (pkg/cache/internal/informers.go, `Get`).
+        if !c.wait_for_cache_sync && c.runtime() == RuntimeKind::ControllerRuntime {
+            let why = match c.controller_runtime {
+                Some(v) => format!("controller.controller_runtime {}", crate::sim::settings::word(v)),
+                None => "controller.runtime controller-runtime".to_string(),
+            };
+            return Err(ScenarioError::new(
+                "controller.wait_for_cache_sync",
+                Some("false".into()),
+                format!(
+                    "{why} never reconciles before its caches sync (Controller.Start waits for every source): set controller.runtime to client-go for a program that skips WaitForCacheSync"
+                ),
+            ));
+        }
         if let Some(v) = c.controller_runtime.filter(|v| c.read_your_writes && !v.reads_your_writes()) {
             return Err(ScenarioError::new(
                 "controller.read_your_writes",

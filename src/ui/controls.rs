@@ -532,7 +532,8 @@ fn Actions(more: bool) -> impl IntoView {
 /// that control acts on this scenario's controller.
 fn special(shown: &crate::view::snapshot::Shown, path: &str) -> Option<bool> {
     Some(match path {
-        "cluster.watch_lag_ms" | "controller.wait_for_cache_sync" => true,
+        "cluster.watch_lag_ms" => true,
+        "controller.wait_for_cache_sync" => shown.client_go,
         "cluster.initial_list_ms" => shown.first_list,
         "controller.naming" => shown.naming,
         "controller.double_enqueue" => shown.double_enqueue,

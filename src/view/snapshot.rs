@@ -142,12 +142,17 @@ pub struct Shown {
     /// The scenario gives its own reconcile: the switches that write the
     /// built-in's lines (`scenario::recipe::WRITTEN_BY_RECIPE`) are not offered.
     pub recipe: bool,
+    /// It is written with client-go, whose WaitForCacheSync a program may
+    /// skip; controller-runtime never reconciles before its caches sync, so
+    /// "Wait for cache sync" is not offered for it.
+    pub client_go: bool,
 }
 
 impl Shown {
     /// Whether the page offers the setting at `path` anywhere (the bar or More settings).
     pub fn offers(&self, path: &str) -> bool {
-        !(self.recipe && crate::scenario::recipe::WRITTEN_BY_RECIPE.iter().any(|(p, _)| *p == path))
+        let written = self.recipe && crate::scenario::recipe::WRITTEN_BY_RECIPE.iter().any(|(p, _)| *p == path);
+        !written && (self.client_go || path != "controller.wait_for_cache_sync")
     }
 }
 
@@ -158,7 +163,8 @@ impl Shown {
         let one_shot = !spec.loops();
         // A recipe of the scenario's own says what some switches would: those are not offered.
         let recipe = s.controller.recipe.is_some();
-        let offered = |path: &str| Shown { recipe, ..Shown::default() }.offers(path);
+        let client_go = s.controller.runtime() == crate::sim::settings::RuntimeKind::ClientGo;
+        let offered = |path: &str| Shown { recipe, client_go, ..Shown::default() }.offers(path);
         Shown {
             // A one-shot program names only what it creates when it re-reads its own write.
             naming: offered("controller.naming") && spec.can.naming && (!one_shot || s.controller.reread_after_create),
@@ -169,6 +175,7 @@ impl Shown {
             consistency_store: spec.can.consistency_store,
             update_status: offered("controller.update_status") && spec.can.update_status,
             recipe,
+            client_go,
             // Acting before the first LIST lands is a one-shot program's whole story.
             first_list: one_shot,
             faults: !one_shot,
