@@ -123,7 +123,7 @@ fn the_kubernetes_profile_sets_the_fifo_the_watch_list_and_the_replicaset_s_stor
     assert_eq!(old.report.metrics["replicaset-controller"].stale_sync_skips, 0, "no store in 1.28");
     assert_eq!(old.report.peak_live["Pod"], 11, "#129795 as it was: {:?}", old.report);
 
-    for release in ["1.36", "1.37"] {
+    for release in ["1.36", "1.37", "1.38"] {
         let new = check("staleness-mitigation-replicaset", &[("controller.consistency_store", "null"), ("controller.kubernetes", release)]);
         let c = &new.scenario.world_init().controller;
         assert_eq!((c.fifo(), c.watch_list(), c.consistency_store()), (Fifo::Atomic, true, true), "{release}");
@@ -189,7 +189,7 @@ fn under_a_profile_a_set_fifo_is_an_override_and_on_delta_the_store_never_skips(
 #[test]
 fn a_cluster_upgrade_changes_nothing_in_an_operator_its_controller_runtime_release_does() {
     let plain = check("over-create", &[("controller.naming", "generate")]);
-    for release in ["1.28", "1.36", "1.37"] {
+    for release in ["1.28", "1.36", "1.37", "1.38"] {
         let upgraded = check("over-create", &[("controller.naming", "generate"), ("controller.kubernetes", release)]);
         assert_eq!(upgraded.report.trace_hash, plain.report.trace_hash, "kubernetes {release}");
     }
@@ -324,4 +324,38 @@ fn a_restart_by_hand_before_the_kubelet_s_is_the_only_one() {
     let restarts: Vec<u64> =
         run.frames.iter().filter(|f| matches!(f.event, Event::ControllerStarted { restart: true, .. })).map(|f| f.at_ms).collect();
     assert_eq!(restarts, [120_000, 245_000], "{}", run.captions(1, 60));
+}
+
+/// From v1.38 a DELETE answers with a resourceVersion (kubernetes #138724),
+/// and the ReplicaSet controller's consistency store records it as it does
+/// a create's (`WroteAt`): `EnsureReady` holds the next sync until the
+/// cache has seen the DELETEDs. Before, the sync a double enqueue adds
+/// reads the pods it has just deleted and deletes them again: 404s.
+#[test]
+fn wrote_at_records_a_delete_from_1_38_so_ensure_ready_holds_the_next_sync() {
+    let doc = serde_json::json!({
+        "name": "rs-scale-down", "until_ms": 20000, "cluster": {"watch_lag_ms": 1000},
+        "controller": {"kind": "replicaset", "expectations": false, "update_status": false, "double_enqueue": true},
+        "objects": [{"kind": "ReplicaSet", "name": "web", "replicas": 5}],
+        "actions": [{"at_ms": 5000, "scale": {"kind": "ReplicaSet", "name": "web", "to": 1}}]
+    });
+    let run = |release: &str| {
+        let s = Scenario::from_value(doc.clone()).unwrap().with_settings([("controller.kubernetes", release)]).unwrap();
+        assert!(s.controller.consistency_store(), "{release}: the ReplicaSet's store is on");
+        run_scenario(s)
+    };
+    let deletes = |r: &Run, status: u16| {
+        r.frames
+            .iter()
+            .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == Verb::Delete && entry.status.code == status))
+            .count()
+    };
+    let before = run("1.37");
+    assert_eq!((deletes(&before, 200), deletes(&before, 404)), (4, 4), "1.37: the retry deletes its own deletes again");
+    let after = run("1.38");
+    assert_eq!((deletes(&after, 200), deletes(&after, 404)), (4, 0), "1.38: the store waits for the DELETEDs");
+    assert!(
+        after.report.metrics["replicaset-controller"].stale_sync_skips > before.report.metrics["replicaset-controller"].stale_sync_skips
+    );
+    assert_eq!(after.report.live("Pod"), 1);
 }

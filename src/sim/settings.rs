@@ -372,7 +372,7 @@ settings_struct! {
         pub controller_runtime: Option<CrRelease>,
         /// Kubernetes v1.36's consistency store (KEP-5647): skip a sync until the
         /// caches have read the controller's own writes back (`replicaset`, `ensemble`;
-        /// absent: on for the ReplicaSet under the 1.36 and 1.37 profiles, else off).
+        /// absent: on for the ReplicaSet under the profiles from 1.36, else off).
         #[serde(default)]
         pub consistency_store: Option<bool>,
         /// ReplicaSet: write `status.replicas` after each sync, from the cache,
@@ -624,6 +624,12 @@ impl ControllerSettings {
         })
     }
 
+    /// Its deletes are answered with a resourceVersion, which its consistency
+    /// store records as it does a create's (Kubernetes v1.38, #138724).
+    pub fn store_records_deletes(&self) -> bool {
+        self.kubernetes.is_some_and(|k| k.minor() >= 38)
+    }
+
     /// Its reads go through controller-runtime's read-your-writes client.
     pub fn reads_own_writes(&self) -> bool {
         self.read_your_writes && self.runtime() == RuntimeKind::ControllerRuntime && !self.live_reads
@@ -697,16 +703,20 @@ pub struct Governed {
 
 /// A Kubernetes release, as a profile: what the simulation models of it.
 ///
-/// | | 1.28 | 1.36 | 1.37 |
-/// |---|---|---|---|
-/// | informers' FIFO | DeltaFIFO | AtomicFIFO (beta, on) | AtomicFIFO |
-/// | first state | LIST | watch-list (`WatchListClient` on since v0.35) | watch-list |
-/// | ReplicaSet's consistency store | none | on (`StaleControllerConsistencyReplicaSet`, beta) | on |
+/// | | 1.28 | 1.36 | 1.37 | 1.38 |
+/// |---|---|---|---|---|
+/// | informers' FIFO | DeltaFIFO | AtomicFIFO (beta, on) | AtomicFIFO | AtomicFIFO |
+/// | first state | LIST | watch-list (`WatchListClient` on since v0.35) | watch-list | watch-list |
+/// | ReplicaSet's consistency store | none | on (`StaleControllerConsistencyReplicaSet`, beta) | on | on |
+/// | a delete's resourceVersion, recorded by the store | – | – | – | yes |
 ///
-/// 1.37 changes nothing modelled here: the store recording deletes
-/// (kubernetes #138724) came in v1.38. Sources: client-go
-/// `features/known_features.go` at v0.28.0, v0.35.0 and v0.36.0; the
-/// feature-gate docs of v1.36.
+/// 1.37 changes nothing modelled here. From v1.38 a DELETE answers with a
+/// resourceVersion (kubernetes #138724, "Allow for ResourceVersion to be
+/// passed on delete api calls", v1.38.0-alpha.1, ungated), so the
+/// consistency store records a delete as it does a create or an update, and
+/// `EnsureReady` holds the next sync until the cache has seen the DELETED.
+/// Sources: client-go `features/known_features.go` at v0.28.0, v0.35.0 and
+/// v0.36.0; the feature-gate docs of v1.36; kubernetes CHANGELOG-1.38.md.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Serialize, Deserialize, Hash)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(schemars::JsonSchema))]
 pub enum KubeRelease {
@@ -717,6 +727,8 @@ pub enum KubeRelease {
     V1_36,
     #[serde(rename = "1.37")]
     V1_37,
+    #[serde(rename = "1.38")]
+    V1_38,
 }
 
 impl KubeRelease {
@@ -725,13 +737,14 @@ impl KubeRelease {
             KubeRelease::V1_28 => 28,
             KubeRelease::V1_36 => 36,
             KubeRelease::V1_37 => 37,
+            KubeRelease::V1_38 => 38,
         }
     }
 }
 
 impl Choice for KubeRelease {
-    const ALL: &'static [Self] = &[KubeRelease::V1_28, KubeRelease::V1_36, KubeRelease::V1_37];
-    const WORDS: &'static [&'static str] = &["1.28", "1.36", "1.37"];
+    const ALL: &'static [Self] = &[KubeRelease::V1_28, KubeRelease::V1_36, KubeRelease::V1_37, KubeRelease::V1_38];
+    const WORDS: &'static [&'static str] = &["1.28", "1.36", "1.37", "1.38"];
 }
 
 /// A controller-runtime release, as a profile: its workqueue, what its

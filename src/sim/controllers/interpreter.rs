@@ -632,10 +632,11 @@ impl RecipeRun {
             At::Deleting { todo } => {
                 let Input::Responses(answers) = input else { return Flow::Stay(Beat::Return(Outcome::Done)) };
                 for (response, audit) in &answers {
-                    // Not recorded in the consistency store: a typed Delete
-                    // returns only an error, so there is no resourceVersion to
-                    // record (kubernetes #138400).
-                    if !response.status.is_success() {
+                    // Recorded in the consistency store from v1.38 only: before, a
+                    // typed Delete returned only an error (kubernetes #138400, #138724).
+                    if response.status.is_success() {
+                        cx.deleted_at(&self.key, self.owner_uid, self.recipe.child, audit.resource_version);
+                    } else {
                         if self.recipe.expectations {
                             let key = ObjectKey::new(audit.namespace.clone(), audit.name.clone()).to_string();
                             cx.expectations.deletion_observed(&self.exp_key(), &key);

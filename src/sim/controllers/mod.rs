@@ -103,6 +103,16 @@ impl Cx<'_> {
         }
     }
 
+    /// `WroteAt` for a delete this reconcile made: from Kubernetes v1.38 a
+    /// DELETE answers with the deletion's resourceVersion (kubernetes
+    /// #138724); before, a typed Delete returned only an error, and there
+    /// was none to record (#138400).
+    pub(crate) fn deleted_at(&mut self, key: &str, owner_uid: u64, resource: Kind, rv: Option<u64>) {
+        if self.settings.store_records_deletes() {
+            self.wrote_at(key, owner_uid, resource, rv);
+        }
+    }
+
     /// The owner is gone: `Clear(key, "")` and `DeleteExpectations(key)`.
     pub(crate) fn forget_owner(&mut self, key: &str) {
         self.consistency.clear(key, None);
