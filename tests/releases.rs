@@ -324,6 +324,9 @@ fn a_restart_by_hand_before_the_kubelet_s_is_the_only_one() {
     let restarts: Vec<u64> =
         run.frames.iter().filter(|f| matches!(f.event, Event::ControllerStarted { restart: true, .. })).map(|f| f.at_ms).collect();
     assert_eq!(restarts, [120_000, 245_000], "{}", run.captions(1, 60));
+    // The process started by hand is the one that runs: its watch-list syncs and beta gets its 4.
+    assert!(workers_started(&run).is_some_and(|at| at > 245_000));
+    assert_eq!(run.report.live("ConfigMap"), 24);
 }
 
 /// From v1.38 a DELETE answers with a resourceVersion (kubernetes #138724),
@@ -358,4 +361,37 @@ fn wrote_at_records_a_delete_from_1_38_so_ensure_ready_holds_the_next_sync() {
         after.report.metrics["replicaset-controller"].stale_sync_skips > before.report.metrics["replicaset-controller"].stale_sync_skips
     );
     assert_eq!(after.report.live("Pod"), 1);
+}
+
+/// client-go's `watchList` loops on a stream that ends (or answers 410)
+/// before its initial-events-end bookmark: the next watch-list request
+/// goes out at once, with no word to the reflector's backoff manager.
+#[test]
+fn watch_list_reopens_at_once_a_stream_that_ends_before_its_bookmark() {
+    let mut doc = preset("over-create")
+        .unwrap()
+        .with_settings([("controller.watch_list", "true"), ("cluster.watch_timeout_ms", "10000")])
+        .unwrap()
+        .to_value();
+    doc["actions"]
+        .as_array_mut()
+        .unwrap()
+        .insert(0, serde_json::json!({"at_ms": 0, "drop_next_event": {"kind": "Ensemble", "bookmark": true}}));
+    let run = run_scenario(Scenario::from_value(doc).unwrap());
+    let ended = run
+        .frames
+        .iter()
+        .find(|f| matches!(f.event, Event::WatchExpired { kind: Kind::Ensemble, .. }))
+        .expect("the first watch-list's stream ends");
+    assert!(matches!(ended.event, Event::WatchExpired { backoff_ms: 0, .. }), "{:?}", ended.event);
+    let watches: Vec<u64> = run
+        .frames
+        .iter()
+        .filter(|f| matches!(&f.event, Event::ApiRequest { entry, .. } if entry.verb == Verb::Watch && entry.kind == Kind::Ensemble))
+        .map(|f| f.at_ms)
+        .collect();
+    assert!(watches.len() >= 2, "{watches:?}");
+    // Sent at the expiry; its answer is the api latency later.
+    let latency = run.scenario.cluster.api_latency_ms;
+    assert!(watches[1] <= ended.at_ms + latency, "reopened at once: {watches:?}, the stream ended at {}", ended.at_ms);
 }

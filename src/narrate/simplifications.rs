@@ -120,7 +120,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         None,
     ),
     s(
-        "v1.36's consistency store records the controller's creates and status writes, not its deletes (v1.36's typed Delete returns no resourceVersion), and resourceVersions are always comparable.",
+        "The consistency store records the controller's creates and status writes, and its deletes only from controller.kubernetes 1.38 (before, a typed Delete returns no resourceVersion; a for_each step's deletes are never recorded), and resourceVersions are always comparable.",
         Some((Panel::Expectations, "resourceVersions always compare", When::ConsistencyStore)),
     ),
     s(

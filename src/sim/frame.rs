@@ -180,7 +180,7 @@ pub enum Event {
         initial_events_end: bool,
     },
     /// A BOOKMARK was lost on the wire; a watch-list's `k8s.io/initial-events-end`
-    /// lost leaves the informer streaming, never synced.
+    /// lost leaves the informer streaming, not synced while that watch lasts.
     BookmarkDropped {
         kind: Kind,
         resource_version: u64,

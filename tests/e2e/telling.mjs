@@ -96,7 +96,7 @@ export const TELLING = [
     preset: 'lost-bookmark',
     settings: {},
     pick: { at: /initial-events-end BOOKMARK of the controller's ConfigMap watch-list .* is lost/ },
-    alt: "lost-bookmark: the ConfigMap watch-list's initial-events-end BOOKMARK is lost, so its cache never syncs and the workers wait",
+    alt: "lost-bookmark: the ConfigMap watch-list's initial-events-end BOOKMARK is lost, so its cache does not sync and the workers wait",
   },
 ];
 

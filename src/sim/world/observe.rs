@@ -129,7 +129,7 @@ impl World {
 
     /// A controller informer whose watch-list has streamed all it will and
     /// waits for an `initial-events-end` bookmark that was lost: nothing on
-    /// its wire, never synced.
+    /// its wire, not synced while that watch lasts.
     pub fn stalled_watch_list(&self) -> Option<Kind> {
         self.ctl.caches.informers.iter().find(|i| i.is_streaming() && i.in_flight_len() == 0).map(|i| i.kind)
     }

@@ -114,8 +114,7 @@ impl World {
     /// Change a knob now: its value goes into the settings field its path
     /// names. The watch lag moves events already on the wire too (a delivery
     /// time is computed from the current lag); the controller's switches
-    /// apply from its next reconcile; the start-time ones
-    /// (`wait_for_cache_sync`) from its next (re)start.
+    /// apply from its next reconcile.
     pub fn set_knob(&mut self, knob: Knob) {
         let set = match knob.path.split_once('.') {
             Some(("cluster", field)) => self.cluster.set(field, knob.value),
