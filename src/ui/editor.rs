@@ -321,23 +321,11 @@ fn Kinds(draft: RwSignal<Option<Draft>>, form_error: RwSignal<Option<String>>) -
         draft.with(|d| d.as_ref().and_then(|d| d.kinds().into_iter().nth(i)?.fields.into_iter().find(|(g, _)| *g == f).map(|(_, v)| v)))
     };
     let edit = move |i: usize, f: KindField, to: String| {
-        let mut result = Ok(());
-        draft.update(|d| {
-            if let Some(d) = d {
-                result = d.edit_kind(i, f, &to);
-            }
-        });
-        form_error.set(result.err());
+        edit_draft(draft, form_error, |d| d.edit_kind(i, f, &to));
     };
     let count = move |j: usize| draft.with(|d| d.as_ref().and_then(|d| Some(d.owners().into_iter().nth(j)?.count)).unwrap_or_default());
     let set_count = move |j: usize, to: String| {
-        let mut result = Ok(());
-        draft.update(|d| {
-            if let Some(d) = d {
-                result = d.edit_count(j, &to);
-            }
-        });
-        form_error.set(result.err());
+        edit_draft(draft, form_error, |d| d.edit_count(j, &to));
     };
     let help = |f: KindField| {
         match f {
@@ -364,7 +352,7 @@ fn Kinds(draft: RwSignal<Option<Draft>>, form_error: RwSignal<Option<String>>) -
                         .iter()
                         .map(|&f| {
                             let input = if f == KindField::ChildrenKind {
-                                let now = draft.with_untracked(|d| d.as_ref().and_then(|d| d.kinds().into_iter().nth(i)?.fields.into_iter().find(|(g, _)| *g == f).map(|(_, v)| v)));
+                                let now = untrack(|| value(i, f));
                                 let options = names
                                     .iter()
                                     .filter(|n| **n != name)
@@ -444,6 +432,18 @@ fn Kinds(draft: RwSignal<Option<Draft>>, form_error: RwSignal<Option<String>>) -
             }
         }}
     }
+}
+
+/// Make one edit of the draft's document (its kinds, owners or invariants);
+/// what the edit itself refuses is said until the next edit.
+fn edit_draft(draft: RwSignal<Option<Draft>>, form_error: RwSignal<Option<String>>, edit: impl FnOnce(&mut Draft) -> Result<(), String>) {
+    let mut result = Ok(());
+    draft.update(|d| {
+        if let Some(d) = d {
+            result = edit(d);
+        }
+    });
+    form_error.set(result.err());
 }
 
 /// Move the focus to `selector`'s element once the page has drawn it anew.
@@ -649,13 +649,7 @@ fn Invariants(draft: RwSignal<Option<Draft>>, form_error: RwSignal<Option<String
             .unwrap_or_default()
     };
     let edit = move |i: usize, field: InvariantField, to: String| {
-        let mut result = Ok(());
-        draft.update(|d| {
-            if let Some(d) = d {
-                result = d.edit_invariant(i, field, &to);
-            }
-        });
-        form_error.set(result.err());
+        edit_draft(draft, form_error, |d| d.edit_invariant(i, field, &to));
         // Another rule draws the invariant's form anew: the focus goes back to its menu.
         if field == InvariantField::Rule {
             refocus(format!("#invariant-{i}-rule"));
