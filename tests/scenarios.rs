@@ -611,6 +611,62 @@ fn an_ambiguous_create_over_creates_a_replicaset_by_one_then_deletes_the_surplus
     }
 }
 
+/// `fail_next.nth` counts the controller's requests of its verb and kind
+/// from the action: the third create fails, the two before it pass; two
+/// armed at once fail two in a row; `409` is a Conflict that writes nothing.
+#[test]
+fn fail_next_fails_the_nth_such_request_and_409_is_a_conflict() {
+    let statuses = |faults: serde_json::Value| {
+        let mut actions = faults.as_array().unwrap().clone();
+        actions.push(serde_json::json!({"at_ms": 500, "apply": {"kind": "ReplicaSet", "name": "web", "replicas": 5}}));
+        let scenario: cachescope::scenario::Scenario = serde_json::from_value(serde_json::json!({
+            "name": "nth", "seed": 7, "until_ms": 30000,
+            "cluster": {"watch_lag_ms": 800, "client_qps": 20, "client_burst": 30},
+            "controller": {"kind": "replicaset", "update_status": true},
+            "actions": actions
+        }))
+        .unwrap();
+        let run = support::run_scenario(scenario);
+        let creates: Vec<u16> = run
+            .frames
+            .iter()
+            .filter_map(|f| match &f.event {
+                Event::ApiRequest { entry, .. } if entry.verb == Verb::Create && entry.kind == cachescope::sim::object::Kind::Pod => {
+                    Some(entry.status.code)
+                }
+                _ => None,
+            })
+            .collect();
+        (creates, run)
+    };
+    let (third, run) = statuses(serde_json::json!([{"at_ms": 0, "fail_next": {"verb": "create", "kind": "Pod", "as": "500", "nth": 3}}]));
+    assert_eq!(third[..3], [201, 201, 500], "{third:?}");
+    assert_eq!(run.report.live("Pod"), 5, "the retry makes the fifth");
+    let armed = run.frames.iter().find(|f| matches!(f.event, Event::FailureArmed { .. })).unwrap();
+    assert!(
+        cachescope::narrate::caption(armed).contains("the controller's 3rd create of a Pod, counted from now, will fail"),
+        "{}",
+        cachescope::narrate::caption(armed)
+    );
+    let (two, _) = statuses(serde_json::json!([
+        {"at_ms": 0, "fail_next": {"verb": "create", "kind": "Pod", "as": "500"}},
+        {"at_ms": 0, "fail_next": {"verb": "create", "kind": "Pod", "as": "500"}}
+    ]));
+    assert_eq!(two[..3], [500, 500, 201], "{two:?}");
+    let (_, run) = statuses(serde_json::json!([{"at_ms": 0, "fail_next": {"verb": "update", "kind": "ReplicaSet", "as": "409"}}]));
+    let conflict = run
+        .frames
+        .iter()
+        .find_map(|f| match &f.event {
+            Event::ApiRequest { entry, .. } if entry.verb == Verb::Update => Some(entry.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(conflict.status.label(), "409 Conflict");
+    assert!(conflict.message().contains("the object has been modified") && conflict.injected, "{conflict:?}");
+    assert_eq!(run.report.live("Pod"), 5);
+}
+
 fn replicaset_scenario(extra: serde_json::Value) -> cachescope::scenario::Scenario {
     let mut doc = serde_json::json!({
         "name": "rs", "seed": 3, "until_ms": 60000,

@@ -4,7 +4,7 @@
 //! frame carries the facts, and the words live here.)
 
 use super::invariants::violation_words;
-use super::units::{go_duration, plural, secs};
+use super::units::{go_duration, ordinal, plural, secs};
 use crate::sim::apiserver::{status_message, Actor, FailMode, Verb};
 use crate::sim::controller_runtime::Read;
 use crate::sim::controllers::{MissAction, Note, Plan, ReconcileError};
@@ -76,13 +76,15 @@ fn event_caption(frame: &Frame) -> String {
             Some(t) => format!("A fault is armed: the next {t} event for a {kind} on the controller's watch will be lost.", t = t.as_str()),
             None => format!("A fault is armed: the next event for a {kind} on the controller's watch will be lost."),
         },
-        Event::FailureArmed { verb, kind, mode } => {
+        Event::FailureArmed { verb, kind, mode, nth } => {
             let how = match mode {
                 FailMode::InternalError => "fail with 500 InternalError, writing nothing",
                 FailMode::Timeout => "time out (504 Timeout), writing nothing",
                 FailMode::TimeoutCommitted => "time out (504 Timeout) although the apiserver commits it: the controller cannot tell",
+                FailMode::Conflict => "fail with 409 Conflict, as if another writer had changed it first, writing nothing",
             };
-            format!("A fault is armed: the controller's next {} of a {kind} will {how}.", verb.as_str())
+            let (which, from_now) = if *nth == 1 { ("next".to_string(), "") } else { (ordinal(*nth), ", counted from now,") };
+            format!("A fault is armed: the controller's {which} {} of a {kind}{from_now} will {how}.", verb.as_str())
         }
         Event::RelistStarted { kind } => {
             format!(

@@ -112,7 +112,7 @@ pub const SIMPLIFICATIONS: &[Simplification] = &[
         None,
     ),
     s(
-        "Requests fail with 409 AlreadyExists, 409 Conflict, 404 NotFound, and the 500s and timeouts a scenario injects (fail_next); nothing is rejected by admission or validation.",
+        "Requests fail with 409 AlreadyExists, 409 Conflict, 404 NotFound, and the 500s, timeouts and Conflicts a scenario injects (fail_next); nothing is rejected by admission or validation.",
         None,
     ),
     s(

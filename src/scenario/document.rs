@@ -222,8 +222,9 @@ pub struct DropSpec {
 }
 
 /// Make the controller's next request with `verb` on `kind` fail: `as` is
-/// `500` (nothing written), `timeout` (nothing written) or `timeout_committed`
-/// (written, but the controller sees a timeout).
+/// `500` (nothing written), `timeout` (nothing written), `timeout_committed`
+/// (written, but the controller sees a timeout) or `409` (a Conflict, as if
+/// another writer had changed the object first; nothing written).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(JsonSchema))]
 #[serde(deny_unknown_fields)]
@@ -232,6 +233,10 @@ pub struct FailNextSpec {
     pub kind: Kind,
     #[serde(rename = "as")]
     pub mode: FailMode,
+    /// Which such request fails, counted from this action: 1, the default,
+    /// the next; 3, the third (the two before it pass).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u32>,
 }
 
 /// Freeze the controller's leader for `for_ms`.

@@ -139,6 +139,7 @@ pub const LIMITS: &[Limit] = &[
     limit("actions[].scale.to", Of::Value, 0, MAX_OBJECTS_AT_PEAK, "voices or replicas (an Ensemble: at most 1,000)"),
     limit("actions[].delete_pods.count", Of::Value, 1, 100_000, "pods deleted, one per interval"),
     limit("actions[].delete_pods.interval_ms", Of::Value, 1, 86_400_000, "ms between two of them"),
+    limit("actions[].fail_next.nth", Of::Value, 1, 1_000, "which such request fails, counted from the action"),
     limit("actions[].pause_controller.for_ms", Of::Value, 1, 3_600_000, "ms the leader is frozen"),
     limit("controller.recipe.steps", Of::Items, 2, 12, "steps of a reconcile, each a line of its pseudo-code"),
     limit("controller.alongside", Of::Items, 0, 2, "controllers beside the recipe: three levels of ownership at most"),

@@ -52,7 +52,7 @@ impl Scenario {
                         what: if d.bookmark { DropNext::Bookmark } else { DropNext::Event(d.event_type) },
                     },
                     Act::Relist(r) => ActionKind::Relist { kind: r.kind },
-                    Act::FailNext(f) => ActionKind::FailNext { verb: f.verb, kind: f.kind, mode: f.mode },
+                    Act::FailNext(f) => ActionKind::FailNext { verb: f.verb, kind: f.kind, mode: f.mode, nth: f.nth.unwrap_or(1) },
                     Act::PauseController(p) => ActionKind::PauseController { for_ms: p.for_ms },
                     Act::RestartController => ActionKind::RestartController,
                 };

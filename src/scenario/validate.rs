@@ -296,7 +296,12 @@ impl Scenario {
                 }
             }
             Act::Relist(r) => watched("relist", r.kind)?,
-            Act::RestartController | Act::FailNext(_) => {}
+            Act::FailNext(f) => {
+                if let Some(nth) = f.nth {
+                    limits::get("actions[].fail_next.nth").check(&format!("{at}.fail_next.nth"), u64::from(nth))?;
+                }
+            }
+            Act::RestartController => {}
         }
         Ok(())
     }

@@ -120,8 +120,15 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "is_false")]
         bookmark: bool,
     },
-    /// A failure is armed for the controller's next request with `verb` on `kind`.
-    FailureArmed { verb: Verb, kind: Kind, mode: FailMode },
+    /// A failure is armed for the controller's `nth` request with `verb` on
+    /// `kind` from now (1: the next).
+    FailureArmed {
+        verb: Verb,
+        kind: Kind,
+        mode: FailMode,
+        #[serde(skip_serializing_if = "is_one")]
+        nth: u32,
+    },
     /// The controller's watch of `kind` expired (410, reason `Expired`): the informer re-lists.
     RelistStarted { kind: Kind },
     /// The controller's watch of `kind` ended on its own with `410 Expired`
@@ -274,6 +281,10 @@ pub struct Frame {
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 fn is_false(b: &bool) -> bool {

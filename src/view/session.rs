@@ -648,7 +648,7 @@ fn resolve(a: UiAction, spec: &crate::sim::spec::ControllerSpec, owner: Option<(
             ActionKind::Scale { kind: k, key, to }
         }
         UiAction::DropNextEvent => ActionKind::DropNextEvent { kind: spec.child, what: DropNext::Event(None) },
-        UiAction::FailNextCreate(mode) => ActionKind::FailNext { verb: Verb::Create, kind: spec.child, mode },
+        UiAction::FailNextCreate(mode) => ActionKind::FailNext { verb: Verb::Create, kind: spec.child, mode, nth: 1 },
         UiAction::RestartController => ActionKind::RestartController,
         UiAction::PauseController(for_ms) => ActionKind::PauseController { for_ms },
     })

@@ -33,6 +33,10 @@ pub struct AuditEntry {
     /// `UpdateStatus`: the status the client sent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status_write: Option<ReplicaSetStatus>,
+    /// The scenario made this request fail (`fail_next`): a fault injected,
+    /// not one the apiserver's state caused.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub injected: bool,
 }
 
 impl AuditEntry {

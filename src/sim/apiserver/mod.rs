@@ -209,15 +209,26 @@ impl ApiServer {
             client_status: None,
             cause: None,
             status_write: req.options.status,
+            injected: false,
         }
     }
 
     /// An injected failure of `req` (`fail_next`): a 500 or a timeout writes
     /// nothing; a committed timeout writes, and the client sees 504 Timeout.
     pub(crate) fn handle_failing(&mut self, req: &Request, now_ms: u64, rng: &mut Rng, mode: FailMode) -> Handled {
+        let mut handled = self.fail(req, now_ms, rng, mode);
+        handled.audit.injected = true;
+        handled
+    }
+
+    fn fail(&mut self, req: &Request, now_ms: u64, rng: &mut Rng, mode: FailMode) -> Handled {
         match mode {
-            FailMode::InternalError | FailMode::Timeout => {
-                let status = if mode == FailMode::Timeout { Status::TIMEOUT } else { Status::INTERNAL_ERROR };
+            FailMode::InternalError | FailMode::Timeout | FailMode::Conflict => {
+                let status = match mode {
+                    FailMode::Timeout => Status::TIMEOUT,
+                    FailMode::Conflict => Status::CONFLICT,
+                    _ => Status::INTERNAL_ERROR,
+                };
                 self.failed(req, now_ms, req.display_name(), status)
             }
             FailMode::TimeoutCommitted => {

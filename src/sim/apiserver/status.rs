@@ -51,6 +51,10 @@ pub enum FailMode {
     /// `504 Timeout`, but the write *was* committed: the ambiguous failure.
     #[serde(rename = "timeout_committed")]
     TimeoutCommitted,
+    /// `409 Conflict`, the optimistic-lock error (`NewConflict`), as if
+    /// another writer had changed the object first: nothing is written.
+    #[serde(rename = "409")]
+    Conflict,
 }
 
 impl FailMode {
@@ -60,6 +64,7 @@ impl FailMode {
             FailMode::InternalError => "500",
             FailMode::Timeout => "timeout",
             FailMode::TimeoutCommitted => "timeout_committed",
+            FailMode::Conflict => "409",
         }
     }
 }

@@ -3,7 +3,7 @@
 //! the current millisecond.
 
 use super::in_flight::Origin;
-use super::input::{Action, ActionKind};
+use super::input::{Action, ActionKind, Armed};
 use super::state::World;
 use super::timer::{Start, Timer};
 use crate::sim::apiserver::{Actor, Options, Request};
@@ -75,9 +75,9 @@ impl World {
                 self.send(req, Origin::Informer { kind, epoch }, SentWith::SYNCED);
                 Some(Event::RelistStarted { kind })
             }
-            ActionKind::FailNext { verb, kind, mode } => {
-                self.faults.push((verb, kind, mode));
-                Some(Event::FailureArmed { verb, kind, mode })
+            ActionKind::FailNext { verb, kind, mode, nth } => {
+                self.faults.push(Armed { verb, kind, mode, passes: nth.saturating_sub(1) });
+                Some(Event::FailureArmed { verb, kind, mode, nth })
             }
             ActionKind::PauseController { for_ms } => {
                 if self.ctl.paused_until.is_some() {

@@ -87,6 +87,16 @@ impl Deviation {
     }
 }
 
+/// A failure armed for the controller's requests with `verb` on `kind`
+/// (`fail_next`): `passes` more such requests go through before it fails one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Armed {
+    pub verb: Verb,
+    pub kind: Kind,
+    pub mode: FailMode,
+    pub passes: u32,
+}
+
 /// A scenario action, resolved to what the world does.
 #[derive(Debug, Clone, PartialEq, Hash)]
 pub enum ActionKind {
@@ -104,8 +114,9 @@ pub enum ActionKind {
     RestartController,
     /// The controller's watch of `kind` expires (410): the informer re-lists.
     Relist { kind: Kind },
-    /// The controller's next request with `verb` on `kind` fails as `mode` says.
-    FailNext { verb: Verb, kind: Kind, mode: FailMode },
+    /// The controller's `nth` request with `verb` on `kind` from now (1: the
+    /// next) fails as `mode` says.
+    FailNext { verb: Verb, kind: Kind, mode: FailMode, nth: u32 },
     /// The controller's leader freezes for `for_ms`.
     PauseController { for_ms: u64 },
 }

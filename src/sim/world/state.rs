@@ -5,11 +5,11 @@
 
 use super::collector::GarbageCollector;
 use super::in_flight::SentBy;
-use super::input::{Action, Deviation};
+use super::input::{Action, Armed, Deviation};
 use super::lease::Lease;
 use super::runtime::Runtime;
 use super::timer::Scheduled;
-use crate::sim::apiserver::{ApiServer, FailMode, Verb};
+use crate::sim::apiserver::{ApiServer, Verb};
 use crate::sim::frame::Violation;
 use crate::sim::invariants::Invariants;
 use crate::sim::object::{Kind, MAX_KINDS};
@@ -51,7 +51,7 @@ pub struct World {
     /// Violations found since the last frame: the next frame carries them.
     pub(super) violations: Vec<Violation>,
     /// Failures armed for the controller's next requests (`fail_next`), each used once.
-    pub(super) faults: Vec<(Verb, Kind, FailMode)>,
+    pub(super) faults: Vec<Armed>,
     /// The schedule's deviations, and the watch events sent so far by kind (`Kind::index`).
     pub(super) schedule: Rc<Vec<Deviation>>,
     pub events_sent: [u32; MAX_KINDS],

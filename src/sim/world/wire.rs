@@ -4,9 +4,10 @@
 //! DeltaFIFO pop reaching an informer (the store first, then the handlers).
 
 use super::in_flight::{InFlightRequest, Origin, SentBy};
+use super::input::Armed;
 use super::state::World;
 use super::timer::Timer;
-use crate::sim::apiserver::{Actor, EventType, Handled, Verb};
+use crate::sim::apiserver::{Actor, EventType, FailMode, Handled, Verb};
 use crate::sim::controllers::{self, HandlerEffects, HandlerEvent, Step};
 use crate::sim::frame::{Event, QueuedBy, Watcher};
 use crate::sim::informer::{Fifo, Pop, Replacement};
@@ -15,6 +16,20 @@ use crate::sim::settings::RuntimeKind;
 use crate::sim::workqueue::LOW_PRIORITY;
 
 impl World {
+    /// The failure a controller's request with `verb` on `kind` meets, if one
+    /// armed for it is due: the first due in the order they were armed (so
+    /// two armed at once fail two requests in a row), each used once. Every
+    /// other failure armed for it lets this request pass and counts it.
+    fn take_fault(&mut self, verb: Verb, kind: Kind) -> Option<FailMode> {
+        let matching = |a: &Armed| a.verb == verb && a.kind == kind;
+        let due = self.faults.iter().position(|a| matching(a) && a.passes == 0);
+        let mode = due.map(|i| self.faults.remove(i).mode);
+        for a in self.faults.iter_mut().filter(|a| matching(a)) {
+            a.passes = a.passes.saturating_sub(1);
+        }
+        mode
+    }
+
     /// A request reaches the apiserver: commit, audit, fan the event out, answer.
     pub(super) fn arrive(&mut self, inflight: InFlightRequest) -> Option<Event> {
         self.requests_in_flight -= 1;
@@ -25,12 +40,9 @@ impl World {
         }
         let by_controller = matches!(inflight.request.actor, Actor::Controller(_));
         let req = &inflight.request;
-        let fault = by_controller.then(|| self.faults.iter().position(|(verb, kind, _)| *verb == req.verb && *kind == req.kind)).flatten();
+        let fault = if by_controller { self.take_fault(req.verb, req.kind) } else { None };
         let outcome = match fault {
-            Some(i) => {
-                let (_, _, mode) = self.faults.remove(i);
-                self.api.handle_failing(req, self.now_ms, &mut self.rng, mode)
-            }
+            Some(mode) => self.api.handle_failing(req, self.now_ms, &mut self.rng, mode),
             None => self.api.handle(req, self.now_ms, &mut self.rng),
         };
         let sent_by = if by_controller { SentBy::Controller } else { SentBy::Others };
