@@ -11,6 +11,7 @@ pub mod bench;
 pub mod explore;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod fuzz;
+pub mod matrix;
 pub mod narrate;
 pub mod report;
 pub mod scenario;

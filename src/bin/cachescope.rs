@@ -77,6 +77,10 @@ enum Command {
     Compare(CompareArgs),
     /// Search the schedules (watch events held back) for one that breaks an invariant; exit 1 when one is found.
     Explore(ExploreArgs),
+    /// Run the scenario under each cell of the chaos matrix (upstream's StandardChaosMatrix and cachescope's own cells), a row per
+    /// mitigation its controller can take, and print one JSON object; exit 1 if a valid cell of the chosen row breaks safety or
+    /// does not converge.
+    Matrix(MatrixArgs),
     /// Print the scenario's reconcile (or a file's recipe alone) as the pseudo-code the page shows, a line per step (a step
     /// off in this run is marked); `--json`: as the recipe a scenario's `controller.recipe` takes, to start one of your own from.
     Recipe(RecipeArgs),
@@ -102,6 +106,23 @@ struct ExploreArgs {
     /// Write the counterexample here, as a scenario `cachescope run` replays.
     #[arg(long)]
     out: Option<std::path::PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct MatrixArgs {
+    #[command(flatten)]
+    target: Target,
+    /// The row whose cells decide the exit code: as_written (default), none, expectations, consistency_store,
+    /// read_your_writes, live_reads or deterministic_names.
+    #[arg(long, default_value = "as_written")]
+    row: String,
+    /// Only these cells (default: every one), by name: BaselineNoFaults, WriteConflicts, CacheSyncLag, FlakyAPIServer,
+    /// CombinedChaos, ExpectationsTimeout, VersionBehind, LostBookmark, WorstSchedule.
+    #[arg(long = "cell")]
+    cells: Vec<String>,
+    /// The worst-schedule cell's search budget, in states (as explore's --budget).
+    #[arg(long, default_value_t = cachescope::matrix::WORST_BUDGET)]
+    budget: u64,
 }
 
 #[derive(clap::Args)]
@@ -282,6 +303,10 @@ fn main() -> ExitCode {
             cachescope::bench::run(&mut std::io::stdout());
             Ok(())
         }
+        Command::Matrix(m) => match matrix(&m) {
+            Ok(failed) => return ExitCode::from(if failed { 1 } else { 0 }),
+            Err(e) => Err(e),
+        },
         Command::Explore(e) => match explore(&e) {
             Ok(found) => return ExitCode::from(if found { 1 } else { 0 }),
             Err(e) => Err(e),
@@ -373,6 +398,41 @@ fn check(scenarios: &[Scenario]) -> bool {
 }
 
 /// `cachescope explore`: prints one JSON object; `Ok(true)` when a violation was found.
+/// The chaos matrix over one scenario, printed as one JSON object; whether a
+/// valid cell of the chosen row failed.
+fn matrix(m: &MatrixArgs) -> Result<bool, ScenarioError> {
+    use cachescope::matrix::{self, Cell, Row};
+    let s = load(&m.target)?;
+    let known = |names: Vec<&str>| names.join(", ");
+    let row = Row::parse(&m.row).ok_or_else(|| {
+        ScenarioError::new(
+            "--row",
+            Some(format!("{:?}", m.row)),
+            format!("unknown row; known: {}", known(Row::ALL.iter().map(|r| r.name()).collect())),
+        )
+    })?;
+    let mut cells = Vec::new();
+    for name in &m.cells {
+        let cell = Cell::parse(name).ok_or_else(|| {
+            ScenarioError::new(
+                "--cell",
+                Some(format!("{name:?}")),
+                format!("unknown cell; known: {}", known(Cell::ALL.iter().map(|c| c.name()).collect())),
+            )
+        })?;
+        if !cells.contains(&cell) {
+            cells.push(cell);
+        }
+    }
+    if cells.is_empty() {
+        cells = Cell::ALL.to_vec();
+    }
+    cachescope::scenario::limits::get("--budget").check("--budget", m.budget)?;
+    let found = matrix::matrix_of(&s, row, &cells, m.budget);
+    say!("{}", serde_json::to_string(&found).expect("the matrix serializes"));
+    Ok(found.failed)
+}
+
 fn explore(e: &ExploreArgs) -> Result<bool, ScenarioError> {
     use cachescope::explore::explore;
     use cachescope::view::lesson::counterexample;

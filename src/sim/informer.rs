@@ -214,8 +214,9 @@ pub struct Informer {
     /// `LastStoreSyncResourceVersion`: the resourceVersion of the last LIST
     /// or event applied to the store, the informer's progress mark.
     last_sync_rv: u64,
-    /// A fault is armed: what to drop next.
-    drop_next: Option<DropNext>,
+    /// Faults armed: what to drop next, each used once, in the order armed
+    /// (a bookmark and an ADDED event armed together are each dropped).
+    drop_next: Vec<DropNext>,
     pub fifo: Fifo,
     /// The reflector's first state (and each relist) is a watch-list stream, not a LIST.
     pub watch_list: bool,
@@ -251,7 +252,7 @@ impl Informer {
             has_synced: false,
             last_delivered_at_ms: 0,
             last_sync_rv: 0,
-            drop_next: None,
+            drop_next: Vec::new(),
             fifo: Fifo::Atomic,
             watch_list: false,
         }
@@ -358,13 +359,13 @@ impl Informer {
         self.in_flight.push_back(end);
     }
 
-    /// Whether the armed fault, if any, takes this one; it is then spent.
+    /// Whether an armed fault takes this one; the first that does is spent.
     fn take_drop(&mut self, takes: impl Fn(DropNext) -> bool) -> bool {
-        let hit = self.drop_next.is_some_and(takes);
-        if hit {
-            self.drop_next = None;
+        let hit = self.drop_next.iter().position(|d| takes(*d));
+        if let Some(i) = hit {
+            self.drop_next.remove(i);
         }
-        hit
+        hit.is_some()
     }
 
     /// A committed change. It joins the wire if the watch covers it.
@@ -432,7 +433,7 @@ impl Informer {
 
     /// Arm a fault: the next event (or bookmark) it names is dropped on the wire.
     pub(crate) fn drop_next(&mut self, what: DropNext) {
-        self.drop_next = Some(what);
+        self.drop_next.push(what);
     }
 
     /// When the next thing happens to this informer, under a watch lag of `lag_ms`.
@@ -956,6 +957,30 @@ mod tests {
         );
         assert!(!inf.has_synced() && inf.is_streaming() && inf.is_empty());
         assert_eq!(inf.phase(), Phase::Listing);
+    }
+
+    /// Two faults armed on one informer are each spent on what they take:
+    /// an ADDED event's drop armed beside the bookmark's takes the next ADDED
+    /// (here the stream's first), and the bookmark's the bookmark.
+    #[test]
+    fn a_dropped_event_armed_beside_a_dropped_bookmark_drops_both() {
+        let mut inf = Informer::new(Kind::ConfigMap);
+        inf.watch_list = true;
+        inf.drop_next(DropNext::Event(Some(EventType::Added)));
+        inf.drop_next(DropNext::Bookmark);
+        inf.start_list(0);
+        inf.streamed(vec![cm("p1", 1)], 1, 10, 0);
+        inf.offer(&WatchEvent { event_type: EventType::Added, object: cm("p2", 2) }, 20, 0);
+        inf.offer(&WatchEvent { event_type: EventType::Added, object: cm("p3", 3) }, 30, 0);
+        let got = drain(&mut inf, 0);
+        let mut dropped: Vec<(bool, String)> = got
+            .iter()
+            .filter(|d| d.event.dropped)
+            .map(|d| (d.event.bookmark, if d.event.bookmark { String::new() } else { d.event.object.name.clone() }))
+            .collect();
+        dropped.sort();
+        assert_eq!(dropped, [(false, "p1".to_string()), (true, String::new())], "the stream's first ADDED and the bookmark; p2 and p3 arrive");
+        assert!(inf.drop_next.is_empty());
     }
 
     /// `TestWatchList`, "check if Updates and Deletes events are propagated
