@@ -10,7 +10,7 @@ use cachescope::scenario::expect::Measure;
 use cachescope::scenario::{preset, presets};
 use std::process::Command;
 
-fn row<'a>(m: &'a matrix::Matrix, row: Row) -> &'a matrix::RowRun {
+fn row(m: &matrix::Matrix, row: Row) -> &matrix::RowRun {
     m.rows.iter().find(|r| r.row == row).expect("every row is in the matrix")
 }
 

@@ -159,6 +159,7 @@ fn sync_answering(
                             client_status: None,
                             cause: None,
                             status_write: req.options.status,
+                            injected: false,
                         };
                         // The fake client's GET returns the ReplicaSet as the lister has it.
                         let object = (req.verb == Verb::Get && status.is_success())

@@ -16,6 +16,7 @@
 //! - [`invariants`]: what each invariant promises and what broke it.
 //! - [`explore`]: schedules in words, and what a counterexample found.
 //! - [`lesson`]: a lesson's step, verdict and score in words.
+//! - [`matrix`]: the chaos matrix's cells, rows and verdicts.
 //! - [`compare`]: where two runs side by side part.
 //! - [`gallery`]: the real incidents the presets reproduce, as the gallery lists them.
 //! - [`panels`]: the short values the panels show beside their rows.
@@ -28,6 +29,7 @@ pub mod frame;
 pub mod gallery;
 pub mod invariants;
 pub mod lesson;
+pub mod matrix;
 pub mod panels;
 pub mod run;
 pub mod simplifications;

@@ -4,6 +4,7 @@
 //! `validate`), and resolved into the world's [`WorldInit`] (`resolve`).
 //! Every error names the field and the value.
 
+pub mod chaos;
 pub mod controls;
 mod document;
 mod error;

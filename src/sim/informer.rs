@@ -979,7 +979,11 @@ mod tests {
             .map(|d| (d.event.bookmark, if d.event.bookmark { String::new() } else { d.event.object.name.clone() }))
             .collect();
         dropped.sort();
-        assert_eq!(dropped, [(false, "p1".to_string()), (true, String::new())], "the stream's first ADDED and the bookmark; p2 and p3 arrive");
+        assert_eq!(
+            dropped,
+            [(false, "p1".to_string()), (true, String::new())],
+            "the stream's first ADDED and the bookmark; p2 and p3 arrive"
+        );
         assert!(inf.drop_next.is_empty());
     }
 

@@ -141,7 +141,7 @@ impl Search {
                 });
             }
             Ok(Reply::Failed(why)) => request_animation_frame(move || search.stop(Some(format!("The search could not run: {why}")))),
-            Ok(Reply::Ready | Reply::LessonChecked { .. }) => {}
+            Ok(Reply::Ready | Reply::LessonChecked { .. } | Reply::MatrixRow(_) | Reply::MatrixDone) => {}
             Err(why) => request_animation_frame(move || search.stop(Some(format!("The search could not run: {why}")))),
         });
         match running {

@@ -39,7 +39,15 @@ pub struct Job {
 #[serde(rename_all = "snake_case")]
 pub enum Task {
     Search(Job),
-    CheckLesson { scenario: serde_json::Value },
+    CheckLesson {
+        scenario: serde_json::Value,
+    },
+    /// The chaos matrix over the scenario (`crate::view::matrix`), its
+    /// worst-schedule cell searched within `budget` states.
+    Matrix {
+        scenario: serde_json::Value,
+        budget: u64,
+    },
 }
 
 /// The page's default bound: up to two held-back events, two million states
@@ -69,6 +77,10 @@ pub enum Reply {
     /// A lesson checked: its steps, and the first that the run contradicts
     /// (`lesson[2]: …`), if one does.
     LessonChecked { steps: usize, failure: Option<String> },
+    /// A row of the chaos matrix, done.
+    MatrixRow(Box<crate::view::matrix::RowView>),
+    /// Every row of the matrix is done.
+    MatrixDone,
 }
 
 impl Reply {
@@ -89,7 +101,7 @@ impl Task {
     pub fn kinds(&self) -> Vec<crate::sim::object::Kind> {
         let scenario = match self {
             Task::Search(job) => &job.scenario,
-            Task::CheckLesson { scenario } => scenario,
+            Task::CheckLesson { scenario } | Task::Matrix { scenario, .. } => scenario,
         };
         crate::scenario::declared_in(&scenario.to_string())
     }
@@ -101,6 +113,7 @@ pub fn serve(task: &str, post: &mut dyn FnMut(String)) {
     let job = match serde_json::from_str(task) {
         Ok(Task::Search(job)) => job,
         Ok(Task::CheckLesson { scenario }) => return post(check_lesson(&scenario).to_text()),
+        Ok(Task::Matrix { scenario, budget }) => return matrix(&scenario, budget, post),
         Err(e) => return post(Reply::Failed(format!("a malformed search job: {e}")).to_text()),
     };
     let scenario = match Scenario::from_json(&job.scenario.to_string()) {
@@ -128,6 +141,19 @@ pub fn serve(task: &str, post: &mut dyn FnMut(String)) {
         None => (None, None),
     };
     post(Reply::Done { exploration: found, counterexample, refused }.to_text());
+}
+
+/// The chaos matrix, a row a reply, within the explorer's budget limit.
+fn matrix(scenario: &serde_json::Value, budget: u64, post: &mut dyn FnMut(String)) {
+    let s = match Scenario::from_json(&scenario.to_string()) {
+        Ok(s) => s,
+        Err(e) => return post(Reply::Failed(e.to_string()).to_text()),
+    };
+    if let Err(e) = crate::scenario::limits::get("--budget").check("budget", budget) {
+        return post(Reply::Failed(e.to_string()).to_text());
+    }
+    crate::view::matrix::rows_of(&s, budget, &mut |row| post(Reply::MatrixRow(Box::new(row)).to_text()));
+    post(Reply::MatrixDone.to_text());
 }
 
 /// A scenario's lesson, checked whole against its run.

@@ -8,6 +8,7 @@ pub mod find;
 pub mod hands;
 pub mod host;
 pub mod lesson;
+pub mod matrix;
 pub mod panels;
 pub mod session;
 pub mod snapshot;

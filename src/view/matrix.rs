@@ -1,0 +1,123 @@
+//! The Matrix view as plain values: each row and cell the page draws, in
+//! words, with the scenario each cell ran (which the page opens at its
+//! breaking frame). The worker computes them (`crate::view::find::serve`,
+//! `Task::Matrix`), a row at a time, from the same `crate::matrix` the
+//! runner's `cachescope matrix` prints, so the page and the runner agree.
+
+use crate::matrix::{self, Cell, CellRun, Row, RowRun};
+use crate::narrate::matrix::{self as words, CellFacts};
+use serde::{Deserialize, Serialize};
+
+/// One cell as the page draws it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CellView {
+    /// Upstream's name (`Cell::name`).
+    pub cell: String,
+    /// Its verdict's key (`held`, `broke`, `stuck`, `invalid`, `no_site`,
+    /// `not_taken`): the class its colour hangs on.
+    pub verdict: String,
+    /// The verdict in a word or two, shown in the cell.
+    pub label: String,
+    /// The cell in full: its verdict, what broke or how it converged, what fired.
+    pub words: String,
+    /// The frame it opens at: where it broke, or 0.
+    pub frame: u64,
+    pub trace_hash: String,
+    /// The scenario it ran, to open (none for a cell that did not run).
+    pub doc: Option<serde_json::Value>,
+}
+
+/// One row as the page draws it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RowView {
+    /// `Row::name`.
+    pub row: String,
+    pub title: String,
+    /// Why it is not taken, in words.
+    pub note: Option<String>,
+    pub cells: Vec<CellView>,
+}
+
+/// A column's header: upstream's name, its title, what its plan does, and
+/// whether upstream's matrix has it.
+pub fn columns() -> Vec<(&'static str, &'static str, &'static str, bool)> {
+    Cell::ALL.iter().map(|&c| (c.name(), words::cell_title(c), words::cell_plan(c), c.upstream())).collect()
+}
+
+fn verdict_key(c: &CellRun) -> String {
+    serde_json::to_value(c.verdict).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+/// A row's run as the page draws it.
+pub fn row_view(r: &RowRun) -> RowView {
+    let cells = r
+        .cells
+        .iter()
+        .map(|c| {
+            let facts = CellFacts {
+                cell: c.cell,
+                row: r.row,
+                verdict: c.verdict,
+                broke: c.broke.as_ref(),
+                liveness: c.liveness.as_ref(),
+                faults: &c.faults,
+                searched: c.searched.as_ref(),
+            };
+            CellView {
+                cell: c.cell.name().to_string(),
+                verdict: verdict_key(c),
+                label: words::verdict_label(c.verdict).to_string(),
+                words: words::cell_words(&facts),
+                frame: c.broke.as_ref().map_or(0, |b| b.frame),
+                trace_hash: c.trace_hash.clone(),
+                doc: c.scenario.as_ref().map(|s| s.to_value()),
+            }
+        })
+        .collect();
+    RowView {
+        row: r.row.name().to_string(),
+        title: words::row_title(r.row).to_string(),
+        note: r.not_taken.as_ref().map(|why| words::not_taken_words(r.row, why)),
+        cells,
+    }
+}
+
+/// The whole matrix over `s`, a row at a time, each handed to `post` as it is done.
+pub fn rows_of(s: &crate::scenario::Scenario, budget: u64, post: &mut dyn FnMut(RowView)) {
+    for plan in matrix::rows(s) {
+        post(row_view(&matrix::run_row(&plan, &Cell::ALL, budget)));
+    }
+}
+
+/// The row a page's matrix is judged by, as the runner's default.
+pub const CHOSEN: Row = Row::AsWritten;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::preset;
+
+    /// The page's rows are the runner's: the same verdicts and trace hashes,
+    /// in the same order, every cell named in words.
+    #[test]
+    fn the_pages_rows_are_the_runners_matrix() {
+        let s = preset("over-create").unwrap().with_settings([("controller.naming", "generate")]).unwrap();
+        let mut rows = Vec::new();
+        rows_of(&s, matrix::WORST_BUDGET, &mut |r| rows.push(r));
+        let m = matrix::matrix(&s, CHOSEN);
+        assert_eq!(rows.len(), m.rows.len());
+        for (view, run) in rows.iter().zip(&m.rows) {
+            assert_eq!(view.row, run.row.name());
+            for (v, c) in view.cells.iter().zip(&run.cells) {
+                assert_eq!((v.cell.as_str(), v.trace_hash.as_str()), (c.cell.name(), c.trace_hash.as_str()));
+                assert_eq!(v.verdict, verdict_key(c));
+                assert!(v.words.contains(words::verdict_label(c.verdict)), "{}", v.words);
+            }
+        }
+        let none = rows.iter().find(|r| r.row == "none").unwrap();
+        let lag = none.cells.iter().find(|c| c.cell == "CacheSyncLag").unwrap();
+        assert_eq!(lag.verdict, "broke");
+        assert!(lag.words.starts_with("Cache sync lag × No mitigation: broke children_within_desired at frame "), "{}", lag.words);
+        assert!(lag.frame > 0 && lag.doc.is_some());
+    }
+}
