@@ -66,6 +66,18 @@ pub fn verdict_label(v: Verdict) -> &'static str {
     }
 }
 
+/// What a verdict means, for the legend under the table.
+pub fn verdict_meaning(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Held => "no invariant broke, and it converged",
+        Verdict::Broke => "an invariant broke, at the frame shown",
+        Verdict::Stuck => "nothing broke, but it had not converged when the run ended",
+        Verdict::Invalid => "a fault the cell declares never fired",
+        Verdict::NoSite => "the controller gives the cell's faults no place to fire",
+        Verdict::NotTaken => "the mitigation is not one this controller can take",
+    }
+}
+
 /// A fault and how often it fired.
 pub fn fired_words(f: &Fired) -> String {
     let what = match f.fault {
@@ -134,4 +146,39 @@ pub fn cell_words(c: &CellFacts) -> String {
         None => String::new(),
     };
     format!("{verdict}{fired}{searched}")
+}
+
+/// The matrix while it runs: how many of its rows are done.
+pub fn progress_words(done: usize, total: usize) -> String {
+    format!("Running the matrix: {done} of {total} rows done…")
+}
+
+/// A row's cells counted by verdict, for the sentence under the table.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Tally {
+    pub held: usize,
+    pub broke: usize,
+    pub stuck: usize,
+    pub invalid: usize,
+    pub no_site: usize,
+}
+
+/// The chosen row in a sentence, once every row is done: what the
+/// scenario as written does under each fault.
+pub fn summary_words(row: Row, t: Tally) -> String {
+    let ran = t.held + t.broke + t.stuck;
+    let mut parts = vec![format!("{} held", t.held), format!("{} broke", t.broke), format!("{} stuck", t.stuck)];
+    if t.invalid > 0 {
+        parts.push(format!("{} invalid", t.invalid));
+    }
+    if t.no_site > 0 {
+        parts.push(format!("{} with no site for their faults", t.no_site));
+    }
+    let verdict = if t.broke + t.stuck > 0 { "fails" } else { "passes" };
+    format!(
+        "{}: of {}, {}. The runner's cachescope matrix {verdict} on this row.",
+        row_title(row),
+        plural(ran as u64 + t.invalid as u64 + t.no_site as u64, "cell", "cells"),
+        super::units::and_list(&parts)
+    )
 }

@@ -198,6 +198,8 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    pub const ALL: [Verdict; 6] = [Verdict::Held, Verdict::Broke, Verdict::Stuck, Verdict::Invalid, Verdict::NoSite, Verdict::NotTaken];
+
     /// A valid cell whose controller failed it: what makes `cachescope matrix` exit 1.
     pub fn fails(self) -> bool {
         matches!(self, Verdict::Broke | Verdict::Stuck)

@@ -55,6 +55,7 @@ pub(super) fn listen(ui: Ui) {
         if key == "Escape" {
             ui.help_open.set(false);
             ui.gallery_open.set(false);
+            ui.matrix_open.set(false);
             ui.editor_open.set(false);
             popover::close_all(true);
             return;

@@ -23,6 +23,7 @@ mod gallery;
 mod help;
 mod keyboard;
 mod lesson;
+mod matrix;
 mod mirror;
 mod modal;
 mod moves;
@@ -190,6 +191,9 @@ pub fn Stage(
                         <button class="header-dialog" aria-label="Real incidents" title="Real incidents" aria-haspopup="dialog" on:click=move |_| ui.gallery_open.set(true)>
                             <span class="symbol" aria-hidden="true">"⚑"</span><span class="text">"Real incidents"</span>
                         </button>
+                        <button class="header-dialog" aria-label="Chaos matrix" title="Chaos matrix" aria-haspopup="dialog" on:click=move |_| ui.matrix_open.set(true)>
+                            <span class="symbol" aria-hidden="true">"▦"</span><span class="text">"Chaos matrix"</span>
+                        </button>
                         <ShareBar />
                         <CanItGoWrong />
                         <button class="help-button" aria-label="Help" aria-keyshortcuts="?" on:click=move |_| ui.help_open.set(true)>
@@ -240,6 +244,7 @@ pub fn Stage(
             </div>
             {move || ui.help_open.get().then(|| view! { <Help /> })}
             {move || ui.gallery_open.get().then(|| view! { <gallery::Gallery /> })}
+            {move || ui.matrix_open.get().then(|| view! { <matrix::Matrix /> })}
             {move || ui.editor_open.get().then(|| view! { <editor::Editor /> })}
         </main>
     }

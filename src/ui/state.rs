@@ -61,6 +61,8 @@ pub struct Ui {
     pub(super) help_open: RwSignal<bool>,
     /// "Real incidents" is open.
     pub(super) gallery_open: RwSignal<bool>,
+    /// "Chaos matrix" is open (its worker runs while it is).
+    pub(super) matrix_open: RwSignal<bool>,
     /// "Your controller" is open.
     pub(super) editor_open: RwSignal<bool>,
     /// Asks "Can it go wrong?" to search the run on the page (the editor's
@@ -240,6 +242,7 @@ impl Ui {
             narration: RwSignal::new(String::new()),
             help_open: RwSignal::new(false),
             gallery_open: RwSignal::new(false),
+            matrix_open: RwSignal::new(false),
             editor_open: RwSignal::new(false),
             find_asked: RwSignal::new(false),
             expected_shown: RwSignal::new(false),

@@ -4,7 +4,7 @@
 //! `Task::Matrix`), a row at a time, from the same `crate::matrix` the
 //! runner's `cachescope matrix` prints, so the page and the runner agree.
 
-use crate::matrix::{self, Cell, CellRun, Row, RowRun};
+use crate::matrix::{self, Cell, CellRun, Row, RowRun, Verdict};
 use crate::narrate::matrix::{self as words, CellFacts};
 use serde::{Deserialize, Serialize};
 
@@ -44,8 +44,17 @@ pub fn columns() -> Vec<(&'static str, &'static str, &'static str, bool)> {
     Cell::ALL.iter().map(|&c| (c.name(), words::cell_title(c), words::cell_plan(c), c.upstream())).collect()
 }
 
+fn key(v: Verdict) -> String {
+    serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
 fn verdict_key(c: &CellRun) -> String {
-    serde_json::to_value(c.verdict).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    key(c.verdict)
+}
+
+/// The legend: each verdict's key, label and meaning.
+pub fn legend() -> Vec<(String, &'static str, &'static str)> {
+    Verdict::ALL.iter().map(|&v| (key(v), words::verdict_label(v), words::verdict_meaning(v))).collect()
 }
 
 /// A row's run as the page draws it.
@@ -92,6 +101,35 @@ pub fn rows_of(s: &crate::scenario::Scenario, budget: u64, post: &mut dyn FnMut(
 /// The row a page's matrix is judged by, as the runner's default.
 pub const CHOSEN: Row = Row::AsWritten;
 
+/// How many rows the whole matrix has.
+pub const ROWS: usize = Row::ALL.len();
+
+/// The line above the table while the worker runs.
+pub fn progress(done: usize) -> String {
+    words::progress_words(done, ROWS)
+}
+
+/// A row's cells counted by verdict.
+pub fn tally(r: &RowView) -> words::Tally {
+    let mut t = words::Tally::default();
+    for c in &r.cells {
+        match c.verdict.as_str() {
+            "held" => t.held += 1,
+            "broke" => t.broke += 1,
+            "stuck" => t.stuck += 1,
+            "invalid" => t.invalid += 1,
+            "no_site" => t.no_site += 1,
+            _ => {}
+        }
+    }
+    t
+}
+
+/// The chosen row in a sentence, once it is among `rows`.
+pub fn summary(rows: &[RowView]) -> Option<String> {
+    rows.iter().find(|r| r.row == CHOSEN.name()).map(|r| words::summary_words(CHOSEN, tally(r)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -119,5 +157,12 @@ mod tests {
         assert_eq!(lag.verdict, "broke");
         assert!(lag.words.starts_with("Cache sync lag × No mitigation: broke children_within_desired at frame "), "{}", lag.words);
         assert!(lag.frame > 0 && lag.doc.is_some());
+        // The sentence under the table says what the runner's exit code says.
+        let chosen = m.rows.iter().find(|r| r.row == CHOSEN).unwrap();
+        let fails = chosen.cells.iter().any(|c| c.verdict.fails());
+        let said = summary(&rows).unwrap();
+        assert!(said.ends_with(if fails { "fails on this row." } else { "passes on this row." }), "{said}");
+        let broke = chosen.cells.iter().filter(|c| c.verdict == crate::scenario::chaos::Verdict::Broke).count();
+        assert!(said.contains(&format!("{broke} broke")), "{said}");
     }
 }
