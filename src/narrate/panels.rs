@@ -258,3 +258,24 @@ pub fn behind_words(b: &Behind) -> String {
     }
     parts.join(" · ")
 }
+
+/// A fault the scenario injected, as its mark on the scrubber says it: a
+/// request made to fail (`fail_next`), or an event lost on the wire. `None`
+/// for any other frame.
+pub fn fault_mark(f: &Frame) -> Option<String> {
+    let what = match &f.event {
+        Event::ApiRequest { entry, .. } if entry.injected => {
+            let name = if entry.name.is_empty() { format!("{}s", entry.kind) } else { format!("{} {}", entry.kind, entry.name) };
+            format!("the {} of {name} made to fail: {}", entry.verb.as_str(), entry.status.label())
+        }
+        Event::WatchDropped { event_type, object, .. } => {
+            format!("the {} event of {} {} lost on the wire", event_type.as_str(), object.kind, object.name)
+        }
+        Event::BookmarkDropped { kind, initial_events_end: true, .. } => {
+            format!("the {kind} watch-list's initial-events-end bookmark lost")
+        }
+        Event::BookmarkDropped { kind, .. } => format!("a {kind} bookmark lost"),
+        _ => return None,
+    };
+    Some(format!("Frame {}: {what}", f.n))
+}

@@ -585,6 +585,7 @@ pub fn Transport() -> impl IntoView {
     // The marks on the scrubber, redrawn when they change, not with every frame.
     let forks = part_of(snap, |s, h| std::hash::Hash::hash(&s.forks, h));
     let held = part_of(snap, |s, h| std::hash::Hash::hash(&s.held, h));
+    let faults = part_of(snap, |s, h| std::hash::Hash::hash(&s.faults, h));
     let at_end = move || ui.ended.get() && position() >= ui.known.get();
     let speed_label = move || format!("×{}", url::format_speed(url::speed_of_step(ui.speed_step.get())));
     view! {
@@ -644,6 +645,24 @@ pub fn Transport() -> impl IntoView {
                                 view! {
                                     <button
                                         class="held-mark"
+                                        style:left=super::panels::percent(f as f64 / known)
+                                        title=what.clone()
+                                        aria-label=what
+                                        on:click=move |_| ui.seek(f)
+                                    ></button>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                    {move || {
+                        let known = ui.known.get().max(1) as f64;
+                        let _ = faults.get();
+                        snap.with_untracked(|s| s.faults.clone())
+                            .into_iter()
+                            .map(|(f, what)| {
+                                view! {
+                                    <button
+                                        class="held-mark fault-mark"
                                         style:left=super::panels::percent(f as f64 / known)
                                         title=what.clone()
                                         aria-label=what

@@ -165,4 +165,37 @@ mod tests {
         let broke = chosen.cells.iter().filter(|c| c.verdict == crate::scenario::chaos::Verdict::Broke).count();
         assert!(said.contains(&format!("{broke} broke")), "{said}");
     }
+
+    /// A cell opened in the page marks its faults on the scrubber, one mark
+    /// for each time the matrix counted one firing: the 500s on child
+    /// creates, the lost bookmark.
+    #[test]
+    fn an_opened_cell_marks_its_faults_where_they_fired() {
+        let s = preset("over-create").unwrap().with_settings([("controller.naming", "generate")]).unwrap();
+        let mut rows = Vec::new();
+        rows_of(&s, matrix::WORST_BUDGET, &mut |r| rows.push(r));
+        let m = matrix::matrix(&s, CHOSEN);
+        let none = m.rows.iter().find(|r| r.row == Row::None).unwrap();
+        let view = rows.iter().find(|r| r.row == "none").unwrap();
+        for (cell, fault, said) in [
+            (Cell::FlakyApiServer, crate::scenario::chaos::Fault::ChildCreateFails, "made to fail: 500"),
+            (Cell::LostBookmark, crate::scenario::chaos::Fault::BookmarkLost, "initial-events-end bookmark lost"),
+        ] {
+            let run = none.cells.iter().find(|c| c.cell == cell).unwrap();
+            let fired = run.faults.iter().find(|f| f.fault == fault).map_or(0, |f| f.times);
+            assert!(fired > 0, "{cell:?}");
+            let doc = view.cells.iter().find(|c| c.cell == cell.name()).unwrap().doc.clone().unwrap();
+            let mut session = crate::view::session::Session::new(crate::scenario::Scenario::from_json(&doc.to_string()).unwrap());
+            session.seek(100_000);
+            let snap = crate::view::snapshot::snapshot(&session);
+            assert_eq!(snap.faults.len(), fired as usize, "{cell:?}: {:?}", snap.faults);
+            for (frame, words) in &snap.faults {
+                assert!(words.starts_with(&format!("Frame {frame}: ")) && words.contains(said), "{words}");
+            }
+        }
+        // A run that injects nothing marks nothing.
+        let mut plain = crate::view::session::Session::new(s);
+        plain.seek(100_000);
+        assert!(crate::view::snapshot::snapshot(&plain).faults.is_empty());
+    }
 }

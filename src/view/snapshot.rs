@@ -52,6 +52,10 @@ pub struct Snapshot {
     /// Frames where an event the run's schedule held back arrives (with how
     /// long it was held), among those computed: a counterexample's moments.
     pub held: Vec<(usize, u64)>,
+    /// Frames where a fault the scenario injected happens (a request made to
+    /// fail, an event or a bookmark lost), each with its mark's words: a
+    /// chaos matrix cell's faults, among those computed.
+    pub faults: Vec<(usize, String)>,
     /// The current frame broke an invariant (its caption says which).
     pub broke: bool,
     /// At frame 0: the real incident this scenario mirrors (title, link).
@@ -303,6 +307,11 @@ pub fn snapshot_in(s: &Session, asking: bool) -> Snapshot {
                 })
                 .collect()
         },
+        faults: if injects_faults(s.scenario()) {
+            s.frames().iter().filter_map(|f| crate::narrate::panels::fault_mark(f).map(|w| (f.n as usize, w))).collect()
+        } else {
+            Vec::new()
+        },
         broke: s.last_frame().is_some_and(|f| !f.broke.is_empty()),
         incident: s.last_frame().is_none().then(|| s.scenario().incident.as_ref().map(|i| (i.title.clone(), i.url.clone()))).flatten(),
         cache_holds: 0,
@@ -407,6 +416,13 @@ impl Snapshot {
         };
         crate::narrate::panels::empty_note(&facts, cache_side)
     }
+}
+
+/// The scenario injects faults the scrubber marks: a failure armed, an event
+/// armed to drop, or a schedule entry that drops one. Only then does the
+/// snapshot look through the frames for them.
+fn injects_faults(s: &crate::scenario::Scenario) -> bool {
+    s.actions.iter().any(|a| a.fail_next.is_some() || a.drop_next_event.is_some()) || s.schedule.iter().any(|d| d.drop)
 }
 
 #[cfg(test)]

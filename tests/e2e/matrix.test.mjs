@@ -78,6 +78,16 @@ test('the Matrix view names every cell of every row in words, as cachescope matr
       assert.match(await region(page, 'Caption').innerText(), /Cache sync lag × No mitigation: broke children_within_desired at frame/);
       assert.ok((await page.locator('.held-mark').count()) >= 1, 'the fault is marked on the timeline');
       await page.screenshot({ path: `/tmp/matrix-opened-${width}x${height}-${colorScheme}.png` });
+      // Flaky API server: each injected 500 marked on the scrubber, named.
+      const flaky = native.rows.find((r) => r.row === 'none').cells.find((c) => c.cell === 'FlakyAPIServer');
+      const fired = flaky.faults.find((f) => f.fault === 'child_create_fails').times;
+      await openMatrix(page);
+      await page.locator('tr[data-row="none"] td[data-cell="FlakyAPIServer"] button').click();
+      await dialog.waitFor({ state: 'detached' });
+      assert.equal(await readFrame(page), flaky.broke.frame);
+      const marks = region(page, 'Transport').getByRole('button', { name: /^Frame \d+: the create of ConfigMap .* made to fail: 500/ });
+      await marks.first().waitFor();
+      assert.equal(await marks.count(), fired, 'one mark for each injected 500 the matrix counted');
     } finally {
       assert.deepEqual(quiet(problems), NO_PROBLEMS);
       await context.close();
