@@ -2,7 +2,8 @@
 # Installs what building and testing cachescope needs, and only what is
 # missing: a no-op run takes well under two seconds.
 #
-#   apt:    chromium, chromium-driver (headless browser for the wasm and e2e tests)
+#   apt:    chromium, chromium-driver (headless browser for the wasm and e2e tests);
+#           golang-go for gofmt alone (tests/export.rs holds every Go export to `gofmt -l`)
 #   rustup: the wasm32-unknown-unknown target, rustfmt and clippy (`make test` runs both)
 #   cargo:  trunk 0.21.14, wasm-bindgen-cli = Cargo.lock's wasm-bindgen
 #   npm:    binaryen 132 (wasm-opt) and playwright-core, from package-lock.json
@@ -26,6 +27,7 @@ command -v chromium >/dev/null 2>&1 || missing_apt+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || missing_apt+=(chromium-driver)
 command -v node >/dev/null 2>&1 || missing_apt+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing_apt+=(npm)
+command -v gofmt >/dev/null 2>&1 || missing_apt+=(golang-go)
 if ((${#missing_apt[@]})); then
     sudo=()
     if [[ $(id -u) -ne 0 ]]; then

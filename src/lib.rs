@@ -9,6 +9,7 @@
 #[cfg(not(target_arch = "wasm32"))]
 pub mod bench;
 pub mod explore;
+pub mod export;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod fuzz;
 pub mod matrix;

@@ -81,6 +81,10 @@ enum Command {
     /// mitigation its controller can take, and print one JSON object; exit 1 if a valid cell of the chosen row breaks safety or
     /// does not converge.
     Matrix(MatrixArgs),
+    /// Write the run as a Go test to take home: `export go SCENARIO` prints a controller-runtime unit test (the fake client,
+    /// its List answered from each reconcile's cache as the run had it) that replays the run's reconciles up to its breaking
+    /// frame and checks the invariant it broke.
+    Export(ExportArgs),
     /// Print the scenario's reconcile (or a file's recipe alone) as the pseudo-code the page shows, a line per step (a step
     /// off in this run is marked); `--json`: as the recipe a scenario's `controller.recipe` takes, to start one of your own from.
     Recipe(RecipeArgs),
@@ -123,6 +127,17 @@ struct MatrixArgs {
     /// The worst-schedule cell's search budget, in states (as explore's --budget).
     #[arg(long, default_value_t = cachescope::matrix::WORST_BUDGET)]
     budget: u64,
+}
+
+#[derive(clap::Args)]
+struct ExportArgs {
+    /// What to write: `go` (a controller-runtime test).
+    format: String,
+    #[command(flatten)]
+    target: Target,
+    /// Replay the reconciles up to this frame (default: the first that breaks an invariant, else the run's end).
+    #[arg(long)]
+    frame: Option<u64>,
 }
 
 #[derive(clap::Args)]
@@ -307,6 +322,7 @@ fn main() -> ExitCode {
             Ok(failed) => return ExitCode::from(if failed { 1 } else { 0 }),
             Err(e) => Err(e),
         },
+        Command::Export(x) => export(&x),
         Command::Explore(e) => match explore(&e) {
             Ok(found) => return ExitCode::from(if found { 1 } else { 0 }),
             Err(e) => Err(e),
@@ -431,6 +447,16 @@ fn matrix(m: &MatrixArgs) -> Result<bool, ScenarioError> {
     let found = matrix::matrix_of(&s, row, &cells, m.budget);
     say!("{}", serde_json::to_string(&found).expect("the matrix serializes"));
     Ok(found.failed)
+}
+
+fn export(x: &ExportArgs) -> Result<(), ScenarioError> {
+    if x.format != "go" {
+        return Err(ScenarioError::new("format", Some(format!("{:?}", x.format)), "unknown export format; known: go"));
+    }
+    let s = load(&x.target)?;
+    let go = cachescope::export::go_test(&s, x.frame).map_err(|e| ScenarioError::new(e.field, Some(e.value), e.reason))?;
+    say!("{}", go.text.trim_end());
+    Ok(())
 }
 
 fn explore(e: &ExploreArgs) -> Result<bool, ScenarioError> {
