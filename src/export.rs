@@ -144,6 +144,11 @@ pub fn go_test(s: &Scenario, frame: Option<u64>) -> Result<GoTest, ExportError> 
     let mut actions = 0usize;
     let mut last = 0;
     while let Some(f) = world.step() {
+        // Frame 0 is the run before its first step: nothing of it is replayed.
+        if let Some(want) = frame.filter(|&w| f.n > w) {
+            end = Some(want);
+            break;
+        }
         last = f.n;
         match &f.event {
             Event::ApiRequest { entry, .. } => {

@@ -104,6 +104,11 @@ fn a_frame_past_the_run_s_end_is_refused_naming_the_flag() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--frame"), "{}", String::from_utf8_lossy(&out.stderr));
+    let e = go_test(&s, Some(0)).unwrap_err();
+    assert_eq!(
+        (e.field, e.value.as_str(), e.reason.as_str()),
+        ("--frame", "0", "no reconcile has started by then: there is nothing to replay")
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_cachescope")).args(["export", "rust", "over-create-surplus"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("\"rust\""), "{}", String::from_utf8_lossy(&out.stderr));

@@ -1,6 +1,6 @@
 //! Sharing and files: "Share" (the link), "Embed" (an `<iframe>` snippet),
 //! "Import scenario" (a file picker; dropping a file on the page does the
-//! same), and an "Export" menu (scenario, trace, SVG). What each one says
+//! same), and an "Export" menu (scenario, trace, SVG, Go test). What each one says
 //! appears beside these buttons (a `role="status"` popover); where the
 //! clipboard is missing or refuses, the popover holds the text, selected, to
 //! copy by hand.
@@ -172,6 +172,23 @@ pub fn ShareBar() -> impl IntoView {
             ui.share_note.set(Note::say(format!("Exported frame {n} as {name}.")));
         }
     };
+    // The run up to the frame on the page, as a Go test (`cachescope export go --frame N` writes the same bytes).
+    let export_go = move |_| {
+        let (made, n) = ui.session.with_untracked(|s| (crate::export::go_test(s.scenario(), Some(s.position() as u64)), s.position()));
+        match made {
+            Ok(go) => {
+                if download(&go.file_name, "text/x-go", &go.text).is_ok() {
+                    let steps = go.text.matches("\t\t{key: types.NamespacedName{").count();
+                    ui.share_note.set(Note::say(format!(
+                        "Exported the run's {} up to frame {n} as {}: wire it to your reconciler (docs/exporting.md).",
+                        crate::narrate::units::plural(steps as u64, "reconcile", "reconciles"),
+                        go.file_name
+                    )));
+                }
+            }
+            Err(e) => ui.share_note.set(Note::say(format!("No Go test at frame {n}: {}.", e.reason))),
+        }
+    };
     let note = ui.share_note;
     // The field to copy from by hand is selected as soon as it appears.
     let by_hand = NodeRef::<leptos::html::Textarea>::new();
@@ -216,6 +233,7 @@ pub fn ShareBar() -> impl IntoView {
                     <button on:click=move |e| { close_menu(); export_scenario(e) }>"Export scenario"</button>
                     <button on:click=move |e| { close_menu(); export_trace(e) }>"Export trace"</button>
                     <button on:click=move |e| { close_menu(); export_svg(e) }>"Export SVG"</button>
+                    <button on:click=move |e| { close_menu(); export_go(e) }>"Export Go test"</button>
                 </div>
             </details>
             {move || note.get().map(|n| view! {

@@ -8,6 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NO_PROBLEMS, axeProblems, openPage, openStage, quiet, readFrame, region, withServerAndBrowser } from './support.mjs';
 
@@ -78,6 +79,12 @@ test('the Matrix view names every cell of every row in words, as cachescope matr
       assert.match(await region(page, 'Caption').innerText(), /Cache sync lag × No mitigation: broke children_within_desired at frame/);
       assert.ok((await page.locator('.held-mark').count()) >= 1, 'the fault is marked on the timeline');
       await page.screenshot({ path: `/tmp/matrix-opened-${width}x${height}-${colorScheme}.png` });
+      // Taken home: the cell's run, up to where it broke, as a Go test.
+      const download = page.waitForEvent('download');
+      await page.locator('section[aria-label="Share and export"] details.menu').getByText('Export', { exact: true }).click();
+      await page.getByRole('button', { name: 'Export Go test', exact: true }).click();
+      const go = readFileSync(await (await download).path(), 'utf8');
+      assert.match(go, new RegExp(`^// The run broke children_within_desired at frame ${lag.broke.frame}, in reconcile`, 'm'));
       // Flaky API server: each injected 500 marked on the scrubber, named.
       const flaky = native.rows.find((r) => r.row === 'none').cells.find((c) => c.cell === 'FlakyAPIServer');
       const fired = flaky.faults.find((f) => f.fault === 'child_create_fails').times;

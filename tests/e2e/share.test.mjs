@@ -254,6 +254,31 @@ test('"Export SVG" saves the current frame as an SVG image', async () => {
   }
 });
 
+test('"Export Go test" saves the run up to the frame on the page as the runner writes it, and says why where it cannot', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin);
+  try {
+    await openStage(page, env.server.url, '?s=over-create-surplus&frame=19');
+    const download = page.waitForEvent('download');
+    await openExportMenu(page);
+    await page.getByRole('button', { name: 'Export Go test', exact: true }).click();
+    const dl = await download;
+    assert.equal(dl.suggestedFilename(), 'over_create_surplus_cachescope_test.go');
+    const file = path.join(TMP, 'export_test.go');
+    await dl.saveAs(file);
+    assert.equal(readFileSync(file, 'utf8'), runner('export', 'go', 'over-create-surplus', '--frame', '19'), 'the same bytes as cachescope export go');
+    await page.getByRole('status').filter({ hasText: "Exported the run's 2 reconciles up to frame 19 as over_create_surplus_cachescope_test.go" }).waitFor();
+    // At frame 0 no reconcile has started: said, and nothing saved.
+    await page.goto(env.server.url + '?s=over-create-surplus&frame=0');
+    await region(page, 'Cluster').waitFor();
+    await openExportMenu(page);
+    await page.getByRole('button', { name: 'Export Go test', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'No Go test at frame 0: no reconcile has started by then' }).waitFor();
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
 for (const [query, preset, sets] of [
   ['?s=over-create&controller.naming=generate', 'over-create', ['controller.naming=generate']],
   ['?s=replicaset-pressure&seed=3', 'replicaset-pressure', ['seed=3']],
