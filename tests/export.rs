@@ -142,3 +142,35 @@ fn the_docs_show_the_export_as_it_is() {
     assert_eq!(text.matches("caches: map[string]cached{\"ConfigMap\": {}, ").count(), 2, "both reconciles read no ConfigMap");
     assert!(text.contains("map[string]any{\"voices\": int64(4)}") && docs.contains("8 ConfigMaps for an Ensemble that wants 4"));
 }
+
+/// A chaos matrix cell taken home: `--cell` exports the run the cell ran,
+/// up to where it broke; a cell without a site is refused naming `--cell`.
+#[test]
+fn export_go_cell_takes_a_matrix_cell_home() {
+    let run = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_cachescope")).args(args).output().unwrap();
+    let out = run(&["export", "go", "over-create", "--set", "controller.naming=generate", "--cell", "CacheSyncLag", "--row", "none"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("// The run broke children_within_desired at frame 19,"), "{}", &text[..300]);
+    // Under expectations the scenario holds; the ExpectationsTimeout cell breaks it, a frame later.
+    let out = run(&[
+        "export",
+        "go",
+        "over-create",
+        "--set",
+        "controller.naming=generate",
+        "--cell",
+        "ExpectationsTimeout",
+        "--row",
+        "expectations",
+    ]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("// The run broke children_within_desired at frame 20,"), "{}", &text[..300.min(text.len())]);
+    let out = run(&["export", "go", "over-create", "--set", "controller.naming=generate", "--cell", "WriteConflicts"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--cell") && err.contains("no site"), "{err}");
+    let out = run(&["export", "go", "over-create", "--cell", "Nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("\"Nope\""));
+}

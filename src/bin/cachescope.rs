@@ -138,6 +138,12 @@ struct ExportArgs {
     /// Replay the reconciles up to this frame (default: the first that breaks an invariant, else the run's end).
     #[arg(long)]
     frame: Option<u64>,
+    /// Export a chaos matrix cell's run instead (its name, as `matrix --cell` takes it), in the row `--row` names.
+    #[arg(long)]
+    cell: Option<String>,
+    /// The matrix row of `--cell` (default: as_written).
+    #[arg(long, default_value = "as_written")]
+    row: String,
 }
 
 #[derive(clap::Args)]
@@ -453,10 +459,43 @@ fn export(x: &ExportArgs) -> Result<(), ScenarioError> {
     if x.format != "go" {
         return Err(ScenarioError::new("format", Some(format!("{:?}", x.format)), "unknown export format; known: go"));
     }
-    let s = load(&x.target)?;
+    let mut s = load(&x.target)?;
+    if let Some(name) = &x.cell {
+        s = matrix_cell(&s, name, &x.row)?;
+    }
     let go = cachescope::export::go_test(&s, x.frame).map_err(|e| ScenarioError::new(e.field, Some(e.value), e.reason))?;
     say!("{}", go.text.trim_end());
     Ok(())
+}
+
+/// The scenario a chaos matrix cell runs, in a row: what `export go --cell` takes home.
+fn matrix_cell(s: &Scenario, name: &str, row: &str) -> Result<Scenario, ScenarioError> {
+    use cachescope::matrix::{self, Cell, Row};
+    let known = |names: Vec<&str>| names.join(", ");
+    let cell = Cell::parse(name).ok_or_else(|| {
+        ScenarioError::new(
+            "--cell",
+            Some(format!("{name:?}")),
+            format!("unknown cell; known: {}", known(Cell::ALL.iter().map(|c| c.name()).collect())),
+        )
+    })?;
+    let row = Row::parse(row).ok_or_else(|| {
+        ScenarioError::new(
+            "--row",
+            Some(format!("{row:?}")),
+            format!("unknown row; known: {}", known(Row::ALL.iter().map(|r| r.name()).collect())),
+        )
+    })?;
+    let plan = matrix::rows(s).into_iter().find(|p| p.row == row).expect("every row is planned");
+    let run = matrix::run_row(&plan, &[cell], matrix::WORST_BUDGET);
+    let c = &run.cells[0];
+    c.scenario.clone().ok_or_else(|| {
+        ScenarioError::new(
+            "--cell",
+            Some(format!("{name:?}")),
+            format!("the cell did not run in the row {}: {}", row.name(), cachescope::narrate::matrix::verdict_label(c.verdict)),
+        )
+    })
 }
 
 fn explore(e: &ExploreArgs) -> Result<bool, ScenarioError> {
