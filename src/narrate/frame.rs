@@ -344,6 +344,10 @@ fn event_caption(frame: &Frame) -> String {
                 }
                 (_, Requeue::DoubleEnqueue) => "succeeds, and --double-enqueue adds the key again at once".to_string(),
                 (_, Requeue::After { delay_ms }) => format!("asks to be requeued after {}", secs(*delay_ms)),
+                (Some(e), Requeue::Terminal) => format!(
+                    "returns reconcile.TerminalError ({}): controller-runtime counts it in terminal_reconcile_errors and does not requeue the key; only a new event brings it back",
+                    error_words(e)
+                ),
                 (Some(e), _) => format!("fails ({})", error_words(e)),
                 (None, _) => "succeeds".to_string(),
             };
@@ -388,9 +392,13 @@ fn note_caption(n: u64, note: &Note) -> String {
             let then = if *forgets_expectations { "it forgets its expectations and returns" } else { "nothing to manage, it returns" };
             format!("Reconcile {n} finds no {owner} in {place}: {then}.")
         }
-        Note::Returned { owner, found, desired, error } => format!(
+        Note::Returned { owner, found, desired, error, terminal } => format!(
             "Reconcile {n} of {owner}: its guard holds over what it read (found {found}, desired {desired}), so it returns here and does nothing after it: {}.",
-            if *error { "an error, which brings the key back after a rate-limited delay" } else { "nil, and the key waits for its next event" }
+            match (*error, *terminal) {
+                (true, true) => "a terminal error, which nothing retries",
+                (true, false) => "an error, which brings the key back after a rate-limited delay",
+                _ => "nil, and the key waits for its next event",
+            }
         ),
         Note::Picked { owner, child_kind, of, matched, acting, live } => {
             let kinds = format!("{child_kind}s");

@@ -112,8 +112,13 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
                 None => format!("lister.Get({name}) = NotFound · the cache has not listed it"),
             },
             Note::CacheHit { name, .. } => format!("lister.Get({name}) = found"),
-            Note::Returned { found, desired, error, .. } => {
-                format!("found {found}, desired {desired} · true · return {}", if *error { "err" } else { "nil" })
+            Note::Returned { found, desired, error, terminal, .. } => {
+                let returns = match (*error, *terminal) {
+                    (true, true) => "TerminalError",
+                    (true, false) => "err",
+                    _ => "nil",
+                };
+                format!("found {found}, desired {desired} · true · return {returns}")
             }
             Note::Picked { of, matched, acting, .. } => format!("{matched} of {of} match · Delete {acting}"),
             Note::WaitsForCache { waiting, timeout_ms, .. } => {
@@ -130,6 +135,7 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
             }
             (_, Requeue::DoubleEnqueue) => "return nil · queue.Add(key): one more reconcile".to_string(),
             (_, Requeue::After { delay_ms }) => format!("RequeueAfter · Forget, again in {}", secs(*delay_ms)),
+            (_, Requeue::Terminal) => "return TerminalError · not requeued".to_string(),
             (Some(_), _) => "return err".to_string(),
             (None, _) => "return nil · Forget(key)".to_string(),
         },

@@ -120,6 +120,10 @@ pub fn reconcile_finished(frames: &[Frame]) -> Option<String> {
                 secs(*delay_ms)
             )
         }
+        (Some(e), Requeue::Terminal) => format!(
+            "{head} and fails for good: it returns reconcile.TerminalError ({}), which is counted and not retried; the key waits for a new event.",
+            error_words(e)
+        ),
         (Some(e), _) => format!("{head} and fails: it returns the error ({}).", error_words(e)),
         (None, Requeue::DoubleEnqueue) => format!("{head} and succeeds; --double-enqueue adds the key again at once."),
         (_, Requeue::After { delay_ms }) => format!("{head} and asks to be requeued in {}.", secs(*delay_ms)),
@@ -253,6 +257,7 @@ pub fn figure_words(check: &Gauge, value: u64) -> Option<String> {
         Measure::ExpectedDeletes => format!("{} expected and not yet seen", plural(v, "deletion", "deletions")),
         Measure::Requeues => format!("{} with backoff", plural(v, "requeue", "requeues")),
         Measure::HeldReads => format!("{} held until the cache caught up", plural(v, "read", "reads")),
+        Measure::TerminalErrors => format!("{} (reconcile.TerminalError), never requeued", plural(v, "terminal error", "terminal errors")),
         Measure::LastWriteMs => format!("its last write at {v} ms"),
     })
 }

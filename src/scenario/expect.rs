@@ -53,6 +53,9 @@ pub enum Measure {
     Requeues,
     /// Reads controller-runtime's read-your-writes client held until the cache caught up.
     HeldReads,
+    /// Reconciles that returned controller-runtime's `reconcile.TerminalError`
+    /// (`controller_runtime_terminal_reconcile_errors_total`): never requeued.
+    TerminalErrors,
     /// When the controller last changed the cluster, in ms: its last create,
     /// update or delete answered 2xx (0 if none). How long it took to converge.
     LastWriteMs,
@@ -74,6 +77,7 @@ impl Measure {
             | Measure::ExpectedDeletes
             | Measure::Requeues
             | Measure::HeldReads
+            | Measure::TerminalErrors
             | Measure::LastWriteMs => &[],
         }
     }
@@ -94,6 +98,7 @@ impl Measure {
             Measure::ExpectedDeletes => "expected_deletes",
             Measure::Requeues => "requeues",
             Measure::HeldReads => "held_reads",
+            Measure::TerminalErrors => "terminal_errors",
             Measure::LastWriteMs => "last_write_ms",
         }
     }
@@ -212,6 +217,10 @@ impl Gauge {
             Measure::StaleSyncSkips => replicas().map(|r| r.stale_sync_skips).sum(),
             Measure::Reconciles => replicas().map(|r| r.reconciles).sum(),
             Measure::Requeues => replicas().map(|r| r.requeues).sum(),
+            Measure::TerminalErrors => frames
+                .iter()
+                .filter(|f| matches!(&f.event, Event::ReconcileFinished { requeue: crate::sim::reconcile::Requeue::Terminal, .. }))
+                .count() as u64,
             Measure::HeldReads => {
                 frames.iter().filter(|f| matches!(&f.event, Event::ReconcileNote { note: Note::ReadWaits { .. }, .. })).count() as u64
             }

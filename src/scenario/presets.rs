@@ -16,6 +16,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("staleness-mitigation", include_str!("../../scenarios/staleness-mitigation.json")),
     ("staleness-mitigation-replicaset", include_str!("../../scenarios/staleness-mitigation-replicaset.json")),
     ("over-create-answers", include_str!("../../scenarios/over-create-answers.json")),
+    ("result-handling", include_str!("../../scenarios/result-handling.json")),
     ("two-replicas", include_str!("../../scenarios/two-replicas.json")),
     ("lost-bookmark", include_str!("../../scenarios/lost-bookmark.json")),
     ("kuberay-random-delete", include_str!("../../scenarios/kuberay-random-delete.json")),

@@ -373,7 +373,21 @@ fn shape(recipe: &Recipe, c: &ControllerSettings, at_recipe: &str) -> Result<(),
                 object_condition(&format!("{step}.when"), when, 1)?;
             }
         }
-        if let Op::ReturnIf { when, .. } = op {
+        if let Op::ReturnIf { when, error, terminal } = op {
+            if *terminal && !*error {
+                return Err(ScenarioError::new(
+                    format!("{step}.terminal"),
+                    Some("true".into()),
+                    "a terminal error is an error: set error to true beside it",
+                ));
+            }
+            if *terminal && c.runtime() != RuntimeKind::ControllerRuntime {
+                return Err(ScenarioError::new(
+                    format!("{step}.terminal"),
+                    Some("true".into()),
+                    "reconcile.TerminalError is controller-runtime's: needs controller.runtime controller-runtime",
+                ));
+            }
             let get_owner = recipe.ops[..i].iter().find(|o| matches!(o, Op::GetOwner { .. }));
             condition(&format!("{step}.when"), when, recipe, get_owner, counted || listed, 1)?;
         }
@@ -593,7 +607,7 @@ pub const STEPS: &[StepDoc] = &[
     StepDoc {
         name: "return_if",
         example: r#"{"return_if": {"when": {"all": [{"lt": ["found", "desired"]}, {"not": "owner_terminating"}]}, "error": true}}"#,
-        does: "A guard of the controller's own: end the sync where `when` holds, returning an error (`error: true`: requeued with backoff) or nil (default: the key waits for its next event). `when` compares two terms (`lt`, `le`, `eq`, `ne`, `gt`, `ge` of `found`, what the `count` or `list` before found; `desired`, the owner's desired count; or a whole number), reads `owner_terminating` (with `get_owner`'s `stop_if_terminating: false`), or joins conditions with `not`, `all` and `any`, 3 levels deep at most. A guard that does not hold makes no frame.",
+        does: "A guard of the controller's own: end the sync where `when` holds, returning an error (`error: true`: requeued with backoff; with `terminal: true` too, controller-runtime's `reconcile.TerminalError`: counted in `terminal_reconcile_errors`, never requeued, the key waiting for its next event) or nil (default: the key waits for its next event). `when` compares two terms (`lt`, `le`, `eq`, `ne`, `gt`, `ge` of `found`, what the `count` or `list` before found; `desired`, the owner's desired count; or a whole number), reads `owner_terminating` (with `get_owner`'s `stop_if_terminating: false`), or joins conditions with `not`, `all` and `any`, 3 levels deep at most. A guard that does not hold makes no frame.",
     },
     StepDoc {
         name: "create",
@@ -755,6 +769,13 @@ pub const FIELDS: &[StepField] = &[
     ),
     needed("return_if", "when", FieldKind::Json, "the condition, as JSON: {\"lt\": [\"found\", \"desired\"]}, with not, all and any"),
     field("return_if", "error", FieldKind::Flag, Some("false"), "return an error (requeued with backoff) rather than nil"),
+    field(
+        "return_if",
+        "terminal",
+        FieldKind::Flag,
+        Some("false"),
+        "with error: reconcile.TerminalError (controller-runtime): counted, never requeued",
+    ),
     needed(
         "create",
         "naming",
@@ -934,7 +955,7 @@ pub fn arbitrary(kind: crate::sim::apiserver::ControllerKind, store: bool, draw:
             }
         };
         let at = ops.iter().rposition(|o| matches!(o, Op::Count { .. } | Op::LabelOwner { .. })).expect("a count");
-        ops.insert(at + 1, Op::ReturnIf { when, error: coin(draw) });
+        ops.insert(at + 1, Op::ReturnIf { when, error: coin(draw), terminal: false });
     }
     // The labels' precondition, drawn after everything else.
     if let Some(Op::LabelOwner { precondition, .. }) = ops.iter_mut().find(|o| matches!(o, Op::LabelOwner { .. })) {

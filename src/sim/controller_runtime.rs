@@ -49,7 +49,7 @@ pub fn reconcile_handler(queue: &mut WorkQueue<String>, key: &str, outcome: &Out
             let delay_ms = queue.add_rate_limited_with_priority(key.to_string(), now_ms, priority);
             Requeue::RateLimited { delay_ms }
         }
-        Outcome::TerminalError(_) => Requeue::No,
+        Outcome::TerminalError(_) => Requeue::Terminal,
         Outcome::RequeueAfter(delay_ms) => {
             queue.forget(&key.to_string());
             queue.add_after_with_priority(key.to_string(), delay_ms, now_ms, priority);
@@ -255,7 +255,7 @@ mod tests {
         let mut q = pq();
         q.add(k("foo/bar"));
         let (_, r) = reconcile(&mut q, Outcome::TerminalError(failed()), 0);
-        assert_eq!(r, Requeue::No);
+        assert_eq!(r, Requeue::Terminal, "counted, neither requeued nor forgotten");
         assert_eq!((q.len(), q.next_ready_at()), (0, None));
     }
 

@@ -497,11 +497,16 @@ pub enum Op {
     /// `if when { return err }`: end the sync where `when` holds, with an
     /// error (`error`: requeued rate-limited, with backoff) or nil (the key
     /// is forgotten until an event brings it back). A guard of the
-    /// controller's own: a quorum, a phase, a count not yet reached.
+    /// controller's own: a quorum, a phase, a count not yet reached. With
+    /// `terminal`, the error is controller-runtime's
+    /// `reconcile.TerminalError(err)`: counted, never retried (a spec the
+    /// controller can never satisfy).
     ReturnIf {
         when: Cond,
         #[serde(default)]
         error: bool,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        terminal: bool,
     },
     /// Count the owner's children against its desired count and plan: create
     /// the missing, at most `burst` (none: no limit), or delete a surplus.
@@ -840,8 +845,12 @@ impl Recipe {
                         ),
                     }
                 }
-                Op::ReturnIf { when, error } => {
-                    let (returns, then) = if *error { ("fmt.Errorf(…)", "requeued with backoff") } else { ("nil", "Forget") };
+                Op::ReturnIf { when, error, terminal } => {
+                    let (returns, then) = match (*error, *terminal) {
+                        (true, true) => ("reconcile.TerminalError(fmt.Errorf(…))", "counted, never requeued"),
+                        (true, false) => ("fmt.Errorf(…)", "requeued with backoff"),
+                        _ => ("nil", "Forget"),
+                    };
                     format!("if {} {{ return {returns} }}   // {then}", when.go(desired_field))
                 }
                 Op::Create { naming, label, owner_reference, batches, copy_desired } => {

@@ -272,8 +272,16 @@ pub enum Note {
         live: bool,
     },
     /// A `return_if` held over what the reconcile read (`found`, `desired`):
-    /// it returns, an error (requeued with backoff) when `error`.
-    Returned { owner: String, found: u32, desired: u32, error: bool },
+    /// it returns, an error (requeued with backoff) when `error`, a
+    /// `reconcile.TerminalError` (never requeued) when `terminal` too.
+    Returned {
+        owner: String,
+        found: u32,
+        desired: u32,
+        error: bool,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        terminal: bool,
+    },
     /// controller-runtime's read-your-writes client holds a read: the cache
     /// has not yet seen this client's own writes.
     ReadWaits { read: Read, behind: Behind },
@@ -385,6 +393,10 @@ pub enum Requeue {
     RateLimited { delay_ms: u64 },
     /// controller-runtime's `Result{RequeueAfter}`: `Forget`, then `AddAfter(delay_ms)`.
     After { delay_ms: u64 },
+    /// controller-runtime's `reconcile.TerminalError(err)`: counted
+    /// (`terminal_reconcile_errors`), neither requeued nor forgotten; only an
+    /// event brings the key back.
+    Terminal,
 }
 
 /// A read through the client, as the read-your-writes client gates it.

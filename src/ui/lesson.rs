@@ -23,7 +23,7 @@ fn panel_of(g: &Gauge) -> &'static str {
         Measure::Live | Measure::Peak => "cluster",
         Measure::Cached => "cache",
         Measure::ExpectedAdds | Measure::ExpectedDeletes => "expectations",
-        Measure::Reconciles | Measure::Requeues => "workqueue",
+        Measure::Reconciles | Measure::Requeues | Measure::TerminalErrors => "workqueue",
         Measure::HeldReads | Measure::LastWriteMs => "reconcile",
         Measure::Broken => "invariants",
         Measure::Requests | Measure::Errors | Measure::ExitCode | Measure::CreatesAfterDelete | Measure::StaleSyncSkips => "reconcile",

@@ -224,7 +224,7 @@ impl RecipeRun {
             Op::LabelOwner { labels, annotations, remove, precondition } => {
                 self.label_owner([labels, annotations], *remove, *precondition, input, cx)
             }
-            Op::ReturnIf { when, error } => self.return_if(when, *error, cx),
+            Op::ReturnIf { when, error, terminal } => self.return_if(when, *error, *terminal, cx),
             Op::Create { naming, label, owner_reference, batches, copy_desired } => {
                 self.create(naming, label, *owner_reference, *batches, *copy_desired, input, cx)
             }
@@ -328,7 +328,7 @@ impl RecipeRun {
 
     /// `if when { return }`: nothing (no frame) when it does not hold; when it
     /// does, a frame that says what was read, and the return.
-    fn return_if(&mut self, when: &Cond, error: bool, cx: &Cx) -> Flow {
+    fn return_if(&mut self, when: &Cond, error: bool, terminal: bool, cx: &Cx) -> Flow {
         // The owner as read: the count's, else live, else as the cache has it now.
         let owner = match &self.counted {
             Some(c) => Some(c.owner.clone()),
@@ -343,10 +343,11 @@ impl RecipeRun {
             return Flow::Next;
         }
         let (found, desired) = (facts.found, facts.desired);
-        let note = Note::Returned { owner: self.key.clone(), found, desired, error };
+        let note = Note::Returned { owner: self.key.clone(), found, desired, error, terminal: error && terminal };
         // An error of the sync's before it wins, as a Go `return err` would have returned it first.
         let outcome = match self.error.take() {
             Some(e) => Outcome::Error(e),
+            None if error && terminal => Outcome::TerminalError(ReconcileError::Guard { found, desired }),
             None if error => Outcome::Error(ReconcileError::Guard { found, desired }),
             None => Outcome::Done,
         };
