@@ -125,3 +125,37 @@ fn only_the_operator_is_written_with_controller_runtime_and_only_it_has_its_clie
     let ok = preset("over-create").unwrap().with_settings([("controller.runtime", "client-go")]).unwrap();
     assert_eq!(ok.controller.runtime(), cachescope::sim::settings::RuntimeKind::ClientGo);
 }
+
+/// `reconcileHandler` (pkg/internal/controller/controller.go): an error that
+/// `errors.Is(err, reconcile.TerminalError(nil))` is counted and never
+/// requeued; a `RequeueAfter` comes back after its delay with no event. The
+/// result-handling preset's run, and the rules a recipe's `terminal` keeps.
+#[test]
+fn reconcile_handler_counts_a_terminal_error_and_never_requeues_it() {
+    use cachescope::sim::reconcile::Requeue;
+    let run = support::run_scenario(preset("result-handling").unwrap());
+    let finished: Vec<(u64, Requeue)> = run
+        .frames
+        .iter()
+        .filter_map(|f| match &f.event {
+            Event::ReconcileFinished { requeue, .. } => Some((f.at_ms, *requeue)),
+            _ => None,
+        })
+        .collect();
+    let terminal: Vec<u64> = finished.iter().filter(|(_, r)| *r == Requeue::Terminal).map(|(at, _)| *at).collect();
+    assert_eq!(terminal.len(), 1, "{finished:?}");
+    // Nothing ran between the terminal error and the scale back at 24 s: no retry, no poll.
+    let next = finished.iter().find(|(at, _)| *at > terminal[0]).unwrap().0;
+    assert!(next > 24_000, "the next reconcile at {next} ms, after the owner's event at 24 s");
+    assert!(finished.iter().any(|(_, r)| *r == Requeue::After { delay_ms: 5_000 }), "it polls with RequeueAfter");
+    // terminal: true needs error: true, and controller-runtime.
+    let mut doc = preset("result-handling").unwrap().to_value();
+    doc["controller"]["recipe"]["steps"][2]["return_if"]["error"] = serde_json::json!(false);
+    let e = Scenario::from_json(&doc.to_string()).unwrap_err();
+    assert_eq!((e.field.as_str(), e.value.as_deref()), ("controller.recipe.steps[2].return_if.terminal", Some("true")), "{e}");
+    let mut doc = preset("result-handling").unwrap().to_value();
+    doc["controller"]["runtime"] = serde_json::json!("client-go");
+    let e = Scenario::from_json(&doc.to_string()).unwrap_err();
+    assert_eq!(e.field, "controller.recipe.steps[2].return_if.terminal", "{e}");
+    assert!(e.to_string().contains("controller-runtime"), "{e}");
+}
