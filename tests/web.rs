@@ -1408,7 +1408,7 @@ async fn the_share_bar_names_every_action() {
     let m = mount_panel("s=over-create", || view! { <ShareBar /> }).await;
     // Accessible names: the visible label, or the aria-label that contains it.
     let names: Vec<String> = m.all("section.share button").iter().map(|b| attr(b, "aria-label").unwrap_or_else(|| text(b))).collect();
-    assert_eq!(names, ["Share", "Embed", "Import scenario", "Export scenario", "Export trace", "Export SVG"]);
+    assert_eq!(names, ["Share", "Embed", "Import scenario", "Export scenario", "Export trace", "Export SVG", "Export Go test"]);
     assert_eq!(m.text("section.share details.menu > summary"), "Export");
     // The file input the Import button opens is hidden from everyone: no phantom control.
     let picker = m.one(r#"input[type="file"]"#);
