@@ -174,3 +174,57 @@ fn export_go_cell_takes_a_matrix_cell_home() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("\"Nope\""));
 }
+
+/// `cachescope export robustness`: a skeleton for upstream's robustness
+/// framework, for each incident preset whose controller has a root object,
+/// gofmt-clean and held to `tests/golden/export/robustness/<preset>.go`; its
+/// header says what cachescope's own run of each cell found; a controller
+/// with no owner kind is refused naming the controller.
+#[test]
+fn every_incident_with_a_root_exports_a_robustness_skeleton() {
+    use cachescope::export::robustness;
+    let dir = golden_dir().join("robustness");
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some();
+    let tmp = std::env::temp_dir().join(format!("cachescope-robustness-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut made = 0;
+    for s in presets().into_iter().filter(|s| s.incident.is_some()) {
+        let text = match robustness(&s) {
+            Ok(go) => go.text,
+            Err(e) => {
+                assert_eq!(e.field, "controller", "{}: {e}", s.name);
+                continue;
+            }
+        };
+        made += 1;
+        assert!(text.contains("\tsuite := robustness.NewTestSuite(t, profile)\n") && text.contains("\tsuite.Run()\n"), "{}", s.name);
+        assert!(text.contains("robustness.CountAtMost(") || text.contains("robustness.ObjectSatisfies("), "{}: no invariant", s.name);
+        for cell in ["BaselineNoFaults", "WriteConflicts", "CacheSyncLag", "FlakyAPIServer", "CombinedChaos", "ExpectationsTimeout"] {
+            assert!(text.contains(&format!("//   - {cell}: ")), "{}: says what {cell} did here", s.name);
+        }
+        std::fs::write(tmp.join(format!("{}.go", s.name.replace('-', "_"))), &text).unwrap();
+        let path = dir.join(format!("{}.go", s.name));
+        if update {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &text).unwrap();
+            continue;
+        }
+        let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e} (UPDATE_GOLDEN=1 writes it)", path.display()));
+        assert!(text == golden, "{}: the skeleton changed: if on purpose, UPDATE_GOLDEN=1 cargo test --test export", s.name);
+    }
+    assert!(made >= 12, "skeletons: {made}");
+    let out = Command::new("gofmt").arg("-l").arg(&tmp).output().expect("gofmt runs");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "", "gofmt would rewrite these");
+    std::fs::remove_dir_all(&tmp).unwrap();
+    // The over-create with generated names breaks under CacheSyncLag, and the header says so.
+    let s = preset("over-create").unwrap().with_settings([("controller.naming", "generate")]).unwrap();
+    let text = robustness(&s).unwrap().text;
+    assert!(
+        text.contains("//   - CacheSyncLag: Cache sync lag × As written: broke children_within_desired at frame 19"),
+        "{}",
+        &text[..900]
+    );
+    assert!(text.contains("robustness.CountAtMost(4, \"ConfigMap\", countChildren)"));
+    let e = robustness(&preset("empty-cache").unwrap()).unwrap_err();
+    assert_eq!(e.field, "controller");
+}

@@ -131,7 +131,7 @@ struct MatrixArgs {
 
 #[derive(clap::Args)]
 struct ExportArgs {
-    /// What to write: `go` (a controller-runtime test).
+    /// What to write: `go` (a controller-runtime test) or `robustness` (a skeleton for upstream's robustness framework).
     format: String,
     #[command(flatten)]
     target: Target,
@@ -456,14 +456,26 @@ fn matrix(m: &MatrixArgs) -> Result<bool, ScenarioError> {
 }
 
 fn export(x: &ExportArgs) -> Result<(), ScenarioError> {
-    if x.format != "go" {
-        return Err(ScenarioError::new("format", Some(format!("{:?}", x.format)), "unknown export format; known: go"));
+    if x.format != "go" && x.format != "robustness" {
+        return Err(ScenarioError::new("format", Some(format!("{:?}", x.format)), "unknown export format; known: go, robustness"));
     }
     let mut s = load(&x.target)?;
     if let Some(name) = &x.cell {
         s = matrix_cell(&s, name, &x.row)?;
     }
-    let go = cachescope::export::go_test(&s, x.frame).map_err(|e| ScenarioError::new(e.field, Some(e.value), e.reason))?;
+    let go = if x.format == "robustness" {
+        if let Some(frame) = x.frame {
+            return Err(ScenarioError::new(
+                "--frame",
+                Some(frame.to_string()),
+                "a robustness skeleton runs the whole matrix: it takes no frame",
+            ));
+        }
+        cachescope::export::robustness(&s)
+    } else {
+        cachescope::export::go_test(&s, x.frame)
+    }
+    .map_err(|e| ScenarioError::new(e.field, Some(e.value), e.reason))?;
     say!("{}", go.text.trim_end());
     Ok(())
 }

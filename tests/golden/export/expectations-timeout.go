@@ -19,7 +19,7 @@
 //     consistency store's): the fake client has no informers;
 //   - the scenario's own 5 kubectl request(s) before frame 155;
 //   - injected failures and lost events (fail_next, drops): not replayed;
-//   - the invariant no_orphans: the fake client has no garbage collector;
+//   - the invariant no_orphans: the test's cluster runs no garbage collector;
 //
 // Wire it by defining, in this package:
 //

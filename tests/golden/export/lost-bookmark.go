@@ -18,7 +18,7 @@
 //   - informer event handlers (ControllerExpectations' observations, the
 //     consistency store's): the fake client has no informers;
 //   - injected failures and lost events (fail_next, drops): not replayed;
-//   - the invariant no_orphans: the fake client has no garbage collector;
+//   - the invariant no_orphans: the test's cluster runs no garbage collector;
 //   - your CRDs' versions: each kind of your own is given its resource's
 //     group and v1 here.
 //

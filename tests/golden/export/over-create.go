@@ -17,7 +17,7 @@
 //     fake client as it holds them now, as upstream's StaleRead cannot either;
 //   - informer event handlers (ControllerExpectations' observations, the
 //     consistency store's): the fake client has no informers;
-//   - the invariant no_orphans: the fake client has no garbage collector;
+//   - the invariant no_orphans: the test's cluster runs no garbage collector;
 //   - your CRDs' versions: each kind of your own is given its resource's
 //     group and v1 here.
 //

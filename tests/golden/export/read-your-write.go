@@ -18,7 +18,7 @@
 //   - informer event handlers (ControllerExpectations' observations, the
 //     consistency store's): the fake client has no informers;
 //   - the invariant children_within_desired: this controller has no owner kind with a desired count;
-//   - the invariant no_orphans: the fake client has no garbage collector;
+//   - the invariant no_orphans: the test's cluster runs no garbage collector;
 //
 // Wire it by defining, in this package:
 //

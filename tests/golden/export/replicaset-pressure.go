@@ -18,7 +18,7 @@
 //   - informer event handlers (ControllerExpectations' observations, the
 //     consistency store's): the fake client has no informers;
 //   - the scenario's own 30 kubectl request(s) before frame 713;
-//   - the invariant no_orphans: the fake client has no garbage collector;
+//   - the invariant no_orphans: the test's cluster runs no garbage collector;
 //
 // Wire it by defining, in this package:
 //
