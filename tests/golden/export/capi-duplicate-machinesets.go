@@ -8,7 +8,7 @@
 // reconciler the scenario describes, and passes once that is fixed.
 //
 // Written for sigs.k8s.io/controller-runtime v0.22 (pkg/client/fake,
-// pkg/client/interceptor); the run followed Kubernetes the labs' defaults.
+// pkg/client/interceptor); the run followed the labs' defaults, no release profile.
 //
 // What cachescope modelled that this test cannot:
 //   - the watch itself: here a cache is a filter over the fake client's
