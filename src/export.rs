@@ -12,7 +12,7 @@
 //! `gofmt -l` and to its golden file). What the run modelled and a unit test
 //! cannot replay is said at the top of the file, never left out in silence.
 
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, ScenarioError};
 use crate::sim::apiserver::{Actor, Verb};
 use crate::sim::frame::Event;
 use crate::sim::invariants::Rule;
@@ -27,20 +27,8 @@ use std::fmt::Write as _;
 pub struct GoTest {
     pub file_name: String,
     pub text: String,
-}
-
-/// Why a run cannot be exported, naming what asked for it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExportError {
-    pub field: &'static str,
-    pub value: String,
-    pub reason: String,
-}
-
-impl std::fmt::Display for ExportError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} = {}: {}", self.field, self.value, self.reason)
-    }
+    /// The reconciles it replays (a skeleton: none).
+    pub reconciles: usize,
 }
 
 /// An object of the run as the test's seed, and how the test's caches name
@@ -132,7 +120,7 @@ fn go_strings(v: &[String]) -> String {
 
 /// Export `s` as a Go test, its reconciles replayed up to `frame` (absent:
 /// the first frame that broke an invariant, else the run's end).
-pub fn go_test(s: &Scenario, frame: Option<u64>) -> Result<GoTest, ExportError> {
+pub fn go_test(s: &Scenario, frame: Option<u64>) -> Result<GoTest, ScenarioError> {
     let mut world = World::new(s.world_init());
     // The cluster as the first reconcile found it, less what the controllers made.
     let mut seeds: Option<Vec<Seed>> = None;
@@ -205,14 +193,14 @@ pub fn go_test(s: &Scenario, frame: Option<u64>) -> Result<GoTest, ExportError> 
         }
     }
     if let (Some(want), None) = (frame, end) {
-        return Err(ExportError { field: "--frame", value: want.to_string(), reason: format!("the run ends at frame {last}") });
+        return Err(ScenarioError::new("--frame", Some(want.to_string()), format!("the run ends at frame {last}")));
     }
     if steps.is_empty() {
-        return Err(ExportError {
-            field: "--frame",
-            value: end.unwrap_or(last).to_string(),
-            reason: "no reconcile has started by then: there is nothing to replay".to_string(),
-        });
+        return Err(ScenarioError::new(
+            "--frame",
+            Some(end.unwrap_or(last).to_string()),
+            "no reconcile has started by then: there is nothing to replay",
+        ));
     }
     let end = end.unwrap_or(last);
     let seeds = seeds.unwrap_or_default();
@@ -220,6 +208,7 @@ pub fn go_test(s: &Scenario, frame: Option<u64>) -> Result<GoTest, ExportError> 
     Ok(GoTest {
         file_name: format!("{}_cachescope_test.go", s.name.replace('-', "_")),
         text: write(s, &seeds, &steps, &checks, &unchecked, broke, end, actions),
+        reconciles: steps.len(),
     })
 }
 
@@ -315,8 +304,7 @@ fn write(
     if actions > 0 {
         let _ = writeln!(g, "//   - the scenario's own {actions} kubectl request(s) before frame {end};");
     }
-    let injects = s.actions.iter().any(|a| a.fail_next.is_some() || a.drop_next_event.is_some()) || s.schedule.iter().any(|d| d.drop);
-    if injects {
+    if s.injects_faults() {
         g.push_str("//   - injected failures and lost events (fail_next, drops): not replayed;\n");
     }
     for (name, why) in unchecked {
@@ -740,20 +728,21 @@ fn resource_and_group(kind: Kind) -> (String, String) {
 /// controller's `ControllerProfile`, its safety invariant as `CountAtMost`
 /// or `ObjectSatisfies`, the places to wire marked, and what cachescope's
 /// own run of the same matrix cells said, cell by cell.
-pub fn robustness(s: &Scenario) -> Result<GoTest, ExportError> {
+pub fn robustness(s: &Scenario) -> Result<GoTest, ScenarioError> {
     use crate::matrix::{self, Cell, Row, RowPlan};
     let mut world = World::new(s.world_init());
     let (owner, child) = (world.spec.owner, world.spec.child);
     let Some(owner) = owner else {
-        return Err(ExportError {
-            field: "controller",
-            value: s
-                .controller
-                .recipe
-                .as_ref()
-                .map_or_else(|| "the pruner".to_string(), |r| r.name.as_deref().unwrap_or("your controller").to_string()),
-            reason: "the robustness framework's ControllerProfile needs a root object: this controller has no owner kind".to_string(),
-        });
+        return Err(ScenarioError::new(
+            "controller",
+            Some(
+                s.controller
+                    .recipe
+                    .as_ref()
+                    .map_or_else(|| "the pruner".to_string(), |r| r.name.as_deref().unwrap_or("your controller").to_string()),
+            ),
+            "the robustness framework's ControllerProfile needs a root object: this controller has no owner kind",
+        ));
     };
     // The root: the first owner the run makes.
     let mut root: Option<Seed> = None;
@@ -764,11 +753,7 @@ pub fn robustness(s: &Scenario) -> Result<GoTest, ExportError> {
         }
     }
     let Some(root) = root else {
-        return Err(ExportError {
-            field: "objects",
-            value: owner.to_string(),
-            reason: format!("no {owner} is ever made: there is no root object"),
-        });
+        return Err(ScenarioError::new("objects", Some(owner.to_string()), format!("no {owner} is ever made: there is no root object")));
     };
     let sites = matrix::sites(s);
     let plan = RowPlan { row: Row::AsWritten, settings: Vec::new(), scenario: Ok(s.clone()) };
@@ -967,5 +952,5 @@ pub fn robustness(s: &Scenario) -> Result<GoTest, ExportError> {
     // Only what the body uses: Go refuses an unused import.
     let metav1 = if g.contains("metav1.") { "\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n" } else { "" };
     let imports = format!("import (\n\t\"context\"\n\t\"fmt\"\n\t\"testing\"\n\n{metav1}\tclientset \"k8s.io/client-go/kubernetes\"\n\t\"k8s.io/kubernetes/test/utils/robustness\"\n)\n\n");
-    Ok(GoTest { file_name: format!("{}_robustness_test.go", s.name.replace('-', "_")), text: format!("{head}{imports}{g}") })
+    Ok(GoTest { file_name: format!("{}_robustness_test.go", s.name.replace('-', "_")), text: format!("{head}{imports}{g}"), reconciles: 0 })
 }

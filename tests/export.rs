@@ -96,8 +96,8 @@ fn one_step_of_a_recipe_changed_changes_the_replayed_reconciles_only() {
 fn a_frame_past_the_run_s_end_is_refused_naming_the_flag() {
     let s = preset("over-create-surplus").unwrap();
     let e = go_test(&s, Some(1_000_000)).unwrap_err();
-    assert_eq!((e.field, e.value.as_str()), ("--frame", "1000000"));
-    assert!(e.reason.starts_with("the run ends at frame "), "{e}");
+    assert_eq!((e.field.as_str(), e.value.as_deref()), ("--frame", Some("1000000")));
+    assert!(e.message.starts_with("the run ends at frame "), "{e}");
     let out = Command::new(env!("CARGO_BIN_EXE_cachescope"))
         .args(["export", "go", "over-create-surplus", "--frame", "1000000"])
         .output()
@@ -106,8 +106,8 @@ fn a_frame_past_the_run_s_end_is_refused_naming_the_flag() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--frame"), "{}", String::from_utf8_lossy(&out.stderr));
     let e = go_test(&s, Some(0)).unwrap_err();
     assert_eq!(
-        (e.field, e.value.as_str(), e.reason.as_str()),
-        ("--frame", "0", "no reconcile has started by then: there is nothing to replay")
+        (e.field.as_str(), e.value.as_deref(), e.message.as_str()),
+        ("--frame", Some("0"), "no reconcile has started by then: there is nothing to replay")
     );
     let out = Command::new(env!("CARGO_BIN_EXE_cachescope")).args(["export", "rust", "over-create-surplus"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -122,6 +122,7 @@ fn the_export_checks_the_invariant_the_run_broke() {
     assert!(text.contains("// The run broke children_within_desired at frame 19,"), "{}", &text[..400]);
     assert!(text.contains("run.atMost(at, \"children_within_desired\", \"academy.k3ii.dev/v1\", \"Ensemble\", \"v1\", \"ConfigMap\""));
     assert_eq!(text.matches("\t\t{key: types.NamespacedName{").count(), 2, "two reconciles before frame 19");
+    assert_eq!(go_test(&preset("over-create-surplus").unwrap(), None).unwrap().reconciles, 2, "and it says so");
     let empty = go_test(&preset("empty-cache").unwrap(), None).unwrap().text;
     assert!(empty.contains("run.deletes(at, true, false)"), "the empty cache's delete before sync");
     assert!(empty.contains("synced: false"));

@@ -422,26 +422,31 @@ fn check(scenarios: &[Scenario]) -> bool {
 /// `cachescope explore`: prints one JSON object; `Ok(true)` when a violation was found.
 /// The chaos matrix over one scenario, printed as one JSON object; whether a
 /// valid cell of the chosen row failed.
+/// `--row NAME`, or an error naming it and the rows there are.
+fn parse_row(name: &str) -> Result<cachescope::matrix::Row, ScenarioError> {
+    use cachescope::matrix::Row;
+    Row::parse(name).ok_or_else(|| {
+        let known: Vec<&str> = Row::ALL.iter().map(|r| r.name()).collect();
+        ScenarioError::new("--row", Some(format!("{name:?}")), format!("unknown row; known: {}", known.join(", ")))
+    })
+}
+
+/// `--cell NAME`, or an error naming it and the cells there are.
+fn parse_cell(name: &str) -> Result<cachescope::matrix::Cell, ScenarioError> {
+    use cachescope::matrix::Cell;
+    Cell::parse(name).ok_or_else(|| {
+        let known: Vec<&str> = Cell::ALL.iter().map(|c| c.name()).collect();
+        ScenarioError::new("--cell", Some(format!("{name:?}")), format!("unknown cell; known: {}", known.join(", ")))
+    })
+}
+
 fn matrix(m: &MatrixArgs) -> Result<bool, ScenarioError> {
-    use cachescope::matrix::{self, Cell, Row};
+    use cachescope::matrix::{self, Cell};
     let s = load(&m.target)?;
-    let known = |names: Vec<&str>| names.join(", ");
-    let row = Row::parse(&m.row).ok_or_else(|| {
-        ScenarioError::new(
-            "--row",
-            Some(format!("{:?}", m.row)),
-            format!("unknown row; known: {}", known(Row::ALL.iter().map(|r| r.name()).collect())),
-        )
-    })?;
+    let row = parse_row(&m.row)?;
     let mut cells = Vec::new();
     for name in &m.cells {
-        let cell = Cell::parse(name).ok_or_else(|| {
-            ScenarioError::new(
-                "--cell",
-                Some(format!("{name:?}")),
-                format!("unknown cell; known: {}", known(Cell::ALL.iter().map(|c| c.name()).collect())),
-            )
-        })?;
+        let cell = parse_cell(name)?;
         if !cells.contains(&cell) {
             cells.push(cell);
         }
@@ -474,30 +479,15 @@ fn export(x: &ExportArgs) -> Result<(), ScenarioError> {
         cachescope::export::robustness(&s)
     } else {
         cachescope::export::go_test(&s, x.frame)
-    }
-    .map_err(|e| ScenarioError::new(e.field, Some(e.value), e.reason))?;
+    }?;
     say!("{}", go.text.trim_end());
     Ok(())
 }
 
 /// The scenario a chaos matrix cell runs, in a row: what `export go --cell` takes home.
 fn matrix_cell(s: &Scenario, name: &str, row: &str) -> Result<Scenario, ScenarioError> {
-    use cachescope::matrix::{self, Cell, Row};
-    let known = |names: Vec<&str>| names.join(", ");
-    let cell = Cell::parse(name).ok_or_else(|| {
-        ScenarioError::new(
-            "--cell",
-            Some(format!("{name:?}")),
-            format!("unknown cell; known: {}", known(Cell::ALL.iter().map(|c| c.name()).collect())),
-        )
-    })?;
-    let row = Row::parse(row).ok_or_else(|| {
-        ScenarioError::new(
-            "--row",
-            Some(format!("{row:?}")),
-            format!("unknown row; known: {}", known(Row::ALL.iter().map(|r| r.name()).collect())),
-        )
-    })?;
+    use cachescope::matrix;
+    let (cell, row) = (parse_cell(name)?, parse_row(row)?);
     let plan = matrix::rows(s).into_iter().find(|p| p.row == row).expect("every row is planned");
     let run = matrix::run_row(&plan, &[cell], matrix::WORST_BUDGET);
     let c = &run.cells[0];

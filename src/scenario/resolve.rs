@@ -8,6 +8,13 @@ use crate::sim::object::{Kind, ObjectKey, ObjectTemplate, OwnerReference, Spec};
 use crate::sim::world::{Action, ActionKind, WorldInit};
 
 impl Scenario {
+    /// It injects faults: a failure armed (`fail_next`), an event armed to
+    /// drop, or a schedule entry that drops one. The scrubber marks them and
+    /// an exported test says it cannot replay them.
+    pub fn injects_faults(&self) -> bool {
+        self.actions.iter().any(|a| a.fail_next.is_some() || a.drop_next_event.is_some()) || self.schedule.iter().any(|d| d.drop)
+    }
+
     /// Expectations on or off, with the per-controller default resolved.
     pub fn expectations(&self) -> bool {
         self.controller.expectations()

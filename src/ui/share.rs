@@ -178,15 +178,14 @@ pub fn ShareBar() -> impl IntoView {
         match made {
             Ok(go) => {
                 if download(&go.file_name, "text/x-go", &go.text).is_ok() {
-                    let steps = go.text.matches("\t\t{key: types.NamespacedName{").count();
                     ui.share_note.set(Note::say(format!(
                         "Exported the run's {} up to frame {n} as {}: wire it to your reconciler (docs/exporting.md).",
-                        crate::narrate::units::plural(steps as u64, "reconcile", "reconciles"),
+                        crate::narrate::units::plural(go.reconciles as u64, "reconcile", "reconciles"),
                         go.file_name
                     )));
                 }
             }
-            Err(e) => ui.share_note.set(Note::say(format!("No Go test at frame {n}: {}.", e.reason))),
+            Err(e) => ui.share_note.set(Note::say(format!("No Go test at frame {n}: {}.", e.message))),
         }
     };
     let note = ui.share_note;

@@ -307,7 +307,8 @@ pub fn snapshot_in(s: &Session, asking: bool) -> Snapshot {
                 })
                 .collect()
         },
-        faults: if injects_faults(s.scenario()) {
+        // Looked for only where the scenario injects some.
+        faults: if s.scenario().injects_faults() {
             s.frames().iter().filter_map(|f| crate::narrate::panels::fault_mark(f).map(|w| (f.n as usize, w))).collect()
         } else {
             Vec::new()
@@ -416,13 +417,6 @@ impl Snapshot {
         };
         crate::narrate::panels::empty_note(&facts, cache_side)
     }
-}
-
-/// The scenario injects faults the scrubber marks: a failure armed, an event
-/// armed to drop, or a schedule entry that drops one. Only then does the
-/// snapshot look through the frames for them.
-fn injects_faults(s: &crate::scenario::Scenario) -> bool {
-    s.actions.iter().any(|a| a.fail_next.is_some() || a.drop_next_event.is_some()) || s.schedule.iter().any(|d| d.drop)
 }
 
 #[cfg(test)]
