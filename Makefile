@@ -6,6 +6,7 @@
 #   make test    format and lint checks, native tests, wasm tests in headless Chromium, release build, e2e tests
 #   make lint    rustfmt --check, and clippy with warnings as errors, natively and for wasm32
 #   make bench   benchmark figures: the simulation (native), then the page in headless Chromium
+#   make profile a CPU profile of the played run on a build that keeps its names, its script time by panel (PROFILE_ARGS="--run largest")
 #   make fuzz    fuzz every parser, FUZZ_COUNT (1,000,000) inputs each
 #   make screenshots  redraw docs/screenshots/, each preset at its telling frame
 #   make clean   remove dist/ and cargo's target/
@@ -24,7 +25,7 @@ export TRUNK_SKIP_VERSION_CHECK := true
 
 WASM_TARGET := wasm32-unknown-unknown
 
-.PHONY: help setup build serve test lint test-native test-wasm trunk-build test-e2e bench bench-tools bench-pages fuzz screenshots clean
+.PHONY: help setup build serve test lint test-native test-wasm trunk-build test-e2e bench bench-tools bench-pages profile fuzz screenshots clean
 
 help:
 	@sed -n 's/^#   //p' $(MAKEFILE_LIST)
@@ -82,6 +83,18 @@ bench: setup bench-tools
 TWIGGY_VERSION := 0.8.0
 bench-tools:
 	@[[ "$$(twiggy --version 2>/dev/null)" == "twiggy-opt $(TWIGGY_VERSION)" ]] || cargo install twiggy --version $(TWIGGY_VERSION) --locked
+
+# Where a played frame's script time goes, by panel (tests/bench/profile.mjs):
+# the page's wasm built again in a target directory of its own, without
+# `erase_components` (an explicit RUSTFLAGS replaces .cargo/config.toml's) and
+# with v0 symbol names, so the generic render code a panel's view runs
+# carries the panel's name; put in place of dist/'s, and profiled playing.
+# The profile is written to target/profile/<run>.cpuprofile.
+PROFILE_TARGET := $(CURDIR)/target/profile
+PROFILE_ARGS ?=
+profile: setup trunk-build
+	RUSTFLAGS="-C symbol-mangling-version=v0" CARGO_TARGET_DIR=$(PROFILE_TARGET) cargo build --release --target $(WASM_TARGET) --bin cachescope-web
+	node tests/bench/profile.mjs $(PROFILE_ARGS)
 
 # Fuzz every parser a link, a file or a host page reaches, and explore's own
 # arguments (src/fuzz.rs): FUZZ_COUNT mutated inputs per harness from

@@ -19,6 +19,10 @@
 //   and floor_size_ratio: the same for bench/floor/, which draws no panel and
 //   only runs a scenario, so they say how much of the page is the simulation
 //   itself (a floor no view work goes below) and how much is the panels.
+//   wasm_crate_*_raw_bytes, wasm_feature_*_raw_bytes and wasm_fn_*_raw_bytes:
+//   what the page's wasm is made of, by crate, by feature of this crate (the
+//   recipe editor, the gallery, the matrix, each panel...) and by function
+//   (tests/bench/wasm-breakdown.mjs).
 // - first_frame_ms: the bare URL (the default preset) loaded fresh a few times
 //   (a new browser context each, so no cache); the median of the
 //   `cachescope:first-frame` mark's startTime: milliseconds from navigation
@@ -69,7 +73,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { DIST, LARGEST_ACCEPTED, launchBrowser, openPage, pack, serveDist } from '../e2e/support.mjs';
+import { DIST, launchBrowser, openPage, serveDist } from '../e2e/support.mjs';
+import { LARGEST_QUERY, PLAY_QUERY } from './runs.mjs';
 import { wasmBreakdown } from './wasm-breakdown.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -81,29 +86,6 @@ const FIRST_FRAME_LOADS = 5;
 
 /** How long playback is recorded, in ms of wall time. */
 const PLAY_RECORD_MS = 5_000;
-
-/**
- * The played run: `replicaset-pressure` scaled to 500 replicas, played from
- * frame 0 at 10 simulated seconds per second, so the ~5 s of recording cover
- * ~50 simulated seconds: the scale-up (500 creates, then their 500 ADDED
- * events on the watch) and then the lab's pressure, one pod deleted every
- * 250 ms from t = 4 s, each making the controller recreate a pod while 500
- * pods are drawn in both the Cluster and the Cache panels. The preset's 30
- * deletions would end at t = 11.5 s and its run at t = 30 s, before the
- * recording does, so the pressure goes on (400 deletions, to t = 104 s) and
- * the run is longer (until_ms): playback never reaches its end while recording.
- * The client-side rate limit is off (client_qps 0), as in the measurements
- * before it existed: at the preset's 20 a second the 500 creates alone would
- * take 25 simulated seconds.
- */
-const PLAY_QUERY = new URLSearchParams({
-  s: 'replicaset-pressure',
-  'actions.0.apply.replicas': '500',
-  'cluster.client_qps': '0',
-  'actions.1.delete_pods.count': '400',
-  until_ms: '120000',
-  speed: '10',
-}).toString();
 
 /**
  * The budgets, kept here and nowhere else (issue 37): each a ratio this run
@@ -132,9 +114,6 @@ function withinBudget(name, figure, budget, unit) {
 
 /** The panels `panels=` names (src/view/url.rs, PanelId::as_str), each played alone for frame_work_<panel>_p95_ms. */
 const PANELS = ['cluster', 'watch', 'cache', 'expectations', 'workqueue', 'reconcile', 'observations', 'invariants', 'timeline', 'spacetime'];
-
-/** The largest scenario the page accepts (tests/e2e/support.mjs), played from frame 0 like the 500-replica run; it never reaches its end while recording. */
-const LARGEST_QUERY = `z=${pack(LARGEST_ACCEPTED)}&speed=10`;
 
 /** Cargo's wasm for the page, before wasm-bindgen and wasm-opt (Trunk's build leaves it here). */
 const RAW_WASM = path.join(ROOT, 'target/wasm32-unknown-unknown/release/cachescope-web.wasm');
@@ -494,6 +473,8 @@ async function main() {
   const parts = wasmBreakdown(RAW_WASM, path.join(ROOT, 'target/bench-breakdown'));
   say('wasm_breakdown_raw_bytes', parts.total, 'bytes');
   for (const [crate, bytes] of parts.byCrate.slice(0, 15)) say(`wasm_crate_${crate}_raw_bytes`, bytes, 'bytes');
+  // This crate's own bytes by feature (ui:: and view:: together; each panel apart): what each feature costs.
+  for (const [feature, bytes] of parts.byFeature.slice(0, 20)) say(`wasm_feature_${feature.replace('::', '_')}_raw_bytes`, bytes, 'bytes');
   parts.topFunctions.forEach(([name, bytes], i) => say(`wasm_fn_${String(i + 1).padStart(2, '0')}_raw_bytes`, bytes, `bytes ${name}`));
   // Serve-ready copies beside each asset (scripts/precompress.mjs, run by Trunk's post_build hook).
   const pre = await precompressedSizes(args.dist);

@@ -9,6 +9,12 @@
 //   (`<tachys::html::element::HtmlElement<..> as ..>::build` is tachys';
 //   generic code from core or alloc instantiated for the app's types is
 //   core's or alloc's); `data` is every data segment (strings, tables).
+// - `byFeature`: this crate's own bytes by what they are for: the module an
+//   item's path names under `cachescope::` (`ui::editor` and `view::editor`
+//   are both `editor`: the page's face of a feature and its logic; the
+//   panels are each their own, `panels::store`). Only what the names say:
+//   code LTO inlined into another crate's generic function (tachys' render
+//   code, built for this crate's views) counts there, under that crate.
 // - `topFunctions`: the largest single items.
 
 import { execFileSync } from 'node:child_process';
@@ -16,7 +22,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 /** The wasm-opt flags Trunk uses for dist/ (index.html's data-wasm-opt and data-wasm-opt-params, and the features it enables). */
-const WASM_OPT_FLAGS = [
+export const WASM_OPT_FLAGS = [
   '-Oz',
   '--low-memory-unused',
   '--enable-bulk-memory',
@@ -28,7 +34,7 @@ const WASM_OPT_FLAGS = [
 ];
 
 /** The crate an item of twiggy's belongs to: where its path starts, past `<`, `&`, `mut` and `dyn`. */
-function crateOf(name) {
+export function crateOf(name) {
   if (name.startsWith('data segment') || name.startsWith('data[')) return 'data';
   const m = name.match(/^<*(?:&|\*const |\*mut |dyn |mut )*([A-Za-z_][A-Za-z0-9_]*)/);
   if (!m) return '(other)';
@@ -38,6 +44,18 @@ function crateOf(name) {
     return t ? t[1] : '(generic)';
   }
   return m[1];
+}
+
+/**
+ * The feature of this crate an item belongs to, or undefined for another
+ * crate's: the module after `cachescope::`, past `ui::` or `view::`, with the
+ * panels named one by one (`panels::store`, whether under ui or view).
+ */
+export function featureOf(name) {
+  const m = name.match(/^<*(?:&|\*const |\*mut |dyn |mut )*cachescope::((?:ui|view)::)?([a-z_]+)(?:::([a-z_]+))?/);
+  if (!m) return undefined;
+  const [, , module, sub] = m;
+  return module === 'panels' && sub ? `panels::${sub}` : module;
 }
 
 /** Removes the disambiguators rustc adds to names (`[c5930c85a12de822]`, `::h4fd829ad2125d89a`). */
@@ -74,9 +92,15 @@ export function wasmBreakdown(rawWasm, workDir, { top = 15 } = {}) {
   const total = items.reduce((sum, r) => sum + r.bytes, 0);
   const byCrate = new Map();
   for (const r of items) byCrate.set(crateOf(r.name), (byCrate.get(crateOf(r.name)) ?? 0) + r.bytes);
+  const byFeature = new Map();
+  for (const r of items) {
+    const feature = featureOf(r.name);
+    if (feature) byFeature.set(feature, (byFeature.get(feature) ?? 0) + r.bytes);
+  }
   return {
     total,
     byCrate: [...byCrate].sort((a, b) => b[1] - a[1]),
+    byFeature: [...byFeature].sort((a, b) => b[1] - a[1]),
     topFunctions: items
       .filter((r) => crateOf(r.name) !== 'data')
       .sort((a, b) => b.bytes - a.bytes)

@@ -71,13 +71,14 @@ test('with 500 replicas the Cluster names every object while its DOM holds at mo
       // Home scrolls smoothly: the rows drawn on the way there (the first
       // among them, the list still short of the top) are not those of the
       // top. Once it stands there, two frames: its scroll event, sent at the
-      // next frame's start, and the rows' places, set in a frame after that.
+      // next frame's start, and the rows drawn where it stands.
       await until(page, 'Cluster', (x) => x.scrollTop === 0 && x.places[0] === 1, `${at}: Home shows the first row`);
       await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
       d = await drawn(page, 'Cluster');
       const fromTop = d.places.at(-1);
-      await page.keyboard.press('PageDown');
-      await page.keyboard.press('PageDown');
+      // Past the rows drawn below the first screen (the window, as long
+      // wherever the list stands, takes at the top the overscan it cannot take above).
+      for (let i = 0; i < 4; i++) await page.keyboard.press('PageDown');
       d = await until(page, 'Cluster', (x) => x.scrollTop > 0 && x.places.at(-1) > fromTop, `${at}: Page Down moves the rows drawn down the list`);
       await page.keyboard.press('End');
       d = await until(page, 'Cluster', (x) => x.places.at(-1) === objects, `${at}: End shows the last row`);
@@ -200,6 +201,67 @@ test('at 500 replicas both lists follow the row the frame acts on: while playing
       checked++;
     }
     assert.equal(checked, 1, 'a pause on a frame that acts on an object, within 8 tries');
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
+test('scrolled through 500 rows, the Cluster and Cache lists rewrite their row elements and create none after the first screenful', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    await openStage(page, env.server.url, `${FIVE_HUNDRED}&frame=1522`);
+    const list = region(page, 'Cluster').locator('ul.rows');
+    const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    // The first screenful: drawn at the top, where the count starts.
+    await list.evaluate((ul) => {
+      ul.scrollTop = 0;
+    });
+    await until(page, 'Cluster', (x) => x.places[0] === 1, 'scrolled to its top, the list draws the first row');
+    await frames();
+    const before = await drawn(page, 'Cluster');
+    await page.evaluate(() => {
+      window.__created = { rows: 0, elements: 0 };
+      window.__watching = new MutationObserver((records) => {
+        for (const r of records) {
+          for (const n of r.addedNodes) {
+            if (n.nodeType !== Node.ELEMENT_NODE) continue;
+            window.__created.elements += 1 + n.querySelectorAll('*').length;
+            if (n.matches('li.row')) window.__created.rows += 1;
+          }
+        }
+      });
+      for (const ul of document.querySelectorAll('.cluster ul.rows, .cache ul.rows')) {
+        window.__watching.observe(ul, { childList: true, subtree: true });
+      }
+    });
+    // Down to the last row, a third of a screen at a time, as a wheel or a
+    // dragged scrollbar moves it: at each stop the rows in view are drawn.
+    const { clientHeight, scrollHeight, pitch } = await list.evaluate((ul) => {
+      const [a, b] = ul.querySelectorAll(':scope > li.row');
+      return { clientHeight: ul.clientHeight, scrollHeight: ul.scrollHeight, pitch: b.offsetTop - a.offsetTop };
+    });
+    let stops = 0;
+    for (let top = 0; top < scrollHeight - clientHeight; top += Math.round(clientHeight / 3)) {
+      await list.evaluate((ul, to) => {
+        ul.scrollTop = to;
+      }, top);
+      const first = Math.floor(top / pitch) + 1;
+      await until(page, 'Cluster', (x) => x.places[0] <= first && x.places.at(-1) >= Math.min(first + 3, x.setsize), `scrolled to ${top} px, row ${first} is drawn`);
+      stops++;
+    }
+    await list.evaluate((ul) => {
+      ul.scrollTop = ul.scrollHeight;
+    });
+    const end = await until(page, 'Cluster', (x) => x.places.at(-1) === x.setsize, 'at its end, the list draws the last row');
+    await frames();
+    const created = await page.evaluate(() => {
+      window.__watching.disconnect();
+      return window.__created;
+    });
+    assert.ok(stops > 30, `the list was scrolled through ${end.setsize} rows, in ${stops} stops`);
+    assert.equal(end.places.length, before.places.length, 'as many rows drawn at the end as at the top');
+    assert.deepEqual(created, { rows: 0, elements: 0 }, 'no row element, nor any element in one, was created by scrolling');
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();

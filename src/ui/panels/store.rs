@@ -4,11 +4,9 @@
 
 use super::layout::{kind_abbr, simplified};
 use crate::narrate::simplifications::Panel;
-use crate::narrate::units::secs;
 use crate::ui::state::{part_of, use_ui};
 use crate::view::panels::{self as pv, Row, RowState};
 use crate::view::snapshot::Snapshot;
-use leptos::either::Either;
 use leptos::prelude::*;
 use std::hash::Hash;
 use wasm_bindgen::JsCast;
@@ -153,30 +151,62 @@ pub fn StorePanel(side: Side) -> impl IntoView {
     }
 }
 
-/// A key that changes whenever what a row shows changes, so `For` redraws it.
-fn row_key(side: Side, r: &Row) -> String {
-    // The cache's slot shows `secs(eta)`: key on that very text, so the row
-    // redraws when it changes; the cluster's row does not show it.
-    let pending = match side {
-        Side::Cache => r.pending.map(|(t, eta)| format!("{}{}", t.as_str(), secs(eta))).unwrap_or_default(),
-        Side::Cluster => String::new(),
-    };
-    format!("{}|{:?}|{:?}|{pending}|{}|{:?}|{:?}", r.id, r.cluster_rv, r.cache_rv, r.touched, r.terminating, r.status_replicas)
+/// What one row shows, on one side: everything its element's attributes
+/// and texts are set from. A list's rows are a pool of elements by place in
+/// the window (see [`rows_list`]): when the object at a place, or what it
+/// shows, changes, the element's texts and attributes are rewritten from
+/// this, and none is built. Every row has the same children, and one with
+/// nothing to say is empty (style/main.css hides an empty one): an element
+/// that comes and goes with what a row shows would be built again.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct RowLook {
+    class: String,
+    /// `data-kind`, `title` (the object's id): only of a row that names its object.
+    kind: Option<&'static str>,
+    id: Option<String>,
+    abbr: &'static str,
+    /// The name, and a generated suffix set apart so the eye sees the server picked it.
+    head: String,
+    suffix: String,
+    rv: String,
+    status: String,
+    terminating: bool,
+    note: String,
 }
 
-/// The row class, lit when the current frame acted on the object.
-fn row_class(base: &str, r: &Row) -> String {
-    let depth = if r.depth > 0 { "child" } else { "top" };
-    format!("{base} {depth}{}", if r.touched { " touched" } else { "" })
-}
-
-/// The name, with a generated suffix set apart so the eye sees the server
-/// picked it (a name the controller chose has no suffix element at all: one
-/// element fewer a row, where rows come and go at every frame played).
-fn name_view(r: &Row) -> impl IntoView {
-    let (head, tail) = if r.generated && r.name.len() > 5 { r.name.split_at(r.name.len() - 5) } else { (r.name.as_str(), "") };
-    let suffix = (!tail.is_empty()).then(|| view! { <b class="suffix">{tail.to_string()}</b> });
-    view! { <span class="name mono">{head.to_string()}{suffix}</span> }
+impl RowLook {
+    fn of(side: Side, r: &Row) -> RowLook {
+        let depth = if r.depth > 0 { "child" } else { "top" };
+        let touched = if r.touched { " touched" } else { "" };
+        let Some(rv) = side.rv(r) else {
+            // What only the other side holds: a slot without a name.
+            let note = match (side, r.pending) {
+                (Side::Cache, Some((t, eta))) => format!("{} {}", t.as_str(), pv::arrival_words(eta)),
+                (Side::Cache, None) => "not in this cache".to_string(),
+                (Side::Cluster, _) => "deleted; the cache still has it".to_string(),
+            };
+            return RowLook { class: format!("row slot {depth}{touched}"), note, ..RowLook::default() };
+        };
+        let (class, note) = match (side, r.state()) {
+            (Side::Cluster, RowState::NotInCache) => ("row unseen", "not cached yet"),
+            (Side::Cache, RowState::GoneFromCluster) => ("row stale", "gone from the cluster"),
+            (_, RowState::Stale) => ("row stale", "older version in the cache"),
+            _ => ("row", ""),
+        };
+        let (head, suffix) = if r.generated && r.name.len() > 5 { r.name.split_at(r.name.len() - 5) } else { (r.name.as_str(), "") };
+        RowLook {
+            class: format!("{class} {depth}{touched}"),
+            kind: Some(r.kind.as_str()),
+            id: Some(r.id.clone()),
+            abbr: kind_abbr(r.kind),
+            head: head.to_string(),
+            suffix: suffix.to_string(),
+            rv: format!("rv {rv}"),
+            status: side.status(r).map(|n| format!("status {n}")).unwrap_or_default(),
+            terminating: side.terminating(r),
+            note: note.to_string(),
+        }
+    }
 }
 
 /// A row's height, in rem, and the gap below it, in px: the lists' one pitch,
@@ -329,24 +359,6 @@ fn rows_list(side: Side) -> impl IntoView {
             });
         }
     });
-    // Each drawn row's place in the list, where rows come and go around it:
-    // set on the rows For keeps, which it does not rebuild; in the next
-    // animation frame, once For has moved them.
-    Effect::new(move |_| {
-        shown.track();
-        snap.track();
-        request_animation_frame(move || {
-            let (Some(el), Some(r)) = (list.try_get_untracked().flatten(), shown.try_get_untracked()) else { return };
-            let items = el.children();
-            let rows = (0..items.length()).filter_map(|i| items.item(i)).filter(|li| li.class_list().contains("row"));
-            for (li, at) in rows.zip(r.start + 1..) {
-                let at = at.to_string();
-                if li.get_attribute("aria-posinset").as_deref() != Some(at.as_str()) {
-                    let _ = li.set_attribute("aria-posinset", &at);
-                }
-            }
-        });
-    });
     // The rows not drawn, above and below, as two empty items of their
     // height (a list's own padding would not do: a border-box list grows to
     // hold it instead of scrolling). Only a windowed list has them.
@@ -362,7 +374,6 @@ fn rows_list(side: Side) -> impl IntoView {
             })
         }
     };
-    let setsize = move || len.get().to_string();
     view! {
         <ul
             class="rows"
@@ -388,47 +399,61 @@ fn rows_list(side: Side) -> impl IntoView {
         >
             {spacer(true)}
             <For
-                each=move || {
-                    let r = shown.get();
-                    snap.with(|s| s.rows.get(r.clone()).unwrap_or_default().iter().cloned().zip(r.start + 1..).collect::<Vec<_>>())
-                }
-                // Not keyed by the place: a row inserted above would rebuild every row below it.
-                // Each row's aria-posinset is kept to its place by the effect above.
-                key=move |(r, _): &(Row, usize)| row_key(side, r)
-                children=move |(r, at): (Row, usize)| {
-                    let state = r.state();
-                    let Some(rv) = side.rv(&r) else {
-                        // What only the other side holds: a slot without a name.
-                        let note = match (side, r.pending) {
-                            (Side::Cache, Some((t, eta))) => format!("{} {}", t.as_str(), pv::arrival_words(eta)),
-                            (Side::Cache, None) => "not in this cache".to_string(),
-                            (Side::Cluster, _) => "deleted; the cache still has it".to_string(),
-                        };
-                        return Either::Left(view! {
-                            <li class=row_class("row slot", &r) aria-posinset=at aria-setsize=setsize><span class="note">{note}</span></li>
-                        });
-                    };
-                    let terminating = side.terminating(&r);
-                    let status = side.status(&r);
-                    let (class, note) = match (side, state) {
-                        (Side::Cluster, RowState::NotInCache) => ("row unseen", "not cached yet".to_string()),
-                        (Side::Cache, RowState::GoneFromCluster) => ("row stale", "gone from the cluster".to_string()),
-                        (_, RowState::Stale) => ("row stale", "older version in the cache".to_string()),
-                        _ => ("row", String::new()),
-                    };
-                    Either::Right(view! {
-                        <li class=row_class(class, &r) data-kind=r.kind.as_str() data-present="true" title=r.id.clone() aria-posinset=at aria-setsize=setsize>
-                            <span class="kind">{kind_abbr(r.kind)}</span>
-                            {name_view(&r)}
-                            <span class="rv mono">{format!("rv {rv}")}</span>
-                            {status.map(|n| view! { <span class="status mono" title="status.replicas, as the controller last wrote it">{format!("status {n}")}</span> })}
-                            {terminating.then(|| view! { <span class="note terminating" title="deletionTimestamp is set: the kubelet removes it when its grace period is over">"Terminating"</span> })}
-                            {(!note.is_empty()).then(|| view! { <span class="note">{note}</span> })}
-                        </li>
-                    })
-                }
+                // A pool of row elements by place in the window, not by
+                // object: scrolled, or played past a row inserted above, a
+                // place shows another object, and its element is rewritten,
+                // not rebuilt. The window keeps its length wherever the list
+                // is scrolled (pv::visible_rows), so the pool does too.
+                each=move || 0..shown.get().len()
+                key=|i| *i
+                children=move |i| row_slot(side, i, shown, len)
             />
             {spacer(false)}
         </ul>
+    }
+}
+
+/// The row element at place `i` of the window `shown`: what it shows follows
+/// the object there ([`RowLook`]), and it says its place in the whole list.
+fn row_slot(side: Side, i: usize, shown: Memo<std::ops::Range<usize>>, len: Memo<usize>) -> impl IntoView {
+    let snap = use_ui().snap;
+    let look = Memo::new(move |_| {
+        let at = shown.get().start + i;
+        snap.with(|s| s.rows.get(at).map(|r| RowLook::of(side, r)))
+    });
+    let text = move |f: fn(&RowLook) -> &str| move || look.with(|l| l.as_ref().map(f).unwrap_or_default().to_string());
+    view! {
+        <li
+            class=move || look.with(|l| l.as_ref().map_or_else(|| "row".to_string(), |l| l.class.clone()))
+            hidden=move || look.with(Option::is_none)
+            data-kind=move || look.with(|l| l.as_ref().and_then(|l| l.kind))
+            data-present=move || look.with(|l| l.as_ref().and_then(|l| l.kind).map(|_| "true"))
+            title=move || look.with(|l| l.as_ref().and_then(|l| l.id.clone()))
+            aria-posinset=move || (shown.get().start + i + 1).to_string()
+            aria-setsize=move || len.get().to_string()
+        >
+            <span class="kind">{text(|l| l.abbr)}</span>
+            <span class="name mono">{text(|l| &l.head)}<b class="suffix">{text(|l| &l.suffix)}</b></span>
+            <span class="rv mono">{text(|l| &l.rv)}</span>
+            <span
+                class="status mono"
+                title=move || look.with(|l| l.as_ref().is_some_and(|l| !l.status.is_empty()).then_some("status.replicas, as the controller last wrote it"))
+            >
+                {text(|l| &l.status)}
+            </span>
+            <span
+                class="note terminating"
+                title=move || {
+                    look.with(|l| {
+                        l.as_ref()
+                            .is_some_and(|l| l.terminating)
+                            .then_some("deletionTimestamp is set: the kubelet removes it when its grace period is over")
+                    })
+                }
+            >
+                {text(|l| if l.terminating { "Terminating" } else { "" })}
+            </span>
+            <span class="note">{text(|l| &l.note)}</span>
+        </li>
     }
 }

@@ -16,6 +16,7 @@ pub fn WatchPanel() -> impl IntoView {
     let wires = ui.wires;
     let snap = ui.snap;
     let more = move || wires.with(|(head, all)| all - head.len());
+    let pool = Memo::new(move |was: Option<&usize>| wires.with(|(w, _)| w.len()).max(was.copied().unwrap_or(0)));
     view! {
         <section class="panel watch" aria-label="Watch">
             <header>
@@ -27,40 +28,14 @@ pub fn WatchPanel() -> impl IntoView {
                 <span>"cache"</span>
             </div>
             // The hands' presses, for every wire at once: a listener a button
-            // was three closures made and dropped for each event that came and
-            // went, at every frame played.
+            // would be three closures for each place of the pool.
             <ul class="wires" role="list" tabindex="0" aria-label="Events in flight" on:click=move |e: leptos::ev::MouseEvent| press_hand(&e, wires, ui)>
-                <For
-                    each=move || wires.with(|(w, _)| w.iter().map(|w| (w.id.clone(), w.label.clone(), w.kind, w.name.clone(), w.dropped, w.held_ms, w.nth)).collect::<Vec<_>>())
-                    key=|w| (w.0.clone(), w.4)
-                    children=move |(id, label, kind, name, dropped, held_ms, nth)| {
-                        let hold_id = id.clone();
-                        let on_hold = Signal::derive(move || wires.with(|(ws, _)| ws.iter().any(|w| w.id == hold_id && w.on_hold)));
-                        let what = format!("{label} {kind} {name}");
-                        let pos_id = id.clone();
-                        let progress = move || wires.with(|(ws, _)| ws.iter().find(|w| w.id == pos_id).map_or(1.0, |w| w.progress));
-                        let eta_id = id.clone();
-                        let eta = move || {
-                            let at = ui.display_ms.get();
-                            wires.with(|(ws, _)| ws.iter().find(|w| w.id == eta_id).map(|w| w.deliver_at_ms.saturating_sub(at)))
-                        };
-                        view! {
-                            <li class=format!("wire {}", label.to_lowercase()) class:dropped=dropped class:held={held_ms > 0} data-wire=id.clone()>
-                                <span class="event">{label.clone()}</span>
-                                " "
-                                <span class="obj mono"><span class="k">{format!("{} ", kind_abbr(kind))}</span>{name.clone()}</span>
-                                {(held_ms > 0).then(|| view! { <span class="held-tag">{format!(" held back {}", secs(held_ms))}</span> })}
-                                <span class="eta mono">
-                                    {move || if dropped { "dropped".to_string() } else { eta().map(pv::arrival_words).unwrap_or_default() }}
-                                </span>
-                                <span class="track" aria-hidden="true">
-                                    <span class="dot" style:left=move || percent(progress())></span>
-                                </span>
-                                {(nth > 0 && !dropped).then(|| view! { <WireHands what=what.clone() on_hold /> })}
-                            </li>
-                        }
-                    }
-                />
+                // A pool of wire elements by place in the lane, not by
+                // event: as events arrive and leave, a place shows another,
+                // and its element is rewritten, not rebuilt. It holds as many
+                // places as the lane has shown at once (at most
+                // pv::LANE_WIRES); those past the events now in flight are hidden.
+                <For each=move || 0..pool.get() key=|i| *i children=move |i| wire_slot(i, wires, ui) />
             </ul>
             {move || wires.with(|(w, _)| w.is_empty()).then(|| view! { <p class="empty">{move || snap.with(|s| crate::narrate::panels::empty_wire_note(s.stalled, s.restart_at, s.synced))}</p> })}
             {move || (more() > 0).then(|| view! { <p class="more-wires">{format!("+{} more in flight", more())}</p> })}
@@ -75,25 +50,100 @@ pub fn WatchPanel() -> impl IntoView {
 /// The hands' choices, in the order `data-choice` numbers them.
 const CHOICES: [WireChoice; 4] = [WireChoice::DeliverNow, WireChoice::Hold, WireChoice::Release, WireChoice::Drop];
 
-/// Deliver now, Hold (or Release) and Drop for one event in flight: each
-/// names the event, and joins the run's schedule when pressed (`press_hand`).
-#[component]
-fn WireHands(what: String, on_hold: Signal<bool>) -> impl IntoView {
-    let button = move |choice: usize, glyph: &'static str, what: String| {
-        let name = format!("{}: {what}", CHOICES[choice].label());
+/// What one wire shows, but for where its event is on the track: everything
+/// its element is set from. A place of the lane's pool whose event, or what
+/// its event shows, changes is rewritten from this.
+#[derive(Debug, Clone, PartialEq)]
+struct WireLook {
+    id: String,
+    class: String,
+    label: String,
+    abbr: &'static str,
+    name: String,
+    /// `ADDED ConfigMap beta-voice-0`: what the hands' names say they act on.
+    what: String,
+    dropped: bool,
+    held_ms: u64,
+    /// The learner's hands are on it: an event of a kind's count, not dropped.
+    hands: bool,
+    on_hold: bool,
+    deliver_at_ms: u64,
+}
+
+impl WireLook {
+    fn of(w: &pv::Wire) -> WireLook {
+        let mut class = format!("wire {}", w.label.to_lowercase());
+        for (on, name) in [(w.dropped, " dropped"), (w.held_ms > 0, " held")] {
+            if on {
+                class.push_str(name);
+            }
+        }
+        WireLook {
+            id: w.id.clone(),
+            class,
+            label: w.label.clone(),
+            abbr: kind_abbr(w.kind),
+            name: w.name.clone(),
+            what: format!("{} {} {}", w.label, w.kind, w.name),
+            dropped: w.dropped,
+            held_ms: w.held_ms,
+            hands: w.nth > 0 && !w.dropped,
+            on_hold: w.on_hold,
+            deliver_at_ms: w.deliver_at_ms,
+        }
+    }
+}
+
+/// The wire element at place `i` of the lane: the event there, its dot
+/// where it is on the track, and the learner's hands on it (Deliver now,
+/// Hold or Release, Drop: each names the event, and joins the run's schedule
+/// when pressed, `press_hand`). Every wire has the same children: a held
+/// tag with nothing to say is empty (style/main.css hides it), and hands an
+/// event does not take are hidden.
+fn wire_slot(i: usize, wires: Memo<(Vec<pv::Wire>, usize)>, ui: crate::ui::state::Ui) -> impl IntoView {
+    let look = Memo::new(move |_| wires.with(|(ws, _)| ws.get(i).map(WireLook::of)));
+    let text = move |f: fn(&WireLook) -> String| move || look.with(|l| l.as_ref().map(f).unwrap_or_default());
+    let progress = move || wires.with(|(ws, _)| ws.get(i).map_or(1.0, |w| w.progress));
+    let eta = move || {
+        let at = ui.display_ms.get();
+        look.with(|l| match l {
+            Some(l) if l.dropped => "dropped".to_string(),
+            Some(l) => pv::arrival_words(l.deliver_at_ms.saturating_sub(at)),
+            None => String::new(),
+        })
+    };
+    let button = move |choice: Signal<usize>, glyph: Signal<&'static str>| {
+        let name = move || look.with(|l| format!("{}: {}", CHOICES[choice.get()].label(), l.as_ref().map_or("", |l| l.what.as_str())));
         view! {
-            <button class="hand" aria-label=name.clone() title=name data-choice=choice>
-                {glyph}
+            <button class="hand" aria-label=name title=name data-choice=move || choice.get()>
+                {move || glyph.get()}
             </button>
         }
     };
-    let (w1, w2, w3, w4) = (what.clone(), what.clone(), what.clone(), what);
+    let on_hold = Memo::new(move |_| look.with(|l| l.as_ref().is_some_and(|l| l.on_hold)));
     view! {
-        <span class="hands">
-            {button(0, "⇥", w1)}
-            {move || if on_hold.get() { button(2, "▶", w2.clone()) } else { button(1, "‖", w3.clone()) }}
-            {button(3, "✕", w4)}
-        </span>
+        <li
+            class=move || look.with(|l| l.as_ref().map_or_else(|| "wire".to_string(), |l| l.class.clone()))
+            hidden=move || look.with(Option::is_none)
+            data-wire=move || look.with(|l| l.as_ref().map(|l| l.id.clone()))
+        >
+            <span class="event">{text(|l| l.label.clone())}</span>
+            " "
+            <span class="obj mono">
+                <span class="k">{text(|l| format!("{} ", l.abbr))}</span>
+                {text(|l| l.name.clone())}
+            </span>
+            <span class="held-tag">{text(|l| if l.held_ms > 0 { format!(" held back {}", secs(l.held_ms)) } else { String::new() })}</span>
+            <span class="eta mono">{eta}</span>
+            <span class="track" aria-hidden="true">
+                <span class="dot" style:left=move || percent(progress())></span>
+            </span>
+            <span class="hands" hidden=move || !look.with(|l| l.as_ref().is_some_and(|l| l.hands))>
+                {button(Signal::stored(0), Signal::stored("⇥"))}
+                {button(Signal::derive(move || if on_hold.get() { 2 } else { 1 }), Signal::derive(move || if on_hold.get() { "▶" } else { "‖" }))}
+                {button(Signal::stored(3), Signal::stored("✕"))}
+            </span>
+        </li>
     }
 }
 
@@ -131,12 +181,16 @@ fn focus_wire_near(at: Option<usize>) {
     let Some(at) = at else { return };
     let Some(list) = document().query_selector(".watch .wires").ok().flatten() else { return };
     let active = document().active_element();
-    if active.as_ref().is_some_and(|a| list.contains(Some(a))) {
+    // Still on a button shown: nothing to do. One the press hid (its wire
+    // dropped, or gone and its place emptied) is about to lose the focus to the page.
+    let shown = |a: &web_sys::Element| a.closest("[hidden]").ok().flatten().is_none();
+    if active.as_ref().is_some_and(|a| list.contains(Some(a)) && shown(a)) {
         return;
     }
-    let items = list.children();
-    let wire = items.item((at as u32).min(items.length().saturating_sub(1)));
-    let target = wire.and_then(|w| w.query_selector(".hand").ok().flatten()).unwrap_or(list);
+    // The pool's hidden places, past the events in flight, are not wires.
+    let Ok(items) = list.query_selector_all(":scope > li:not([hidden])") else { return };
+    let wire = items.item((at as u32).min(items.length().saturating_sub(1))).and_then(|n| n.dyn_into::<web_sys::Element>().ok());
+    let target = wire.and_then(|w| w.query_selector(".hands:not([hidden]) .hand").ok().flatten()).unwrap_or(list);
     if let Ok(el) = target.dyn_into::<web_sys::HtmlElement>() {
         let _ = el.focus();
     }

@@ -150,16 +150,20 @@ pub(crate) fn mark_touched(rows: &mut [Row], touched: &[ObjectRef]) {
 /// scrolled `top` px down a list of `len` rows `pitch` px apart, shows, and
 /// `overscan` more on either side (so a small scroll never shows a blank
 /// before the next frame draws). Bounded by the viewport, not by `len`: a
-/// panel of 2,000 objects draws as many rows as one of 50.
+/// panel of 2,000 objects draws as many rows as one of 50. As long as `len`
+/// and the viewport stay, the window keeps its length wherever the list is
+/// scrolled (at either end, what the overscan cannot take there it takes on
+/// the other side), so the list's row elements, recycled by place in the
+/// window, are as many at the top as in the middle: a scroll creates none.
 pub fn visible_rows(len: usize, top: f64, height: f64, pitch: f64, overscan: usize) -> std::ops::Range<usize> {
     if len == 0 || pitch <= 0.0 {
         return 0..0;
     }
     let first = (top.max(0.0) / pitch).floor() as usize;
     let shown = (height.max(0.0) / pitch).ceil() as usize + 1;
-    let start = first.saturating_sub(overscan).min(len);
-    let end = first.saturating_add(shown).saturating_add(overscan).min(len);
-    start..end
+    let window = shown.saturating_add(overscan.saturating_mul(2)).min(len);
+    let start = first.saturating_sub(overscan).min(len - window);
+    start..start + window
 }
 
 /// Where to scroll a viewport `height` px tall, now `top` px down, so that
@@ -228,18 +232,25 @@ mod tests {
     #[test]
     fn a_list_draws_the_rows_in_view_and_a_few_more_at_any_length() {
         // 30 px rows in a 300 px viewport: 10 in view, one more for a part
-        // row, 6 either side.
-        assert_eq!(visible_rows(500, 0.0, 300.0, 30.0, 6), 0..17);
+        // row, 6 either side: a window of 23 rows.
         assert_eq!(visible_rows(500, 3_000.0, 300.0, 30.0, 6), 94..117);
-        assert_eq!(visible_rows(500, 14_700.0, 300.0, 30.0, 6), 484..500, "the end: the last row is drawn");
+        assert_eq!(visible_rows(500, 0.0, 300.0, 30.0, 6), 0..23, "the top: the overscan it cannot take above, below");
+        assert_eq!(visible_rows(500, 14_700.0, 300.0, 30.0, 6), 477..500, "the end: the last row is drawn, and as many as elsewhere");
         for len in [50, 500, 2_000, 100_000] {
             let r = visible_rows(len, (len as f64 / 2.0) * 30.0, 300.0, 30.0, 6);
             assert!(r.len() <= 23, "{len} rows: {} drawn", r.len());
         }
         assert_eq!(visible_rows(3, 0.0, 300.0, 30.0, 6), 0..3, "a short list: all of it");
         assert_eq!(visible_rows(0, 0.0, 300.0, 30.0, 6), 0..0);
-        assert_eq!(visible_rows(500, 90_000.0, 300.0, 30.0, 6), 500..500, "scrolled past a list that shrank");
-        assert_eq!(visible_rows(500, -40.0, 300.0, 30.0, 6), 0..17, "an overscrolled top counts as the top");
+        assert_eq!(visible_rows(500, 90_000.0, 300.0, 30.0, 6), 477..500, "scrolled past a list that shrank: its last rows");
+        assert_eq!(visible_rows(500, -40.0, 300.0, 30.0, 6), 0..23, "an overscrolled top counts as the top");
+        // Scrolled anywhere, pixel by pixel, the window keeps its length and holds every row in view.
+        for top in (0..=14_700).step_by(7) {
+            let r = visible_rows(500, f64::from(top), 300.0, 30.0, 6);
+            assert_eq!(r.len(), 23, "scrolled to {top} px");
+            let (first, last) = (top as usize / 30, ((top as usize + 300).div_ceil(30)).min(500));
+            assert!(r.start <= first && last <= r.end, "scrolled to {top} px: rows {first}..{last} in view, {r:?} drawn");
+        }
     }
 
     #[test]
