@@ -6,7 +6,7 @@
 // summed up on stdout: the script time by panel, then each panel's top
 // functions by self time.
 //
-//   node tests/bench/profile.mjs [--raw WASM] [--run play|largest] [--ms N] [--top N]
+//   node tests/bench/profile.mjs [--raw WASM] [--run play|largest|load] [--ms N] [--top N] [--from FILE]
 //
 // --raw: cargo's wasm of the page built for profiling (default
 //        target/profile/wasm32-unknown-unknown/release/cachescope-web.wasm; the
@@ -15,9 +15,12 @@
 //        closure of a panel's view that a render effect runs says which panel
 //        it is; under `erase_components` every panel's updates run through the
 //        same few type-erased functions).
-// --run: the 500-replica run (play, the default) or the largest scenario.
-// --ms:  how long the played run is profiled, in ms of wall time (5000).
+// --run: the 500-replica run (play, the default), the largest scenario, or
+//        the bare URL's load, from navigation to the first drawn frame (the
+//        `cachescope:first-frame` mark `make bench`'s first_frame_ms reads).
+// --ms:  how long a played run is profiled, in ms of wall time (5000).
 // --top: functions printed per panel (5).
+// --from: sum up a profile this wrote before (a .cpuprofile), building and running nothing.
 //
 // The page is dist/ (from `make build`) with its wasm and its wasm-bindgen
 // glue replaced by the profiling build's, put through wasm-bindgen and
@@ -33,7 +36,7 @@
 // `(program)`: the browser's own work, style and layout among it.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST, launchBrowser, openPage, serveDist } from '../e2e/support.mjs';
@@ -47,15 +50,16 @@ const RAW_WASM = path.join(WORK, 'wasm32-unknown-unknown/release/cachescope-web.
 class Usage extends Error {}
 
 function parseArgs(argv) {
-  const args = { raw: RAW_WASM, run: 'play', ms: 5_000, top: 5 };
+  const args = { raw: RAW_WASM, run: 'play', ms: 5_000, top: 5, from: undefined };
   for (let i = 0; i < argv.length; i++) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Usage(`${flag} needs a value`);
     if (flag === '--raw') args.raw = path.resolve(value);
-    else if (flag === '--run' && ['play', 'largest'].includes(value)) args.run = value;
+    else if (flag === '--run' && ['play', 'largest', 'load'].includes(value)) args.run = value;
     else if (flag === '--ms' && Number(value) > 0) args.ms = Number(value);
+    else if (flag === '--from') args.from = path.resolve(value);
     else if (flag === '--top' && Number.isInteger(Number(value)) && Number(value) > 0) args.top = Number(value);
-    else throw new Usage(`${flag} ${value}: expected --raw WASM, --run play|largest, --ms N or --top N`);
+    else throw new Usage(`${flag} ${value}: expected --raw WASM, --run play|largest|load, --ms N, --top N or --from FILE`);
     i++;
   }
   return args;
@@ -79,6 +83,25 @@ function namedDist(raw) {
   // The precompressed copies are dist/'s, of the other wasm: a server would send them instead.
   for (const n of names.filter((n) => n.endsWith('.gz') || n.endsWith('.br'))) rmSync(path.join(dist, n));
   return dist;
+}
+
+/** The bare URL loaded, profiled from navigation to the first drawn frame. */
+async function profileLoad(browser, server) {
+  const { page, context } = await openPage(browser, server.origin);
+  try {
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+    await page.goto(server.url, { waitUntil: 'commit' });
+    await page.waitForFunction(() => performance.getEntriesByName('cachescope:first-frame').length > 0, undefined, { timeout: 30_000, polling: 10 });
+    const { profile } = await cdp.send('Profiler.stop');
+    const mark = await page.evaluate(() => performance.getEntriesByName('cachescope:first-frame')[0].startTime);
+    console.log(`first_frame_ms: ${mark.toFixed(0)} ms (this build keeps its names: it is larger and slower than dist/'s)`);
+    return profile;
+  } finally {
+    await context.close();
+  }
 }
 
 /** Plays `query` from frame 0 once the page has settled, and profiles `ms` of it. */
@@ -107,7 +130,9 @@ async function profileRun(browser, server, query, ms) {
 }
 
 /** The panel, module or crate a function of the profile is counted under, or undefined if it names none of this crate's. */
-function placeOf(name) {
+function placeOf(raw) {
+  // v0 names carry each crate's disambiguator: `cachescope[5f0e...]::ui::...`.
+  const name = raw.replace(/\[[0-9a-f]+\]/g, '');
   const m = name.match(/cachescope::(?:ui|view)::(?:panels::([a-z_]+)|([a-z_]+))/);
   if (m) return m[1] ? `panel ${m[1]}` : m[2];
   const other = name.match(/cachescope::([a-z_]+)/);
@@ -117,7 +142,7 @@ function placeOf(name) {
 /** What a function of the profile is called, shortened for a line. */
 function shortName({ functionName, url }) {
   const name = functionName || `(anonymous ${path.basename(url || '')})`;
-  const plain = name.replace(/::h[0-9a-f]{16}$/, '').replace(/\[[0-9a-f]{16}\]/g, '');
+  const plain = name.replace(/::h[0-9a-f]{16}$/, '').replace(/\[[0-9a-f]+\]/g, '');
   return plain.length > 160 ? `${plain.slice(0, 157)}...` : plain;
 }
 
@@ -150,23 +175,40 @@ function summarise(profile) {
   return { total, groups: [...groups].sort((a, b) => b[1].ms - a[1].ms) };
 }
 
+/** Prints the profile's script time by place, and each place's top functions. */
+function report(profile, file, run, top) {
+  const { total, groups } = summarise(profile);
+  const span = (profile.endTime - profile.startTime) / 1000;
+  console.log(`profile_file: ${path.relative(ROOT, file)}`);
+  console.log(`profile_busy_ms: ${total.toFixed(0)} ms of ${span.toFixed(0)} ms profiled (${run})`);
+  for (const [place, g] of groups) {
+    console.log(`\n${place}: ${g.ms.toFixed(0)} ms, ${((100 * g.ms) / total).toFixed(1)} %`);
+    for (const [name, ms] of [...g.fns].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${name}`);
+  }
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
+  if (args.from) {
+    let profile;
+    try {
+      profile = JSON.parse(readFileSync(args.from, 'utf8'));
+    } catch (err) {
+      throw new Usage(`--from ${args.from}: not a profile this wrote (${err.message})`);
+    }
+    report(profile, args.from, path.basename(args.from, '.cpuprofile'), args.top);
+    return;
+  }
   const dist = namedDist(args.raw);
   const server = await serveDist({ dist });
   let browser;
   try {
     browser = await launchBrowser();
-    const profile = await profileRun(browser, server, args.run === 'play' ? PLAY_QUERY : LARGEST_QUERY, args.ms);
+    const profile =
+      args.run === 'load' ? await profileLoad(browser, server) : await profileRun(browser, server, args.run === 'play' ? PLAY_QUERY : LARGEST_QUERY, args.ms);
     const file = path.join(WORK, `${args.run}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
-    const { total, groups } = summarise(profile);
-    console.log(`profile_file: ${path.relative(ROOT, file)}`);
-    console.log(`profile_busy_ms: ${total.toFixed(0)} ms of ${args.ms} ms played (${args.run})`);
-    for (const [place, g] of groups) {
-      console.log(`\n${place}: ${g.ms.toFixed(0)} ms, ${((100 * g.ms) / total).toFixed(1)} %`);
-      for (const [name, ms] of [...g.fns].sort((a, b) => b[1] - a[1]).slice(0, args.top)) console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${name}`);
-    }
+    report(profile, file, args.run, args.top);
   } finally {
     await browser?.close();
     await server.close();
