@@ -268,7 +268,8 @@ async fn a_rebuilt_element_with_other_attributes_drops_the_old_ones() {
 /// list at all and says it is empty.
 fn assert_rows_drawn(m: &Mounted, panel: &str, s: &Session, cache_side: bool) {
     let rows = pv::object_rows(s.world());
-    let items = m.all(&format!(r#"section[aria-label="{panel}"] ul.rows > li"#));
+    // The rows shown: elements the list recycles and no object has are hidden.
+    let items = m.all(&format!(r#"section[aria-label="{panel}"] ul.rows > li:not([hidden])"#));
     let at = format!("{panel} at frame {}", s.position());
     let holds = rows.iter().filter(|r| if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() }).count();
     if holds == 0 {
@@ -446,8 +447,8 @@ async fn cache_panel_keeps_slots_for_what_it_has_not_seen_yet() {
     let slots = m.all(r#"section[aria-label="Cache"] li.slot"#);
     assert!(!slots.is_empty(), "slots in the Cache panel");
     // The slot and the cluster row line up, by position in both lists.
-    let cluster = m.all(r#"section[aria-label="Cluster"] ul.rows > li"#);
-    let cache = m.all(r#"section[aria-label="Cache"] ul.rows > li"#);
+    let cluster = m.all(r#"section[aria-label="Cluster"] ul.rows > li:not([hidden])"#);
+    let cache = m.all(r#"section[aria-label="Cache"] ul.rows > li:not([hidden])"#);
     assert_eq!(cluster.len(), cache.len());
     for (a, b) in cluster.iter().zip(&cache) {
         assert_eq!(has_class(a, "unseen"), has_class(b, "slot"), "highlighted in both panels: {:?}", attr(a, "title"));
@@ -534,7 +535,7 @@ async fn watch_panel_draws_events_in_flight_along_their_path() {
 }
 
 #[wasm_bindgen_test]
-async fn watch_panel_rewrites_its_wires_as_events_come_and_go_and_builds_none_again() {
+async fn watch_panel_gives_the_element_of_an_event_gone_to_the_next_and_builds_none_again() {
     // over-create from its first ADDED on: events arrive and leave the lane frame by frame.
     let q0 = "s=over-create";
     let n = first_frame_where(q0, |s| !pv::wires(s.world(), false, s.world().now_ms()).is_empty());
@@ -559,8 +560,8 @@ async fn watch_panel_rewrites_its_wires_as_events_come_and_go_and_builds_none_ag
             assert_eq!(attr(li, "data-wire").as_deref(), Some(w.id.as_str()), "frame {f}: the hands act on this very event");
             assert_eq!(attr(&one(li, ".hands"), "hidden").is_none(), w.nth > 0 && !w.dropped, "frame {f}: hands on {}", w.name);
         }
-        // Every element the lane ever built is still in the list: a place
-        // freed is hidden, and taken again by the next event, not built anew.
+        // Every element the lane ever built is still in the list: one whose
+        // event has gone is hidden, and given to the next event, not built anew.
         assert!(built.iter().all(|li| li.is_connected()), "frame {f}: a wire element was dropped");
         for li in &items {
             if !built.contains(li) {
@@ -1251,7 +1252,7 @@ async fn cluster_and_cache_draw_only_the_rows_in_view_of_hundreds() {
     let pitch = 1.75 * 16.0 + 2.0;
     let list = |panel: &str| m.one(&format!(r#"section[aria-label="{panel}"] ul.rows"#));
     let drawn = |panel: &str| {
-        let items = m.all(&format!(r#"section[aria-label="{panel}"] ul.rows > li:not(.spacer)"#));
+        let items = m.all(&format!(r#"section[aria-label="{panel}"] ul.rows > li:not(.spacer):not([hidden])"#));
         let at: Vec<usize> = items.iter().map(|li| attr(li, "aria-posinset").unwrap().parse().unwrap()).collect();
         (items, at)
     };

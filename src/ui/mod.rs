@@ -10,6 +10,7 @@
 //! One file a job: `state` (the [`Ui`] signals, the session, the memos),
 //! `moves`, `playback` and `slices` (what changes it), `keyboard`, `bridge`
 //! (the host page), `mirror` (the URL and its banner), `caption`, `help`,
+//! `recycle` (the lists that hand an element on rather than build one),
 //! and the components: `controls`, `panels`, `share`, `find`, `popover`.
 //! This file is the root: [`App`] and the [`Stage`] that wires them.
 
@@ -31,6 +32,7 @@ mod notice;
 mod panels;
 mod playback;
 mod popover;
+mod recycle;
 mod share;
 mod slices;
 mod state;

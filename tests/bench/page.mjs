@@ -49,7 +49,11 @@
 // - <run>_elements_added_per_frame, <run>_texts_changed_per_frame,
 //   <run>_attributes_written_per_frame (run: play, the 500-replica run;
 //   largest, the largest scenario): the DOM changes a frame of that run
-//   makes, on average, counted in a run of their own by a MutationObserver;
+//   makes, on average, counted in a run of their own by a MutationObserver
+//   (an element counts when it enters the document for the first time: the
+//   lists recycle theirs, src/ui/recycle.rs, and one moved to another place
+//   is not created; the reference page replays creations, not moves, so a
+//   move's cost is the page's own in the ratio below);
 //   <run>_frame_work_reference_p50_ms and _p95_ms: frame work, measured as
 //   above, of tests/bench/reference/, a page with no framework and no wasm
 //   making the changes that run's frames made, frame after frame, in a grid
@@ -313,15 +317,24 @@ async function measureFrames(browser, server, query = PLAY_QUERY, { inView, coun
       const rec = { stamps: [], work: [], on: true, from: Infinity, changes: [] };
       window.__cachescopeBench = rec;
       // What each frame changes in the DOM (only when asked: the observer's
-      // own work would count in the frames' time): [elements added, those
-      // inside an added one included; text changes; attribute writes].
+      // own work would count in the frames' time): [elements created (an
+      // element added to the document for the first time, those inside it
+      // included; one moved within it is not created); text changes;
+      // attribute writes].
       if (countChanges) {
-        const elements = (n) => (n.nodeType === 1 ? 1 + [...n.children].reduce((sum, c) => sum + elements(c), 0) : 0);
+        const seen = new WeakSet(document.querySelectorAll('*'));
+        const created = (n) => {
+          if (n.nodeType !== 1) return 0;
+          let count = seen.has(n) ? 0 : 1;
+          seen.add(n);
+          for (const c of n.children) count += created(c);
+          return count;
+        };
         new MutationObserver((records) => {
           const frame = rec.changes.at(-1);
           if (!frame) return;
           for (const r of records) {
-            if (r.type === 'childList') for (const n of r.addedNodes) frame[0] += elements(n);
+            if (r.type === 'childList') for (const n of r.addedNodes) frame[0] += created(n);
             else frame[r.type === 'characterData' ? 1 : 2]++;
           }
         }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });

@@ -55,7 +55,9 @@ export function featureOf(name) {
   const m = name.match(/^<*(?:&|\*const |\*mut |dyn |mut )*cachescope::((?:ui|view)::)?([a-z_]+)(?:::([a-z_]+))?/);
   if (!m) return undefined;
   const [, , module, sub] = m;
-  return module === 'panels' && sub ? `panels::${sub}` : module;
+  if (module === 'panels' && sub) return `panels::${sub.replace(/^__component_/, '')}`;
+  // A component of the module's own file (`ui::__component_stage`: ui/mod.rs's Stage).
+  return module.replace(/^__component_/, '');
 }
 
 /** Removes the disambiguators rustc adds to names (`[c5930c85a12de822]`, `::h4fd829ad2125d89a`). */

@@ -222,14 +222,19 @@ test('scrolled through 500 rows, the Cluster and Cache lists rewrite their row e
     const before = await drawn(page, 'Cluster');
     await page.evaluate(() => {
       window.__created = { rows: 0, elements: 0 };
-      window.__watching = new MutationObserver((records) => {
-        for (const r of records) {
-          for (const n of r.addedNodes) {
-            if (n.nodeType !== Node.ELEMENT_NODE) continue;
-            window.__created.elements += 1 + n.querySelectorAll('*').length;
-            if (n.matches('li.row')) window.__created.rows += 1;
-          }
+      // Created: in the document for the first time (a recycled row moved to its new place is not).
+      const seen = new WeakSet(document.querySelectorAll('*'));
+      const created = (n) => {
+        if (n.nodeType !== Node.ELEMENT_NODE) return;
+        if (!seen.has(n)) {
+          seen.add(n);
+          window.__created.elements += 1;
+          if (n.matches('li.row')) window.__created.rows += 1;
         }
+        for (const c of n.children) created(c);
+      };
+      window.__watching = new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) created(n);
       });
       for (const ul of document.querySelectorAll('.cluster ul.rows, .cache ul.rows')) {
         window.__watching.observe(ul, { childList: true, subtree: true });

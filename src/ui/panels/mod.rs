@@ -2,9 +2,8 @@
 //! from [`crate::view::panels`]; none computes anything the views do not.
 //! Cluster and Cache are one component, [`StorePanel`], seen from a [`Side`].
 //!
-//! Cluster, Cache and Watch keep their rows and wires in pools of elements
-//! by place (`For` keyed by the place, each place's texts and attributes
-//! following what is there), so a frame that moves 250 rows creates none;
+//! Cluster, Cache and Watch recycle their rows' and wires' elements
+//! ([`crate::ui::recycle`]), so a frame that moves 250 rows creates none;
 //! Space-time paints on a canvas; the other panels redraw as one piece when
 //! the frame changes: one reactive computation each, which keeps the wasm
 //! small; tachys updates their text in place rather than rebuilding the

@@ -4,6 +4,7 @@
 
 use super::layout::{kind_abbr, simplified};
 use crate::narrate::simplifications::Panel;
+use crate::ui::recycle::{set_attr, set_text, text_part, Look, Recycler};
 use crate::ui::state::{part_of, use_ui};
 use crate::view::panels::{self as pv, Row, RowState};
 use crate::view::snapshot::Snapshot;
@@ -152,12 +153,10 @@ pub fn StorePanel(side: Side) -> impl IntoView {
 }
 
 /// What one row shows, on one side: everything its element's attributes
-/// and texts are set from. A list's rows are a pool of elements by place in
-/// the window (see [`rows_list`]): when the object at a place, or what it
-/// shows, changes, the element's texts and attributes are rewritten from
-/// this, and none is built. Every row has the same children, and one with
-/// nothing to say is empty (style/main.css hides an empty one): an element
-/// that comes and goes with what a row shows would be built again.
+/// and texts are written from. The rows' elements are recycled
+/// ([`crate::ui::recycle`]): an element given to another object is written
+/// only where the two rows differ. Every row has the same children, and one
+/// with nothing to say is empty (style/main.css hides an empty one).
 #[derive(Debug, Clone, PartialEq, Default)]
 struct RowLook {
     class: String,
@@ -206,6 +205,49 @@ impl RowLook {
             terminating: side.terminating(r),
             note: note.to_string(),
         }
+    }
+}
+
+const STATUS_TITLE: &str = "status.replicas, as the controller last wrote it";
+const TERMINATING_TITLE: &str = "deletionTimestamp is set: the kubelet removes it when its grace period is over";
+
+impl Look for RowLook {
+    const MARKS: &'static [&'static str] = &["class", "data-kind", "data-present", "title"];
+
+    /// `li.row`: the kind, the name (a generated suffix apart), the rv, the
+    /// status, Terminating and the note; parts, their text nodes, then the
+    /// status and Terminating spans (their titles).
+    fn build() -> (web_sys::Element, Vec<web_sys::Node>) {
+        let li = document().create_element("li").expect("an element");
+        let (kind, kind_text) = text_part("span", "kind");
+        let (name, head) = text_part("span", "name mono");
+        let (suffix, suffix_text) = text_part("b", "suffix");
+        let _ = name.append_child(&suffix);
+        let (rv, rv_text) = text_part("span", "rv mono");
+        let (status, status_text) = text_part("span", "status mono");
+        let (terminating, terminating_text) = text_part("span", "note terminating");
+        let (note, note_text) = text_part("span", "note");
+        for part in [&kind, &name, &rv, &status, &terminating, &note] {
+            let _ = li.append_child(part);
+        }
+        (li, vec![kind_text, head, suffix_text, rv_text, status_text, terminating_text, note_text, status.into(), terminating.into()])
+    }
+
+    fn paint(&self, li: &web_sys::Element, parts: &[web_sys::Node], was: Option<&Self>) {
+        set_attr(li, "class", Some(&self.class), was.map(|w| Some(w.class.as_str())));
+        set_attr(li, "data-kind", self.kind, was.map(|w| w.kind));
+        set_attr(li, "data-present", self.kind.map(|_| "true"), was.map(|w| w.kind.map(|_| "true")));
+        set_attr(li, "title", self.id.as_deref(), was.map(|w| w.id.as_deref()));
+        let terminating = |l: &RowLook| if l.terminating { "Terminating" } else { "" };
+        let texts = [self.abbr, &self.head, &self.suffix, &self.rv, &self.status, terminating(self), &self.note];
+        let had = was.map(|w| [w.abbr, &w.head, &w.suffix, &w.rv, &w.status, terminating(w), &w.note]);
+        for (i, (text, part)) in texts.iter().zip(parts).enumerate() {
+            set_text(part, text, had.map(|h| h[i]));
+        }
+        let status_title = |l: &RowLook| (!l.status.is_empty()).then_some(STATUS_TITLE);
+        set_attr(parts[7].unchecked_ref(), "title", status_title(self), was.map(status_title));
+        let terminating_title = |l: &RowLook| l.terminating.then_some(TERMINATING_TITLE);
+        set_attr(parts[8].unchecked_ref(), "title", terminating_title(self), was.map(terminating_title));
     }
 }
 
@@ -359,21 +401,48 @@ fn rows_list(side: Side) -> impl IntoView {
             });
         }
     });
-    // The rows not drawn, above and below, as two empty items of their
-    // height (a list's own padding would not do: a border-box list grows to
-    // hold it instead of scrolling). Only a windowed list has them.
-    let spacer = move |before: bool| {
-        move || {
-            (len.get() > ALL_ROWS).then(|| {
-                let height = move || {
-                    let r = shown.get();
-                    let rows = if before { r.start } else { len.get() - r.end };
-                    format!("{:.2}px", rows as f64 * pitch)
+    // The rows, recycled (crate::ui::recycle), and past ALL_ROWS the rows
+    // not drawn, above and below, as two empty items of their height (a
+    // list's own padding would not do: a border-box list grows to hold it
+    // instead of scrolling); only a windowed list has them. Each row says its
+    // place (`aria-posinset` of `aria-setsize`).
+    let pool = StoredValue::new_local(None::<(Recycler<RowLook>, [web_sys::Element; 2])>);
+    Effect::new(move |_| {
+        let Some(ul) = list.get() else { return };
+        let (r, n) = (shown.get(), len.get());
+        let wanted: Vec<(String, RowLook, usize)> = snap.with(|s| {
+            let rows = s.rows.get(r.clone()).unwrap_or_default();
+            rows.iter().zip(r.start + 1..).map(|(row, at)| (row.id.clone(), RowLook::of(side, row), at)).collect()
+        });
+        pool.update_value(|pool| {
+            let (rows, [above, below]) = pool.get_or_insert_with(|| {
+                let spacer = || {
+                    let li = document().create_element("li").expect("an element");
+                    li.set_class_name("spacer");
+                    let _ = li.set_attribute("aria-hidden", "true");
+                    li
                 };
-                view! { <li class="spacer" aria-hidden="true" style:height=height></li> }
-            })
-        }
-    };
+                (Recycler::new(ul.clone().into()), [spacer(), spacer()])
+            });
+            let windowed = n > ALL_ROWS;
+            if windowed {
+                if ul.first_child().is_none_or(|c| c != **above) {
+                    let _ = ul.insert_before(above, ul.first_child().as_ref());
+                }
+                if below.parent_node().is_none() || below.next_sibling().is_some() {
+                    let _ = ul.append_child(below);
+                }
+                for (spacer, rows) in [(&*above, r.start), (&*below, n - r.end)] {
+                    let height = format!("height:{:.2}px", rows as f64 * pitch);
+                    set_attr(spacer, "style", Some(&height), Some(spacer.get_attribute("style").as_deref()));
+                }
+            } else {
+                above.remove();
+                below.remove();
+            }
+            rows.show(&wanted, Some(n), windowed.then_some(&**below));
+        });
+    });
     view! {
         <ul
             class="rows"
@@ -397,63 +466,6 @@ fn rows_list(side: Side) -> impl IntoView {
                 }
             }
         >
-            {spacer(true)}
-            <For
-                // A pool of row elements by place in the window, not by
-                // object: scrolled, or played past a row inserted above, a
-                // place shows another object, and its element is rewritten,
-                // not rebuilt. The window keeps its length wherever the list
-                // is scrolled (pv::visible_rows), so the pool does too.
-                each=move || 0..shown.get().len()
-                key=|i| *i
-                children=move |i| row_slot(side, i, shown, len)
-            />
-            {spacer(false)}
         </ul>
-    }
-}
-
-/// The row element at place `i` of the window `shown`: what it shows follows
-/// the object there ([`RowLook`]), and it says its place in the whole list.
-fn row_slot(side: Side, i: usize, shown: Memo<std::ops::Range<usize>>, len: Memo<usize>) -> impl IntoView {
-    let snap = use_ui().snap;
-    let look = Memo::new(move |_| {
-        let at = shown.get().start + i;
-        snap.with(|s| s.rows.get(at).map(|r| RowLook::of(side, r)))
-    });
-    let text = move |f: fn(&RowLook) -> &str| move || look.with(|l| l.as_ref().map(f).unwrap_or_default().to_string());
-    view! {
-        <li
-            class=move || look.with(|l| l.as_ref().map_or_else(|| "row".to_string(), |l| l.class.clone()))
-            hidden=move || look.with(Option::is_none)
-            data-kind=move || look.with(|l| l.as_ref().and_then(|l| l.kind))
-            data-present=move || look.with(|l| l.as_ref().and_then(|l| l.kind).map(|_| "true"))
-            title=move || look.with(|l| l.as_ref().and_then(|l| l.id.clone()))
-            aria-posinset=move || (shown.get().start + i + 1).to_string()
-            aria-setsize=move || len.get().to_string()
-        >
-            <span class="kind">{text(|l| l.abbr)}</span>
-            <span class="name mono">{text(|l| &l.head)}<b class="suffix">{text(|l| &l.suffix)}</b></span>
-            <span class="rv mono">{text(|l| &l.rv)}</span>
-            <span
-                class="status mono"
-                title=move || look.with(|l| l.as_ref().is_some_and(|l| !l.status.is_empty()).then_some("status.replicas, as the controller last wrote it"))
-            >
-                {text(|l| &l.status)}
-            </span>
-            <span
-                class="note terminating"
-                title=move || {
-                    look.with(|l| {
-                        l.as_ref()
-                            .is_some_and(|l| l.terminating)
-                            .then_some("deletionTimestamp is set: the kubelet removes it when its grace period is over")
-                    })
-                }
-            >
-                {text(|l| if l.terminating { "Terminating" } else { "" })}
-            </span>
-            <span class="note">{text(|l| &l.note)}</span>
-        </li>
     }
 }

@@ -4,6 +4,7 @@
 use super::layout::{kind_abbr, percent, simplified};
 use crate::narrate::simplifications::Panel;
 use crate::narrate::units::secs;
+use crate::ui::recycle::{set_attr, set_text, text_part, Look, Recycler};
 use crate::ui::state::use_ui;
 use crate::view::hands::WireChoice;
 use crate::view::panels as pv;
@@ -16,7 +17,18 @@ pub fn WatchPanel() -> impl IntoView {
     let wires = ui.wires;
     let snap = ui.snap;
     let more = move || wires.with(|(head, all)| all - head.len());
-    let pool = Memo::new(move |was: Option<&usize>| wires.with(|(w, _)| w.len()).max(was.copied().unwrap_or(0)));
+    // The wires, recycled (crate::ui::recycle): an event keeps its element
+    // while it is on the lane, and one that arrives takes the element of one
+    // that left. Written at each animation frame: where each dot is, and when it arrives.
+    let list = NodeRef::<leptos::html::Ul>::new();
+    let pool = StoredValue::new_local(None::<Recycler<WireLook>>);
+    Effect::new(move |_| {
+        let Some(ul) = list.get() else { return };
+        let at = ui.display_ms.get();
+        let wanted: Vec<(String, WireLook, usize)> =
+            wires.with(|(ws, _)| ws.iter().zip(1..).map(|(w, i)| (w.id.clone(), WireLook::of(w, at), i)).collect());
+        pool.update_value(|pool| pool.get_or_insert_with(|| Recycler::new(ul.into())).show(&wanted, None, None));
+    });
     view! {
         <section class="panel watch" aria-label="Watch">
             <header>
@@ -29,14 +41,14 @@ pub fn WatchPanel() -> impl IntoView {
             </div>
             // The hands' presses, for every wire at once: a listener a button
             // would be three closures for each place of the pool.
-            <ul class="wires" role="list" tabindex="0" aria-label="Events in flight" on:click=move |e: leptos::ev::MouseEvent| press_hand(&e, wires, ui)>
-                // A pool of wire elements by place in the lane, not by
-                // event: as events arrive and leave, a place shows another,
-                // and its element is rewritten, not rebuilt. It holds as many
-                // places as the lane has shown at once (at most
-                // pv::LANE_WIRES); those past the events now in flight are hidden.
-                <For each=move || 0..pool.get() key=|i| *i children=move |i| wire_slot(i, wires, ui) />
-            </ul>
+            <ul
+                class="wires"
+                role="list"
+                tabindex="0"
+                aria-label="Events in flight"
+                node_ref=list
+                on:click=move |e: leptos::ev::MouseEvent| press_hand(&e, wires, ui)
+            ></ul>
             {move || wires.with(|(w, _)| w.is_empty()).then(|| view! { <p class="empty">{move || snap.with(|s| crate::narrate::panels::empty_wire_note(s.stalled, s.restart_at, s.synced))}</p> })}
             {move || (more() > 0).then(|| view! { <p class="more-wires">{format!("+{} more in flight", more())}</p> })}
             {move || wires.with(|(w, _)| w.iter().any(|w| w.nth > 0 && !w.dropped)).then(|| view! {
@@ -50,28 +62,29 @@ pub fn WatchPanel() -> impl IntoView {
 /// The hands' choices, in the order `data-choice` numbers them.
 const CHOICES: [WireChoice; 4] = [WireChoice::DeliverNow, WireChoice::Hold, WireChoice::Release, WireChoice::Drop];
 
-/// What one wire shows, but for where its event is on the track: everything
-/// its element is set from. A place of the lane's pool whose event, or what
-/// its event shows, changes is rewritten from this.
+/// What one wire shows: everything its element is written from, where its
+/// dot is and when it arrives among it (the animation clock moves those at
+/// each frame; the rest changes when the event's state does).
 #[derive(Debug, Clone, PartialEq)]
 struct WireLook {
     id: String,
     class: String,
     label: String,
-    abbr: &'static str,
+    /// `CM `: the kind, abbreviated, and a space before the name.
+    kind: String,
     name: String,
     /// `ADDED ConfigMap beta-voice-0`: what the hands' names say they act on.
     what: String,
-    dropped: bool,
-    held_ms: u64,
+    held: String,
+    eta: String,
+    left: String,
     /// The learner's hands are on it: an event of a kind's count, not dropped.
     hands: bool,
     on_hold: bool,
-    deliver_at_ms: u64,
 }
 
 impl WireLook {
-    fn of(w: &pv::Wire) -> WireLook {
+    fn of(w: &pv::Wire, at_ms: u64) -> WireLook {
         let mut class = format!("wire {}", w.label.to_lowercase());
         for (on, name) in [(w.dropped, " dropped"), (w.held_ms > 0, " held")] {
             if on {
@@ -82,68 +95,99 @@ impl WireLook {
             id: w.id.clone(),
             class,
             label: w.label.clone(),
-            abbr: kind_abbr(w.kind),
+            kind: format!("{} ", kind_abbr(w.kind)),
             name: w.name.clone(),
             what: format!("{} {} {}", w.label, w.kind, w.name),
-            dropped: w.dropped,
-            held_ms: w.held_ms,
+            held: if w.held_ms > 0 { format!(" held back {}", secs(w.held_ms)) } else { String::new() },
+            eta: if w.dropped { "dropped".to_string() } else { pv::arrival_words(w.deliver_at_ms.saturating_sub(at_ms)) },
+            left: format!("left:{}", percent(w.progress)),
             hands: w.nth > 0 && !w.dropped,
             on_hold: w.on_hold,
-            deliver_at_ms: w.deliver_at_ms,
+        }
+    }
+
+    /// The middle hand: Hold, or Release an event held.
+    fn middle(&self) -> usize {
+        if self.on_hold {
+            2
+        } else {
+            1
         }
     }
 }
 
-/// The wire element at place `i` of the lane: the event there, its dot
-/// where it is on the track, and the learner's hands on it (Deliver now,
-/// Hold or Release, Drop: each names the event, and joins the run's schedule
-/// when pressed, `press_hand`). Every wire has the same children: a held
-/// tag with nothing to say is empty (style/main.css hides it), and hands an
-/// event does not take are hidden.
-fn wire_slot(i: usize, wires: Memo<(Vec<pv::Wire>, usize)>, ui: crate::ui::state::Ui) -> impl IntoView {
-    let look = Memo::new(move |_| wires.with(|(ws, _)| ws.get(i).map(WireLook::of)));
-    let text = move |f: fn(&WireLook) -> String| move || look.with(|l| l.as_ref().map(f).unwrap_or_default());
-    let progress = move || wires.with(|(ws, _)| ws.get(i).map_or(1.0, |w| w.progress));
-    let eta = move || {
-        let at = ui.display_ms.get();
-        look.with(|l| match l {
-            Some(l) if l.dropped => "dropped".to_string(),
-            Some(l) => pv::arrival_words(l.deliver_at_ms.saturating_sub(at)),
-            None => String::new(),
-        })
-    };
-    let button = move |choice: Signal<usize>, glyph: Signal<&'static str>| {
-        let name = move || look.with(|l| format!("{}: {}", CHOICES[choice.get()].label(), l.as_ref().map_or("", |l| l.what.as_str())));
-        view! {
-            <button class="hand" aria-label=name title=name data-choice=move || choice.get()>
-                {move || glyph.get()}
-            </button>
+/// The glyph of each choice, in `CHOICES`' order.
+const GLYPHS: [&str; 4] = ["⇥", "‖", "▶", "✕"];
+
+impl Look for WireLook {
+    const MARKS: &'static [&'static str] = &["class", "data-wire"];
+
+    /// `li.wire`: the event, the object, the held tag, the time to arrival,
+    /// the track and its dot, and the learner's hands on it (Deliver now,
+    /// Hold or Release, Drop: each names the event, and joins the run's
+    /// schedule when pressed, `press_hand`). A held tag with nothing to say
+    /// is empty (style/main.css hides it); hands an event does not take are hidden.
+    fn build() -> (web_sys::Element, Vec<web_sys::Node>) {
+        let doc = document();
+        let li = doc.create_element("li").expect("an element");
+        let (event, event_text) = text_part("span", "event");
+        let (obj, name_text) = text_part("span", "obj mono");
+        let (k, k_text) = text_part("span", "k");
+        let _ = obj.insert_before(&k, obj.first_child().as_ref());
+        let (held, held_text) = text_part("span", "held-tag");
+        let (eta, eta_text) = text_part("span", "eta mono");
+        let track = doc.create_element("span").expect("an element");
+        track.set_class_name("track");
+        let _ = track.set_attribute("aria-hidden", "true");
+        let dot = doc.create_element("span").expect("an element");
+        dot.set_class_name("dot");
+        let _ = track.append_child(&dot);
+        let hands = doc.create_element("span").expect("an element");
+        hands.set_class_name("hands");
+        let mut parts: Vec<web_sys::Node> = vec![event_text, k_text, name_text, held_text, eta_text, dot.into(), hands.clone().into()];
+        for choice in [0, 1, 3] {
+            let (button, glyph) = text_part("button", "hand");
+            glyph.set_node_value(Some(GLYPHS[choice]));
+            let _ = button.set_attribute("data-choice", &choice.to_string());
+            let _ = hands.append_child(&button);
+            parts.push(button.into());
+            parts.push(glyph);
         }
-    };
-    let on_hold = Memo::new(move |_| look.with(|l| l.as_ref().is_some_and(|l| l.on_hold)));
-    view! {
-        <li
-            class=move || look.with(|l| l.as_ref().map_or_else(|| "wire".to_string(), |l| l.class.clone()))
-            hidden=move || look.with(Option::is_none)
-            data-wire=move || look.with(|l| l.as_ref().map(|l| l.id.clone()))
-        >
-            <span class="event">{text(|l| l.label.clone())}</span>
-            " "
-            <span class="obj mono">
-                <span class="k">{text(|l| format!("{} ", l.abbr))}</span>
-                {text(|l| l.name.clone())}
-            </span>
-            <span class="held-tag">{text(|l| if l.held_ms > 0 { format!(" held back {}", secs(l.held_ms)) } else { String::new() })}</span>
-            <span class="eta mono">{eta}</span>
-            <span class="track" aria-hidden="true">
-                <span class="dot" style:left=move || percent(progress())></span>
-            </span>
-            <span class="hands" hidden=move || !look.with(|l| l.as_ref().is_some_and(|l| l.hands))>
-                {button(Signal::stored(0), Signal::stored("⇥"))}
-                {button(Signal::derive(move || if on_hold.get() { 2 } else { 1 }), Signal::derive(move || if on_hold.get() { "▶" } else { "‖" }))}
-                {button(Signal::stored(3), Signal::stored("✕"))}
-            </span>
-        </li>
+        let _ = li.append_child(&event);
+        let _ = li.append_child(&doc.create_text_node(" "));
+        for part in [&obj, &held, &eta, &track, &hands] {
+            let _ = li.append_child(part);
+        }
+        (li, parts)
+    }
+
+    fn paint(&self, li: &web_sys::Element, parts: &[web_sys::Node], was: Option<&Self>) {
+        set_attr(li, "class", Some(&self.class), was.map(|w| Some(w.class.as_str())));
+        set_attr(li, "data-wire", Some(&self.id), was.map(|w| Some(w.id.as_str())));
+        fn texts(l: &WireLook) -> [&str; 5] {
+            [&l.label, &l.kind, &l.name, &l.held, &l.eta]
+        }
+        let had = was.map(texts);
+        for (i, (text, part)) in texts(self).iter().zip(parts).enumerate() {
+            set_text(part, text, had.map(|h| h[i]));
+        }
+        set_attr(parts[5].unchecked_ref(), "style", Some(&self.left), was.map(|w| Some(w.left.as_str())));
+        set_attr(parts[6].unchecked_ref(), "hidden", (!self.hands).then_some(""), was.map(|w| (!w.hands).then_some("")));
+        // Each hand's name, and the middle one's choice and glyph.
+        for (n, choice) in [0, self.middle(), 3].into_iter().enumerate() {
+            let name = |l: &WireLook, c: usize| format!("{}: {}", CHOICES[c].label(), l.what);
+            let was_choice = was.map(|w| [0, w.middle(), 3][n]);
+            if was.is_none_or(|w| w.what != self.what || was_choice != Some(choice)) {
+                let button: &web_sys::Element = parts[7 + 2 * n].unchecked_ref();
+                let now = name(self, choice);
+                let _ = button.set_attribute("aria-label", &now);
+                let _ = button.set_attribute("title", &now);
+                if was_choice != Some(choice) {
+                    let _ = button.set_attribute("data-choice", &choice.to_string());
+                    parts[8 + 2 * n].set_node_value(Some(GLYPHS[choice]));
+                }
+            }
+        }
     }
 }
 
@@ -172,8 +216,9 @@ fn press_hand(e: &leptos::ev::MouseEvent, wires: Memo<(Vec<pv::Wire>, usize)>, u
 fn wire_index(button: &web_sys::Element) -> Option<usize> {
     let li = button.closest("li.wire").ok()??;
     let list = li.parent_element()?;
-    let items = list.children();
-    (0..items.length()).find(|i| items.item(*i).is_some_and(|x| x == li)).map(|i| i as usize)
+    // The wires shown: the list's recycled elements no event has are hidden.
+    let items = list.query_selector_all(":scope > li:not([hidden])").ok()?;
+    (0..items.length()).find(|i| items.item(*i).is_some_and(|x| x == *li.as_ref())).map(|i| i as usize)
 }
 
 /// Focus the same button on the wire now at `at` (or the last one), else the list itself.
