@@ -259,8 +259,9 @@ fn focus_word(frame: usize) {
     }
 }
 
-/// Keeps `size` and the canvas's bitmap to its box (a ResizeObserver) and
-/// `palette` to the page's colour scheme (a media query's change).
+/// Keeps `size` and the canvas's bitmap to its box (a ResizeObserver, which
+/// also reports the first box) and `palette` to the page's colour scheme (a
+/// media query's change).
 fn watch_size_and_scheme(el: HtmlCanvasElement, size: RwSignal<Box_>, palette: RwSignal<Palette>) {
     let measure = {
         let el = el.clone();
@@ -275,10 +276,7 @@ fn watch_size_and_scheme(el: HtmlCanvasElement, size: RwSignal<Box_>, palette: R
             size.set(b);
         }
     };
-    let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new({
-        let measure = measure.clone();
-        move |_: js_sys::Array| measure()
-    });
+    let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |_: js_sys::Array| measure());
     if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
         observer.observe(&el);
         on_resize.forget();
@@ -294,7 +292,10 @@ fn watch_size_and_scheme(el: HtmlCanvasElement, size: RwSignal<Box_>, palette: R
         let _ = scheme.add_event_listener_with_callback("change", on_change.as_ref().unchecked_ref());
         on_change.forget();
     }
-    measure();
+    // Not measured now: the box read before the page's first frame is laid
+    // out lays the whole page out to answer (54 ms of the bare URL's 390 to
+    // its first frame, `make profile PROFILE_ARGS="--run load"`). The
+    // observer reports the first box itself, once the frame is laid out.
 }
 
 /// Copies the drawing painted on `back` onto `el`, the canvas on the page,
