@@ -503,14 +503,16 @@ async fn watch_panel_draws_events_in_flight_along_their_path() {
     assert!(m.all("p.empty").is_empty(), "no 'nothing on the wire' while events travel");
     assert!(m.text(".sub").ends_with(&format!("lag {} ms", s.world().cluster.watch_lag_ms)));
     let lefts = |m: &Mounted| -> Vec<f64> {
-        m.all("ul.wires .dot")
+        // Each dot rides a span as wide as its track, moved along it by a transform.
+        m.all("ul.wires .track > .run")
             .iter()
             .map(|d| {
                 attr(d, "style")
                     .unwrap()
-                    .trim_start_matches("left:")
+                    .trim_start_matches("transform:translateX(")
                     .trim()
                     .trim_end_matches(';')
+                    .trim_end_matches(')')
                     .trim_end_matches('%')
                     .parse::<f64>()
                     .unwrap()

@@ -77,6 +77,7 @@ struct WireLook {
     what: String,
     held: String,
     eta: String,
+    /// Where its dot is along the track: the style of the span it rides.
     left: String,
     /// The learner's hands are on it: an event of a kind's count, not dropped.
     hands: bool,
@@ -100,7 +101,7 @@ impl WireLook {
             what: format!("{} {} {}", w.label, w.kind, w.name),
             held: if w.held_ms > 0 { format!(" held back {}", secs(w.held_ms)) } else { String::new() },
             eta: if w.dropped { "dropped".to_string() } else { pv::arrival_words(w.deliver_at_ms.saturating_sub(at_ms)) },
-            left: format!("left:{}", percent(w.progress)),
+            left: format!("transform:translateX({})", percent(w.progress)),
             hands: w.nth > 0 && !w.dropped,
             on_hold: w.on_hold,
         }
@@ -139,12 +140,18 @@ impl Look for WireLook {
         let track = doc.create_element("span").expect("an element");
         track.set_class_name("track");
         let _ = track.set_attribute("aria-hidden", "true");
+        // The dot rides a span as wide as the track, moved along it by a
+        // transform (a percentage of its own width, so of the track's): moving
+        // it lays nothing out, where `left` laid its wire out at every frame.
+        let run = doc.create_element("span").expect("an element");
+        run.set_class_name("run");
         let dot = doc.create_element("span").expect("an element");
         dot.set_class_name("dot");
-        let _ = track.append_child(&dot);
+        let _ = run.append_child(&dot);
+        let _ = track.append_child(&run);
         let hands = doc.create_element("span").expect("an element");
         hands.set_class_name("hands");
-        let mut parts: Vec<web_sys::Node> = vec![event_text, k_text, name_text, held_text, eta_text, dot.into(), hands.clone().into()];
+        let mut parts: Vec<web_sys::Node> = vec![event_text, k_text, name_text, held_text, eta_text, run.into(), hands.clone().into()];
         for choice in [0, 1, 3] {
             let (button, glyph) = text_part("button", "hand");
             glyph.set_node_value(Some(GLYPHS[choice]));
