@@ -190,8 +190,14 @@ test('at 500 replicas both lists follow the row the frame acts on: while playing
       }
       await page.getByRole('button', { name: 'Pause', exact: true }).click();
       const frame = await readFrame(page);
-      await page.waitForTimeout(300);
-      const [a, b] = [await lit('Cluster'), await lit('Cache')];
+      // Scrolled at the next frame's start, the rows there drawn by their
+      // effect: on a loaded machine (the suite runs its files side by side)
+      // that may take more than a frame or two, so wait for it, up to 3 s.
+      let [a, b] = [await lit('Cluster'), await lit('Cache')];
+      for (const deadline = Date.now() + 3_000; Date.now() < deadline && !((!a.place || a.shown) && (!b.place || b.shown)); ) {
+        await page.waitForTimeout(100);
+        [a, b] = [await lit('Cluster'), await lit('Cache')];
+      }
       if (!a.place) continue; // this frame acts on no object (a reconcile's note, a request sent)
       assert.ok(a.shown, `Cluster, paused at frame ${frame}: the lit row (place ${a.place}) is in view`);
       if (b.place) {

@@ -407,7 +407,8 @@ fn rows_list(side: Side) -> impl IntoView {
     // instead of scrolling); only a windowed list has them. Each row says its
     // place (`aria-posinset` of `aria-setsize`).
     let pool = StoredValue::new_local(None::<(Recycler<RowLook>, [web_sys::Element; 2])>);
-    Effect::new(move |_| {
+    // A render effect, as tachys draws its own views: run as the frame's render runs.
+    let drawn = RenderEffect::new(move |_| {
         let Some(ul) = list.get() else { return };
         let (r, n) = (shown.get(), len.get());
         let wanted: Vec<(String, RowLook, usize)> = snap.with(|s| {
@@ -443,6 +444,7 @@ fn rows_list(side: Side) -> impl IntoView {
             rows.show(&wanted, Some(n), windowed.then_some(&**below));
         });
     });
+    StoredValue::new_local(drawn);
     view! {
         <ul
             class="rows"

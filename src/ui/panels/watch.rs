@@ -22,13 +22,15 @@ pub fn WatchPanel() -> impl IntoView {
     // that left. Written at each animation frame: where each dot is, and when it arrives.
     let list = NodeRef::<leptos::html::Ul>::new();
     let pool = StoredValue::new_local(None::<Recycler<WireLook>>);
-    Effect::new(move |_| {
+    // A render effect, as tachys draws its own views: run as the frame's render runs.
+    let drawn = RenderEffect::new(move |_| {
         let Some(ul) = list.get() else { return };
         let at = ui.display_ms.get();
         let wanted: Vec<(String, WireLook, usize)> =
             wires.with(|(ws, _)| ws.iter().zip(1..).map(|(w, i)| (w.id.clone(), WireLook::of(w, at), i)).collect());
         pool.update_value(|pool| pool.get_or_insert_with(|| Recycler::new(ul.into())).show(&wanted, None, None));
     });
+    StoredValue::new_local(drawn);
     view! {
         <section class="panel watch" aria-label="Watch">
             <header>
