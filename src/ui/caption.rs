@@ -46,7 +46,7 @@ pub(super) fn CaptionBar(invariants: bool) -> impl IntoView {
                 </p>
             })}
             </div>
-        <div class="caption-bar">
+        <div class="caption-bar" class:without-invariants=!invariants>
             <p
                 class="caption"
                 class:stale=move || snap.with(|s| s.stale)

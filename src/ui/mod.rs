@@ -132,7 +132,9 @@ pub fn Stage(
     // A scenario file dragged over the page: dropping it imports it.
     let dropping = RwSignal::new(false);
     let has = |p: PanelId| shown.contains(&p);
+    let in_lesson = Memo::new(move |_| ui.lesson.with(Option::is_some));
     // A recipe's Expectations panel comes and goes with the guard or the store it uses.
+    let with_expectations = has(PanelId::Expectations);
     let expectations_drawn = Memo::new(move |_| {
         let recipe = ui.session.with(|s| s.scenario().controller.recipe.is_some());
         ui.snap.with(|s| pv::expectations_drawn(recipe, &s.expectations, &s.consistency))
@@ -151,6 +153,10 @@ pub fn Stage(
             class:embed=move || embed.get()
             class:dropping=move || dropping.get()
             data-lit=move || ui.lesson_lit.get()
+            // Classes, not `:has()` in style/main.css, say what the stage
+            // holds: a `:has()` on an ancestor is checked again at every
+            // change below it, and while playing the lists change every frame.
+            class:in-lesson=move || in_lesson.get()
             on:dragover=move |e| {
                 e.prevent_default();
                 dropping.set(true);
@@ -214,7 +220,7 @@ pub fn Stage(
             // beside the panels (below them on a phone held upright).
             <div class="stage-row">
             <div class="stage-scroll">
-                <div class="grid">
+                <div class="grid" class:without-expectations=move || !(with_expectations && expectations_drawn.get())>
                     {has(PanelId::Cluster).then(|| view! { <StorePanel side=Side::Cluster /> })}
                     {has(PanelId::Watch).then(|| view! { <WatchPanel /> })}
                     {has(PanelId::Cache).then(|| view! { <StorePanel side=Side::Cache /> })}

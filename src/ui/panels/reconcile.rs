@@ -51,11 +51,15 @@ pub fn ReconcilePanel() -> impl IntoView {
                     texts.into_iter().enumerate().map(|(i, (text, off))| {
                         let lit = move || line(i).is_some_and(|l| l.lit);
                         view! {
+                            // "now" and the value are always there, shown by
+                            // the line's class and text (style/main.css): the
+                            // lit line moves at every step, and an element
+                            // taken out and put back costs its layout twice.
                             <li class:lit=lit class:off=off aria-current=move || lit().then_some("step")>
-                                {move || lit().then(|| view! { <span class="now">"now"</span> })}
+                                <span class="now">"now"</span>
                                 <span class="text">{text}</span>
                                 {off.then(|| view! { <span class="off-tag">"off in this run"</span> })}
-                                {move || line(i).and_then(|l| l.value).map(|v| view! { <span class="value">{v}</span> })}
+                                <span class="value">{move || line(i).and_then(|l| l.value).unwrap_or_default()}</span>
                                 {move || line(i).filter(|l| !l.waiting.is_empty() && !l.lit).map(|l| {
                                     let who = l.waiting.iter().map(|w| format!("worker {w}")).collect::<Vec<_>>().join(", ");
                                     view! { <span class="waiting">{format!("{who} waits here")}</span> }

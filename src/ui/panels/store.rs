@@ -193,16 +193,23 @@ impl RowLook {
             _ => ("row", ""),
         };
         let (head, suffix) = if r.generated && r.name.len() > 5 { r.name.split_at(r.name.len() - 5) } else { (r.name.as_str(), "") };
+        let status = side.status(r).map(|n| format!("status {n}")).unwrap_or_default();
+        let terminating = side.terminating(r);
+        // Classes, not `:has()`, say what the row's parts hold: a `:has()`
+        // is checked again at every change below it, and rows change every
+        // frame. `terminating` dims the name; `noted`: a note takes the
+        // resourceVersion's place, unless a status stands between them.
+        let noted = status.is_empty() && (terminating || !note.is_empty());
         RowLook {
-            class: format!("{class} {depth}{touched}"),
+            class: format!("{class} {depth}{touched}{}{}", if terminating { " terminating" } else { "" }, if noted { " noted" } else { "" }),
             kind: Some(r.kind.as_str()),
             id: Some(r.id.clone()),
             abbr: kind_abbr(r.kind),
             head: head.to_string(),
             suffix: suffix.to_string(),
             rv: format!("rv {rv}"),
-            status: side.status(r).map(|n| format!("status {n}")).unwrap_or_default(),
-            terminating: side.terminating(r),
+            status,
+            terminating,
             note: note.to_string(),
         }
     }
