@@ -47,13 +47,15 @@
 //   is drawn only when scrolled into view); frame_work_<panel>_p95_ms: the
 //   run with that panel alone (`panels=`), scrolled into view.
 // - <run>_elements_added_per_frame, <run>_texts_changed_per_frame,
-//   <run>_attributes_written_per_frame (run: play, the 500-replica run;
-//   largest, the largest scenario): the DOM changes a frame of that run
-//   makes, on average, counted in a run of their own by a MutationObserver
-//   (an element counts when it enters the document for the first time: the
-//   lists recycle theirs, src/ui/recycle.rs, and one moved to another place
-//   is not created; the reference page replays creations, not moves, so a
-//   move's cost is the page's own in the ratio below);
+//   <run>_attributes_written_per_frame, <run>_elements_moved_per_frame (run:
+//   play, the 500-replica run; largest, the largest scenario): the DOM
+//   changes a frame of that run makes, on average, counted in a run of their
+//   own by a MutationObserver. An element is added when it enters the
+//   document for the first time, and moved when it enters it again: the
+//   lists recycle theirs (src/ui/recycle.rs), and one taken to another place
+//   is moved, not created. A move costs the browser about what a creation
+//   does (its boxes are taken down and built again), so the reference page
+//   replays both, each as what it is;
 //   <run>_frame_work_reference_p50_ms and _p95_ms: frame work, measured as
 //   above, of tests/bench/reference/, a page with no framework and no wasm
 //   making the changes that run's frames made, frame after frame, in a grid
@@ -319,22 +321,22 @@ async function measureFrames(browser, server, query = PLAY_QUERY, { inView, coun
       // What each frame changes in the DOM (only when asked: the observer's
       // own work would count in the frames' time): [elements created (an
       // element added to the document for the first time, those inside it
-      // included; one moved within it is not created); text changes;
-      // attribute writes].
+      // included); text changes; attribute writes; elements moved (an
+      // element added again, having been in the document before, those
+      // inside it included: a recycled row or wire taken to its new place)].
       if (countChanges) {
         const seen = new WeakSet(document.querySelectorAll('*'));
-        const created = (n) => {
-          if (n.nodeType !== 1) return 0;
-          let count = seen.has(n) ? 0 : 1;
+        const added = (n, frame) => {
+          if (n.nodeType !== 1) return;
+          frame[seen.has(n) ? 3 : 0]++;
           seen.add(n);
-          for (const c of n.children) count += created(c);
-          return count;
+          for (const c of n.children) added(c, frame);
         };
         new MutationObserver((records) => {
           const frame = rec.changes.at(-1);
           if (!frame) return;
           for (const r of records) {
-            if (r.type === 'childList') for (const n of r.addedNodes) frame[0] += created(n);
+            if (r.type === 'childList') for (const n of r.addedNodes) added(n, frame);
             else frame[r.type === 'characterData' ? 1 : 2]++;
           }
         }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
@@ -349,7 +351,7 @@ async function measureFrames(browser, server, query = PLAY_QUERY, { inView, coun
       };
       const tick = (t) => {
         rec.stamps.push(t);
-        if (countChanges && t >= rec.from && rec.on) rec.changes.push([0, 0, 0]);
+        if (countChanges && t >= rec.from && rec.on) rec.changes.push([0, 0, 0, 0]);
         channel.port2.postMessage(t);
         if (rec.on) requestAnimationFrame(tick);
       };
@@ -386,7 +388,7 @@ async function measureFrames(browser, server, query = PLAY_QUERY, { inView, coun
       workP95: percentile(work, 0.95),
       frames: intervals.length,
       advanced: after - before,
-      // Each frame's DOM changes, when counted: [elements, texts, attributes].
+      // Each frame's DOM changes, when counted: [elements created, texts, attributes, elements moved].
       changes,
     };
   } finally {
@@ -412,9 +414,9 @@ async function measureReference(browser, server, referenceServer, query) {
   const { changes } = await measureFrames(browser, server, query, { countChanges: true });
   // The reference replays the frames' changes in turn, bursts and all, so its p95 is a like one.
   const column = (i) => changes.map((c) => c[i]);
-  const referenceQuery = new URLSearchParams({ elements: column(0), texts: column(1), attrs: column(2) }).toString();
+  const referenceQuery = new URLSearchParams({ elements: column(0), texts: column(1), attrs: column(2), moved: column(3) }).toString();
   const mean = (i) => Math.round(column(i).reduce((a, b) => a + b, 0) / changes.length);
-  const perFrame = { elements: mean(0), texts: mean(1), attrs: mean(2) };
+  const perFrame = { elements: mean(0), texts: mean(1), attrs: mean(2), moved: mean(3) };
   const runs = { page: [], reference: [] };
   for (let i = 0; i < REFERENCE_PAIRS; i++) {
     runs.page.push(await measureFrames(browser, server, query));
@@ -533,6 +535,7 @@ async function main() {
       say(`${run}_elements_added_per_frame`, perFrame.elements, 'elements');
       say(`${run}_texts_changed_per_frame`, perFrame.texts, 'texts');
       say(`${run}_attributes_written_per_frame`, perFrame.attrs, 'attributes');
+      say(`${run}_elements_moved_per_frame`, perFrame.moved, 'elements');
       say(`${run}_frame_work_paired_p50_ms`, page.p50.toFixed(1), 'ms');
       say(`${run}_frame_work_paired_p95_ms`, page.p95.toFixed(1), 'ms');
       say(`${run}_frame_work_reference_p50_ms`, reference.p50.toFixed(1), 'ms');

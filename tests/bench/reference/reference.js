@@ -3,12 +3,13 @@
 // the change a played run of the app shows. page.mjs counts what each frame
 // of the run changed in the DOM (elements added, and as many removed; text
 // changes; attribute writes) and opens this page with the counts in its URL,
-// frame by frame: `?elements=E1,E2,…&texts=T1,…&attrs=A1,…`. Each frame,
-// while playing, it makes the next frame's changes (in turn, from the first
-// again after the last): it inserts E elements (rows of four) at places in
-// view of three lists and removes as many, changes T texts and writes A
-// attributes; and it counts the frame like the app (`Frame N`), so page.mjs
-// measures it exactly as it measures the app.
+// frame by frame: `?elements=E1,E2,…&texts=T1,…&attrs=A1,…&moved=M1,…`.
+// Each frame, while playing, it makes the next frame's changes (in turn, from
+// the first again after the last): it inserts E elements (rows of four) at
+// places in view of three lists and removes as many, moves M elements (rows
+// of four, each taken from one place in view of a list to another), changes
+// T texts and writes A attributes; and it counts the frame like the app
+// (`Frame N`), so page.mjs measures it exactly as it measures the app.
 'use strict';
 
 const params = new URLSearchParams(location.search);
@@ -22,6 +23,7 @@ const counts = (name) => {
 const ELEMENTS = counts('elements');
 const TEXTS = counts('texts');
 const ATTRS = counts('attrs');
+const MOVED = counts('moved');
 
 /** Elements a row has: the li and its three spans. */
 const ROW_ELEMENTS = 4;
@@ -77,6 +79,13 @@ function tick() {
     const ul = lists[(frame + i) % lists.length];
     ul.insertBefore(row(), ul.children[(frame * 7 + i * 5) % (LIST_ROWS - 1)]);
     ul.lastElementChild.remove();
+  }
+  // Rows moved, from one place in view to another.
+  const moved = Math.round(at(MOVED) / ROW_ELEMENTS);
+  for (let i = 0; i < moved; i++) {
+    const ul = lists[(frame + i + 1) % lists.length];
+    const li = ul.children[(frame * 3 + i * 7) % LIST_ROWS];
+    ul.insertBefore(li, ul.children[(frame * 5 + i * 11) % LIST_ROWS]);
   }
   // Texts and attributes of rows in view.
   const all = lists.flatMap((ul) => [...ul.children]);
