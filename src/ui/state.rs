@@ -122,9 +122,12 @@ pub struct Ui {
     /// The controls' values, a memo of their own: they change when a setting
     /// does, not with every frame, so the controls are not redrawn while playing.
     pub(super) controls: Memo<crate::view::snapshot::ControlsView>,
-    /// The Watch lane at the animation clock: its first [`pv::LANE_WIRES`]
-    /// wires, and how many are in flight in all.
+    /// The Watch lane at the animation clock: its first `lane_room` wires,
+    /// and how many are in flight in all.
     pub(super) wires: Memo<(Vec<pv::Wire>, usize)>,
+    /// How many wires the Watch lane has room for ([`pv::lane_room`]): the
+    /// Watch panel measures it; until then, [`pv::LANE_WIRES`].
+    pub(super) lane_room: RwSignal<usize>,
 }
 
 /// The `Ui` provided by the explorer.
@@ -223,9 +226,11 @@ impl Ui {
             session.with(|s| snapshot_in(s, asking))
         });
         let controls = Memo::new(move |_| snap.with(|s| s.controls.clone()));
+        let lane_room = RwSignal::new(pv::LANE_WIRES);
         let wires = Memo::new(move |_| {
             let at = display_ms.get();
-            session.with(|s| pv::wires_head(s.world(), false, at, pv::LANE_WIRES))
+            let room = lane_room.get();
+            session.with(|s| pv::wires_head(s.world(), false, at, room))
         });
         let reduced = window().match_media("(prefers-reduced-motion: reduce)").ok().flatten().is_some_and(|m| m.matches());
         Ui {
@@ -272,6 +277,7 @@ impl Ui {
             snap,
             controls,
             wires,
+            lane_room,
         }
     }
 

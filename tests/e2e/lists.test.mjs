@@ -1,6 +1,7 @@
 // The Cluster and Cache lists at scale (issue 20): past 60 objects a list
 // keeps only the rows in view (and a few more) in the DOM, yet says how many
 // there are, scrolls as if every row were there, and answers the keyboard.
+// The Watch lane likewise draws the wires in view and a few more.
 // Run: `make build && node --test --test-reporter=spec tests/e2e/lists.test.mjs`
 
 import { test } from 'node:test';
@@ -273,6 +274,63 @@ test('scrolled through 500 rows, the Cluster and Cache lists rewrite their row e
     assert.ok(stops > 30, `the list was scrolled through ${end.setsize} rows, in ${stops} stops`);
     assert.equal(end.places.length, before.places.length, 'as many rows drawn at the end as at the top');
     assert.deepEqual(created, { rows: 0, elements: 0 }, 'no row element, nor any element in one, was created by scrolling');
+    assert.deepEqual(quiet(problems), NO_PROBLEMS);
+  } finally {
+    await context.close();
+  }
+});
+
+test('at 500 replicas the Watch lane draws the wires in view and three more, and scrolling it draws the next, up to 40', async () => {
+  const { page, context, problems } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
+  try {
+    // Frame 300: the scale-up's creates, hundreds of ADDED events in flight.
+    await openStage(page, env.server.url, `${FIVE_HUNDRED}&frame=300`);
+    const lane = region(page, 'Watch').locator('ul.wires');
+    const look = () =>
+      lane.evaluate((ul) => {
+        const wires = [...ul.querySelectorAll(':scope > li.wire')];
+        const more = ul.parentElement.querySelector('.more-wires')?.textContent ?? '';
+        const box = ul.getBoundingClientRect();
+        return {
+          ids: wires.map((li) => li.dataset.wire),
+          more: Number(more.match(/^\+(\d+) more in flight$/)?.[1] ?? 0),
+          pitch: wires[0]?.getBoundingClientRect().height ?? 0,
+          clientHeight: ul.clientHeight,
+          scrollTop: ul.scrollTop,
+          // The last wire drawn reaches the lane's bottom edge: no gap in view.
+          filled: (wires.at(-1)?.getBoundingClientRect().bottom ?? 0) >= box.bottom - 1,
+        };
+      });
+    const settled = async (ok, what) => {
+      const deadline = Date.now() + 5_000;
+      let x;
+      while (Date.now() < deadline) {
+        x = await look();
+        if (ok(x)) return x;
+        await page.waitForTimeout(50);
+      }
+      assert.fail(`the Watch lane: ${what}; ${JSON.stringify({ ...x, ids: x.ids.length })}`);
+    };
+    const inView = (x) => Math.ceil((x.scrollTop + x.clientHeight) / x.pitch);
+    const top = await settled((x) => x.ids.length > 0 && x.ids.length === inView(x) + 3, 'draws the wires in view and three more');
+    const all = top.ids.length + top.more;
+    assert.ok(all > 40, `hundreds of events in flight (${all}), far more than the lane draws`);
+    assert.ok(top.filled, 'the wires drawn fill the lane');
+    assert.ok(top.ids.length < 15, `a lane this short draws a few wires (${top.ids.length}), not forty`);
+    // Scrolled to its bottom again and again: the next wires are drawn after
+    // those already there, and the count below says how many are not.
+    let was = top;
+    while (was.ids.length < 40) {
+      await lane.evaluate((ul) => {
+        ul.scrollTop = ul.scrollHeight;
+      });
+      const now = await settled((x) => x.ids.length > was.ids.length, `scrolled to its end at ${was.ids.length} wires, draws more`);
+      assert.deepEqual(now.ids.slice(0, was.ids.length), was.ids, 'the wires drawn before stay, in their order');
+      assert.equal(now.ids.length + now.more, all, 'drawn and counted, every event in flight');
+      assert.ok(now.ids.length <= Math.min(40, inView(now) + 3), `${now.ids.length} drawn, ${inView(now)} in view`);
+      was = now;
+    }
+    assert.equal(was.ids.length, 40, 'never more than forty');
     assert.deepEqual(quiet(problems), NO_PROBLEMS);
   } finally {
     await context.close();

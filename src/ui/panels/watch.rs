@@ -9,7 +9,7 @@ use crate::ui::state::use_ui;
 use crate::view::hands::WireChoice;
 use crate::view::panels as pv;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{closure::Closure, JsCast};
 
 #[component]
 pub fn WatchPanel() -> impl IntoView {
@@ -21,7 +21,36 @@ pub fn WatchPanel() -> impl IntoView {
     // while it is on the lane, and one that arrives takes the element of one
     // that left. Written at each animation frame: where each dot is, and when it arrives.
     let list = NodeRef::<leptos::html::Ul>::new();
+    // The lane draws the wires it has room for (pv::lane_room), from its
+    // head: measured when its box changes (a ResizeObserver, which reports
+    // the first box too, after layout, so reading it there lays nothing out),
+    // when it scrolls, and at the next frame's start after the number of
+    // wires drawn changed (the lane fills the panel's room whatever it holds,
+    // so its box does not change when it begins to clip). A lane with no
+    // wire keeps the room it had.
+    let measure = move || {
+        let Some(ul) = list.get_untracked() else { return };
+        let el: &web_sys::Element = &ul;
+        let Some(first) = el.query_selector(":scope > li.wire").ok().flatten() else { return };
+        let (height, clipped) = (el.client_height(), el.scroll_height() > el.client_height());
+        let room = pv::lane_room(clipped, f64::from(el.scroll_top()), f64::from(height), first.get_bounding_client_rect().height());
+        ui.lane_room.maybe_update(|r| std::mem::replace(r, room) != room);
+    };
+    let observer = StoredValue::new_local(None::<(web_sys::ResizeObserver, Closure<dyn FnMut(js_sys::Array)>)>);
+    list.on_load(move |ul| {
+        let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |_: js_sys::Array| measure());
+        if let Ok(o) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+            o.observe(&ul);
+            observer.set_value(Some((o, on_resize)));
+        }
+    });
+    on_cleanup(move || {
+        if let Some((o, _)) = observer.try_update_value(Option::take).flatten() {
+            o.disconnect();
+        }
+    });
     let pool = StoredValue::new_local(None::<Recycler<WireLook>>);
+    let drawn_count = StoredValue::new(0);
     // A render effect, as tachys draws its own views: run as the frame's render runs.
     let drawn = RenderEffect::new(move |_| {
         let Some(ul) = list.get() else { return };
@@ -29,6 +58,10 @@ pub fn WatchPanel() -> impl IntoView {
         let wanted: Vec<(String, WireLook, usize)> =
             wires.with(|(ws, _)| ws.iter().zip(1..).map(|(w, i)| (w.id.clone(), WireLook::of(w, at), i)).collect());
         pool.update_value(|pool| pool.get_or_insert_with(|| Recycler::new(ul.into())).show(&wanted, None, None));
+        if drawn_count.get_value() != wanted.len() {
+            drawn_count.set_value(wanted.len());
+            ui.at_next_frame(measure);
+        }
     });
     StoredValue::new_local(drawn);
     view! {
@@ -50,6 +83,7 @@ pub fn WatchPanel() -> impl IntoView {
                 aria-label="Events in flight"
                 node_ref=list
                 on:click=move |e: leptos::ev::MouseEvent| press_hand(&e, wires, ui)
+                on:scroll=move |_| measure()
             ></ul>
             {move || wires.with(|(w, _)| w.is_empty()).then(|| view! { <p class="empty">{move || snap.with(|s| crate::narrate::panels::empty_wire_note(s.stalled, s.restart_at, s.synced))}</p> })}
             {move || (more() > 0).then(|| view! { <p class="more-wires">{format!("+{} more in flight", more())}</p> })}
@@ -225,8 +259,8 @@ fn press_hand(e: &leptos::ev::MouseEvent, wires: Memo<(Vec<pv::Wire>, usize)>, u
 fn wire_index(button: &web_sys::Element) -> Option<usize> {
     let li = button.closest("li.wire").ok()??;
     let list = li.parent_element()?;
-    // The wires shown: the list's recycled elements no event has are hidden.
-    let items = list.query_selector_all(":scope > li:not([hidden])").ok()?;
+    // The wires shown: the list's recycled elements no event has are hidden, and have no class.
+    let items = list.query_selector_all(":scope > li.wire").ok()?;
     (0..items.length()).find(|i| items.item(*i).is_some_and(|x| x == *li.as_ref())).map(|i| i as usize)
 }
 
@@ -242,7 +276,7 @@ fn focus_wire_near(at: Option<usize>) {
         return;
     }
     // The pool's hidden places, past the events in flight, are not wires.
-    let Ok(items) = list.query_selector_all(":scope > li:not([hidden])") else { return };
+    let Ok(items) = list.query_selector_all(":scope > li.wire") else { return };
     let wire = items.item((at as u32).min(items.length().saturating_sub(1))).and_then(|n| n.dyn_into::<web_sys::Element>().ok());
     let target = wire.and_then(|w| w.query_selector(".hands:not([hidden]) .hand").ok().flatten()).unwrap_or(list);
     if let Ok(el) = target.dyn_into::<web_sys::HtmlElement>() {

@@ -25,7 +25,7 @@ pub use reconcile::{frame_step, reconcile, CodeLine, ReconcileView};
 pub(crate) use rows::mark_touched;
 pub use rows::{object_rows, scroll_to_show, visible_rows, Row, RowState};
 pub use timeline::{timeline, TimelineEntry};
-pub use wires::{wires, wires_head, Wire, LANE_WIRES};
+pub use wires::{lane_room, wires, wires_head, Wire, LANE_WIRES};
 
 #[cfg(test)]
 mod testing {

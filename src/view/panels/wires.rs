@@ -28,8 +28,27 @@ pub struct Wire {
     pub on_hold: bool,
 }
 
-/// Wires the Watch lane shows at once; the rest are counted.
+/// Wires the Watch lane shows at most; the rest are counted.
 pub const LANE_WIRES: usize = 40;
+
+/// Wires the lane draws below the last one in view: a scroll or a Tab into
+/// the lane's end finds them drawn, and they make room for the next.
+pub const LANE_OVERSCAN: usize = 3;
+
+/// How many wires the Watch lane draws, from its head: those in view in a
+/// lane `height` px tall scrolled `top` px down, its wires `pitch` px apart,
+/// and [`LANE_OVERSCAN`] more; up to [`LANE_WIRES`]. A lane whose content
+/// is not clipped (`clipped` false) may grow to hold more: it draws all it
+/// may, and is measured again once it is clipped. At 500 replicas a lane of
+/// one wire's height drew 40, each moved and relabelled as events came and
+/// went, off screen.
+pub fn lane_room(clipped: bool, top: f64, height: f64, pitch: f64) -> usize {
+    if !clipped || pitch <= 0.0 || !(top + height).is_finite() {
+        return LANE_WIRES;
+    }
+    let in_view = ((top.max(0.0) + height.max(0.0)) / pitch).ceil() as usize;
+    in_view.saturating_add(LANE_OVERSCAN).clamp(1, LANE_WIRES)
+}
 
 /// Everything on the controller's wires (watch events and pending LISTs), head
 /// first, placed as they are at `at_ms` (the animation clock, which runs ahead
@@ -176,6 +195,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A clipped lane draws what is in view and LANE_OVERSCAN more; one that
+    /// is not, or not measured, all it may.
+    #[test]
+    fn the_lane_draws_what_is_in_view_and_a_few_more() {
+        // One wire and a half in view, at the top: two, and three more.
+        assert_eq!(lane_room(true, 0.0, 66.0, 44.0), 2 + LANE_OVERSCAN);
+        // Scrolled down by ten wires: the ten above stay drawn (drawn from the head).
+        assert_eq!(lane_room(true, 440.0, 66.0, 44.0), 12 + LANE_OVERSCAN);
+        // Exactly four in view.
+        assert_eq!(lane_room(true, 0.0, 176.0, 44.0), 4 + LANE_OVERSCAN);
+        // Never past the lane's most, never none.
+        assert_eq!(lane_room(true, 10_000.0, 500.0, 44.0), LANE_WIRES);
+        assert_eq!(lane_room(true, 0.0, 0.0, 44.0), LANE_OVERSCAN);
+        // Not clipped, or no wire to measure: all it may.
+        assert_eq!(lane_room(false, 0.0, 66.0, 44.0), LANE_WIRES);
+        assert_eq!(lane_room(true, 0.0, 66.0, 0.0), LANE_WIRES);
+        assert_eq!(lane_room(true, f64::NAN, 66.0, 44.0), LANE_WIRES);
     }
 
     #[test]
