@@ -200,8 +200,14 @@ impl RowLook {
         // frame. `terminating` dims the name; `noted`: a note takes the
         // resourceVersion's place, unless a status stands between them.
         let noted = status.is_empty() && (terminating || !note.is_empty());
+        let mut class = format!("{class} {depth}{touched}");
+        for (on, mark) in [(terminating, " terminating"), (noted, " noted")] {
+            if on {
+                class.push_str(mark);
+            }
+        }
         RowLook {
-            class: format!("{class} {depth}{touched}{}{}", if terminating { " terminating" } else { "" }, if noted { " noted" } else { "" }),
+            class,
             kind: Some(r.kind.as_str()),
             id: Some(r.id.clone()),
             abbr: kind_abbr(r.kind),
