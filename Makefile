@@ -89,7 +89,8 @@ bench-tools:
 # `erase_components` (an explicit RUSTFLAGS replaces .cargo/config.toml's) and
 # with v0 symbol names, so the generic render code a panel's view runs
 # carries the panel's name; put in place of dist/'s, and profiled playing.
-# The profile is written to target/profile/<run>.cpuprofile.
+# The profile is written to target/profile/<run>.cpuprofile. One panel alone,
+# scrolled into view: PROFILE_ARGS="--panels spacetime".
 PROFILE_TARGET := $(CURDIR)/target/profile
 PROFILE_ARGS ?=
 profile: setup trunk-build

@@ -6,7 +6,7 @@
 // summed up on stdout: the script time by panel, then each panel's top
 // functions by self time.
 //
-//   node tests/bench/profile.mjs [--raw WASM] [--run play|largest|load] [--ms N] [--top N] [--from FILE]
+//   node tests/bench/profile.mjs [--raw WASM] [--run play|largest|load] [--panels LIST] [--ms N] [--top N] [--from FILE]
 //
 // --raw: cargo's wasm of the page built for profiling (default
 //        target/profile/wasm32-unknown-unknown/release/cachescope-web.wasm; the
@@ -18,6 +18,10 @@
 // --run: the 500-replica run (play, the default), the largest scenario, or
 //        the bare URL's load, from navigation to the first drawn frame (the
 //        `cachescope:first-frame` mark `make bench`'s first_frame_ms reads).
+// --panels: the run with only these panels (the URL's `panels=`, e.g.
+//        `spacetime` or `cluster,watch`), the first scrolled into view, as
+//        `make bench`'s frame_work_<panel>_p95_ms plays it: a panel below
+//        the first screen is drawn while playing only when in view.
 // --ms:  how long a played run is profiled, in ms of wall time (5000).
 // --top: functions printed per panel (5).
 // --from: sum up a profile this wrote before (a .cpuprofile), building and running nothing.
@@ -50,18 +54,20 @@ const RAW_WASM = path.join(WORK, 'wasm32-unknown-unknown/release/cachescope-web.
 class Usage extends Error {}
 
 function parseArgs(argv) {
-  const args = { raw: RAW_WASM, run: 'play', ms: 5_000, top: 5, from: undefined };
+  const args = { raw: RAW_WASM, run: 'play', panels: undefined, ms: 5_000, top: 5, from: undefined };
   for (let i = 0; i < argv.length; i++) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (value === undefined) throw new Usage(`${flag} needs a value`);
     if (flag === '--raw') args.raw = path.resolve(value);
     else if (flag === '--run' && ['play', 'largest', 'load'].includes(value)) args.run = value;
+    else if (flag === '--panels' && /^[a-z]+(,[a-z]+)*$/.test(value)) args.panels = value;
     else if (flag === '--ms' && Number(value) > 0) args.ms = Number(value);
     else if (flag === '--from') args.from = path.resolve(value);
     else if (flag === '--top' && Number.isInteger(Number(value)) && Number(value) > 0) args.top = Number(value);
-    else throw new Usage(`${flag} ${value}: expected --raw WASM, --run play|largest|load, --ms N, --top N or --from FILE`);
+    else throw new Usage(`${flag} ${value}: expected --raw WASM, --run play|largest|load, --panels LIST (e.g. spacetime,watch), --ms N, --top N or --from FILE`);
     i++;
   }
+  if (args.panels && args.run === 'load') throw new Usage(`--panels ${args.panels}: only a played run (--run play or largest) has panels to profile`);
   return args;
 }
 
@@ -105,12 +111,17 @@ async function profileLoad(browser, server) {
 }
 
 /** Plays `query` from frame 0 once the page has settled, and profiles `ms` of it. */
-async function profileRun(browser, server, query, ms) {
+async function profileRun(browser, server, query, ms, panels) {
   const { page, context } = await openPage(browser, server.origin);
   try {
-    await page.goto(`${server.url}?${query}`);
+    await page.goto(`${server.url}?${query}${panels ? `&panels=${panels}` : ''}`);
     const play = page.getByRole('button', { name: 'Play', exact: true });
     await play.waitFor({ state: 'visible', timeout: 30_000 });
+    if (panels) {
+      const first = page.locator('section.panel').first();
+      if (!(await first.count())) throw new Usage(`--panels ${panels}: the page drew no panel (the URL's panels= names them; see src/view/url.rs)`);
+      await first.scrollIntoViewIfNeeded();
+    }
     // The app computes frames ahead in the background after its first frame.
     await page.waitForTimeout(3_000);
     const cdp = await context.newCDPSession(page);
@@ -205,8 +216,8 @@ async function main() {
   try {
     browser = await launchBrowser();
     const profile =
-      args.run === 'load' ? await profileLoad(browser, server) : await profileRun(browser, server, args.run === 'play' ? PLAY_QUERY : LARGEST_QUERY, args.ms);
-    const file = path.join(WORK, `${args.run}.cpuprofile`);
+      args.run === 'load' ? await profileLoad(browser, server) : await profileRun(browser, server, args.run === 'play' ? PLAY_QUERY : LARGEST_QUERY, args.ms, args.panels);
+    const file = path.join(WORK, `${args.run}${args.panels ? `-${args.panels.replaceAll(',', '+')}` : ''}.cpuprofile`);
     writeFileSync(file, JSON.stringify(profile));
     report(profile, file, args.run, args.top);
   } finally {
