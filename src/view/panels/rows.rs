@@ -79,8 +79,12 @@ pub fn object_rows(world: &World) -> Vec<Row> {
         }
     }
     let any = |v: &(Option<ObjectRc>, Option<ObjectRc>)| v.0.clone().or_else(|| v.1.clone()).expect("one side has it");
+    // Sorted by borrowing each pair's object, not cloning it: this runs at every frame drawn.
+    fn either(v: &(Option<ObjectRc>, Option<ObjectRc>)) -> &crate::sim::object::Object {
+        v.0.as_deref().or(v.1.as_deref()).expect("one side has it")
+    }
     all.sort_by(|a, b| {
-        let (x, y) = (any(a), any(b));
+        let (x, y) = (either(a), either(b));
         (x.creation_rv, x.kind(), &x.namespace, &x.name).cmp(&(y.creation_rv, y.kind(), &y.namespace, &y.name))
     });
     let written = |o: &Option<ObjectRc>| o.as_ref().and_then(|o| o.status).filter(|s| s.observed_generation > 0).map(|s| s.replicas);
