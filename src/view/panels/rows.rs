@@ -3,7 +3,7 @@
 //! row and the eye compares them.
 
 use crate::sim::apiserver::EventType;
-use crate::sim::object::{child_label, Kind, ObjectRc, ObjectRef};
+use crate::sim::object::{child_label, Kind, Object, ObjectRc, ObjectRef};
 use crate::sim::world::World;
 
 /// How an object's row stands between the cluster and the cache.
@@ -78,9 +78,8 @@ pub fn object_rows(world: &World) -> Vec<Row> {
             });
         }
     }
-    let any = |v: &(Option<ObjectRc>, Option<ObjectRc>)| v.0.clone().or_else(|| v.1.clone()).expect("one side has it");
-    // Sorted by borrowing each pair's object, not cloning it: this runs at every frame drawn.
-    fn either(v: &(Option<ObjectRc>, Option<ObjectRc>)) -> &crate::sim::object::Object {
+    // Each pair's object, borrowed (this runs at every frame drawn): the cluster's version, else the cache's.
+    fn either(v: &(Option<ObjectRc>, Option<ObjectRc>)) -> &Object {
         v.0.as_deref().or(v.1.as_deref()).expect("one side has it")
     }
     all.sort_by(|a, b| {
@@ -91,7 +90,7 @@ pub fn object_rows(world: &World) -> Vec<Row> {
     // What is on each informer's wire, by object: once a kind, not once a row.
     let pending: Vec<_> = world.kinds.iter().map(|&k| world.controller_informer(k).map(|i| i.pending(lag)).unwrap_or_default()).collect();
     let make = |v: &(Option<ObjectRc>, Option<ObjectRc>), depth: u8| {
-        let o = any(v);
+        let o = either(v);
         let of_kind = world.kinds.iter().position(|&k| k == o.kind()).and_then(|k| pending.get(k));
         let pending = of_kind.and_then(|p| p.get(&o.namespace, &o.name)).map(|(t, at)| (t, at.saturating_sub(now)));
         Row {
@@ -110,7 +109,7 @@ pub fn object_rows(world: &World) -> Vec<Row> {
         }
     };
     // Children: objects whose child label names an owner of the right kind.
-    let owner_of = |o: &ObjectRc| -> Option<(Kind, String)> {
+    let owner_of = |o: &Object| -> Option<(Kind, String)> {
         world.kinds.iter().copied().find_map(|owner_kind| {
             if crate::sim::object::child_kind(owner_kind) != Some(o.kind()) {
                 return None;
@@ -122,8 +121,8 @@ pub fn object_rows(world: &World) -> Vec<Row> {
     let mut children: Vec<((Kind, String), Row)> = Vec::new();
     let mut top: Vec<(Kind, String, Row)> = Vec::new();
     for v in &all {
-        let o = any(v);
-        match owner_of(&o) {
+        let o = either(v);
+        match owner_of(o) {
             Some(owner) => children.push((owner, make(v, 1))),
             None => top.push((o.kind(), o.name.clone(), make(v, 0))),
         }
