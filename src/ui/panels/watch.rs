@@ -275,7 +275,7 @@ fn focus_wire_near(at: Option<usize>) {
     if active.as_ref().is_some_and(|a| list.contains(Some(a)) && shown(a)) {
         return;
     }
-    // The pool's hidden places, past the events in flight, are not wires.
+    // The pool's hidden elements, no event's now, are not wires (they have no class).
     let Ok(items) = list.query_selector_all(":scope > li.wire") else { return };
     let wire = items.item((at as u32).min(items.length().saturating_sub(1))).and_then(|n| n.dyn_into::<web_sys::Element>().ok());
     let target = wire.and_then(|w| w.query_selector(".hands:not([hidden]) .hand").ok().flatten()).unwrap_or(list);
