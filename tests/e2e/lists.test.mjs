@@ -29,16 +29,21 @@ function drawn(page, panel) {
     });
 }
 
-/** Waits until the list's drawn rows satisfy `ok`. */
-async function until(page, panel, ok, what) {
+/** Reads `read()` until it satisfies `ok` (5 s at most), and returns it; else fails, saying `what` and `shown(last read)`. */
+async function poll(page, read, ok, what, shown) {
   const deadline = Date.now() + 5_000;
   let d;
   while (Date.now() < deadline) {
-    d = await drawn(page, panel);
+    d = await read();
     if (ok(d)) return d;
     await page.waitForTimeout(50);
   }
-  assert.fail(`${panel}: ${what}; drawn ${JSON.stringify({ ...d, places: [d.places[0], d.places.at(-1)] })}`);
+  assert.fail(`${what}; ${shown(d)}`);
+}
+
+/** Waits until the list's drawn rows satisfy `ok`. */
+function until(page, panel, ok, what) {
+  return poll(page, () => drawn(page, panel), ok, `${panel}: ${what}`, (d) => `drawn ${JSON.stringify({ ...d, places: [d.places[0], d.places.at(-1)] })}`);
 }
 
 test('with 500 replicas the Cluster names every object while its DOM holds at most 100 rows, and the keyboard reaches the last pod', async () => {
@@ -301,16 +306,7 @@ test('at 500 replicas the Watch lane draws the wires in view and three more, and
           filled: (wires.at(-1)?.getBoundingClientRect().bottom ?? 0) >= box.bottom - 1,
         };
       });
-    const settled = async (ok, what) => {
-      const deadline = Date.now() + 5_000;
-      let x;
-      while (Date.now() < deadline) {
-        x = await look();
-        if (ok(x)) return x;
-        await page.waitForTimeout(50);
-      }
-      assert.fail(`the Watch lane: ${what}; ${JSON.stringify({ ...x, ids: x.ids.length })}`);
-    };
+    const settled = (ok, what) => poll(page, look, ok, `the Watch lane: ${what}`, (x) => JSON.stringify({ ...x, ids: x.ids.length }));
     const inView = (x) => Math.ceil((x.scrollTop + x.clientHeight) / x.pitch);
     const top = await settled((x) => x.ids.length > 0 && x.ids.length === inView(x) + 3, 'draws the wires in view and three more');
     const all = top.ids.length + top.more;
