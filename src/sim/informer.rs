@@ -463,6 +463,14 @@ impl Informer {
         self.in_flight.len()
     }
 
+    /// The events [`Informer::in_flight`] lists, head first, without their
+    /// delivery times: what a count of them reads (a reconcile counting its
+    /// children's ADDED events walks the wire; it need not build a list).
+    pub fn on_the_wire(&self) -> impl Iterator<Item = &InFlight> {
+        let listening = !matches!(self.state, ListState::Idle | ListState::Requested { .. } | ListState::Closed);
+        self.in_flight.iter().filter(move |_| listening)
+    }
+
     /// The events on the wire with their delivery times under `lag_ms`, head first.
     /// A changed lag moves events already in flight too.
     pub fn in_flight(&self, lag_ms: u64) -> Vec<(&InFlight, u64)> {

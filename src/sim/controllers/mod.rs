@@ -272,16 +272,15 @@ pub(crate) fn lister_order<T>(items: &mut [T], order: ListOrder, rng: &mut Rng) 
 
 /// Children of `owner` (by its child label) in a cache, and how many of their
 /// events are still on the wire to it.
-pub(crate) fn count_children(informer: &Informer, label: &str, owner: &ObjectKey, lag_ms: u64) -> (Vec<ObjectRc>, u32) {
+pub(crate) fn count_children(informer: &Informer, label: &str, owner: &ObjectKey) -> (Vec<ObjectRc>, u32) {
     let children: Vec<ObjectRc> = informer
         .list()
         .filter(|o| o.namespace == owner.namespace && o.labels.get(label).map(String::as_str) == Some(owner.name.as_str()))
         .cloned()
         .collect();
     let unseen = informer
-        .in_flight(lag_ms)
-        .iter()
-        .filter(|(e, _)| {
+        .on_the_wire()
+        .filter(|e| {
             !e.dropped
                 && e.event_type == EventType::Added
                 && e.object.namespace == owner.namespace
