@@ -282,9 +282,9 @@ fn assert_rows_drawn(m: &Mounted, panel: &str, s: &Session, cache_side: bool) {
     assert_eq!(items.len(), rows.len(), "{at}: one row per object, so both panels line up");
     for (li, r) in items.iter().zip(&rows) {
         let rv = if cache_side { r.cache_rv } else { r.cluster_rv };
-        assert_eq!(has_class(li, "child"), r.depth == 1, "{at}: {} listed under its owner", r.id);
+        assert_eq!(has_class(li, "child"), r.depth == 1, "{at}: {} listed under its owner", r.id());
         let Some(rv) = rv else {
-            assert!(has_class(li, "slot"), "{at}: {} is a slot on this side", r.id);
+            assert!(has_class(li, "slot"), "{at}: {} is a slot on this side", r.id());
             assert_eq!(text(&one(li, ".name")), "", "{at}: a slot names nothing");
             assert!(!text(li).contains(&r.name), "{at}: {} is not named on the side that lacks it", r.name);
             if cache_side {
@@ -296,17 +296,17 @@ fn assert_rows_drawn(m: &Mounted, panel: &str, s: &Session, cache_side: bool) {
             }
             continue;
         };
-        assert_eq!(attr(li, "title").as_deref(), Some(r.id.as_str()), "{at}: row order");
-        assert_eq!(attr(li, "data-kind").as_deref(), Some(r.kind.as_str()), "{at}: {}", r.id);
+        assert_eq!(attr(li, "title").as_deref(), Some(r.id().as_str()), "{at}: row order");
+        assert_eq!(attr(li, "data-kind").as_deref(), Some(r.kind.as_str()), "{at}: {}", r.id());
         assert_eq!(text(&one(li, ".name")), r.name, "{at}: the full name (a generated suffix too)");
-        assert_eq!(text(&one(li, ".rv")), format!("rv {rv}"), "{at}: {}", r.id);
+        assert_eq!(text(&one(li, ".rv")), format!("rv {rv}"), "{at}: {}", r.id());
         let expected_class = match (cache_side, r.state()) {
             (false, RowState::NotInCache) => Some("unseen"),
             (true, RowState::GoneFromCluster) | (_, RowState::Stale) => Some("stale"),
             _ => None,
         };
         for class in ["unseen", "stale", "slot"] {
-            assert_eq!(has_class(li, class), expected_class == Some(class), "{at}: {} is {:?}, class {class}", r.id, r.state());
+            assert_eq!(has_class(li, class), expected_class == Some(class), "{at}: {} is {:?}, class {class}", r.id(), r.state());
         }
     }
 }
@@ -1276,9 +1276,9 @@ async fn cluster_and_cache_draw_only_the_rows_in_view_of_hundreds() {
             let r = &rows[i - 1];
             assert_eq!(attr(li, "aria-setsize").as_deref(), Some(rows.len().to_string().as_str()), "{panel}: row {i} says how many");
             let present = if cache_side { r.cache_rv.is_some() } else { r.cluster_rv.is_some() };
-            assert_eq!(has_class(li, "slot"), !present, "{panel}: row {i}, {}, a slot where this side lacks it", r.id);
+            assert_eq!(has_class(li, "slot"), !present, "{panel}: row {i}, {}, a slot where this side lacks it", r.id());
             if present {
-                assert_eq!(attr(li, "title").as_deref(), Some(r.id.as_str()), "{panel}: row {i} is the view's row {i}");
+                assert_eq!(attr(li, "title").as_deref(), Some(r.id().as_str()), "{panel}: row {i} is the view's row {i}");
                 assert_eq!(text(&one(li, ".name")), r.name);
             }
         }

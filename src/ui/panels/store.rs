@@ -209,7 +209,7 @@ impl RowLook {
         RowLook {
             class,
             kind: Some(r.kind.as_str()),
-            id: Some(r.id.clone()),
+            id: Some(r.id()),
             abbr: kind_abbr(r.kind),
             head: head.to_string(),
             suffix: suffix.to_string(),
@@ -426,7 +426,7 @@ fn rows_list(side: Side) -> impl IntoView {
         let (r, n) = (shown.get(), len.get());
         let wanted: Vec<(String, RowLook, usize)> = snap.with(|s| {
             let rows = s.rows.get(r.clone()).unwrap_or_default();
-            rows.iter().zip(r.start + 1..).map(|(row, at)| (row.id.clone(), RowLook::of(side, row), at)).collect()
+            rows.iter().zip(r.start + 1..).map(|(row, at)| (row.id(), RowLook::of(side, row), at)).collect()
         });
         pool.update_value(|pool| {
             let (rows, [above, below]) = pool.get_or_insert_with(|| {
