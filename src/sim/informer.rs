@@ -28,7 +28,9 @@ use super::object::{Kind, ObjectKey, ObjectRc};
 use super::shelves::Shelves;
 use super::sorted::SortedMap;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// How the informer's queue takes a LIST.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize, Hash)]
@@ -207,6 +209,12 @@ pub struct Informer {
     /// every object (the same number; at 1,000 pods the scan was a tenth of
     /// the simulation's time).
     active_by_controller: SortedMap<u64, u32>,
+    /// Of the objects in the store, how many carry each value of one label,
+    /// by namespace: what a controller that counts its children by label
+    /// (`client.MatchingLabels`) reads, kept as the store changes, as
+    /// client-go's indexers are (`AddIndexers`). Asked for by the
+    /// controller ([`Informer::index_label`]); none otherwise.
+    by_label: Option<LabelIndex>,
     in_flight: VecDeque<InFlight>,
     state: ListState,
     has_synced: bool,
@@ -247,6 +255,7 @@ impl Informer {
             kind,
             store: Shelves::default(),
             active_by_controller: SortedMap::new(),
+            by_label: None,
             in_flight: VecDeque::new(),
             state: ListState::Idle,
             has_synced: false,
@@ -290,19 +299,43 @@ impl Informer {
         self.active_by_controller.get(&uid).copied().unwrap_or(0)
     }
 
-    /// The store, with `active_by_controller` kept in step: `object` in (or,
-    /// `deleted`, out of its key), and out what it replaces.
+    /// The store, with `active_by_controller` and `by_label` kept in step:
+    /// `object` in (or, `deleted`, out of its key), and out what it replaces.
     fn store_put(&mut self, object: &ObjectRc, deleted: bool) -> Option<ObjectRc> {
         let old = if deleted {
             self.store.remove(&object.namespace, &object.name)
         } else {
             count_active(&mut self.active_by_controller, object, true);
+            if let Some(index) = &mut self.by_label {
+                index.count(object, true);
+            }
             self.store.insert(object.clone())
         };
         if let Some(old) = &old {
             count_active(&mut self.active_by_controller, old, false);
+            if let Some(index) = &mut self.by_label {
+                index.count(old, false);
+            }
         }
         old
+    }
+
+    /// Keep a count of the store's objects by the value of `label`, per
+    /// namespace, from now on ([`Informer::labelled`] reads it).
+    pub(crate) fn index_label(&mut self, label: Arc<str>) {
+        let mut index = LabelIndex { label, counts: BTreeMap::new() };
+        for o in self.store.values() {
+            index.count(o, true);
+        }
+        self.by_label = Some(index);
+    }
+
+    /// How many objects of `namespace` in the store carry `label=value`, and
+    /// how many of those are not Terminating; `None` unless the informer
+    /// keeps a count by that label ([`Informer::index_label`]).
+    pub fn labelled(&self, label: &str, namespace: &str, value: &str) -> Option<(u32, u32)> {
+        let index = self.by_label.as_ref().filter(|i| &*i.label == label)?;
+        Some(index.counts.get(namespace).and_then(|values| values.get(value)).copied().unwrap_or((0, 0)))
     }
 
     pub fn len(&self) -> usize {
@@ -605,6 +638,9 @@ impl Informer {
         for o in self.store.values() {
             count_active(&mut self.active_by_controller, o, true);
         }
+        if let Some(index) = self.by_label.take() {
+            self.index_label(index.label);
+        }
         self.state = ListState::Watching { list_rv };
         self.last_sync_rv = self.last_sync_rv.max(list_rv);
         self.last_delivered_at_ms = now_ms;
@@ -668,9 +704,12 @@ impl Informer {
 
     /// A restarted process: an empty cache, no watch, not synced.
     pub fn reset(&mut self) {
-        let (fifo, watch_list) = (self.fifo, self.watch_list);
+        let (fifo, watch_list, by_label) = (self.fifo, self.watch_list, self.by_label.take());
         *self = Informer::new(self.kind);
         (self.fifo, self.watch_list) = (fifo, watch_list);
+        if let Some(index) = by_label {
+            self.index_label(index.label);
+        }
     }
 }
 
@@ -689,6 +728,43 @@ impl Informer {
             (ListState::Idle, false) => Phase::Idle,
             (_, true) => Phase::Synced,
             (_, false) => Phase::Listing,
+        }
+    }
+}
+
+/// The store's objects counted by the value of one label, per namespace:
+/// (all, not Terminating).
+#[derive(Debug, Clone, Hash)]
+struct LabelIndex {
+    label: Arc<str>,
+    counts: BTreeMap<String, BTreeMap<String, (u32, u32)>>,
+}
+
+impl LabelIndex {
+    /// `o` counted in (`add`) or out.
+    fn count(&mut self, o: &ObjectRc, add: bool) {
+        let Some(value) = o.labels.get(&*self.label) else { return };
+        let active = u32::from(!o.is_terminating());
+        if add {
+            let values = match self.counts.get_mut(o.namespace.as_str()) {
+                Some(values) => values,
+                None => self.counts.entry(o.namespace.clone()).or_default(),
+            };
+            let n = match values.get_mut(value.as_str()) {
+                Some(n) => n,
+                None => values.entry(value.clone()).or_default(),
+            };
+            *n = (n.0 + 1, n.1 + active);
+        } else if let Some(values) = self.counts.get_mut(o.namespace.as_str()) {
+            if let Some(n) = values.get_mut(value.as_str()) {
+                *n = (n.0.saturating_sub(1), n.1.saturating_sub(active));
+                if n.0 == 0 {
+                    values.remove(value.as_str());
+                    if values.is_empty() {
+                        self.counts.remove(o.namespace.as_str());
+                    }
+                }
+            }
         }
     }
 }
@@ -714,6 +790,55 @@ mod tests {
 
     fn cm(name: &str, rv: u64) -> ObjectRc {
         ObjectRc::new(Object::bare("ns", name, rv, Spec::ConfigMap))
+    }
+
+    /// The count by label ([`Informer::index_label`]) is what a scan of the
+    /// store counts, through every way the store changes: an object added,
+    /// updated (relabelled, Terminating), deleted, a relist's replace, a
+    /// restart.
+    #[test]
+    fn the_count_by_label_is_what_a_scan_counts() {
+        let labelled = |name: &str, rv: u64, owner: &str, terminating: bool| {
+            let mut o = Object::bare("ns", name, rv, Spec::ConfigMap);
+            o.labels = std::rc::Rc::new([("owner".to_string(), owner.to_string())].into_iter().collect());
+            o.deletion_timestamp_ms = terminating.then_some(1);
+            ObjectRc::new(o)
+        };
+        let scan = |inf: &Informer, owner: &str| {
+            let all: Vec<&ObjectRc> = inf.list().filter(|o| o.labels.get("owner").map(String::as_str) == Some(owner)).collect();
+            (all.len() as u32, all.iter().filter(|o| !o.is_terminating()).count() as u32)
+        };
+        let agrees = |inf: &Informer, at: &str| {
+            for owner in ["x", "y", "z"] {
+                assert_eq!(inf.labelled("owner", "ns", owner), Some(scan(inf, owner)), "{at}: owner={owner}");
+            }
+        };
+        let mut inf = Informer::new(Kind::ConfigMap);
+        inf.store_put(&labelled("a", 1, "x", false), false);
+        assert_eq!(inf.labelled("owner", "ns", "x"), None, "no count until asked for");
+        inf.index_label("owner".into());
+        assert_eq!(inf.labelled("owner", "ns", "x"), Some((1, 1)), "what the store held when asked is counted");
+        assert_eq!(inf.labelled("app", "ns", "x"), None, "another label is not counted");
+        assert_eq!(inf.labelled("owner", "other", "x"), Some((0, 0)), "another namespace holds none");
+        inf.store_put(&labelled("b", 2, "x", false), false);
+        inf.store_put(&labelled("c", 3, "y", false), false);
+        inf.store_put(&cm("d", 4), false);
+        agrees(&inf, "added");
+        inf.store_put(&labelled("b", 5, "x", true), false);
+        inf.store_put(&labelled("a", 6, "y", false), false);
+        agrees(&inf, "updated");
+        assert_eq!(inf.labelled("owner", "ns", "x"), Some((1, 0)), "b, Terminating");
+        inf.store_put(&labelled("c", 7, "y", false), true);
+        inf.store_put(&labelled("b", 8, "x", true), true);
+        agrees(&inf, "deleted");
+        inf.start_list(10);
+        inf.listed(vec![labelled("e", 9, "z", false), labelled("f", 9, "z", true), cm("g", 9)], 9, 10, 0);
+        inf.fill(10);
+        agrees(&inf, "replaced by a relist");
+        assert_eq!(inf.labelled("owner", "ns", "z"), Some((2, 1)));
+        inf.reset();
+        agrees(&inf, "restarted");
+        assert_eq!(inf.labelled("owner", "ns", "z"), Some((0, 0)), "an empty cache, still counted");
     }
 
     /// `TestDeltaFIFO_HasSynced` (`delta_fifo_test.go`): not synced before a

@@ -14,7 +14,8 @@
 
 use super::replicaset::next_batch;
 use super::{
-    count_children, lister_order, split_key, Beat, Creates, Cx, Hold, Input, Note, Outcome, Owned, Plan, ReconcileError, Step, Tally,
+    count_children, lister_order, split_key, unseen_children, Beat, Creates, Cx, Hold, Input, Note, Outcome, Owned, Plan, ReconcileError,
+    Step, Tally,
 };
 use crate::sim::apiserver::{Actor, AuditEntry, EventType, Options, Request, Response, Status};
 use crate::sim::controller_runtime::Read;
@@ -392,6 +393,15 @@ impl RecipeRun {
         let informer = cx.caches.informer(child).expect("a controller watches the kind it counts");
         match select {
             Select::Label(label) | Select::ActiveLabel(label) => {
+                // Counted as the store changes where the informer keeps a
+                // count by this label (the controller asked it to,
+                // Runtime::new); listed only where a plan or a loop reads them.
+                let active = matches!(select, Select::ActiveLabel(_));
+                if let Some((all, not_terminating)) = informer.labelled(label, &self.owner_key.namespace, &self.owner_key.name) {
+                    let unseen = unseen_children(informer, label, &self.owner_key);
+                    let in_cache = if active { not_terminating } else { all };
+                    return self.counted(owner, in_cache, None, unseen, false, select, planning, cx);
+                }
                 let (mut children, unseen) = count_children(informer, label, &self.owner_key);
                 if matches!(select, Select::ActiveLabel(_)) {
                     children.retain(|c| !c.is_terminating());
@@ -506,7 +516,13 @@ impl RecipeRun {
         // resynced every second) was a tenth of its simulation.
         let indexed = self.recipe.ops.iter().any(|o| matches!(o, Op::Create { naming: Naming::Indexed(_), .. }));
         let present: BTreeSet<String> = match plan {
-            Plan::Create(_) if indexed => children.iter().flatten().map(|c| c.name.clone()).collect(),
+            Plan::Create(_) if indexed => match &children {
+                Some(children) => children.iter().map(|c| c.name.clone()).collect(),
+                None => {
+                    let informer = cx.caches.informer(self.recipe.child).expect("a controller watches the kind it counts");
+                    informer.list().filter(|o| selects(select, &owner, o)).map(|c| c.name.clone()).collect()
+                }
+            },
             _ => BTreeSet::new(),
         };
         // What the cluster will hold after the plan, the world counts (the reconcile never reads it).

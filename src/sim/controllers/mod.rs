@@ -278,7 +278,13 @@ pub(crate) fn count_children(informer: &Informer, label: &str, owner: &ObjectKey
         .filter(|o| o.namespace == owner.namespace && o.labels.get(label).map(String::as_str) == Some(owner.name.as_str()))
         .cloned()
         .collect();
-    let unseen = informer
+    (children, unseen_children(informer, label, owner))
+}
+
+/// How many ADDED events of `owner`'s children (by its child label) are on
+/// the wire to a cache.
+pub(crate) fn unseen_children(informer: &Informer, label: &str, owner: &ObjectKey) -> u32 {
+    informer
         .on_the_wire()
         .filter(|e| {
             !e.dropped
@@ -286,6 +292,5 @@ pub(crate) fn count_children(informer: &Informer, label: &str, owner: &ObjectKey
                 && e.object.namespace == owner.namespace
                 && e.object.labels.get(label).map(String::as_str) == Some(owner.name.as_str())
         })
-        .count() as u32;
-    (children, unseen)
+        .count() as u32
 }

@@ -61,13 +61,16 @@ impl Row {
     }
 }
 
+/// One object as the cluster and the cache hold it (either may not).
+type Pair = (Option<ObjectRc>, Option<ObjectRc>);
+
 /// The union of what the cluster and the controller's cache hold, grouped by owner.
 pub fn object_rows(world: &World) -> Vec<Row> {
     let lag = world.cluster.watch_lag_ms;
     let now = world.now_ms();
     // (cluster version, cache version) per object: both sides iterate in key
     // order per kind, so a merge pairs them in linear time.
-    let mut all: Vec<(Option<ObjectRc>, Option<ObjectRc>)> = Vec::new();
+    let mut all: Vec<Pair> = Vec::new();
     for &kind in world.kinds.iter() {
         let mut cluster = world.api.objects_of(kind).peekable();
         let mut cache = world.controller_informer(kind).into_iter().flat_map(|i| i.list()).peekable();
@@ -86,7 +89,7 @@ pub fn object_rows(world: &World) -> Vec<Row> {
         }
     }
     // Each pair's object, borrowed (this runs at every frame drawn): the cluster's version, else the cache's.
-    fn either(v: &(Option<ObjectRc>, Option<ObjectRc>)) -> &Object {
+    fn either(v: &Pair) -> &Object {
         v.0.as_deref().or(v.1.as_deref()).expect("one side has it")
     }
     // Oldest first: by creation, which no two objects share (each is
@@ -94,7 +97,7 @@ pub fn object_rows(world: &World) -> Vec<Row> {
     // ever tie. Sorted on the number, read once a pair: a comparison that
     // read it through both pairs' objects was most of the rows' time at
     // 2,000 objects.
-    let mut all: Vec<(u64, (Option<ObjectRc>, Option<ObjectRc>))> = all.into_iter().map(|v| (either(&v).creation_rv, v)).collect();
+    let mut all: Vec<(u64, Pair)> = all.into_iter().map(|v| (either(&v).creation_rv, v)).collect();
     all.sort_unstable_by(|(a, x), (b, y)| {
         a.cmp(b).then_with(|| {
             let (x, y) = (either(x), either(y));
@@ -113,7 +116,7 @@ pub fn object_rows(world: &World) -> Vec<Row> {
             namespaces[namespaces.len() - 1].clone()
         }
     };
-    let mut make = |v: &(Option<ObjectRc>, Option<ObjectRc>), depth: u8| {
+    let mut make = |v: &Pair, depth: u8| {
         let o = either(v);
         let of_kind = world.kinds.iter().position(|&k| k == o.kind()).and_then(|k| pending.get(k));
         let pending = of_kind.and_then(|p| p.get(&o.namespace, &o.name)).map(|(t, at)| (t, at.saturating_sub(now)));
