@@ -28,7 +28,6 @@ use super::object::{Kind, ObjectKey, ObjectRc};
 use super::shelves::Shelves;
 use super::sorted::SortedMap;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -323,7 +322,7 @@ impl Informer {
     /// Keep a count of the store's objects by the value of `label`, per
     /// namespace, from now on ([`Informer::labelled`] reads it).
     pub(crate) fn index_label(&mut self, label: Arc<str>) {
-        let mut index = LabelIndex { label, counts: BTreeMap::new() };
+        let mut index = LabelIndex { label, counts: Vec::new() };
         for o in self.store.values() {
             index.count(o, true);
         }
@@ -335,7 +334,12 @@ impl Informer {
     /// keeps a count by that label ([`Informer::index_label`]).
     pub fn labelled(&self, label: &str, namespace: &str, value: &str) -> Option<(u32, u32)> {
         let index = self.by_label.as_ref().filter(|i| &*i.label == label)?;
-        Some(index.counts.get(namespace).and_then(|values| values.get(value)).copied().unwrap_or((0, 0)))
+        Some(index.get(namespace, value))
+    }
+
+    /// How many counts [`Informer::index_label`] keeps (a world's weight counts them).
+    pub(crate) fn labels_counted(&self) -> usize {
+        self.by_label.as_ref().map_or(0, |i| i.counts.len())
     }
 
     pub fn len(&self) -> usize {
@@ -486,12 +490,12 @@ impl Informer {
         e.due_ms.unwrap_or_else(|| e.sent_at_ms.saturating_add(lag_ms + e.jitter_ms + e.held_ms)).max(previous_ms)
     }
 
-    /// How many events are on the wire.
     /// The events on the wire, head first, without their delivery times.
     pub fn wire(&self) -> impl Iterator<Item = &InFlight> {
         self.in_flight.iter()
     }
 
+    /// How many events are on the wire.
     pub(crate) fn in_flight_len(&self) -> usize {
         self.in_flight.len()
     }
@@ -733,38 +737,43 @@ impl Informer {
 }
 
 /// The store's objects counted by the value of one label, per namespace:
-/// (all, not Terminating).
+/// (all, not Terminating). A sorted list, not a map: a world is cloned at
+/// every checkpoint, and a B-tree's nodes cost a clone a few hundred bytes
+/// for the one or two owners a scenario has.
 #[derive(Debug, Clone, Hash)]
 struct LabelIndex {
     label: Arc<str>,
-    counts: BTreeMap<String, BTreeMap<String, (u32, u32)>>,
+    /// (namespace, value, all, not Terminating), by namespace and value; no count of 0.
+    counts: Vec<(String, String, u32, u32)>,
 }
 
 impl LabelIndex {
+    fn find(&self, namespace: &str, value: &str) -> Result<usize, usize> {
+        self.counts.binary_search_by(|(n, v, ..)| (n.as_str(), v.as_str()).cmp(&(namespace, value)))
+    }
+
+    fn get(&self, namespace: &str, value: &str) -> (u32, u32) {
+        self.find(namespace, value).map_or((0, 0), |i| (self.counts[i].2, self.counts[i].3))
+    }
+
     /// `o` counted in (`add`) or out.
     fn count(&mut self, o: &ObjectRc, add: bool) {
         let Some(value) = o.labels.get(&*self.label) else { return };
         let active = u32::from(!o.is_terminating());
-        if add {
-            let values = match self.counts.get_mut(o.namespace.as_str()) {
-                Some(values) => values,
-                None => self.counts.entry(o.namespace.clone()).or_default(),
-            };
-            let n = match values.get_mut(value.as_str()) {
-                Some(n) => n,
-                None => values.entry(value.clone()).or_default(),
-            };
-            *n = (n.0 + 1, n.1 + active);
-        } else if let Some(values) = self.counts.get_mut(o.namespace.as_str()) {
-            if let Some(n) = values.get_mut(value.as_str()) {
-                *n = (n.0.saturating_sub(1), n.1.saturating_sub(active));
-                if n.0 == 0 {
-                    values.remove(value.as_str());
-                    if values.is_empty() {
-                        self.counts.remove(o.namespace.as_str());
-                    }
+        match (self.find(&o.namespace, value), add) {
+            (Ok(i), true) => {
+                let n = &mut self.counts[i];
+                (n.2, n.3) = (n.2 + 1, n.3 + active);
+            }
+            (Err(i), true) => self.counts.insert(i, (o.namespace.clone(), value.clone(), 1, active)),
+            (Ok(i), false) => {
+                let n = &mut self.counts[i];
+                (n.2, n.3) = (n.2.saturating_sub(1), n.3.saturating_sub(active));
+                if n.2 == 0 {
+                    self.counts.remove(i);
                 }
             }
+            (Err(_), false) => {}
         }
     }
 }
@@ -793,9 +802,10 @@ mod tests {
     }
 
     /// The count by label ([`Informer::index_label`]) is what a scan of the
-    /// store counts, through every way the store changes: an object added,
-    /// updated (relabelled, Terminating), deleted, a relist's replace, a
-    /// restart.
+    /// store counts, through each of the two ways the store changes
+    /// (`store_put`, which a watch event and a DeltaFIFO pop both reach, and
+    /// `fill`, which a relist's and a watch-list's replace reach): an object
+    /// added, updated (relabelled, Terminating), deleted, a relist, a restart.
     #[test]
     fn the_count_by_label_is_what_a_scan_counts() {
         let labelled = |name: &str, rv: u64, owner: &str, terminating: bool| {

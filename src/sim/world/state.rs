@@ -112,8 +112,11 @@ impl World {
         let caches = [Some(&self.ctl.caches), self.peer.as_ref().map(|p| &p.caches), Some(&self.gc.caches)];
         let beside = self.beside.iter().map(|b| &b.ctl.caches);
         let informers = caches.into_iter().flatten().chain(beside).flat_map(|c| &c.informers);
-        let (stored, in_flight) = informers.fold((0, 0), |(s, f), i| (s + i.len(), f + i.in_flight_len()));
-        BASE + PER_STORED * (api + stored) + PER_IN_FLIGHT * in_flight
+        // A count by label: its entry and its two short strings.
+        const PER_LABEL_COUNT: usize = std::mem::size_of::<(String, String, u32, u32)>() + 32;
+        let (stored, in_flight, counted) =
+            informers.fold((0, 0, 0), |(s, f, c), i| (s + i.len(), f + i.in_flight_len(), c + i.labels_counted()));
+        BASE + PER_STORED * (api + stored) + PER_IN_FLIGHT * in_flight + PER_LABEL_COUNT * counted
     }
 }
 
