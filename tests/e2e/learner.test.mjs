@@ -175,6 +175,34 @@ test("on a phone, either way up: Settings shows the lesson's own controls, label
   }
 });
 
+test('on a phone, either way up, with a preset edited: every control of the header is on the screen, its words on one line', async () => {
+  for (const viewport of PHONES) {
+    const { page, context } = await openPage(env.browser, env.server.origin, viewport);
+    try {
+      // An edit shows "Back to the preset": the header's most crowded state.
+      await openStage(page, env.server.url, '?s=over-create&cluster.watch_lag_ms=900');
+      await page.getByRole('button', { name: 'Back to the preset', exact: true }).waitFor();
+      const { off, tall, wide } = await page.evaluate(() => {
+        const controls = [...document.querySelectorAll('header.app-header :is(button, summary, select)')]
+          .filter((c) => c.offsetParent !== null && !c.closest('details:not([open]) > :not(summary)'))
+          .map((c) => ({ name: c.getAttribute('aria-label') ?? c.textContent.trim(), r: c.getBoundingClientRect() }));
+        return {
+          off: controls.filter(({ r }) => r.left < 0 || r.right > innerWidth + 0.5).map(({ name }) => name),
+          // One line of words in a 44 px target; two lines are 60 px and more.
+          tall: controls.filter(({ r }) => r.height > 52).map(({ name, r }) => `${name} ${Math.round(r.height)} px`),
+          wide: document.documentElement.scrollWidth - innerWidth,
+        };
+      });
+      const at = `${viewport.width}×${viewport.height}`;
+      assert.deepEqual(off, [], `at ${at}, header controls off the screen`);
+      assert.deepEqual(tall, [], `at ${at}, header controls whose words take more than one line`);
+      assert.ok(wide <= 0, `at ${at}, the page is ${wide} px wider than the screen`);
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('every preset starts with a line that fits, keeps the lab’s figures until asked, and ends on a sentence stating them', async () => {
   const { page, context } = await openPage(env.browser, env.server.origin, { width: 1280, height: 720 });
   try {
