@@ -175,14 +175,14 @@ test("on a phone, either way up: Settings shows the lesson's own controls, label
   }
 });
 
-test('on a phone, either way up, with a preset edited: every control of the header is on the screen, its words on one line', async () => {
+test('on a phone, either way up, with a preset edited: every control of the header is on the screen, its words on one line, Help on a row with others', async () => {
   for (const viewport of PHONES) {
     const { page, context } = await openPage(env.browser, env.server.origin, viewport);
     try {
       // An edit shows "Back to the preset": the header's most crowded state.
       await openStage(page, env.server.url, '?s=over-create&cluster.watch_lag_ms=900');
       await page.getByRole('button', { name: 'Back to the preset', exact: true }).waitFor();
-      const { off, tall, wide } = await page.evaluate(() => {
+      const { off, tall, wide, alone } = await page.evaluate(() => {
         const controls = [...document.querySelectorAll('header.app-header :is(button, summary, select)')]
           .filter((c) => c.offsetParent !== null && !c.closest('details:not([open]) > :not(summary)'))
           .map((c) => ({ name: c.getAttribute('aria-label') ?? c.textContent.trim(), r: c.getBoundingClientRect() }));
@@ -191,12 +191,18 @@ test('on a phone, either way up, with a preset edited: every control of the head
           // One line of words in a 44 px target; two lines are 60 px and more.
           tall: controls.filter(({ r }) => r.height > 52).map(({ name, r }) => `${name} ${Math.round(r.height)} px`),
           wide: document.documentElement.scrollWidth - innerWidth,
+          // Help shares a row: on one of its own it took 49 px of a phone's header.
+          alone: (() => {
+            const help = controls.find(({ name }) => name === 'Help')?.r;
+            return !help || !controls.some(({ name, r }) => name !== 'Help' && r.top + r.height / 2 > help.top && r.top + r.height / 2 < help.bottom);
+          })(),
         };
       });
       const at = `${viewport.width}×${viewport.height}`;
       assert.deepEqual(off, [], `at ${at}, header controls off the screen`);
       assert.deepEqual(tall, [], `at ${at}, header controls whose words take more than one line`);
       assert.ok(wide <= 0, `at ${at}, the page is ${wide} px wider than the screen`);
+      assert.ok(!alone, `at ${at}, Help is on a row of its own (or missing)`);
     } finally {
       await context.close();
     }
