@@ -105,7 +105,7 @@ impl World {
     /// record on the wire; the rest is a few kilobytes. `tests/memory.rs`
     /// holds it to what a clone allocates.
     pub fn weight(&self) -> usize {
-        const BASE: usize = 2 << 10;
+        const BASE: usize = 3 << 10;
         const PER_STORED: usize = std::mem::size_of::<crate::sim::object::ObjectRc>() * 3 / 2;
         const PER_IN_FLIGHT: usize = std::mem::size_of::<crate::sim::informer::InFlight>() * 3 / 2;
         let api: usize = self.kinds.iter().map(|k| self.api.count(*k)).sum();
