@@ -177,8 +177,18 @@ fn field_by_position(text: &str, message: &str, line_col: Option<(usize, usize)>
             let offset = byte_offset(text, l, c);
             // A list or a map where a plain value belongs is reported before
             // it is read: the value at fault is the one that starts next.
+            // Unless a type that takes several kinds of value (a comparison's
+            // operand: a word or a number) opened it first: then the error
+            // stands on its opening bracket, or on the white space or the
+            // closing bracket after it, and the value at fault is the list
+            // or map that bracket or space belongs to.
             let peeked = message.starts_with("invalid type: sequence") || message.starts_with("invalid type: map");
-            path_at_offset(text, if peeked { next_token(text, offset) } else { offset })
+            let next = text.get(offset..).map(str::trim_start).and_then(|rest| rest.bytes().next());
+            let opened = peeked && !matches!(next, Some(b'[' | b'{'));
+            match offset.checked_sub(1).filter(|_| opened).and_then(|end| open_at(text, end)) {
+                Some(open) => path_at_offset(text, open + 1),
+                None => path_at_offset(text, if peeked { next_token(text, offset) } else { offset }),
+            }
         })
         .unwrap_or_default();
     // An enum written as a map (`{"bogus": 1}`) is named by its field, not
@@ -199,6 +209,37 @@ fn parse(text: &str) -> Result<Scenario, ScenarioError> {
 /// The end of line `line`, column `col` (1-based) as a byte count into `text`.
 fn byte_offset(text: &str, line: usize, col: usize) -> usize {
     text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum::<usize>() + col
+}
+
+/// Where the list or map that byte `at` is part of opens: the one that
+/// opens there, closes there, or is the innermost open around it.
+fn open_at(text: &str, at: usize) -> Option<usize> {
+    let mut open = Vec::new();
+    let mut chars = text.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if i >= at {
+            return if i == at && matches!(c, '[' | '{') { Some(i) } else { open.pop() };
+        }
+        match c {
+            '"' => {
+                while let Some((_, c)) = chars.next() {
+                    match c {
+                        '"' => break,
+                        '\\' => {
+                            chars.next();
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            '[' | '{' => open.push(i),
+            ']' | '}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The offset that takes in the next character after `offset` that is not white space.
@@ -355,6 +396,27 @@ mod tests {
             let (runner, page) = (parse(text).unwrap_err(), parse_plain(text).unwrap_err());
             assert_eq!((runner.field.as_str(), page.field.as_str()), (field, field), "{text}");
             assert_eq!(page.to_string(), runner.to_string());
+        }
+    }
+
+    #[test]
+    fn a_value_read_whole_before_it_is_refused_is_named_by_its_index_in_the_page_too() {
+        // A comparison's operand ("found", "desired" or a number) is read
+        // whole before a list or a map is refused: serde_json gives the
+        // error's position at its end, not just before it. The parity
+        // proptest found `gt: [[], 8]` named `gt` by the page.
+        let mut doc = crate::scenario::preset("result-handling").unwrap().to_value();
+        for (operand, pretty) in [
+            (serde_json::json!([]), false),
+            (serde_json::json!([1, [2, "]"]]), true),
+            (serde_json::json!({"a": [1]}), false),
+            (serde_json::json!({}), true),
+        ] {
+            doc["controller"]["recipe"]["steps"][2]["return_if"]["when"]["gt"] = serde_json::json!([operand, 8]);
+            let text = if pretty { serde_json::to_string_pretty(&doc).unwrap() } else { doc.to_string() };
+            let (runner, page) = (parse(&text).unwrap_err(), parse_plain(&text).unwrap_err());
+            assert_eq!(runner.field, "controller.recipe.steps[2].return_if.when.gt[0]", "{operand}");
+            assert_eq!(page.to_string(), runner.to_string(), "{operand}");
         }
     }
 
