@@ -214,32 +214,10 @@ fn byte_offset(text: &str, line: usize, col: usize) -> usize {
 /// Where the list or map that byte `at` is part of opens: the one that
 /// opens there, closes there, or is the innermost open around it.
 fn open_at(text: &str, at: usize) -> Option<usize> {
-    let mut open = Vec::new();
-    let mut chars = text.char_indices();
-    while let Some((i, c)) = chars.next() {
-        if i >= at {
-            return if i == at && matches!(c, '[' | '{') { Some(i) } else { open.pop() };
-        }
-        match c {
-            '"' => {
-                while let Some((_, c)) = chars.next() {
-                    match c {
-                        '"' => break,
-                        '\\' => {
-                            chars.next();
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            '[' | '{' => open.push(i),
-            ']' | '}' => {
-                open.pop();
-            }
-            _ => {}
-        }
+    match text.as_bytes().get(at) {
+        Some(b'[' | b'{') => Some(at),
+        _ => open_around(text, at).last().map(|(start, _)| *start),
     }
-    None
 }
 
 /// The offset that takes in the next character after `offset` that is not white space.
@@ -249,26 +227,26 @@ fn next_token(text: &str, offset: usize) -> usize {
     (offset + skipped + 1).min(text.len())
 }
 
-/// The path of the value being read at byte `offset` of a JSON text (the
-/// end of the error's line and column): the keys and indices of the objects
-/// and arrays open there, as `a.b[2].c`. A scan that only follows nesting, strings and commas; the
-/// text's validity is serde_json's business.
-fn path_at_offset(text: &str, offset: usize) -> String {
-    enum Open {
-        Object {
-            key: Option<String>,
-            expect_key: bool,
-        },
-        /// `started`: the element at `index` has begun (an empty `[]` has none).
-        Array {
-            index: usize,
-            started: bool,
-        },
-    }
-    let mut stack: Vec<Open> = Vec::new();
+enum Open {
+    Object {
+        key: Option<String>,
+        expect_key: bool,
+    },
+    /// `started`: the element at `index` has begun (an empty `[]` has none).
+    Array {
+        index: usize,
+        started: bool,
+    },
+}
+
+/// The objects and arrays open at byte `offset` of a JSON text, outermost
+/// first, each with the byte it opens at. A scan that only follows nesting,
+/// strings and commas; the text's validity is serde_json's business.
+fn open_around(text: &str, offset: usize) -> Vec<(usize, Open)> {
+    let mut stack: Vec<(usize, Open)> = Vec::new();
     let mut chars = text.char_indices().take_while(|(i, _)| *i < offset);
-    while let Some((_, c)) = chars.next() {
-        if let Some(Open::Array { started, .. }) = stack.last_mut() {
+    while let Some((i, c)) = chars.next() {
+        if let Some((_, Open::Array { started, .. })) = stack.last_mut() {
             if !c.is_whitespace() && c != ',' && c != ']' {
                 *started = true;
             }
@@ -291,19 +269,19 @@ fn path_at_offset(text: &str, offset: usize) -> String {
                         c => s.push(c),
                     }
                 }
-                if let Some(Open::Object { key, expect_key }) = stack.last_mut() {
+                if let Some((_, Open::Object { key, expect_key })) = stack.last_mut() {
                     if *expect_key {
                         *key = Some(s);
                         *expect_key = false;
                     }
                 }
             }
-            '{' => stack.push(Open::Object { key: None, expect_key: true }),
-            '[' => stack.push(Open::Array { index: 0, started: false }),
+            '{' => stack.push((i, Open::Object { key: None, expect_key: true })),
+            '[' => stack.push((i, Open::Array { index: 0, started: false })),
             '}' | ']' => {
                 stack.pop();
             }
-            ',' => match stack.last_mut() {
+            ',' => match stack.last_mut().map(|(_, open)| open) {
                 Some(Open::Object { expect_key, .. }) => *expect_key = true,
                 Some(Open::Array { index, started }) => {
                     *index += 1;
@@ -314,15 +292,22 @@ fn path_at_offset(text: &str, offset: usize) -> String {
             _ => {}
         }
     }
+    stack
+}
+
+/// The path of the value being read at byte `offset` of a JSON text (the
+/// end of the error's line and column): the keys and indices of the objects
+/// and arrays open there ([`open_around`]), as `a.b[2].c`.
+fn path_at_offset(text: &str, offset: usize) -> String {
     let mut path = String::new();
-    for open in &stack {
+    for (_, open) in open_around(text, offset) {
         match open {
             // After a comma, before the next key: the old key is done with.
             Open::Object { key: Some(k), expect_key: false } => {
                 if !path.is_empty() {
                     path.push('.');
                 }
-                path.push_str(k);
+                path.push_str(&k);
             }
             Open::Object { .. } => {}
             Open::Array { index, started: true } => path.push_str(&format!("[{index}]")),
