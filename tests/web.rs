@@ -260,6 +260,36 @@ async fn a_rebuilt_element_with_other_attributes_drops_the_old_ones() {
     assert_eq!(seen, expected.map(|(name, value)| (vec![name.to_string()], Some(value.to_string()))));
 }
 
+// ---------------------------------------------------------------- the reactive graph (vendor/reactive_graph)
+
+/// An effect that reads a memo (the rows in view) of a memo (how many rows)
+/// of a memo (the snapshot), and the two it derives from too, as the
+/// Cluster list's rows do. Published reactive_graph checks the first memo
+/// with the effect as the observer: the snapshot, brought up to date by
+/// that check, spares the effect its `mark_dirty`, and the rows in view,
+/// unchanged, answer "no change", so the effect missed the frame (at the end
+/// of a run, for good: the rows said "of 497" under a header counting 501).
+/// vendor/reactive_graph runs the effect once for each change, and only once.
+#[wasm_bindgen_test]
+async fn an_effect_reading_a_memo_and_what_it_derives_from_runs_once_for_each_change() {
+    let source = RwSignal::new(0usize);
+    let seen = Rc::new(std::cell::RefCell::new(Vec::new()));
+    let seen_in = Rc::clone(&seen);
+    // Mounted, as the page's effects are: the memos and the effect belong to the mounted view.
+    let _m = mount_bare(move || {
+        let snap = Memo::new(move |_| source.get());
+        let len = Memo::new(move |_| snap.get() / 10);
+        let shown = Memo::new(move |_| len.get().min(3));
+        StoredValue::new_local(RenderEffect::new(move |_| seen_in.borrow_mut().push((shown.get(), len.get(), snap.get()))));
+    })
+    .await;
+    for v in [5, 40, 41, 50] {
+        source.set(v);
+        tick().await;
+    }
+    assert_eq!(*seen.borrow(), [(0, 0, 0), (0, 0, 5), (3, 4, 40), (3, 4, 41), (3, 5, 50)]);
+}
+
 // ---------------------------------------------------------------- Cluster and Cache
 
 /// The Cluster (or Cache) panel's rows are exactly the view's rows, in order,

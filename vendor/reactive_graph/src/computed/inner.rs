@@ -106,20 +106,25 @@ where
     fn update_if_necessary(&self) -> bool {
         /// codegen optimisation:
         fn needs_update(reactivity: &RwLock<MemoInnerReactivity>) -> bool {
-            let (state, sources) = {
+            let (state, sources, this) = {
                 let inner = reactivity.read().or_poisoned();
-                (inner.state, inner.sources.clone())
+                (inner.state, inner.sources.clone(), inner.any_subscriber.clone())
             };
             match state {
                 ReactiveNodeState::Clean => false,
                 ReactiveNodeState::Dirty => true,
-                ReactiveNodeState::Check => {
+                // Checked with this memo as the observer: a source that
+                // changes then spares only this memo its `mark_dirty` (this
+                // memo sees the change returned), not whichever effect
+                // asked this memo to check. That effect may read the source
+                // itself, and this memo may not change.
+                ReactiveNodeState::Check => this.with_observer(|| {
                     (&sources).into_iter().any(|source| {
                         source.update_if_necessary()
                             || reactivity.read().or_poisoned().state
                                 == ReactiveNodeState::Dirty
                     })
-                }
+                }),
             }
         }
 

@@ -40,9 +40,16 @@ impl ReactiveNode for RwLock<EffectInner> {
 
         drop(guard);
 
-        sources
+        let changed = sources
             .into_iter()
-            .any(|source| source.update_if_necessary())
+            .any(|source| source.update_if_necessary());
+        // A source brought up to date by another source's check (a memo
+        // this effect reads, and a memo that memo reads) marks this effect
+        // dirty rather than answering `true` here; this run covers it.
+        let mut guard = self.write().or_poisoned();
+        let run = changed || guard.dirty;
+        guard.dirty = false;
+        run
     }
 
     fn mark_check(&self) {
