@@ -6,6 +6,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -43,6 +44,24 @@ test('dist/index.html refers to its assets by relative URLs only', async () => {
   for (const url of all) {
     assert.match(url, /^\.\//, `asset URL ${url} is relative to the page`);
   }
+});
+
+test('the stylesheet ships without its comments, every rule kept, and its link names it by hash and integrity', async () => {
+  const html = await readFile(path.join(DIST, 'index.html'), 'utf8');
+  const links = [...html.matchAll(/<link rel="stylesheet" href="\.\/(main-([0-9a-f]{16})\.css)" integrity="sha384-([^"]+)"\/>/g)];
+  assert.equal(links.length, 1, 'one stylesheet link');
+  const [, file, hash, sri] = links[0];
+  const shipped = await readFile(path.join(DIST, file));
+  assert.equal(createHash('sha384').update(shipped).digest('base64'), sri, 'the integrity hash is that of the shipped file');
+  assert.equal(createHash('sha256').update(shipped).digest('hex').slice(0, 16), hash, 'the name hashes the shipped content');
+  const css = shipped.toString('utf8');
+  const source = await readFile(new URL('../../style/main.css', import.meta.url), 'utf8');
+  assert.ok(source.includes('/*'), 'style/main.css explains itself in comments');
+  assert.ok(!css.includes('/*') && !css.includes('*/'), 'no comment is shipped');
+  // Every rule is kept: the same text as the source's once its comments are gone.
+  const squash = (text) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\s+/g, ' ').trim();
+  assert.equal(squash(css), squash(source), 'the rules are those of the source, comments aside');
+  assert.ok(css.length < source.length * 0.8, `${css.length} bytes shipped of ${source.length}`);
 });
 
 test('the page loads from a deep sub-path, quietly, and draws every panel as a named region', async () => {
