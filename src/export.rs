@@ -88,11 +88,11 @@ fn seed(o: &Object) -> Seed {
     Seed {
         api_version: api_version(kind),
         kind,
-        namespace: o.namespace.clone(),
-        name: o.name.clone(),
+        namespace: o.namespace.to_string(),
+        name: o.name.to_string(),
         uid: o.uid,
         labels: o.labels.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-        owner: o.controller_ref().map(|r| (api_version(r.kind), r.kind, r.name.clone(), r.uid)),
+        owner: o.controller_ref().map(|r| (api_version(r.kind), r.kind, r.name.to_string(), r.uid)),
         desired: kind.desired_field().and_then(|f| o.spec.desired().map(|d| (f, d))),
     }
 }
@@ -143,7 +143,7 @@ pub fn go_test(s: &Scenario, frame: Option<u64>) -> Result<GoTest, ScenarioError
                 if matches!(entry.actor, Actor::Controller(_)) && entry.verb == Verb::Create && entry.status.is_success() {
                     let of = created.entry(entry.kind.as_str()).or_default();
                     let n = of.len() as u32 + 1;
-                    of.insert(entry.name.clone(), n);
+                    of.insert(entry.name.to_string(), n);
                 }
                 if entry.actor == Actor::Kubectl && seeds.is_some() {
                     actions += 1;
@@ -155,7 +155,7 @@ pub fn go_test(s: &Scenario, frame: Option<u64>) -> Result<GoTest, ScenarioError
                         .api
                         .objects()
                         .map(|o| &**o)
-                        .filter(|o| !created.get(o.kind().as_str()).is_some_and(|c| c.contains_key(&o.name)))
+                        .filter(|o| !created.get(o.kind().as_str()).is_some_and(|c| c.contains_key(o.name.as_str())))
                         .collect();
                     v.sort_by_key(|o| o.creation_rv);
                     seeds = Some(v.into_iter().map(seed).collect());
@@ -166,9 +166,9 @@ pub fn go_test(s: &Scenario, frame: Option<u64>) -> Result<GoTest, ScenarioError
                     let inf = world.controller_informer(k).expect("a cached kind has an informer");
                     let (mut seeded, mut made) = (Vec::new(), Vec::new());
                     for o in inf.list() {
-                        match created.get(k.as_str()).and_then(|c| c.get(&o.name)) {
+                        match created.get(k.as_str()).and_then(|c| c.get(o.name.as_str())) {
                             Some(&n) => made.push(n),
-                            None => seeded.push(o.name.clone()),
+                            None => seeded.push(o.name.to_string()),
                         }
                     }
                     seeded.sort();

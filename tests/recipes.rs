@@ -682,7 +682,7 @@ fn random_victims_are_drawn_from_the_seed_and_a_stale_cache_deletes_below_desire
         while let Some(frame) = world.step() {
             if let Event::ApiRequest { entry, .. } = &frame.event {
                 if entry.verb == Verb::Delete && entry.status == Status::OK {
-                    deleted.push(entry.name.clone());
+                    deleted.push(entry.name.to_string());
                 }
             }
             if frame.at_ms > 3000 {
@@ -1400,14 +1400,14 @@ struct Vanished {
 impl Vanished {
     fn watch(s: &Scenario) -> Vanished {
         let mut world = cachescope::sim::world::World::new(s.world_init());
-        let names = |w: &cachescope::sim::world::World| w.api.objects().map(|o| o.name.clone()).collect::<Vec<_>>();
+        let names = |w: &cachescope::sim::world::World| w.api.objects().map(|o| o.name.to_string()).collect::<Vec<_>>();
         let (mut was, mut order, mut held) = (names(&world), Vec::new(), Vec::new());
         while world.step().is_some() {
             let now = names(&world);
             order.extend(was.iter().filter(|n| !now.contains(n)).cloned());
             for o in world.api.objects().filter(|o| o.is_terminating() && o.finalizers.iter().any(|f| f == "foregroundDeletion")) {
-                if !held.contains(&o.name) {
-                    held.push(o.name.clone());
+                if !held.iter().any(|h| *h == o.name) {
+                    held.push(o.name.to_string());
                 }
             }
             was = now;

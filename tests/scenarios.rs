@@ -791,8 +791,8 @@ fn an_expired_watch_backs_off_then_relists() {
     assert!(caption.contains("410 Expired (too old resource version)") && caption.contains("backs off"), "{caption}");
     // Pods deleted meanwhile: the ReplicaSet made each good, and at the end the cache agrees with the cluster.
     assert_eq!(run.report.live("Pod"), 3);
-    let cached: Vec<String> = run.world.ctl.caches.informer(Kind::Pod).unwrap().list().map(|p| p.name.clone()).collect();
-    let live: Vec<String> = run.world.api.objects_of(Kind::Pod).map(|p| p.name.clone()).collect();
+    let cached: Vec<String> = run.world.ctl.caches.informer(Kind::Pod).unwrap().list().map(|p| p.name.to_string()).collect();
+    let live: Vec<String> = run.world.api.objects_of(Kind::Pod).map(|p| p.name.to_string()).collect();
     assert_eq!(cached, live);
 }
 

@@ -65,7 +65,7 @@ fn rs(replicas: u32, uid: u64) -> ObjectRc {
 fn pod(i: u64, owner: &ObjectRc) -> ObjectRc {
     ObjectRc::new(Object {
         namespace: "default".into(),
-        name: format!("pod-{i}"),
+        name: format!("pod-{i}").into(),
         uid: 1000 + i,
         resource_version: 1000 + i,
         creation_rv: 1000 + i,
@@ -241,7 +241,7 @@ fn TestControllerBurstReplicas() {
     assert_eq!(deletes(&sent), 5);
     assert_eq!(deletes(&sync(&c, &mut exp, &s, 0, Status::OK)), 0, "deletions not yet observed");
     // The newest pods went first.
-    let victims: Vec<String> = sent.iter().map(|r| r.name.clone().unwrap()).collect();
+    let victims: Vec<String> = sent.iter().map(|r| r.name.clone().unwrap().to_string()).collect();
     assert!(victims.contains(&"pod-29".to_string()), "{victims:?}");
 }
 
@@ -298,7 +298,9 @@ fn TestExpectationsOnRecreate() {
 #[test]
 fn TestOverlappingRSs() {
     let rss: Vec<ObjectRc> = (1..10)
-        .map(|j| ObjectRc::new(Object { name: format!("rs{j}"), uid: j, resource_version: j, creation_rv: 1, ..(*rs(1, 0)).clone() }))
+        .map(|j| {
+            ObjectRc::new(Object { name: format!("rs{j}").into(), uid: j, resource_version: j, creation_rv: 1, ..(*rs(1, 0)).clone() })
+        })
         .collect();
     let owner = &rss[3];
     let mut c = Caches::new(&[Kind::ReplicaSet, Kind::Pod]);

@@ -395,7 +395,7 @@ async fn an_empty_cache_names_nothing() {
     assert_rows_drawn(&m, "Cache", &s, true);
     let drawn = m.text(r#"section[aria-label="Cache"]"#);
     for o in s.world().api.objects_of(Kind::ConfigMap) {
-        assert!(!drawn.contains(&format!("{} ", o.name)) && !drawn.ends_with(&o.name), "the empty cache names {}: {drawn}", o.name);
+        assert!(!drawn.contains(&format!("{} ", o.name)) && !drawn.ends_with(o.name.as_str()), "the empty cache names {}: {drawn}", o.name);
     }
     assert!(drawn.contains("Empty."), "{drawn}");
     m.finish().await;
@@ -926,7 +926,7 @@ async fn timeline_shows_the_audit_log_and_the_controller_log_side_by_side() {
         assert_eq!(text(&one(li, ".verb")), entry.verb.as_str());
         assert_eq!(text(&one(li, ".status")), entry.status.label());
         assert!(has_class(&one(li, ".status"), if entry.status.code >= 400 { "bad" } else { "ok" }));
-        assert!(entry.name.is_empty() || text(&one(li, ".obj")).ends_with(&entry.name));
+        assert!(entry.name.is_empty() || text(&one(li, ".obj")).ends_with(entry.name.as_str()));
         assert_eq!(text(&one(li, ".t")), format!("{:.3}", entry.at_ms as f64 / 1000.0));
     }
     // The empty-cache deletions look like an intentional cleanup to the apiserver.

@@ -126,7 +126,7 @@ pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
             }
         },
         Event::ApiRequest { entry, .. } => {
-            let name = if entry.name.is_empty() { format!("{}s", entry.kind) } else { entry.name.clone() };
+            let name = if entry.name.is_empty() { format!("{}s", entry.kind) } else { entry.name.to_string() };
             format!("{} {name} · {}", entry.verb.as_str(), entry.status.label())
         }
         Event::ReconcileFinished { error, requeue, .. } => match (error, requeue) {

@@ -271,7 +271,7 @@ pub fn objects_at_peak(s: &Scenario, extra_scale: Option<(Kind, String, u32)>) -
         }
         if per > 0 {
             for t in o.templates(ns) {
-                ask(o.kind, namespace, t.name.unwrap_or_default(), per, format!("objects[{i}].{unit}"));
+                ask(o.kind, namespace, t.name.unwrap_or_default().into(), per, format!("objects[{i}].{unit}"));
             }
         }
     }

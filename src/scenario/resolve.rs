@@ -102,16 +102,16 @@ impl ObjectSpec {
         let owner_references: crate::sim::object::OwnerReferences = std::rc::Rc::new(
             self.owner_references
                 .iter()
-                .map(|r| OwnerReference { kind: r.kind, name: r.name.clone(), uid: 0, controller: r.controller })
+                .map(|r| OwnerReference { kind: r.kind, name: r.name.as_str().into(), uid: 0, controller: r.controller })
                 .collect(),
         );
         (1..=count)
             .map(|i| ObjectTemplate {
-                namespace: namespace.clone(),
+                namespace: namespace.as_str().into(),
                 name: Some(if count > 1 || self.name.contains("{i}") {
-                    self.name.replace("{i}", &i.to_string())
+                    self.name.replace("{i}", &i.to_string()).into()
                 } else {
-                    self.name.clone()
+                    self.name.as_str().into()
                 }),
                 generate_name: None,
                 labels: labels.clone(),

@@ -7,7 +7,7 @@
 //! without moving a trace hash.
 
 use super::apiserver::{AuditEntry, EventType, FailMode, Verb};
-use super::object::{Kind, ObjectRef};
+use super::object::{Kind, Name, ObjectRef};
 pub use super::reconcile::Requeue;
 use super::reconcile::{HandlerEffects, Note, ReconcileError, Step};
 use serde::Serialize;
@@ -67,13 +67,13 @@ pub struct Shortfall {
 #[serde(rename_all = "snake_case", tag = "by")]
 pub enum QueuedBy {
     /// A watch event's handler (`ADDED ConfigMap beta-voice-x`).
-    Watch { event_type: EventType, kind: Kind, name: String },
+    Watch { event_type: EventType, kind: Kind, name: Name },
     /// A LIST reaching the store at once (`Replace`).
     List { kind: Kind },
     /// A relist's tombstone (`DeletedFinalStateUnknown`) for `name`.
-    Tombstone { kind: Kind, name: String },
+    Tombstone { kind: Kind, name: Name },
     /// v1.28's DeltaFIFO popping `name` from a LIST.
-    ListPop { kind: Kind, name: String },
+    ListPop { kind: Kind, name: Name },
     /// The informer's resync.
     Resync { kind: Kind },
     /// The one-shot program's start (the pruner).
@@ -383,8 +383,8 @@ impl Event {
                 })
                 .collect(),
             Event::ReconcileNote { note: Note::CacheMiss { name, kind, .. } | Note::CacheHit { name, kind }, key, .. } => {
-                let namespace = key.split('/').next().unwrap_or_default().to_string();
-                vec![ObjectRef { kind: *kind, namespace, name: name.clone() }]
+                let namespace = key.split('/').next().unwrap_or_default().into();
+                vec![ObjectRef { kind: *kind, namespace, name: name.as_str().into() }]
             }
             _ => Vec::new(),
         }

@@ -447,8 +447,8 @@ impl Informer {
     fn bookmark_at(&self, rv: u64, now_ms: u64) -> InFlight {
         let spec = super::object::Spec::empty(self.kind);
         let placeholder = super::object::Object {
-            namespace: String::new(),
-            name: String::new(),
+            namespace: Default::default(),
+            name: Default::default(),
             uid: 0,
             resource_version: rv,
             creation_rv: rv,
@@ -744,7 +744,7 @@ impl Informer {
 struct LabelIndex {
     label: Arc<str>,
     /// (namespace, value, all, not Terminating), by namespace and value; no count of 0.
-    counts: Vec<(String, String, u32, u32)>,
+    counts: Vec<(super::object::Name, String, u32, u32)>,
 }
 
 impl LabelIndex {
@@ -1119,7 +1119,7 @@ mod tests {
         let mut dropped: Vec<(bool, String)> = got
             .iter()
             .filter(|d| d.event.dropped)
-            .map(|d| (d.event.bookmark, if d.event.bookmark { String::new() } else { d.event.object.name.clone() }))
+            .map(|d| (d.event.bookmark, if d.event.bookmark { String::new() } else { d.event.object.name.to_string() }))
             .collect();
         dropped.sort();
         assert_eq!(

@@ -186,10 +186,16 @@ impl Invariants {
         let mut broke = match audit.verb {
             Verb::Create if audit.status.is_success() => self.check_create(audit, api),
             Verb::Delete if !sent.synced => {
-                vec![Violation::new(NO_DELETE_BEFORE_SYNC, ViolationFacts::DeleteBeforeSync { kind: audit.kind, name: audit.name.clone() })]
+                vec![Violation::new(
+                    NO_DELETE_BEFORE_SYNC,
+                    ViolationFacts::DeleteBeforeSync { kind: audit.kind, name: audit.name.to_string() },
+                )]
             }
             Verb::Delete if sent.uncached && audit.status.is_success() => {
-                vec![Violation::new(NO_DELETE_OF_UNCACHED, ViolationFacts::DeleteOfUncached { kind: audit.kind, name: audit.name.clone() })]
+                vec![Violation::new(
+                    NO_DELETE_OF_UNCACHED,
+                    ViolationFacts::DeleteOfUncached { kind: audit.kind, name: audit.name.to_string() },
+                )]
             }
             _ => Vec::new(),
         };
@@ -203,9 +209,9 @@ impl Invariants {
     fn check_declared(d: Declared, audit: &AuditEntry, api: &ApiServer, broke: &mut Vec<Violation>) {
         if let Rule::HasLabel { kind, label } = d.rule {
             if audit.status.is_success() && audit.kind == kind && matches!(audit.verb, Verb::Create | Verb::Update) {
-                let written = api.get(kind, &ObjectKey::new(audit.namespace.clone(), audit.name.clone()));
+                let written = api.get(kind, &ObjectKey::new(audit.namespace.clone(), audit.name.to_string()));
                 if written.is_some_and(|o| !o.labels.contains_key(label)) {
-                    broke.push(Violation::new(d.name, ViolationFacts::LabelMissing { kind, name: audit.name.clone(), label }));
+                    broke.push(Violation::new(d.name, ViolationFacts::LabelMissing { kind, name: audit.name.to_string(), label }));
                 }
             }
             return;
@@ -215,16 +221,16 @@ impl Invariants {
         }
         match (d.rule, audit.verb) {
             (Rule::AtMost { count, owner: kind }, Verb::Create) => {
-                let Some(created) = api.get(audit.kind, &ObjectKey::new(audit.namespace.clone(), audit.name.clone())) else { return };
+                let Some(created) = api.get(audit.kind, &ObjectKey::new(audit.namespace.clone(), audit.name.to_string())) else { return };
                 let Some(owner) = owner_of(created, api).filter(|o| o.kind() == kind) else { return };
                 let (active, _) = children_of(api, &owner, audit.kind);
                 if active > count {
                     let facts = ViolationFacts::AboveBound {
                         owner: kind,
-                        owner_name: owner.name.clone(),
+                        owner_name: owner.name.to_string(),
                         count,
                         active,
-                        created: audit.name.clone(),
+                        created: audit.name.to_string(),
                     };
                     broke.push(Violation::new(d.name, facts));
                 }
@@ -234,10 +240,10 @@ impl Invariants {
                 // kind in its namespace is counted.
                 let below = api.objects_of(kind).filter(|o| o.namespace == audit.namespace && !o.is_terminating()).find_map(|owner| {
                     let (active, _) = children_of(api, owner, audit.kind);
-                    (active < count).then(|| (owner.name.clone(), active))
+                    (active < count).then(|| (owner.name.to_string(), active))
                 });
                 if let Some((owner_name, active)) = below {
-                    let facts = ViolationFacts::BelowBound { owner: kind, owner_name, count, active, deleted: audit.name.clone() };
+                    let facts = ViolationFacts::BelowBound { owner: kind, owner_name, count, active, deleted: audit.name.to_string() };
                     broke.push(Violation::new(d.name, facts));
                 }
             }
@@ -256,7 +262,7 @@ impl Invariants {
             let desired = self.desired_of(o);
             let (active, _) = children_of(api, o, child);
             if active != desired && short.is_none() {
-                short = Some(Shortfall { name: o.name.clone(), desired, active });
+                short = Some(Shortfall { name: o.name.to_string(), desired, active });
             }
         }
         (owners, short)
@@ -264,7 +270,9 @@ impl Invariants {
 
     /// A committed create: the owner's children now, active and Terminating.
     fn check_create(&self, audit: &AuditEntry, api: &ApiServer) -> Vec<Violation> {
-        let Some(created) = api.get(audit.kind, &ObjectKey::new(audit.namespace.clone(), audit.name.clone())) else { return Vec::new() };
+        let Some(created) = api.get(audit.kind, &ObjectKey::new(audit.namespace.clone(), audit.name.to_string())) else {
+            return Vec::new();
+        };
         let Some(owner) = owner_of(created, api) else { return Vec::new() };
         let desired = self.desired_of(&owner);
         let (active, terminating) = children_of(api, &owner, audit.kind);
@@ -272,20 +280,20 @@ impl Invariants {
         if active > desired {
             let facts = ViolationFacts::OverDesired {
                 owner: owner.kind(),
-                owner_name: owner.name.clone(),
+                owner_name: owner.name.to_string(),
                 desired,
                 active,
-                created: audit.name.clone(),
+                created: audit.name.to_string(),
             };
             broke.push(Violation::new(CHILDREN_WITHIN_DESIRED, facts));
         }
         if owner.kind() == Kind::ReplicaSet && active + terminating > desired {
             let facts = ViolationFacts::PodsOverReplicas {
-                owner_name: owner.name.clone(),
+                owner_name: owner.name.to_string(),
                 desired,
                 total: active + terminating,
                 terminating,
-                created: audit.name.clone(),
+                created: audit.name.to_string(),
             };
             broke.push(Violation::new(ALL_PODS_WITHIN_REPLICAS, facts));
         }
@@ -337,7 +345,7 @@ fn children_of(api: &ApiServer, owner: &Object, kind: Kind) -> (u32, u32) {
         for c in api.objects_of(kind) {
             let mine = c.controller_ref().is_none()
                 && c.namespace == owner.namespace
-                && child_label(owner.kind()).is_some_and(|l| c.labels.get(l) == Some(&owner.name));
+                && child_label(owner.kind()).is_some_and(|l| c.labels.get(l).is_some_and(|v| *v == owner.name));
             match (mine, c.is_terminating()) {
                 (true, false) => active += 1,
                 (true, true) => terminating += 1,

@@ -16,6 +16,7 @@ pub mod history;
 pub mod informer;
 pub mod invariants;
 pub mod kubelet;
+pub mod name;
 pub mod object;
 pub mod recipe;
 pub mod reconcile;

@@ -7,6 +7,7 @@
 //! is immutable once committed; every write commits a new version, so stores
 //! share versions behind an `Rc` and cloning a store for a checkpoint is cheap.
 
+pub use super::name::Name;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -198,12 +199,12 @@ pub fn intern(name: &str) -> &'static str {
 /// `namespace/name`, the key client-go's `MetaNamespaceKeyFunc` produces.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ObjectKey {
-    pub namespace: String,
-    pub name: String,
+    pub namespace: Name,
+    pub name: Name,
 }
 
 impl ObjectKey {
-    pub fn new(namespace: impl Into<String>, name: impl Into<String>) -> Self {
+    pub fn new(namespace: impl Into<Name>, name: impl Into<Name>) -> Self {
         ObjectKey { namespace: namespace.into(), name: name.into() }
     }
 }
@@ -218,8 +219,8 @@ impl fmt::Display for ObjectKey {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ObjectRef {
     pub kind: Kind,
-    pub namespace: String,
-    pub name: String,
+    pub namespace: Name,
+    pub name: Name,
 }
 
 impl ObjectRef {
@@ -238,7 +239,7 @@ impl fmt::Display for ObjectRef {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct OwnerReference {
     pub kind: Kind,
-    pub name: String,
+    pub name: Name,
     pub uid: u64,
     pub controller: bool,
 }
@@ -317,8 +318,8 @@ pub type OwnerReferences = Rc<Vec<OwnerReference>>;
 /// One committed version of an object.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct Object {
-    pub namespace: String,
-    pub name: String,
+    pub namespace: Name,
+    pub name: Name,
     /// Set by the apiserver at creation; a re-created object gets a new one.
     pub uid: u64,
     /// The etcd revision of this version. Compared for equality only.
@@ -461,8 +462,8 @@ impl Object {
 /// What a client sends to create an object: a name or a `generateName` prefix.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Hash)]
 pub struct ObjectTemplate {
-    pub namespace: String,
-    pub name: Option<String>,
+    pub namespace: Name,
+    pub name: Option<Name>,
     pub generate_name: Option<String>,
     pub labels: Labels,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -505,7 +506,7 @@ impl ObjectTemplate {
     /// The name, or `prefix*` while the server has not picked one yet.
     pub(crate) fn display_name(&self) -> String {
         match (&self.name, &self.generate_name) {
-            (Some(n), _) => n.clone(),
+            (Some(n), _) => n.to_string(),
             (None, Some(p)) => format!("{p}*"),
             (None, None) => "<unnamed>".to_string(),
         }

@@ -13,7 +13,7 @@
 
 use super::apiserver::{AuditEntry, EventType, Request, Response, Status, Verb};
 use super::consistency::ConsistencyError;
-use super::object::{Kind, ObjectKey, ObjectRc};
+use super::object::{Kind, Name, ObjectKey, ObjectRc};
 use serde::Serialize;
 
 /// What a reconcile resumes with.
@@ -50,7 +50,7 @@ pub enum Beat {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Tally {
     pub child: Kind,
-    pub namespace: String,
+    pub namespace: Name,
     /// Whose children.
     pub of: Owned,
     /// What the plan creates: these names (one the cluster holds already adds
@@ -154,7 +154,7 @@ impl ReconcileError {
         ReconcileError::Request {
             verb: audit.verb,
             kind: audit.kind,
-            name: audit.name.clone(),
+            name: audit.name.to_string(),
             status: audit.seen_status(),
             cause: audit.cause,
         }

@@ -15,7 +15,7 @@
 //! numbers and reads the names themselves only where those bytes tie; no
 //! lookup builds an `ObjectKey` (two strings) as a B-tree's key would.
 
-use crate::sim::object::{ObjectKey, ObjectRc};
+use crate::sim::object::{Name, ObjectKey, ObjectRc};
 use std::cmp::Ordering;
 
 /// A shelf splits in two when it reaches this many objects.
@@ -30,7 +30,7 @@ pub struct Shelves {
 
 #[derive(Debug, Clone)]
 struct Namespace {
-    name: String,
+    name: Name,
     /// Sorted runs, each non-empty and shorter than `SHELF_MAX`; every
     /// object of a shelf sorts before every object of the next.
     shelves: Vec<Shelf>,

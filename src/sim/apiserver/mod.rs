@@ -44,7 +44,7 @@ pub use request::{Actor, Agent, ControllerKind, Options, Propagation, Request, V
 pub use status::{status_message, Cause, FailMode, Reason, Response, Status};
 pub use watch::{EventType, WatchEvent};
 
-use crate::sim::object::{Kind, Object, ObjectKey, ObjectRc, ReplicaSetStatus, MAX_KINDS};
+use crate::sim::object::{Kind, Name, Object, ObjectKey, ObjectRc, ReplicaSetStatus, MAX_KINDS};
 use crate::sim::rng::Rng;
 use crate::sim::shelves::Shelves;
 use crate::sim::sorted::SortedMap;
@@ -75,7 +75,7 @@ pub struct ApiServer {
 }
 
 /// A label of the objects of one kind in one namespace: (kind, namespace, label, value).
-type LabelKey = (Kind, String, String, String);
+type LabelKey = (Kind, Name, String, String);
 
 /// How a stored label key sorts against one given by parts: a lookup that
 /// builds no key (every pod of a ReplicaSet carries the same labels, so
@@ -194,7 +194,7 @@ impl ApiServer {
         }
     }
 
-    fn audit(&self, req: &Request, now_ms: u64, name: String, status: Status) -> AuditEntry {
+    fn audit(&self, req: &Request, now_ms: u64, name: Name, status: Status) -> AuditEntry {
         AuditEntry {
             at_ms: now_ms,
             actor: req.actor,
@@ -229,7 +229,7 @@ impl ApiServer {
                     FailMode::Conflict => Status::CONFLICT,
                     _ => Status::INTERNAL_ERROR,
                 };
-                self.failed(req, now_ms, req.display_name(), status)
+                self.failed(req, now_ms, req.display_name().into(), status)
             }
             FailMode::TimeoutCommitted => {
                 let mut outcome = self.handle(req, now_ms, rng);
@@ -242,7 +242,7 @@ impl ApiServer {
         }
     }
 
-    fn failed(&self, req: &Request, now_ms: u64, name: String, status: Status) -> Handled {
+    fn failed(&self, req: &Request, now_ms: u64, name: Name, status: Status) -> Handled {
         Handled {
             response: Response { status, object: None, items: Vec::new(), list_rv: 0 },
             audit: self.audit(req, now_ms, name, status),
@@ -263,9 +263,9 @@ impl ApiServer {
                     }
                     name = generate_name(prefix, rng);
                 }
-                (name, Some(prefix.clone()))
+                (Name::from(name), Some(prefix.clone()))
             }
-            (None, None) => (String::new(), None),
+            (None, None) => (Name::default(), None),
         };
         if let Some(existing) = self.get_named(body.kind(), &body.namespace, &name) {
             let (being_deleted, generated_name) = (existing.is_terminating(), generated.is_some());
@@ -331,7 +331,7 @@ impl ApiServer {
     fn list_request(&self, req: &Request, now_ms: u64) -> Handled {
         // An empty namespace lists every namespace, as an informer's LIST does.
         let items = if req.namespace.is_empty() { self.list_all(req.kind) } else { self.list(req.kind, &req.namespace) };
-        let mut audit = self.audit(req, now_ms, String::new(), Status::OK);
+        let mut audit = self.audit(req, now_ms, Name::default(), Status::OK);
         audit.resource_version = Some(self.resource_version);
         audit.items = Some(items.len() as u32);
         Handled { response: Response { status: Status::OK, object: None, items, list_rv: self.resource_version }, audit, event: None }
@@ -342,7 +342,7 @@ impl ApiServer {
     fn current(&self, req: &Request, now_ms: u64) -> Result<ObjectRc, Box<Handled>> {
         let name = req.name.as_deref().unwrap_or_default();
         let Some(old) = self.get_named(req.kind, &req.namespace, name).cloned() else {
-            return Err(Box::new(self.failed(req, now_ms, name.to_owned(), Status::NOT_FOUND)));
+            return Err(Box::new(self.failed(req, now_ms, name.into(), Status::NOT_FOUND)));
         };
         // `(*Preconditions).Check`: the UID first, then the resourceVersion;
         // an update's stale resourceVersion is the optimistic lock's conflict.
@@ -353,7 +353,7 @@ impl ApiServer {
             }
             _ => return Ok(old),
         };
-        let mut out = self.failed(req, now_ms, name.to_owned(), Status::CONFLICT);
+        let mut out = self.failed(req, now_ms, name.into(), Status::CONFLICT);
         out.audit.cause = cause;
         Err(Box::new(out))
     }

@@ -4,7 +4,7 @@
 //! `Propagation`).
 
 pub use crate::sim::object::Propagation;
-use crate::sim::object::{Kind, Object, ObjectKey, ObjectTemplate, ReplicaSetStatus};
+use crate::sim::object::{Kind, Name, Object, ObjectKey, ObjectTemplate, ReplicaSetStatus};
 use serde::Serialize;
 use std::fmt;
 
@@ -123,9 +123,9 @@ impl fmt::Display for Actor {
 pub struct Request {
     pub verb: Verb,
     pub kind: Kind,
-    pub namespace: String,
+    pub namespace: Name,
     /// The object's name; `None` for a list, or for a create that uses `generateName`.
-    pub name: Option<String>,
+    pub name: Option<Name>,
     /// The body of a create or an update.
     pub body: Option<ObjectTemplate>,
     pub actor: Actor,
@@ -213,7 +213,7 @@ impl Request {
     }
 
     pub fn list(actor: Actor, kind: Kind, namespace: &str) -> Self {
-        Request { verb: Verb::List, kind, namespace: namespace.to_string(), name: None, body: None, actor, options: Options::default() }
+        Request { verb: Verb::List, kind, namespace: namespace.into(), name: None, body: None, actor, options: Options::default() }
     }
 
     /// A reflector's watch-list: `sendInitialEvents=true`,
@@ -241,7 +241,7 @@ impl Request {
     /// The name as a person would read it in a log: `prefix*` for generateName.
     pub(crate) fn display_name(&self) -> String {
         match (&self.name, &self.body) {
-            (Some(n), _) => n.clone(),
+            (Some(n), _) => n.to_string(),
             (None, Some(b)) => b.display_name(),
             (None, None) => String::new(),
         }

@@ -21,7 +21,7 @@ use crate::sim::apiserver::{Actor, AuditEntry, EventType, Options, Request, Resp
 use crate::sim::controller_runtime::Read;
 use crate::sim::expectations::Satisfied;
 use crate::sim::hash::Fnv64;
-use crate::sim::object::{Labels, Object, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Propagation, ReplicaSetStatus, Spec};
+use crate::sim::object::{Labels, Name, Object, ObjectKey, ObjectRc, ObjectTemplate, OwnerReference, Propagation, ReplicaSetStatus, Spec};
 use crate::sim::recipe::{
     Act, Batches, Cond, Facts, Is, KeyedBy, Naming, OnPending, Op, Over, Precondition, ReadFrom, Recipe, Removal, Select, Victims,
 };
@@ -132,7 +132,7 @@ struct Counted {
     /// The surplus to delete, chosen from what this reconcile read.
     victims: Vec<ObjectRc>,
     /// The children's names as read, for an indexed create to skip.
-    present: BTreeSet<String>,
+    present: BTreeSet<Name>,
     /// What the read returned, in its order: kept only for a `for_each`.
     found: Vec<ObjectRc>,
 }
@@ -515,7 +515,7 @@ impl RecipeRun {
         // gathering them at every count (999 names of the largest scenario,
         // resynced every second) was a tenth of its simulation.
         let indexed = self.recipe.ops.iter().any(|o| matches!(o, Op::Create { naming: Naming::Indexed(_), .. }));
-        let present: BTreeSet<String> = match plan {
+        let present: BTreeSet<Name> = match plan {
             Plan::Create(_) if indexed => match &children {
                 Some(children) => children.iter().map(|c| c.name.clone()).collect(),
                 None => {
@@ -1048,8 +1048,8 @@ fn first_answer(input: Input) -> Option<(Response, AuditEntry)> {
 /// How the world counts the children `select` reads, in the cluster.
 fn owned(select: &Select, owner_key: &ObjectKey, owner: &ObjectRc) -> Owned {
     match select {
-        Select::Label(label) => Owned::Label { label: label.clone(), value: owner_key.name.clone(), active: false },
-        Select::ActiveLabel(label) => Owned::Label { label: label.clone(), value: owner_key.name.clone(), active: true },
+        Select::Label(label) => Owned::Label { label: label.clone(), value: owner_key.name.to_string(), active: false },
+        Select::ActiveLabel(label) => Owned::Label { label: label.clone(), value: owner_key.name.to_string(), active: true },
         Select::ActiveControlled => Owned::Controlled { uid: owner.uid },
         Select::Namespace => Owned::Namespace,
     }
@@ -1058,9 +1058,9 @@ fn owned(select: &Select, owner_key: &ObjectKey, owner: &ObjectRc) -> Owned {
 /// Whether `child` is one of `owner`'s as `select` sees it.
 fn selects(select: &Select, owner: &ObjectRc, child: &ObjectRc) -> bool {
     match select {
-        Select::Label(label) => child.namespace == owner.namespace && child.labels.get(&**label) == Some(&owner.name),
+        Select::Label(label) => child.namespace == owner.namespace && child.labels.get(&**label).is_some_and(|v| *v == owner.name),
         Select::ActiveLabel(label) => {
-            !child.is_terminating() && child.namespace == owner.namespace && child.labels.get(&**label) == Some(&owner.name)
+            !child.is_terminating() && child.namespace == owner.namespace && child.labels.get(&**label).is_some_and(|v| *v == owner.name)
         }
         Select::ActiveControlled => !child.is_terminating() && child.controller_ref().is_some_and(|r| r.uid == owner.uid),
         Select::Namespace => child.namespace == owner.namespace,
@@ -1068,9 +1068,9 @@ fn selects(select: &Select, owner: &ObjectRc, child: &ObjectRc) -> bool {
 }
 
 /// The indexed names `{owner}{infix}0 .. {owner}{infix}(desired-1)` absent from `present`.
-fn missing_names<'a>(owner: &ObjectRc, infix: &str, present: &'a BTreeSet<String>) -> impl Iterator<Item = String> + 'a {
+fn missing_names<'a>(owner: &ObjectRc, infix: &str, present: &'a BTreeSet<Name>) -> impl Iterator<Item = String> + 'a {
     let prefix = format!("{}{infix}", owner.name);
-    (0..owner.spec.desired().unwrap_or(0)).map(move |i| format!("{prefix}{i}")).filter(|name| !present.contains(name))
+    (0..owner.spec.desired().unwrap_or(0)).map(move |i| format!("{prefix}{i}")).filter(|name| !present.contains(name.as_str()))
 }
 
 /// The objects a create step sends: one template, its labels and
@@ -1082,9 +1082,9 @@ fn templates(
     naming: &Naming,
     label: &str,
     owner_reference: bool,
-    present: &BTreeSet<String>,
+    present: &BTreeSet<Name>,
 ) -> VecDeque<ObjectTemplate> {
-    let labels: Labels = Rc::new([(label.to_string(), owner.name.clone())].into());
+    let labels: Labels = Rc::new([(label.to_string(), owner.name.to_string())].into());
     let owner_references = if owner_reference {
         Rc::new(vec![OwnerReference { kind: owner.kind(), name: owner.name.clone(), uid: owner.uid, controller: true }])
     } else {
@@ -1092,7 +1092,7 @@ fn templates(
     };
     let template = |name: Option<String>, generate_name: Option<String>| ObjectTemplate {
         namespace: owner.namespace.clone(),
-        name,
+        name: name.map(Name::from),
         generate_name,
         labels: labels.clone(),
         annotations: Default::default(),

@@ -8,7 +8,7 @@
 
 use super::{Beat, Cx, Input, MissAction, Naming, Note, Outcome, ReconcileError, Step};
 use crate::sim::apiserver::{Actor, ControllerKind, Request, Status};
-use crate::sim::object::{Kind, ObjectKey, ObjectRc, ObjectTemplate, Spec};
+use crate::sim::object::{Kind, Name, ObjectKey, ObjectRc, ObjectTemplate, Spec};
 use std::collections::VecDeque;
 
 /// The pseudo-code the Reconcile panel shows, a line per step.
@@ -70,8 +70,8 @@ impl Prune {
             Naming::Generate => (None, Some(format!("{REREAD_NAME}-"))),
         };
         ObjectTemplate {
-            namespace: self.namespace.clone(),
-            name,
+            namespace: self.namespace.as_str().into(),
+            name: name.map(Name::from),
             generate_name,
             labels: Default::default(),
             annotations: Default::default(),
@@ -93,7 +93,7 @@ impl Prune {
             };
             todo.push_front(live);
             self.stage = Stage::Deleting { todo };
-            let note = Note::CacheMiss { name: key.name.clone(), kind: Kind::ConfigMap, event, eta_ms, then: MissAction::Delete };
+            let note = Note::CacheMiss { name: key.name.to_string(), kind: Kind::ConfigMap, event, eta_ms, then: MissAction::Delete };
             return Beat::Note { note, then_ms: 0 };
         }
         self.after_prune(cx)
@@ -151,8 +151,8 @@ impl Prune {
                 if response.status != Status::CREATED {
                     return self.exit(Err(ReconcileError::of(audit)));
                 }
-                let name = audit.name.clone();
-                let key = ObjectKey::new(self.namespace.clone(), name.clone());
+                let name = audit.name.to_string();
+                let key = ObjectKey::new(self.namespace.as_str(), name.as_str());
                 if cx.caches.get(Kind::ConfigMap, &key).is_some() {
                     return self.exit(Ok(()));
                 }

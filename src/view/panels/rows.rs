@@ -123,7 +123,7 @@ pub fn object_rows(world: &World) -> Vec<Row> {
         Row {
             kind: o.kind(),
             namespace: namespace(&o.namespace),
-            name: o.name.clone(),
+            name: o.name.to_string(),
             generated: o.generate_name.is_some(),
             cluster_rv: v.0.as_ref().map(|o| o.resource_version),
             cache_rv: v.1.as_ref().map(|o| o.resource_version),

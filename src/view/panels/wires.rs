@@ -144,9 +144,9 @@ impl OnTheWire<'_> {
             ("BOOKMARK".to_string(), format!("rv {}", e.object.resource_version))
         } else if e.initial {
             // Of a watch-list's initial state: to the temporary store, not the cache.
-            ("INITIAL".to_string(), e.object.name.clone())
+            ("INITIAL".to_string(), e.object.name.to_string())
         } else {
-            (e.event_type.as_str().to_string(), e.object.name.clone())
+            (e.event_type.as_str().to_string(), e.object.name.to_string())
         };
         Wire {
             id: format!("{watcher:?}/{label}/{kind}/{name}/{}", e.object.resource_version),
