@@ -106,7 +106,7 @@ fn the_initial_list_is_queued_at_low_priority_under_controller_runtime_only() {
             }
         };
         assert!(world.ctl.queue.queued().any(|k| k == "academy-lab/beta"), "{runtime}: {filled:?}");
-        assert_eq!(world.ctl.queue.priority(&"academy-lab/beta".to_string()), priority, "{runtime}");
+        assert_eq!(world.ctl.queue.priority(&"academy-lab/beta".into()), priority, "{runtime}");
         assert_eq!(world.ctl.queue.has_priorities(), runtime == "controller-runtime");
     }
 }

@@ -195,7 +195,7 @@ fn the_fingerprint_sees_expectations_the_queue_and_the_lease() {
     let changes: [Change; 3] = [
         ("an expectation", |w| w.ctl.expectations.expect_creations("default/web", 3, 0)),
         ("a queued key", |w| {
-            w.ctl.queue.add("default/web".to_string());
+            w.ctl.queue.add("default/web".into());
         }),
         ("a lease", |w| w.lease = Some(Lease { holder_epoch: 1, renewed_at_ms: 0 })),
     ];

@@ -402,14 +402,14 @@ fn a_key_is_never_reconciled_by_two_workers_at_once() {
             match &f.event {
                 Event::ReconcileStarted { key, worker, .. } => {
                     assert!(
-                        busy.insert(key.clone(), *worker).is_none(),
+                        busy.insert(key.to_string(), *worker).is_none(),
                         "{preset}: {key} taken by worker {worker} while busy, frame {}",
                         f.n
                     );
                     workers_seen.insert(*worker);
                 }
                 Event::ReconcileFinished { key, .. } => {
-                    busy.remove(key);
+                    busy.remove(key.as_str());
                 }
                 _ => {}
             }

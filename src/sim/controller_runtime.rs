@@ -43,20 +43,20 @@ pub use super::reconcile::Outcome;
 /// error is neither requeued nor forgotten: its backoff stays until a later
 /// success. `Done` comes after, from the caller, as `processNextWorkItem`'s
 /// deferred `c.Queue.Done(obj)` does.
-pub fn reconcile_handler(queue: &mut WorkQueue<String>, key: &str, outcome: &Outcome, priority: i32, now_ms: u64) -> Requeue {
+pub fn reconcile_handler<T: Ord + Clone>(queue: &mut WorkQueue<T>, key: &T, outcome: &Outcome, priority: i32, now_ms: u64) -> Requeue {
     match *outcome {
         Outcome::Error(_) | Outcome::Requeue => {
-            let delay_ms = queue.add_rate_limited_with_priority(key.to_string(), now_ms, priority);
+            let delay_ms = queue.add_rate_limited_with_priority(key.clone(), now_ms, priority);
             Requeue::RateLimited { delay_ms }
         }
         Outcome::TerminalError(_) => Requeue::Terminal,
         Outcome::RequeueAfter(delay_ms) => {
-            queue.forget(&key.to_string());
-            queue.add_after_with_priority(key.to_string(), delay_ms, now_ms, priority);
+            queue.forget(key);
+            queue.add_after_with_priority(key.clone(), delay_ms, now_ms, priority);
             Requeue::After { delay_ms }
         }
         Outcome::Done => {
-            queue.forget(&key.to_string());
+            queue.forget(key);
             Requeue::No
         }
     }

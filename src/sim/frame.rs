@@ -155,7 +155,7 @@ pub enum Event {
         kind: Kind,
         n_objects: u32,
         first_sync: bool,
-        tombstones: Vec<String>,
+        tombstones: Vec<Name>,
         effects: HandlerEffects,
         /// What a watch-list streamed, at its `initial-events-end` bookmark, not a LIST.
         #[serde(default, skip_serializing_if = "is_false")]
@@ -224,17 +224,17 @@ pub enum Event {
     /// Rate-limited keys whose delay is over went back on the queue;
     /// `after`: each was a reconcile's own `RequeueAfter`, not a retry.
     Requeued {
-        keys: Vec<String>,
+        keys: Vec<Name>,
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         after: bool,
     },
     /// A worker took a key off the queue; `queued_by` is what added it (an `ADDED` of ConfigMap `beta-voice-x`).
-    ReconcileStarted { worker: u32, key: String, n: u64, double_enqueued: bool, queued_by: Option<QueuedBy> },
+    ReconcileStarted { worker: u32, key: Name, n: u64, double_enqueued: bool, queued_by: Option<QueuedBy> },
     /// The reconcile read or decided something (a trace names it `reconcile`).
     #[serde(rename = "reconcile")]
-    ReconcileNote { worker: u32, key: String, n: u64, note: Note, step: Step },
+    ReconcileNote { worker: u32, key: Name, n: u64, note: Note, step: Step },
     /// The reconcile returned.
-    ReconcileFinished { worker: u32, key: String, n: u64, error: Option<ReconcileError>, requeue: Requeue },
+    ReconcileFinished { worker: u32, key: Name, n: u64, error: Option<ReconcileError>, requeue: Requeue },
     /// The one-shot program ended with this exit code.
     ControllerExited { code: i32, error: Option<ReconcileError>, deleted: u32 },
     /// An owner has been gone for the grace period and children that name it remain.

@@ -327,7 +327,7 @@ pub struct Object {
     /// The resourceVersion at creation, which orders objects by age.
     pub creation_rv: u64,
     /// The `generateName` prefix the client sent, if the server picked the name.
-    pub generate_name: Option<String>,
+    pub generate_name: Option<Name>,
     pub labels: Labels,
     /// `metadata.annotations`, written only by a recipe's `label_owner`
     /// (and a scenario's objects). None when there are none: no allocation,
@@ -464,7 +464,7 @@ impl Object {
 pub struct ObjectTemplate {
     pub namespace: Name,
     pub name: Option<Name>,
-    pub generate_name: Option<String>,
+    pub generate_name: Option<Name>,
     pub labels: Labels,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Annotations,

@@ -320,15 +320,15 @@ pub struct HandlerEvent<'a> {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Hash)]
 pub struct HandlerEffects {
     /// Keys added to the workqueue.
-    pub enqueued: Vec<String>,
+    pub enqueued: Vec<Name>,
     /// Expectation counters lowered: (controller key, "add" | "del").
     pub observed: Vec<(String, &'static str)>,
     /// Dependents the garbage collector will check (`attemptToDelete`).
-    pub attempt_to_delete: Vec<String>,
+    pub attempt_to_delete: Vec<Name>,
     /// Owners one of whose children's DELETED the handler saw, kept for a
     /// recipe that acts only on an observed delete (`Removal::OnObservedDelete`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub deleted: Vec<String>,
+    pub deleted: Vec<Name>,
 }
 
 /// A named line of a controller's pseudo-code: the line a frame lights in the

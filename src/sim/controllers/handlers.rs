@@ -7,7 +7,7 @@ use super::{queue_key, Caches, HandlerEffects, HandlerEvent};
 use crate::sim::apiserver::EventType;
 use crate::sim::consistency::ConsistencyStore;
 use crate::sim::expectations::Expectations;
-use crate::sim::object::{ObjectKey, ObjectRc};
+use crate::sim::object::{Name, ObjectKey, ObjectRc};
 use crate::sim::recipe::KeyedBy;
 use crate::sim::spec::{ControllerSpec, MapsTo};
 
@@ -46,7 +46,7 @@ pub fn handle(
             let key = queue_key(&ev.object.namespace, owner);
             // Kept by UID, a child is traced to its owner by its controllerRef.
             let record = match keyed_by {
-                KeyedBy::Name => Some(key.clone()),
+                KeyedBy::Name => Some(key.to_string()),
                 KeyedBy::Uid => ev.object.controller_ref().map(|r| keyed_by.key(&key, r.uid)),
             };
             if ev.event_type == EventType::Deleted {
@@ -86,7 +86,7 @@ pub fn handle(
 fn observe(
     fx: &mut HandlerEffects,
     expectations: &mut Expectations,
-    key: String,
+    key: Name,
     record: Option<String>,
     seen_as: EventType,
     child: &ObjectRc,

@@ -1090,7 +1090,7 @@ fn templates(
     } else {
         Default::default()
     };
-    let template = |name: Option<String>, generate_name: Option<String>| ObjectTemplate {
+    let template = |name: Option<String>, generate_name: Option<Name>| ObjectTemplate {
         namespace: owner.namespace.clone(),
         name: name.map(Name::from),
         generate_name,
@@ -1103,7 +1103,7 @@ fn templates(
     match naming {
         Naming::Indexed(infix) => missing_names(owner, infix, present).take(n as usize).map(|name| template(Some(name), None)).collect(),
         Naming::Generate(infix) => {
-            let prefix = format!("{}{infix}", owner.name);
+            let prefix = Name::from(format!("{}{infix}", owner.name));
             (0..n).map(|_| template(None, Some(prefix.clone()))).collect()
         }
     }

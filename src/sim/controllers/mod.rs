@@ -21,7 +21,7 @@ use super::consistency::{ConsistencyError, ConsistencyStore};
 use super::controller_runtime::ReadYourWrites;
 use super::expectations::Expectations;
 use super::informer::{Fifo, Informer};
-use super::object::{Kind, ObjectKey, ObjectRc};
+use super::object::{Kind, Name, ObjectKey, ObjectRc};
 use super::rng::Rng;
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -249,12 +249,17 @@ pub use handlers::handle;
 /// `ns/name`, the workqueue key. Built by hand, not by `format!`: every
 /// watch event builds one, and the formatter's machinery was a tenth of the
 /// simulation's time.
-pub(crate) fn queue_key(namespace: &str, name: &str) -> String {
-    let mut key = String::with_capacity(namespace.len() + 1 + name.len());
-    key.push_str(namespace);
-    key.push('/');
-    key.push_str(name);
-    key
+pub(crate) fn queue_key(namespace: &str, name: &str) -> Name {
+    // Written into one buffer kept for the next key, so the key's own
+    // allocation is its only one (a String turned into a Name is copied).
+    thread_local!(static KEY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) });
+    KEY.with_borrow_mut(|key| {
+        key.clear();
+        key.push_str(namespace);
+        key.push('/');
+        key.push_str(name);
+        Name::from(key.as_str())
+    })
 }
 
 pub use super::object::split_key;

@@ -72,7 +72,7 @@ impl Prune {
         ObjectTemplate {
             namespace: self.namespace.as_str().into(),
             name: name.map(Name::from),
-            generate_name,
+            generate_name: generate_name.map(Name::from),
             labels: Default::default(),
             annotations: Default::default(),
             owner_references: Default::default(),

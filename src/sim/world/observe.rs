@@ -53,7 +53,7 @@ impl World {
     /// take it (the schedule's choice if it is idle, else the lowest idle one),
     /// when its workers run, a key is ready and a worker is idle.
     pub fn next_take(&self) -> Option<(String, u32)> {
-        let key = self.ctl.queue.queued().next()?.clone();
+        let key = self.ctl.queue.queued().next()?.to_string();
         let chosen = self.chosen_worker();
         let mut worker = None;
         self.ctl.work_due(self.now_ms, chosen, &mut |_, s| {

@@ -13,6 +13,7 @@ use crate::sim::controllers::{Caches, ReconcileState, Step};
 use crate::sim::expectations::Expectations;
 use crate::sim::frame::{QueuedBy, Watcher};
 use crate::sim::kubelet::CrashLoopBackOff;
+use crate::sim::object::Name;
 use crate::sim::object::MAX_KINDS;
 use crate::sim::object::{Kind, ObjectKey};
 use crate::sim::reconcile::Hold;
@@ -30,7 +31,7 @@ pub struct Worker {
 /// A reconcile in progress on a worker.
 #[derive(Debug, Clone, Hash)]
 pub struct Busy {
-    pub key: String,
+    pub key: Name,
     pub n: u64,
     /// The pseudo-code step it is on.
     pub step: Step,
@@ -64,7 +65,7 @@ pub(super) struct TrackedWrite {
 pub struct Runtime {
     pub kind: ControllerKind,
     pub caches: Caches,
-    pub queue: WorkQueue<String>,
+    pub queue: WorkQueue<Name>,
     pub expectations: Expectations,
     pub workers: Vec<Worker>,
     /// Bumped by a restart: responses and timers of the old process are ignored.
@@ -74,13 +75,13 @@ pub struct Runtime {
     /// The one-shot program exited with this code.
     pub exited: Option<i32>,
     /// Keys whose queued reconcile was caused by `--double-enqueue`.
-    pub(super) double_enqueued: SortedSet<String>,
+    pub(super) double_enqueued: SortedSet<Name>,
     /// What added each dirty key (an `ADDED` of ConfigMap `beta-voice-x`): the first
     /// `Add` that made it dirty, which the reconcile it starts is "queued by".
-    pub(super) queued_by: SortedMap<String, QueuedBy>,
+    pub(super) queued_by: SortedMap<Name, QueuedBy>,
     /// Keys put back with `AddAfter` (a `RequeueAfter`), until their delay
     /// is over: what queues them then is the reconcile's own request, not a retry.
-    pub(super) waiting_after: SortedSet<String>,
+    pub(super) waiting_after: SortedSet<Name>,
     pub reconciles: u64,
     /// Owners one of whose children's DELETED its handler saw, until a
     /// `label_owner` step acts on it (nfd-master's `pendingDeletes`).
@@ -221,13 +222,13 @@ impl Runtime {
     }
 
     /// `queue.Add(key)`, remembering what added it if this `Add` makes it dirty.
-    pub(super) fn enqueue(&mut self, key: String, cause: impl FnOnce() -> QueuedBy) {
+    pub(super) fn enqueue(&mut self, key: Name, cause: impl FnOnce() -> QueuedBy) {
         self.enqueue_with_priority(key, 0, cause);
     }
 
     /// `AddWithOpts(AddOpts{Priority: &priority}, key)`: the priority is
     /// controller-runtime's; client-go's queue has none and ignores it.
-    pub(super) fn enqueue_with_priority(&mut self, key: String, priority: i32, cause: impl FnOnce() -> QueuedBy) {
+    pub(super) fn enqueue_with_priority(&mut self, key: Name, priority: i32, cause: impl FnOnce() -> QueuedBy) {
         if !self.queue.is_dirty(&key) {
             self.queued_by.insert(key.clone(), cause());
         }

@@ -337,7 +337,7 @@ impl World {
                 // An observed delete is kept only by a recipe that reads it (nfd-master's `pendingDeletes`).
                 if self.controller.recipe.as_ref().is_some_and(|r| r.observes_deletes()) {
                     for key in &fx.deleted {
-                        ctl.deletes_seen.insert(key.clone());
+                        ctl.deletes_seen.insert(key.to_string());
                     }
                 } else {
                     fx.deleted.clear();

@@ -90,7 +90,7 @@ impl World {
         }
         if !self.spec.loops() {
             // A one-shot program has no events to queue it: it runs once, when it starts.
-            self.ctl.enqueue(pruner_key(&self.controller.namespace), || QueuedBy::ProgramStart);
+            self.ctl.enqueue(pruner_key(&self.controller.namespace).into(), || QueuedBy::ProgramStart);
         }
         let wait = self.controller.wait_for_cache_sync;
         if wait {

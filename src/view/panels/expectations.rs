@@ -108,8 +108,8 @@ pub fn consistency(world: &World) -> ConsistencyView {
                 key: key.clone(),
                 behind: resources.iter().any(|(_, wrote, read)| wrote > read),
                 resources,
-                retry_in_ms: q.waiting().find(|(k, _)| *k == key).map(|(_, at)| at.saturating_sub(now)),
-                failures: q.num_requeues(key),
+                retry_in_ms: q.waiting().find(|(k, _)| k.as_str() == key.as_str()).map(|(_, at)| at.saturating_sub(now)),
+                failures: q.num_requeues(&key.as_str().into()),
             }
         })
         .collect();

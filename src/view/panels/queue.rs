@@ -35,15 +35,15 @@ pub fn queue(world: &World, which: Option<u8>) -> QueueView {
     let (controller, process) = world.process(which);
     let q = &process.queue;
     QueueView {
-        queued: q.queued().cloned().collect(),
+        queued: q.queued().map(|k| k.to_string()).collect(),
         workers: process
             .workers
             .iter()
             .enumerate()
-            .map(|(i, w)| WorkerView { worker: i as u32, busy: w.busy.as_ref().map(|b| (b.key.clone(), b.n)) })
+            .map(|(i, w)| WorkerView { worker: i as u32, busy: w.busy.as_ref().map(|b| (b.key.to_string(), b.n)) })
             .collect(),
-        dirty_while_processing: q.dirty_while_processing().cloned().collect(),
-        waiting: q.waiting().map(|(k, at)| (k.clone(), at)).collect(),
+        dirty_while_processing: q.dirty_while_processing().map(|k| k.to_string()).collect(),
+        waiting: q.waiting().map(|(k, at)| (k.to_string(), at)).collect(),
         running: process.running,
         // The learner's hands choose the recipe's own workers only.
         next_take: if which.is_none() { world.next_take() } else { None },
