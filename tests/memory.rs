@@ -9,15 +9,9 @@ use cachescope::sim::world::World;
 #[global_allocator]
 static GLOBAL: CountingAllocator = CountingAllocator;
 
-/// The allocator counts every thread: the tests here measure one at a time.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
-fn alone() -> std::sync::MutexGuard<'static, ()> {
-    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Bytes allocated by a clone of `world` (other tests' threads may add a
-/// little; the bounds below are loose enough for that).
+/// Bytes allocated by a clone of `world`. The allocator counts each
+/// thread's own allocations, and each test runs on a thread of its own: what
+/// the other tests allocate meanwhile is not counted here.
 fn clone_bytes(world: &World) -> usize {
     let before = live_bytes();
     let copy = world.clone();
@@ -28,7 +22,6 @@ fn clone_bytes(world: &World) -> usize {
 
 #[test]
 fn a_worlds_weight_is_what_its_clone_allocates_within_a_factor_of_two() {
-    let _alone = alone();
     for (name, settings) in [
         ("over-create", vec![]),
         ("empty-cache", vec![]),
@@ -55,7 +48,6 @@ fn a_worlds_weight_is_what_its_clone_allocates_within_a_factor_of_two() {
 /// values on replicaset-pressure peaked at 0.6 GB and 200 aborted.
 #[test]
 fn the_search_holds_at_most_its_bytes_per_state_whatever_the_late_values() {
-    let _alone = alone();
     use cachescope::bench::{peak_bytes, reset_peak};
     use cachescope::explore::{explore, Options, BYTES_PER_STATE};
     use cachescope::scenario::limits;

@@ -11,7 +11,7 @@ use cachescope::sim::apiserver::{Actor, AuditEntry, ControllerKind, EventType, R
 use cachescope::sim::consistency::ConsistencyStore;
 use cachescope::sim::controllers::{Beat, Caches, ControllerSettings, Cx, HandlerEvent, Input, ListOrder, Naming, ReconcileState};
 use cachescope::sim::expectations::Expectations;
-use cachescope::sim::object::{Kind, Object, ObjectRc, OwnerReference, ReplicaSetStatus, Spec};
+use cachescope::sim::object::{Kind, Name, Object, ObjectRc, OwnerReference, ReplicaSetStatus, Spec};
 use cachescope::sim::rng::Rng;
 
 /// The ReplicaSet controller's handlers (`addPod`, `updateRS`, …): the
@@ -132,7 +132,7 @@ fn sync_answering(
         ryw: &ryw,
         deletes_seen: &mut deletes_seen,
     };
-    let (mut r, mut beat) = ReconcileState::start(KEY, &mut cx);
+    let (mut r, mut beat) = ReconcileState::start(&Name::from(KEY), &mut cx);
     loop {
         beat = match beat {
             // The ReplicaSet controller returns an error or nil: `Error` or `Done`.

@@ -13,7 +13,7 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 
-/// Counts live bytes for `bench`'s memory figures (one relaxed add per allocation).
+/// Counts live bytes for `bench`'s memory figures (a thread-local add per allocation).
 #[global_allocator]
 static ALLOCATOR: cachescope::bench::CountingAllocator = cachescope::bench::CountingAllocator;
 

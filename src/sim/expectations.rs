@@ -6,6 +6,7 @@
 //! While a record is pending, a sync must not act on its cache: it would count
 //! children the cache does not show yet.
 
+use super::name::Name;
 use super::sorted::SortedSet;
 use serde::Serialize;
 
@@ -60,7 +61,7 @@ pub struct Expectations {
     pub timeout_ms: u64,
     /// Sorted by key. A controller has a handful of keys: a vector is enough,
     /// and smaller in the page than another map type.
-    records: Vec<(String, Record)>,
+    records: Vec<(Name, Record)>,
 }
 
 impl Default for Expectations {
@@ -114,7 +115,7 @@ impl Expectations {
         let record = Record { add, del, timestamp_ms: now_ms, deleting, set_for: 0 };
         match self.position(key) {
             Ok(i) => self.records[i].1 = record,
-            Err(i) => self.records.insert(i, (key.to_string(), record)),
+            Err(i) => self.records.insert(i, (Name::from(key), record)),
         }
     }
 
@@ -135,7 +136,7 @@ impl Expectations {
     pub(crate) fn deletion_observed(&mut self, key: &str, pod_key: &str) -> bool {
         match self.get_mut(key) {
             Some(r) => {
-                let expected = r.deleting.remove(&pod_key.to_string());
+                let expected = r.deleting.remove(pod_key);
                 if expected {
                     r.del -= 1;
                 }
@@ -177,7 +178,7 @@ impl Expectations {
         self.position(key).ok().map(|i| &self.records[i].1)
     }
 
-    pub fn records(&self) -> impl Iterator<Item = (&String, &Record)> {
+    pub fn records(&self) -> impl Iterator<Item = (&Name, &Record)> {
         self.records.iter().map(|(k, r)| (k, r))
     }
 

@@ -11,7 +11,7 @@
 //! A leaf: facts only. It imports the object vocabulary and the reconcile's
 //! [`Step`]s, the lines a frame lights.
 
-use super::object::{Kind, Object, Propagation};
+use super::object::{Kind, Name, Object, Propagation};
 use super::reconcile::Step;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -661,10 +661,10 @@ pub enum KeyedBy {
 
 impl KeyedBy {
     /// The record's key for the owner with workqueue key `key` and `uid`.
-    pub fn key(self, key: &str, uid: u64) -> String {
+    pub fn key(self, key: &Name, uid: u64) -> Name {
         match self {
-            KeyedBy::Name => key.to_string(),
-            KeyedBy::Uid => format!("{key}#{uid}"),
+            KeyedBy::Name => key.clone(),
+            KeyedBy::Uid => Name::from(format!("{key}#{uid}")),
         }
     }
 }

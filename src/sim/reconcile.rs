@@ -178,7 +178,7 @@ pub enum Note {
     /// The owner is not in the cache: return (a controller that keeps
     /// expectations forgets its record first: `DeleteExpectations`).
     OwnerNotInCache {
-        owner: String,
+        owner: Name,
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         forgets_expectations: bool,
         /// Read live (controller-runtime's API reader): the apiserver said NotFound.
@@ -186,19 +186,19 @@ pub enum Note {
         live: bool,
     },
     /// The owner has a deletionTimestamp: no creates or deletes for it.
-    OwnerTerminating { owner: String },
+    OwnerTerminating { owner: Name },
     /// The finalizer step's decision over the owner as read (at
     /// `read_rv`): `adding` the finalizer `name` it lacks, or taking it off
     /// a Terminating owner; an `Update` at `read_rv` follows.
-    Finalizer { owner: String, name: String, adding: bool, read_rv: u64 },
+    Finalizer { owner: Name, name: String, adding: bool, read_rv: u64 },
     /// `EnsureReady` failed (v1.36's consistency store): a cache has not read
     /// the controller's own writes; the sync is skipped and retried after backoff.
-    StaleSkip { owner: String, error: ConsistencyError },
+    StaleSkip { owner: Name, error: ConsistencyError },
     /// `SatisfiedExpectations` is false: skip creates and deletes, return.
     /// `inherited`: set by a sync of an earlier object under the owner's
     /// name (another UID), which this one now waits on.
     ExpectationsPending {
-        owner: String,
+        owner: Name,
         add: i64,
         del: i64,
         age_ms: u64,
@@ -206,14 +206,14 @@ pub enum Note {
         inherited: bool,
     },
     /// The record is older than the timeout: counted as satisfied, with a log line.
-    ExpectationsExpired { owner: String, age_ms: u64 },
+    ExpectationsExpired { owner: Name, age_ms: u64 },
     /// The children counted in the cache, and the plan. `in_cluster` is the
     /// truth at that instant, for the narration (the reconcile never sees it).
     /// `cluster_after` is what the cluster will hold once the plan's requests
     /// have landed (a create of a name that exists or a delete of an object
     /// already gone changes nothing), also for the narration.
     Counted {
-        owner: String,
+        owner: Name,
         child_kind: Kind,
         in_cache: u32,
         in_cluster: u32,
@@ -234,7 +234,7 @@ pub enum Note {
     /// `label_owner` acts on); `in_cluster` is the truth at that instant,
     /// for the narration, as a count's is.
     Listed {
-        owner: String,
+        owner: Name,
         child_kind: Kind,
         in_cache: u32,
         in_cluster: u32,
@@ -247,7 +247,7 @@ pub enum Note {
     /// set `keys` labels and `annotations` annotations it lacks (children
     /// were listed), or take them off (`removing`: none were); an `Update` follows.
     Labels {
-        owner: String,
+        owner: Name,
         child_kind: Kind,
         removing: bool,
         keys: u32,
@@ -257,12 +257,12 @@ pub enum Note {
     },
     /// None were listed and no DELETED of a child was seen: a cache miss,
     /// not a delete; the owner keeps its labels (node-feature-discovery #2415).
-    LabelsKept { owner: String, child_kind: Kind },
+    LabelsKept { owner: Name, child_kind: Kind },
     /// A `for_each` picked `acting` of the `matched` objects its condition
     /// holds of, of the `of` its read returned (at most its `max` a sync);
     /// one request each follows.
     Picked {
-        owner: String,
+        owner: Name,
         child_kind: Kind,
         of: u32,
         matched: u32,
@@ -275,7 +275,7 @@ pub enum Note {
     /// it returns, an error (requeued with backoff) when `error`, a
     /// `reconcile.TerminalError` (never requeued) when `terminal` too.
     Returned {
-        owner: String,
+        owner: Name,
         found: u32,
         desired: u32,
         error: bool,
@@ -322,7 +322,7 @@ pub struct HandlerEffects {
     /// Keys added to the workqueue.
     pub enqueued: Vec<Name>,
     /// Expectation counters lowered: (controller key, "add" | "del").
-    pub observed: Vec<(String, &'static str)>,
+    pub observed: Vec<(Name, &'static str)>,
     /// Dependents the garbage collector will check (`attemptToDelete`).
     pub attempt_to_delete: Vec<Name>,
     /// Owners one of whose children's DELETED the handler saw, kept for a

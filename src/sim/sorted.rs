@@ -21,8 +21,12 @@ impl<T: Ord> SortedSet<T> {
         Self::default()
     }
 
-    pub fn contains(&self, item: &T) -> bool {
-        self.0.binary_search(item).is_ok()
+    /// `item` may be any form `T` borrows as, like [`SortedSet::remove`]'s.
+    pub fn contains<Q: Ord + ?Sized>(&self, item: &Q) -> bool
+    where
+        T: std::borrow::Borrow<Q>,
+    {
+        self.0.binary_search_by(|x| x.borrow().cmp(item)).is_ok()
     }
 
     /// Insert; false if it was already there.
@@ -36,9 +40,13 @@ impl<T: Ord> SortedSet<T> {
         }
     }
 
-    /// Remove; false if it was not there.
-    pub fn remove(&mut self, item: &T) -> bool {
-        match self.0.binary_search(item) {
+    /// Remove; false if it was not there. `item` may be any form `T`
+    /// borrows as (a `&str` for a `String`): nothing is built to look it up.
+    pub fn remove<Q: Ord + ?Sized>(&mut self, item: &Q) -> bool
+    where
+        T: std::borrow::Borrow<Q>,
+    {
+        match self.0.binary_search_by(|x| x.borrow().cmp(item)) {
             Ok(i) => {
                 self.0.remove(i);
                 true

@@ -53,7 +53,7 @@ use super::invariants::SentWith;
 use super::object::Kind;
 use super::settings::RuntimeKind;
 use in_flight::{InFlightRequest, Origin};
-use timer::{Scheduled, Source, Start, Timer};
+use timer::{Due, Scheduled, Source, Start, Timer};
 
 impl World {
     /// The worker the schedule's `takes` choose for the next key taken, if any.
@@ -101,28 +101,28 @@ impl World {
         let peer = self.peer.as_ref().filter(|p| p.paused_until.is_none());
         let lag = self.cluster.watch_lag_ms;
         if let Some(c) = ctl {
-            c.informers_due(lag, &mut consider);
+            c.informers_due(lag, &mut |at, d| consider(at, Source::Here(d)));
         }
         if let Some(p) = peer {
-            p.informers_due(lag, &mut |at, s| consider(at, Source::Peer(Box::new(s))));
+            p.informers_due(lag, &mut |at, d| consider(at, Source::Peer(d)));
         }
         for (i, b) in self.beside.iter().enumerate() {
-            b.ctl.informers_due(lag, &mut |at, s| consider(at, Source::Beside(i as u8, Box::new(s))));
+            b.ctl.informers_due(lag, &mut |at, d| consider(at, Source::Beside(i as u8, d)));
         }
         for (i, inf) in self.gc.caches.informers.iter().enumerate() {
             if let Some(at) = inf.next_due(self.cluster.gc_watch_lag_ms()) {
-                consider(at, Source::Informer(Watcher::GarbageCollector, i));
+                consider(at, Source::Here(Due::Informer(Watcher::GarbageCollector, i)));
             }
         }
         let chosen = self.chosen_worker();
         if let Some(c) = ctl {
-            c.work_due(self.now_ms, chosen, &mut consider);
+            c.work_due(self.now_ms, chosen, &mut |at, d| consider(at, Source::Here(d)));
         }
         if let Some(p) = peer {
-            p.work_due(self.now_ms, None, &mut |at, s| consider(at, Source::Peer(Box::new(s))));
+            p.work_due(self.now_ms, None, &mut |at, d| consider(at, Source::Peer(d)));
         }
         for (i, b) in self.beside.iter().enumerate() {
-            b.ctl.work_due(self.now_ms, None, &mut |at, s| consider(at, Source::Beside(i as u8, Box::new(s))));
+            b.ctl.work_due(self.now_ms, None, &mut |at, d| consider(at, Source::Beside(i as u8, d)));
         }
         best
     }
@@ -164,8 +164,17 @@ impl World {
                 let due = self.timers.pop().expect("a due timer");
                 self.fire(due.timer)
             }
-            Source::Informer(watcher, i) => Some(self.deliver(watcher, i)),
-            Source::QueueReady => {
+            Source::Here(due) => self.run_here(due),
+            Source::Peer(due) => self.as_peer(|w| w.run_here(due)),
+            Source::Beside(i, due) => self.as_beside(i, |w| w.run_here(due)),
+        }
+    }
+
+    /// Run what the state of the process in `ctl`'s place made due.
+    fn run_here(&mut self, due: Due) -> Option<Event> {
+        match due {
+            Due::Informer(watcher, i) => Some(self.deliver(watcher, i)),
+            Due::QueueReady => {
                 let keys = self.ctl.queue.promote_ready(self.now_ms);
                 // The delay of `AddRateLimited` (or of the reconcile's own
                 // `AddAfter`) is over: the retry is what queued the key,
@@ -182,10 +191,8 @@ impl World {
                 }
                 Some(Event::Requeued { keys, after })
             }
-            Source::Worker(w) => Some(self.pick_up(w)),
-            Source::Unblocked(w) => self.unblock(w),
-            Source::Peer(inner) => self.as_peer(|w| w.run(*inner)),
-            Source::Beside(i, inner) => self.as_beside(i, |w| w.run(*inner)),
+            Due::Worker(w) => Some(self.pick_up(w)),
+            Due::Unblocked(w) => self.unblock(w),
         }
     }
 

@@ -263,7 +263,7 @@ impl ApiServer {
                     }
                     name = generate_name(prefix, rng);
                 }
-                (Name::from(name), Some(prefix.clone()))
+                (name, Some(prefix.clone()))
             }
             (None, None) => (Name::default(), None),
         };

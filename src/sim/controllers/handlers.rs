@@ -46,7 +46,7 @@ pub fn handle(
             let key = queue_key(&ev.object.namespace, owner);
             // Kept by UID, a child is traced to its owner by its controllerRef.
             let record = match keyed_by {
-                KeyedBy::Name => Some(key.to_string()),
+                KeyedBy::Name => Some(key.clone()),
                 KeyedBy::Uid => ev.object.controller_ref().map(|r| keyed_by.key(&key, r.uid)),
             };
             if ev.event_type == EventType::Deleted {
@@ -87,7 +87,7 @@ fn observe(
     fx: &mut HandlerEffects,
     expectations: &mut Expectations,
     key: Name,
-    record: Option<String>,
+    record: Option<Name>,
     seen_as: EventType,
     child: &ObjectRc,
 ) {

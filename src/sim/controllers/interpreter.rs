@@ -34,7 +34,7 @@ use std::sync::Arc;
 #[derive(Debug, Clone, Hash)]
 pub struct RecipeRun {
     recipe: Shared,
-    key: String,
+    key: Name,
     owner_key: ObjectKey,
     /// The owner's UID as this reconcile read it: its writes are recorded under it.
     owner_uid: u64,
@@ -147,10 +147,10 @@ enum Flow {
 }
 
 impl RecipeRun {
-    pub fn start(recipe: Shared, key: &str, cx: &mut Cx) -> (RecipeRun, Beat) {
+    pub fn start(recipe: Shared, key: &Name, cx: &mut Cx) -> (RecipeRun, Beat) {
         let mut run = RecipeRun {
             recipe,
-            key: key.to_string(),
+            key: key.clone(),
             owner_key: split_key(key),
             owner_uid: 0,
             pc: 0,
@@ -240,7 +240,7 @@ impl RecipeRun {
     }
 
     /// The key its expectations are kept under (the owner's UID is known once it is read).
-    fn exp_key(&self) -> String {
+    fn exp_key(&self) -> Name {
         self.recipe.expectations_keyed_by.key(&self.key, self.owner_uid)
     }
 
@@ -856,7 +856,7 @@ impl RecipeRun {
             }
             cx.wrote_at(&self.key, self.owner_uid, self.recipe.owner, audit.resource_version);
             if removing {
-                cx.deletes_seen.remove(&self.key);
+                cx.deletes_seen.remove(self.key.as_str());
             }
             self.live_owner = response.object.or(self.live_owner.take());
             return Flow::Next;
@@ -869,7 +869,7 @@ impl RecipeRun {
         let mut now = [(*owner.labels).clone(), owner.annotations.as_deref().cloned().unwrap_or_default()];
         let changes: [usize; 2] = if found {
             // Its children are back: a delete seen before is behind it.
-            cx.deletes_seen.remove(&self.key);
+            cx.deletes_seen.remove(self.key.as_str());
             std::array::from_fn(|m| {
                 let lacking = marks[m].iter().filter(|(k, v)| now[m].get(&***k).map(|have| &**have) != Some(&***v)).count();
                 for (k, v) in marks[m] {
@@ -879,7 +879,7 @@ impl RecipeRun {
             })
         } else {
             let held: [usize; 2] = std::array::from_fn(|m| marks[m].keys().filter(|k| now[m].contains_key(&***k)).count());
-            if held != [0, 0] && remove == Removal::OnObservedDelete && !cx.deletes_seen.contains(&self.key) {
+            if held != [0, 0] && remove == Removal::OnObservedDelete && !cx.deletes_seen.contains(self.key.as_str()) {
                 let note = Note::LabelsKept { owner: self.key.clone(), child_kind };
                 return Flow::Then(Beat::Note { note, then_ms: 0 });
             }

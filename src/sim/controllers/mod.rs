@@ -223,7 +223,7 @@ pub enum ReconcileState {
 impl ReconcileState {
     /// Begin reconciling `key`, with the recipe the settings write now (a
     /// switch changed mid-reconcile applies from the next).
-    pub fn start(key: &str, cx: &mut Cx) -> (ReconcileState, Beat) {
+    pub fn start(key: &Name, cx: &mut Cx) -> (ReconcileState, Beat) {
         match compiled(cx.settings) {
             Some(recipe) => {
                 let (r, b) = interpreter::RecipeRun::start(recipe, key, cx);
@@ -250,15 +250,21 @@ pub use handlers::handle;
 /// watch event builds one, and the formatter's machinery was a tenth of the
 /// simulation's time.
 pub(crate) fn queue_key(namespace: &str, name: &str) -> Name {
-    // Written into one buffer kept for the next key, so the key's own
-    // allocation is its only one (a String turned into a Name is copied).
-    thread_local!(static KEY: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) });
-    KEY.with_borrow_mut(|key| {
-        key.clear();
-        key.push_str(namespace);
-        key.push('/');
-        key.push_str(name);
-        Name::from(key.as_str())
+    // Written into one buffer kept for the next key, and the last key made
+    // kept beside it: a child's every event names its owner's key, so the
+    // same key is asked for again and again (every event of a
+    // ReplicaSet's thousand pods), and is then one count raised, not an
+    // allocation (a String turned into a Name is copied).
+    thread_local!(static LAST: std::cell::RefCell<(String, Name)> = std::cell::RefCell::new((String::new(), Name::default())));
+    LAST.with_borrow_mut(|(buffer, last)| {
+        buffer.clear();
+        buffer.push_str(namespace);
+        buffer.push('/');
+        buffer.push_str(name);
+        if **last != **buffer {
+            *last = Name::from(buffer.as_str());
+        }
+        last.clone()
     })
 }
 

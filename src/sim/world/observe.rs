@@ -6,7 +6,7 @@ use super::in_flight::SentBy;
 use super::input::Deviation;
 use super::runtime::Runtime;
 use super::state::World;
-use super::timer::{Source, Timer};
+use super::timer::{Due, Timer};
 use crate::sim::apiserver::Verb;
 use crate::sim::informer::{Informer, ListState};
 use crate::sim::object::Kind;
@@ -57,7 +57,7 @@ impl World {
         let chosen = self.chosen_worker();
         let mut worker = None;
         self.ctl.work_due(self.now_ms, chosen, &mut |_, s| {
-            if let (None, Source::Worker(w)) = (worker, s) {
+            if let (None, Due::Worker(w)) = (worker, s) {
                 worker = Some(w as u32);
             }
         });

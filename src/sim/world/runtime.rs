@@ -5,7 +5,7 @@
 
 use super::client::TokenBucket;
 use super::lease::{Lease, Observed};
-use super::timer::Source;
+use super::timer::Due;
 use crate::sim::apiserver::{AuditEntry, ControllerKind, Response};
 use crate::sim::consistency::ConsistencyStore;
 use crate::sim::controller_runtime::ReadYourWrites;
@@ -176,29 +176,29 @@ impl Runtime {
 
     /// When its informers next have something, and what: each given to
     /// `consider`, in order (no list is made: this runs at every step).
-    pub(super) fn informers_due(&self, lag_ms: u64, consider: &mut impl FnMut(u64, Source)) {
+    pub(super) fn informers_due(&self, lag_ms: u64, consider: &mut impl FnMut(u64, Due)) {
         for (i, inf) in self.caches.informers.iter().enumerate() {
             if let Some(at) = inf.next_due(lag_ms) {
-                consider(at, Source::Informer(Watcher::Controller, i));
+                consider(at, Due::Informer(Watcher::Controller, i));
             }
         }
     }
 
     /// When its queue or an idle worker next has something, and what, each given to `consider`, in order.
     /// `chosen`: the worker the schedule says takes the next key, if it is idle.
-    pub(super) fn work_due(&self, now_ms: u64, chosen: Option<usize>, consider: &mut impl FnMut(u64, Source)) {
+    pub(super) fn work_due(&self, now_ms: u64, chosen: Option<usize>, consider: &mut impl FnMut(u64, Due)) {
         if let Some(at) = self.queue.next_ready_at() {
-            consider(at.max(now_ms), Source::QueueReady);
+            consider(at.max(now_ms), Due::QueueReady);
         }
         // A read the read-your-writes client held is let through once the
         // cache has caught up; a wait for the cache ends when it holds what
         // was awaited, or at its deadline.
         for (w, worker) in self.workers.iter().enumerate() {
             match worker.busy.as_ref().and_then(|b| b.blocked.as_ref()) {
-                Some((Hold::Read(read), _)) if self.ryw.ready(read).is_ok() => consider(now_ms, Source::Unblocked(w)),
+                Some((Hold::Read(read), _)) if self.ryw.ready(read).is_ok() => consider(now_ms, Due::Unblocked(w)),
                 Some((Hold::Cached { kind, keys, deadline_ms }, _)) => {
                     let cached = keys.iter().all(|k| self.caches.get(*kind, k).is_some());
-                    consider(if cached { now_ms } else { (*deadline_ms).max(now_ms) }, Source::Unblocked(w));
+                    consider(if cached { now_ms } else { (*deadline_ms).max(now_ms) }, Due::Unblocked(w));
                 }
                 _ => {}
             }
@@ -206,7 +206,7 @@ impl Runtime {
         if self.running && !self.queue.is_empty() {
             let idle = |w: &usize| self.workers.get(*w).is_some_and(|w| w.busy.is_none());
             if let Some(w) = chosen.filter(idle).or_else(|| self.workers.iter().position(|w| w.busy.is_none())) {
-                consider(now_ms, Source::Worker(w));
+                consider(now_ms, Due::Worker(w));
             }
         }
     }

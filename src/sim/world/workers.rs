@@ -185,7 +185,7 @@ impl World {
                 Some(Event::ReconcileNote { worker: w as u32, key, n, note, step })
             }
             Beat::Wait { note, hold } => {
-                // The worker resumes when what it waits for holds (`Source::Unblocked`).
+                // The worker resumes when what it waits for holds (`Due::Unblocked`).
                 let step = controllers::note_step(&note);
                 busy.step = step;
                 busy.blocked = Some((hold, now));

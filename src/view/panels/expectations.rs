@@ -44,7 +44,7 @@ pub fn expectations(world: &World) -> ExpectationsView {
                 let age_ms = now.saturating_sub(r.timestamp_ms);
                 let why = e.satisfied(key, now);
                 ExpectationView {
-                    key: key.clone(),
+                    key: key.to_string(),
                     add: r.add,
                     del: r.del,
                     age_ms,
