@@ -64,6 +64,15 @@
 //   <run>_frame_work_over_reference_p95: the paired p95s' ratio. What any
 //   page pays here for that much change, and what is this page's own (see
 //   measureReference).
+//   <run>_phase_<phase>_ms and <run>_reference_phase_<phase>_ms: where a
+//   frame's main-thread work goes, the mean per frame of one traced run of
+//   each page (Chromium's trace of the renderer's main thread, PHASES
+//   below): the whole frame (`frame`), then `script` (the requestAnimationFrame
+//   callbacks: the app's tick, its effects and DOM writes, and any layout
+//   they force), `style_layout`, `prepaint` and `paint` (the lifecycle's
+//   own), and `other` (the rest of the frame). The CPU profile
+//   (`make profile`) names the script by function; this names what is not
+//   script, which the profile counts as '(program)'.
 // - seek_startup_task_ms, seek_slice_task_ms, seek_slices, seek_ms: a URL
 //   whose frame (57,656 of over-create played for two hours) lies past the
 //   frames the page computes ahead of itself (SEEK_SETTINGS), so the seek
@@ -288,7 +297,7 @@ function waitForQuiet(page) {
  * so ~16.7 ms is the floor of every interval: a p95 at the floor means
  * playback kept up with every frame.
  */
-async function measureFrames(browser, server, query = PLAY_QUERY, { inView, countChanges = false } = {}) {
+async function measureFrames(browser, server, query = PLAY_QUERY, { inView, countChanges = false, phases = false } = {}) {
   const { page, context, problems } = await openPage(browser, server.origin);
   try {
     await page.goto(`${server.url}?${query}`, { waitUntil: 'commit' });
@@ -359,8 +368,10 @@ async function measureFrames(browser, server, query = PLAY_QUERY, { inView, coun
       // Only the frames from here on count: playback starts with the click below.
       rec.from = performance.now();
     }, countChanges);
+    const trace = phases ? await startTrace(page) : null;
     await play.click();
     await page.waitForTimeout(PLAY_RECORD_MS);
+    const traced = trace ? framePhases(await trace.stop()) : null;
     const stillPlaying = (await pause.count()) === 1;
     const { stamps, work, changes } = await page.evaluate(() => {
       const rec = window.__cachescopeBench;
@@ -390,10 +401,67 @@ async function measureFrames(browser, server, query = PLAY_QUERY, { inView, coun
       advanced: after - before,
       // Each frame's DOM changes, when counted: [elements created, texts, attributes, elements moved].
       changes,
+      // Mean ms per frame by phase, when traced.
+      phases: traced,
     };
   } finally {
     await context.close();
   }
+}
+
+/**
+ * A frame's phases: Chromium trace events (categories blink and cc) of
+ * the renderer's main thread, each summed within the frame's
+ * `ProxyMain::BeginMainFrame` (the frame's whole main-thread update).
+ */
+const PHASES = [
+  ['script', 'FireAnimationFrame'],
+  ['style_layout', 'LocalFrameView::RunStyleAndLayoutLifecyclePhases'],
+  ['prepaint', 'LocalFrameView::RunPrePaintLifecyclePhase'],
+  ['paint', 'LocalFrameView::RunPaintLifecyclePhase'],
+];
+const FRAME_EVENT = 'ProxyMain::BeginMainFrame';
+
+/** Starts tracing `page`'s renderer; `stop()` resolves to the trace's events. */
+async function startTrace(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink,cc', transferMode: 'ReportEvents' });
+  return {
+    async stop() {
+      const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+      await cdp.send('Tracing.end');
+      await complete;
+      await cdp.detach();
+      return events;
+    },
+  };
+}
+
+/** Mean ms per frame of each of PHASES, of `frame`, and of the rest (`other`). */
+function framePhases(events) {
+  // The renderer's main thread: the one whose frames the trace holds most of.
+  const byThread = new Map();
+  for (const e of events) {
+    if (e.name === FRAME_EVENT && e.ph === 'X') byThread.set(`${e.pid}:${e.tid}`, (byThread.get(`${e.pid}:${e.tid}`) ?? 0) + 1);
+  }
+  const main = [...byThread].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (!main) throw new Unmeasurable(`the trace holds no '${FRAME_EVENT}' event (${events.length} events): this Chromium names a frame's phases otherwise`);
+  const mine = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X' && e.dur > 0);
+  const frames = mine.filter((e) => e.name === FRAME_EVENT);
+  const sums = Object.fromEntries([['frame', 0], ...PHASES.map(([name]) => [name, 0])]);
+  for (const f of frames) {
+    sums.frame += f.dur / 1000;
+    for (const [name, event] of PHASES) {
+      for (const e of mine) if (e.name === event && e.ts >= f.ts && e.ts < f.ts + f.dur) sums[name] += e.dur / 1000;
+    }
+  }
+  const missing = PHASES.filter(([name]) => sums[name] === 0).map(([, event]) => event);
+  if (missing.length) throw new Unmeasurable(`the trace's frames hold no ${missing.join(', ')}: this Chromium names a frame's phases otherwise`);
+  const mean = Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / frames.length]));
+  mean.other = Math.max(0, mean.frame - PHASES.reduce((a, [name]) => a + mean[name], 0));
+  return mean;
 }
 
 /** Pairs of runs, the page's then the reference's, for each reference figure. */
@@ -423,7 +491,12 @@ async function measureReference(browser, server, referenceServer, query) {
     runs.reference.push(await measureFrames(browser, referenceServer, referenceQuery));
   }
   const medians = (rs) => ({ p50: median(rs.map((r) => r.workP50)), p95: median(rs.map((r) => r.workP95)) });
-  return { perFrame, page: medians(runs.page), reference: medians(runs.reference) };
+  // One traced run of each, apart from the timed ones (tracing has a cost of its own).
+  const phases = {
+    page: (await measureFrames(browser, server, query, { phases: true })).phases,
+    reference: (await measureFrames(browser, referenceServer, referenceQuery, { phases: true })).phases,
+  };
+  return { perFrame, page: medians(runs.page), reference: medians(runs.reference), phases };
 }
 
 /** A seek past the look-ahead from the URL: its long tasks, before the first frame and after. */
@@ -531,7 +604,7 @@ async function main() {
     say('largest_play_sim_frames', largest.advanced, 'frames');
     // The reference for both played runs.
     for (const [run, query] of [['play', PLAY_QUERY], ['largest', LARGEST_QUERY]]) {
-      const { perFrame, page, reference } = await measureReference(browser, server, referenceServer, query);
+      const { perFrame, page, reference, phases } = await measureReference(browser, server, referenceServer, query);
       say(`${run}_elements_added_per_frame`, perFrame.elements, 'elements');
       say(`${run}_texts_changed_per_frame`, perFrame.texts, 'texts');
       say(`${run}_attributes_written_per_frame`, perFrame.attrs, 'attributes');
@@ -543,6 +616,10 @@ async function main() {
       say(`${run}_frame_work_over_reference_p95`, (page.p95 / reference.p95).toFixed(2), 'x');
       withinBudget(`${run}_frame_work_over_reference_p95`, page.p95 / reference.p95, BUDGETS.frame_work_over_reference_p95, 'x');
       if (run === 'largest') withinBudget('largest_elements_added_per_frame', perFrame.elements, BUDGETS.largest_elements_added_per_frame, 'elements');
+      for (const phase of ['frame', ...PHASES.map(([name]) => name), 'other']) {
+        say(`${run}_phase_${phase}_ms`, phases.page[phase].toFixed(2), 'ms');
+        say(`${run}_reference_phase_${phase}_ms`, phases.reference[phase].toFixed(2), 'ms');
+      }
     }
     const seek = await measureSeek(browser, server);
     say('seek_startup_task_ms', seek.startup.toFixed(0), 'ms');
