@@ -316,7 +316,7 @@ fn assert_rows_drawn(m: &Mounted, panel: &str, s: &Session, cache_side: bool) {
         let Some(rv) = rv else {
             assert!(has_class(li, "slot"), "{at}: {} is a slot on this side", r.id());
             assert_eq!(text(&one(li, ".name")), "", "{at}: a slot names nothing");
-            assert!(!text(li).contains(&r.name), "{at}: {} is not named on the side that lacks it", r.name);
+            assert!(!text(li).contains(r.name.as_str()), "{at}: {} is not named on the side that lacks it", r.name);
             if cache_side {
                 let note = match r.pending {
                     Some((t, eta)) => format!("{} in {}", t.as_str(), secs(eta)),

@@ -17,9 +17,29 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 /// An immutable string, cheap to copy. See the module's documentation.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Name(Arc<str>);
+
+/// As the `str`'s, and at once where both are the one string: a name is
+/// shared, so the two sides of most comparisons are (the page's lists merge
+/// the cluster's objects with the cache's by key at every frame drawn; where
+/// both hold an object, its name is the same string). Equality has the
+/// same shortcut already (`Arc`'s own, for an `Eq` type).
+impl Ord for Name {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        if Arc::ptr_eq(&self.0, &other.0) {
+            return std::cmp::Ordering::Equal;
+        }
+        self.0.cmp(&other.0)
+    }
+}
+
+impl PartialOrd for Name {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 impl Name {
     pub fn as_str(&self) -> &str {
@@ -151,7 +171,13 @@ mod tests {
             assert_eq!(format!("{n:?}"), format!("{owned:?}"));
         }
         let mut names: Vec<Name> = ["web-b", "web-a", "api", "web-ab"].map(Name::from).to_vec();
+        names.push(names[1].clone());
         names.sort();
-        assert_eq!(names, ["api", "web-a", "web-ab", "web-b"]);
+        assert_eq!(names, ["api", "web-a", "web-a", "web-ab", "web-b"]);
+        // One string, or two of the same letters: equal either way.
+        let web = Name::from("web-a");
+        assert_eq!(web.cmp(&web.clone()), std::cmp::Ordering::Equal);
+        assert_eq!(web.cmp(&Name::from("web-a")), std::cmp::Ordering::Equal);
+        assert_eq!(web.cmp(&Name::from("web-b")), std::cmp::Ordering::Less);
     }
 }

@@ -9,6 +9,7 @@ use crate::sim::history::History;
 use crate::sim::informer::DropNext;
 use crate::sim::object::{Kind, ObjectKey};
 use crate::sim::world::{ActionKind, Knob, World};
+use std::cell::RefCell;
 use std::fmt;
 
 pub use crate::scenario::owner_of;
@@ -170,6 +171,20 @@ pub struct Session {
     /// "About this run" never hashes a long run in one go).
     hasher: crate::report::TraceHasher,
     hashed: usize,
+    /// Which of the scenario's checks apply, and the settings they were
+    /// found for: finding them writes the whole scenario out as JSON, and
+    /// the page asks at every frame drawn, where the settings rarely move
+    /// (the scenario itself never does: another one is another session).
+    applicable: RefCell<Option<Applicable>>,
+}
+
+/// The checks that apply (their places in the scenario's `expect`) to a
+/// world's settings.
+#[derive(Debug, Clone)]
+struct Applicable {
+    cluster: crate::sim::settings::ClusterSettings,
+    controller: crate::sim::settings::ControllerSettings,
+    checks: Vec<usize>,
 }
 
 impl Session {
@@ -188,6 +203,7 @@ impl Session {
             moved_edits: Vec::new(),
             hasher: crate::report::TraceHasher::default(),
             hashed: 0,
+            applicable: RefCell::new(None),
         }
     }
 
@@ -441,8 +457,14 @@ impl Session {
 
     /// The checks that apply to this run's settings (as they stand at the current frame).
     pub fn applicable_checks(&self) -> Vec<&crate::scenario::Check> {
-        let effective = expect::effective_settings(&self.scenario, self.world());
-        self.scenario.expect.iter().filter(|c| c.applies(&effective)).collect()
+        let world = self.world();
+        let mut cached = self.applicable.borrow_mut();
+        if cached.as_ref().is_none_or(|a| a.cluster != world.cluster || a.controller != world.controller) {
+            let effective = expect::effective_settings(&self.scenario, world);
+            let checks = self.scenario.expect.iter().enumerate().filter(|(_, c)| c.applies(&effective)).map(|(i, _)| i).collect();
+            *cached = Some(Applicable { cluster: world.cluster.clone(), controller: world.controller.clone(), checks });
+        }
+        cached.as_ref().map_or_else(Vec::new, |a| a.checks.iter().map(|&i| &self.scenario.expect[i]).collect())
     }
 
     /// Where this run departs from the lab's: settings the URL changed, and

@@ -387,15 +387,18 @@ fn plot(s: &Session) -> (String, String) {
     let t_max = samples.last().map_or(1, |x| x.at_ms).max(1) as f64;
     let peak = samples.iter().map(|x| x.cluster.max(x.cache)).max().unwrap_or(1).max(1) as f64;
     let step = (samples.len() / 240).max(1);
+    // Each point written into the line itself: a `format!` a point was two
+    // allocations for each of ~500 points, at every frame drawn.
     let line = |pick: fn(&super::session::Sample) -> u32| {
-        let mut out = String::new();
+        use std::fmt::Write;
+        let mut out = String::with_capacity(10 * (samples.len() / step + 1));
         for x in samples.iter().step_by(step).chain(samples.last()) {
             if !out.is_empty() {
                 out.push(' ');
             }
             let px = (3000.0 * x.at_ms as f64 / t_max) as u32;
             let py = (620.0 - 580.0 * f64::from(pick(x)) / peak) as u32;
-            out.push_str(&format!("{px},{py}"));
+            let _ = write!(out, "{px},{py}");
         }
         out
     };

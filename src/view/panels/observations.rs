@@ -147,6 +147,27 @@ mod tests {
     use crate::scenario::preset;
 
     #[test]
+    /// The checks listed before the run's end follow the settings as they
+    /// stand at the current frame: a setting changed during the run lists
+    /// the checks of its new value (the session keeps the list between
+    /// frames, and finds it again when a setting moves).
+    fn pending_checks_follow_a_setting_changed_during_the_run() {
+        use crate::view::session::Change;
+        let flag = |on| Change::Knob(crate::scenario::settings::knob("controller.expectations", crate::sim::settings::Val::Flag(on)));
+        let texts = |s: &Session| checks(s).checks.into_iter().map(|c| c.text).collect::<Vec<_>>();
+        let mut s = Session::new(preset("replicaset-pressure").unwrap());
+        let with = texts(&s);
+        assert_eq!(with, ["never more than 10 pods", "never more pods than replicas"]);
+        assert_eq!(texts(&s), with, "asked again, at the same settings");
+        s.step_forward();
+        s.apply(flag(false));
+        let without = texts(&s);
+        assert_eq!(without, ["without expectations, more than 10 pods", "without expectations, children_within_desired breaks"]);
+        s.apply(flag(true));
+        assert_eq!(texts(&s), with);
+    }
+
+    #[test]
     fn checks_say_which_setting_moved_the_run_off_the_labs_figure() {
         use crate::view::session::Change;
         let generate = preset("over-create").unwrap().with_settings([("controller.naming", "generate")]).unwrap();

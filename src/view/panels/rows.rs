@@ -3,7 +3,7 @@
 //! row and the eye compares them.
 
 use crate::sim::apiserver::EventType;
-use crate::sim::object::{child_label, Kind, Object, ObjectRc, ObjectRef};
+use crate::sim::object::{child_label, Kind, Name, Object, ObjectRc, ObjectRef};
 use crate::sim::world::World;
 
 /// How an object's row stands between the cluster and the cache.
@@ -22,13 +22,13 @@ pub enum RowState {
 /// One object, as both panels show it. Every object's row is built at every
 /// frame drawn (a list needs them all to order, count and find the one the
 /// frame acts on, and draws ~30): what only a drawn row needs, its id, is
-/// made when drawn ([`Row::id`]), and the namespace, the same for most
-/// objects, is shared.
+/// made when drawn ([`Row::id`]), and the namespace and the name are the
+/// object's own, shared, not copied.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Row {
     pub kind: Kind,
-    pub namespace: std::sync::Arc<str>,
-    pub name: String,
+    pub namespace: Name,
+    pub name: Name,
     /// The server picked the name (`generateName`).
     pub generated: bool,
     pub cluster_rv: Option<u64>,
@@ -107,23 +107,14 @@ pub fn object_rows(world: &World) -> Vec<Row> {
     let written = |o: &Option<ObjectRc>| o.as_ref().and_then(|o| o.status).filter(|s| s.observed_generation > 0).map(|s| s.replicas);
     // What is on each informer's wire, by object: once a kind, not once a row.
     let pending: Vec<_> = world.kinds.iter().map(|&k| world.controller_informer(k).map(|i| i.pending(lag)).unwrap_or_default()).collect();
-    // The namespaces, each made once.
-    let mut namespaces: Vec<std::sync::Arc<str>> = Vec::new();
-    let mut namespace = |name: &str| match namespaces.iter().find(|n| &***n == name) {
-        Some(n) => n.clone(),
-        None => {
-            namespaces.push(name.into());
-            namespaces[namespaces.len() - 1].clone()
-        }
-    };
-    let mut make = |v: &Pair, depth: u8| {
+    let make = |v: &Pair, depth: u8| {
         let o = either(v);
         let of_kind = world.kinds.iter().position(|&k| k == o.kind()).and_then(|k| pending.get(k));
         let pending = of_kind.and_then(|p| p.get(&o.namespace, &o.name)).map(|(t, at)| (t, at.saturating_sub(now)));
         Row {
             kind: o.kind(),
-            namespace: namespace(&o.namespace),
-            name: o.name.to_string(),
+            namespace: o.namespace.clone(),
+            name: o.name.clone(),
             generated: o.generate_name.is_some(),
             cluster_rv: v.0.as_ref().map(|o| o.resource_version),
             cache_rv: v.1.as_ref().map(|o| o.resource_version),
