@@ -220,12 +220,15 @@ fn million_frames(out: &mut dyn Write, scenario: &Scenario) {
     const FRAMES: usize = 1_000_000;
     // Pods deleted every 25 ms keep the controller busy past a million
     // frames (at t = 3,210 s): 100,000 from t = 4 s, the most one
-    // `delete_pods` takes (780,875 frames), then a second action's 40,000.
+    // `delete_pods` takes (780,875 frames), then as many again from where
+    // they end, by a copy of that action (the run stops at the millionth).
     let mut long = scenario
         .with_settings([("until_ms", "86400000"), ("actions.1.delete_pods.count", "100000"), ("actions.1.delete_pods.interval_ms", "25")])
         .expect("within the limits")
         .to_value();
-    let more = serde_json::json!({ "at_ms": 2_504_000, "delete_pods": { "owner": "web", "count": 40_000, "interval_ms": 25 } });
+    let mut more = long["actions"][1].clone();
+    let first_at_ms = more["at_ms"].as_u64().expect("the deletions' start");
+    more["at_ms"] = serde_json::json!(first_at_ms + 100_000 * 25);
     long["actions"].as_array_mut().expect("the preset's actions").push(more);
     let long = Scenario::from_json(&long.to_string()).expect("within the limits");
     let mut init = long.world_init();
