@@ -4,7 +4,7 @@
 
 use super::layout::{kind_abbr, simplified};
 use crate::narrate::simplifications::Panel;
-use crate::ui::recycle::{set_attr, set_text, text_part, Look, Recycler};
+use crate::ui::recycle::{set_attr, set_text, text_part, Attr, Look, Recycler};
 use crate::ui::state::{part_of, use_ui};
 use crate::view::panels::{self as pv, Row, RowState};
 use crate::view::snapshot::Snapshot;
@@ -221,11 +221,17 @@ impl RowLook {
     }
 }
 
+const CLASS: Attr = Attr("class");
+const DATA_KIND: Attr = Attr("data-kind");
+const DATA_PRESENT: Attr = Attr("data-present");
+const TITLE: Attr = Attr("title");
+const STYLE: Attr = Attr("style");
+
 const STATUS_TITLE: &str = "status.replicas, as the controller last wrote it";
 const TERMINATING_TITLE: &str = "deletionTimestamp is set: the kubelet removes it when its grace period is over";
 
 impl Look for RowLook {
-    const MARKS: &'static [&'static str] = &["class", "data-kind", "data-present", "title"];
+    const MARKS: &'static [Attr] = &[CLASS, DATA_KIND, DATA_PRESENT, TITLE];
 
     /// `li.row`: the kind, the name (a generated suffix apart), the rv, the
     /// status, Terminating and the note; parts, their text nodes, then the
@@ -247,10 +253,10 @@ impl Look for RowLook {
     }
 
     fn paint(&self, li: &web_sys::Element, parts: &[web_sys::Node], was: Option<&Self>) {
-        set_attr(li, "class", Some(&self.class), was.map(|w| Some(w.class.as_str())));
-        set_attr(li, "data-kind", self.kind, was.map(|w| w.kind));
-        set_attr(li, "data-present", self.kind.map(|_| "true"), was.map(|w| w.kind.map(|_| "true")));
-        set_attr(li, "title", self.id.as_deref(), was.map(|w| w.id.as_deref()));
+        set_attr(li, CLASS, Some(&self.class), was.map(|w| Some(w.class.as_str())));
+        set_attr(li, DATA_KIND, self.kind, was.map(|w| w.kind));
+        set_attr(li, DATA_PRESENT, self.kind.map(|_| "true"), was.map(|w| w.kind.map(|_| "true")));
+        set_attr(li, TITLE, self.id.as_deref(), was.map(|w| w.id.as_deref()));
         let terminating = |l: &RowLook| if l.terminating { "Terminating" } else { "" };
         let texts = [self.abbr, &self.head, &self.suffix, &self.rv, &self.status, terminating(self), &self.note];
         let had = was.map(|w| [w.abbr, &w.head, &w.suffix, &w.rv, &w.status, terminating(w), &w.note]);
@@ -258,9 +264,9 @@ impl Look for RowLook {
             set_text(part, text, had.map(|h| h[i]));
         }
         let status_title = |l: &RowLook| (!l.status.is_empty()).then_some(STATUS_TITLE);
-        set_attr(parts[7].unchecked_ref(), "title", status_title(self), was.map(status_title));
+        set_attr(parts[7].unchecked_ref(), TITLE, status_title(self), was.map(status_title));
         let terminating_title = |l: &RowLook| l.terminating.then_some(TERMINATING_TITLE);
-        set_attr(parts[8].unchecked_ref(), "title", terminating_title(self), was.map(terminating_title));
+        set_attr(parts[8].unchecked_ref(), TITLE, terminating_title(self), was.map(terminating_title));
     }
 }
 
@@ -419,7 +425,8 @@ fn rows_list(side: Side) -> impl IntoView {
     // list's own padding would not do: a border-box list grows to hold it
     // instead of scrolling); only a windowed list has them. Each row says its
     // place (`aria-posinset` of `aria-setsize`).
-    let pool = StoredValue::new_local(None::<(Recycler<RowLook>, [web_sys::Element; 2])>);
+    // Each spacer's element, and the style last written on it.
+    let pool = StoredValue::new_local(None::<(Recycler<RowLook>, [(web_sys::Element, String); 2])>);
     // A render effect, as tachys draws its own views: run as the frame's render runs.
     let drawn = RenderEffect::new(move |_| {
         let Some(ul) = list.get() else { return };
@@ -429,12 +436,12 @@ fn rows_list(side: Side) -> impl IntoView {
             rows.iter().zip(r.start + 1..).map(|(row, at)| (row.id(), RowLook::of(side, row), at)).collect()
         });
         pool.update_value(|pool| {
-            let (rows, [above, below]) = pool.get_or_insert_with(|| {
+            let (rows, [(above, above_style), (below, below_style)]) = pool.get_or_insert_with(|| {
                 let spacer = || {
                     let li = document().create_element("li").expect("an element");
                     li.set_class_name("spacer");
                     let _ = li.set_attribute("aria-hidden", "true");
-                    li
+                    (li, String::new())
                 };
                 (Recycler::new(ul.clone().into()), [spacer(), spacer()])
             });
@@ -446,9 +453,12 @@ fn rows_list(side: Side) -> impl IntoView {
                 if below.parent_node().is_none() || below.next_sibling().is_some() {
                     let _ = ul.append_child(below);
                 }
-                for (spacer, rows) in [(&*above, r.start), (&*below, n - r.end)] {
+                for (spacer, style, rows) in [(&*above, above_style, r.start), (&*below, below_style, n - r.end)] {
                     let height = format!("height:{:.2}px", rows as f64 * pitch);
-                    set_attr(spacer, "style", Some(&height), Some(spacer.get_attribute("style").as_deref()));
+                    if *style != height {
+                        STYLE.set(spacer, &height);
+                        *style = height;
+                    }
                 }
             } else {
                 above.remove();

@@ -4,7 +4,7 @@
 use super::layout::{kind_abbr, percent, simplified};
 use crate::narrate::simplifications::Panel;
 use crate::narrate::units::secs;
-use crate::ui::recycle::{set_attr, set_text, text_part, Look, Recycler};
+use crate::ui::recycle::{set_attr, set_text, text_part, Attr, Look, Recycler};
 use crate::ui::state::use_ui;
 use crate::view::hands::WireChoice;
 use crate::view::panels as pv;
@@ -153,19 +153,32 @@ impl WireLook {
     }
 }
 
+const CLASS: Attr = Attr("class");
+const DATA_WIRE: Attr = Attr("data-wire");
+const STYLE: Attr = Attr("style");
+const HIDDEN: Attr = Attr("hidden");
+
 /// The glyph of each choice, in `CHOICES`' order.
 const GLYPHS: [&str; 4] = ["⇥", "‖", "▶", "✕"];
 
 impl Look for WireLook {
-    const MARKS: &'static [&'static str] = &["class", "data-wire"];
+    const MARKS: &'static [Attr] = &[CLASS, DATA_WIRE];
 
     /// `li.wire`: the event, the object, the held tag, the time to arrival,
     /// the track and its dot, and the learner's hands on it (Deliver now,
     /// Hold or Release, Drop: each names the event, and joins the run's
     /// schedule when pressed, `press_hand`). A held tag with nothing to say
     /// is empty (style/main.css hides it); hands an event does not take are hidden.
+    ///
+    /// A hand's name is its choice and the event ("Deliver now: ADDED
+    /// ConfigMap beta-voice-0"): its own `aria-label`, the choice, followed
+    /// (`aria-labelledby`) by a hidden part of its wire that says the event,
+    /// so an element given to another event writes that one text, not two
+    /// attributes on each of three hands. Its tooltip is the choice: the
+    /// event is on the line beside it.
     fn build() -> (web_sys::Element, Vec<web_sys::Node>) {
         let doc = document();
+        let id = WIRES_BUILT.with(|n| n.replace(n.get() + 1));
         let li = doc.create_element("li").expect("an element");
         let (event, event_text) = text_part("span", "event");
         let (obj, name_text) = text_part("span", "obj mono");
@@ -173,6 +186,9 @@ impl Look for WireLook {
         let _ = obj.insert_before(&k, obj.first_child().as_ref());
         let (held, held_text) = text_part("span", "held-tag");
         let (eta, eta_text) = text_part("span", "eta mono");
+        let (what, what_text) = text_part("span", "what");
+        what.set_id(&format!("wire-{id}-what"));
+        let _ = what.set_attribute("hidden", "");
         let track = doc.create_element("span").expect("an element");
         track.set_class_name("track");
         let _ = track.set_attribute("aria-hidden", "true");
@@ -187,51 +203,58 @@ impl Look for WireLook {
         let _ = track.append_child(&run);
         let hands = doc.create_element("span").expect("an element");
         hands.set_class_name("hands");
-        let mut parts: Vec<web_sys::Node> = vec![event_text, k_text, name_text, held_text, eta_text, run.into(), hands.clone().into()];
-        for choice in [0, 1, 3] {
+        let mut parts: Vec<web_sys::Node> =
+            vec![event_text, k_text, name_text, held_text, eta_text, what_text, run.into(), hands.clone().into()];
+        for (n, choice) in [0, 1, 3].into_iter().enumerate() {
             let (button, glyph) = text_part("button", "hand");
-            glyph.set_node_value(Some(GLYPHS[choice]));
-            let _ = button.set_attribute("data-choice", &choice.to_string());
+            button.set_id(&format!("wire-{id}-{n}"));
+            let _ = button.set_attribute("aria-labelledby", &format!("wire-{id}-{n} wire-{id}-what"));
+            name_hand(&button, &glyph, choice);
             let _ = hands.append_child(&button);
             parts.push(button.into());
             parts.push(glyph);
         }
         let _ = li.append_child(&event);
         let _ = li.append_child(&doc.create_text_node(" "));
-        for part in [&obj, &held, &eta, &track, &hands] {
+        for part in [&obj, &held, &eta, &what, &track, &hands] {
             let _ = li.append_child(part);
         }
         (li, parts)
     }
 
     fn paint(&self, li: &web_sys::Element, parts: &[web_sys::Node], was: Option<&Self>) {
-        set_attr(li, "class", Some(&self.class), was.map(|w| Some(w.class.as_str())));
-        set_attr(li, "data-wire", Some(&self.id), was.map(|w| Some(w.id.as_str())));
-        fn texts(l: &WireLook) -> [&str; 5] {
-            [&l.label, &l.kind, &l.name, &l.held, &l.eta]
+        set_attr(li, CLASS, Some(&self.class), was.map(|w| Some(w.class.as_str())));
+        set_attr(li, DATA_WIRE, Some(&self.id), was.map(|w| Some(w.id.as_str())));
+        fn texts(l: &WireLook) -> [&str; 6] {
+            [&l.label, &l.kind, &l.name, &l.held, &l.eta, &l.what]
         }
         let had = was.map(texts);
         for (i, (text, part)) in texts(self).iter().zip(parts).enumerate() {
             set_text(part, text, had.map(|h| h[i]));
         }
-        set_attr(parts[5].unchecked_ref(), "style", Some(&self.left), was.map(|w| Some(w.left.as_str())));
-        set_attr(parts[6].unchecked_ref(), "hidden", (!self.hands).then_some(""), was.map(|w| (!w.hands).then_some("")));
-        // Each hand's name, and the middle one's choice and glyph.
-        for (n, choice) in [0, self.middle(), 3].into_iter().enumerate() {
-            let name = |l: &WireLook, c: usize| format!("{}: {}", CHOICES[c].label(), l.what);
-            let was_choice = was.map(|w| [0, w.middle(), 3][n]);
-            if was.is_none_or(|w| w.what != self.what || was_choice != Some(choice)) {
-                let button: &web_sys::Element = parts[7 + 2 * n].unchecked_ref();
-                let now = name(self, choice);
-                let _ = button.set_attribute("aria-label", &now);
-                let _ = button.set_attribute("title", &now);
-                if was_choice != Some(choice) {
-                    let _ = button.set_attribute("data-choice", &choice.to_string());
-                    parts[8 + 2 * n].set_node_value(Some(GLYPHS[choice]));
-                }
-            }
+        set_attr(parts[6].unchecked_ref(), STYLE, Some(&self.left), was.map(|w| Some(w.left.as_str())));
+        set_attr(parts[7].unchecked_ref(), HIDDEN, (!self.hands).then_some(""), was.map(|w| (!w.hands).then_some("")));
+        // The middle hand: Hold, or Release an event held (written whole when
+        // `was` is unknown: the element may have held an event on hold).
+        if was.is_none_or(|w| w.middle() != self.middle()) {
+            name_hand(parts[10].unchecked_ref(), &parts[11], self.middle());
         }
     }
+}
+
+thread_local! {
+    /// Wire elements built so far: each one's number makes its parts' ids.
+    static WIRES_BUILT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// A hand's choice: its name's first part (its wire's hidden `what` says the
+/// rest), its tooltip, its `data-choice` and its glyph.
+fn name_hand(button: &web_sys::Element, glyph: &web_sys::Node, choice: usize) {
+    let label = CHOICES[choice].label();
+    let _ = button.set_attribute("aria-label", &format!("{label}:"));
+    let _ = button.set_attribute("title", label);
+    let _ = button.set_attribute("data-choice", &choice.to_string());
+    glyph.set_node_value(Some(GLYPHS[choice]));
 }
 
 /// A press on a hands-on button of the Watch list: its choice made on its
