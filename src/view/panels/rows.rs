@@ -164,29 +164,20 @@ pub fn object_rows(world: &World) -> Vec<Row> {
     for (i, owner) in owners.iter().enumerate() {
         first.entry(*owner).or_insert(i);
     }
-    // Each child's owner's place in `top`; children whose owner is gone from
-    // both sides, `top.len()`: still shown, at the end. Then the children
-    // grouped by owner (a counting sort, stable: oldest first in each group).
-    let owner_at: Vec<usize> = children.iter().map(|(owner, _)| first.get(owner).copied().unwrap_or(top.len())).collect();
-    let mut start = vec![0usize; top.len() + 3];
-    for &t in &owner_at {
-        start[t + 2] += 1;
-    }
-    for t in 2..start.len() {
-        start[t] += start[t - 1];
-    }
-    let mut grouped = vec![0usize; children.len()];
-    for (&t, (_, i)) in owner_at.iter().zip(&children) {
-        grouped[start[t + 1]] = *i;
-        start[t + 1] += 1;
-    }
-    // Now `start[t]..start[t + 1]` are the children of `top[t]` in `grouped`.
+    // The children by their owner's place in `top`, and those whose owner
+    // is gone from both sides at `top.len()`: still shown, at the end. The
+    // sort is stable, so each owner's stay oldest first.
+    let mut grouped: Vec<(usize, usize)> = children.iter().map(|(owner, i)| (first.get(owner).copied().unwrap_or(top.len()), *i)).collect();
+    grouped.sort_by_key(|&(t, _)| t);
+    let mut rest = &grouped[..];
     let mut rows = Vec::with_capacity(all.len());
     for (t, &i) in top.iter().enumerate() {
         rows.push(make(&all[i].1, 0));
-        rows.extend(grouped[start[t]..start[t + 1]].iter().map(|&c| make(&all[c].1, 1)));
+        let own = rest.partition_point(|&(owner, _)| owner == t);
+        rows.extend(rest[..own].iter().map(|&(_, c)| make(&all[c].1, 1)));
+        rest = &rest[own..];
     }
-    rows.extend(grouped[start[top.len()]..].iter().map(|&c| make(&all[c].1, 1)));
+    rows.extend(rest.iter().map(|&(_, c)| make(&all[c].1, 1)));
     rows
 }
 
@@ -306,29 +297,25 @@ mod tests {
 
     #[test]
     fn children_whose_owner_is_gone_are_listed_last_oldest_first() {
-        use crate::sim::apiserver::Propagation;
-        use crate::view::session::{Change, UiAction};
-        let json = r#"{"name":"two","until_ms":60000,"controller":{"kind":"ensemble"},"objects":[{"kind":"Ensemble","name":"alpha","voices":3},{"kind":"Ensemble","name":"beta","voices":2}]}"#;
-        let mut session = Session::new(crate::scenario::Scenario::from_json(json).unwrap());
-        while session.world().now_ms() < 10_000 && session.step_forward() {}
-        // The first Ensemble deleted, its voices orphaned (kept, their ownerReferences taken off).
-        session.apply(Change::Action(UiAction::DeleteOwner(Propagation::Orphan)));
-        while session.step_forward() {}
-        let rows = object_rows(session.world());
-        let names: Vec<(u8, &str)> = rows.iter().map(|r| (r.depth, r.name.as_str())).collect();
+        // The scenario's first Ensemble deleted at 10 s, its voices orphaned
+        // (kept, their ownerReferences taken off); the rows once the run is over.
+        fn rows_after_orphaning(objects: &str) -> Vec<(u8, String)> {
+            use crate::sim::apiserver::Propagation;
+            use crate::view::session::{Change, UiAction};
+            let json = format!(r#"{{"name":"orphans","until_ms":60000,"controller":{{"kind":"ensemble"}},"objects":{objects}}}"#);
+            let mut session = Session::new(crate::scenario::Scenario::from_json(&json).unwrap());
+            while session.world().now_ms() < 10_000 && session.step_forward() {}
+            session.apply(Change::Action(UiAction::DeleteOwner(Propagation::Orphan)));
+            while session.step_forward() {}
+            object_rows(session.world()).iter().map(|r| (r.depth, r.name.to_string())).collect()
+        }
+        let names = rows_after_orphaning(r#"[{"kind":"Ensemble","name":"alpha","voices":3},{"kind":"Ensemble","name":"beta","voices":2}]"#);
         let expected =
             [(0, "beta"), (1, "beta-voice-0"), (1, "beta-voice-1"), (1, "alpha-voice-0"), (1, "alpha-voice-1"), (1, "alpha-voice-2")];
-        assert_eq!(names, expected);
+        assert_eq!(names, expected.map(|(d, n)| (d, n.to_string())));
         // With no owner left at all, the orphans are the whole list.
-        let json =
-            r#"{"name":"one","until_ms":60000,"controller":{"kind":"ensemble"},"objects":[{"kind":"Ensemble","name":"alpha","voices":2}]}"#;
-        let mut session = Session::new(crate::scenario::Scenario::from_json(json).unwrap());
-        while session.world().now_ms() < 10_000 && session.step_forward() {}
-        session.apply(Change::Action(UiAction::DeleteOwner(Propagation::Orphan)));
-        while session.step_forward() {}
-        let rows = object_rows(session.world());
-        let names: Vec<(u8, &str)> = rows.iter().map(|r| (r.depth, r.name.as_str())).collect();
-        assert_eq!(names, [(1, "alpha-voice-0"), (1, "alpha-voice-1")]);
+        let names = rows_after_orphaning(r#"[{"kind":"Ensemble","name":"alpha","voices":2}]"#);
+        assert_eq!(names, [(1, "alpha-voice-0"), (1, "alpha-voice-1")].map(|(d, n)| (d, n.to_string())));
     }
 
     #[test]
