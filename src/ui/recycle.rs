@@ -57,6 +57,14 @@ thread_local! {
 }
 
 impl Attr {
+    /// The names every recycled list writes; a list's own data (`data-kind`) beside its `Look`.
+    pub(super) const CLASS: Attr = Attr("class");
+    pub(super) const TITLE: Attr = Attr("title");
+    pub(super) const STYLE: Attr = Attr("style");
+    pub(super) const HIDDEN: Attr = Attr("hidden");
+    const POSINSET: Attr = Attr("aria-posinset");
+    const SETSIZE: Attr = Attr("aria-setsize");
+
     fn with<R>(self, f: impl FnOnce(&JsString) -> R) -> R {
         NAMES.with(|names| {
             let mut names = names.borrow_mut();
@@ -85,10 +93,6 @@ impl Attr {
         self.with(|name| el.unchecked_ref::<Attributes>().remove_named(name));
     }
 }
-
-const HIDDEN: Attr = Attr("hidden");
-const POSINSET: Attr = Attr("aria-posinset");
-const SETSIZE: Attr = Attr("aria-setsize");
 
 /// What one element of a recycled list shows.
 pub(super) trait Look: Clone + PartialEq + 'static {
@@ -194,7 +198,7 @@ impl<L: Look> Recycler<L> {
     /// A fresh element for the pool, hidden until it is painted; its index.
     fn build(&mut self) -> usize {
         let (el, parts) = L::build();
-        HIDDEN.set(&el, "");
+        Attr::HIDDEN.set(&el, "");
         self.items.push(Item { el, parts, key: None, look: None, place: None, setsize: None });
         self.items.len() - 1
     }
@@ -202,7 +206,7 @@ impl<L: Look> Recycler<L> {
     fn paint(&mut self, i: usize, key: &str, look: &L, place: usize, setsize: Option<usize>) {
         let it = &mut self.items[i];
         if it.key.is_none() {
-            HIDDEN.remove(&it.el);
+            Attr::HIDDEN.remove(&it.el);
         }
         if it.key.as_deref() != Some(key) {
             it.key = Some(key.to_string());
@@ -215,11 +219,11 @@ impl<L: Look> Recycler<L> {
         }
         if let Some(n) = setsize {
             if it.place != Some(place) {
-                POSINSET.set_number(&it.el, place);
+                Attr::POSINSET.set_number(&it.el, place);
                 it.place = Some(place);
             }
             if it.setsize != Some(n) {
-                SETSIZE.set_number(&it.el, n);
+                Attr::SETSIZE.set_number(&it.el, n);
                 it.setsize = Some(n);
             }
         }
@@ -232,12 +236,12 @@ impl<L: Look> Recycler<L> {
     fn hide(&mut self, i: usize) {
         let it = &mut self.items[i];
         if it.key.take().is_some() {
-            HIDDEN.set(&it.el, "");
+            Attr::HIDDEN.set(&it.el, "");
             for mark in L::MARKS {
                 mark.remove(&it.el);
             }
             if it.place.take().is_some() {
-                POSINSET.remove(&it.el);
+                Attr::POSINSET.remove(&it.el);
             }
             it.look = None;
         }

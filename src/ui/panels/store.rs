@@ -221,17 +221,14 @@ impl RowLook {
     }
 }
 
-const CLASS: Attr = Attr("class");
 const DATA_KIND: Attr = Attr("data-kind");
 const DATA_PRESENT: Attr = Attr("data-present");
-const TITLE: Attr = Attr("title");
-const STYLE: Attr = Attr("style");
 
 const STATUS_TITLE: &str = "status.replicas, as the controller last wrote it";
 const TERMINATING_TITLE: &str = "deletionTimestamp is set: the kubelet removes it when its grace period is over";
 
 impl Look for RowLook {
-    const MARKS: &'static [Attr] = &[CLASS, DATA_KIND, DATA_PRESENT, TITLE];
+    const MARKS: &'static [Attr] = &[Attr::CLASS, DATA_KIND, DATA_PRESENT, Attr::TITLE];
 
     /// `li.row`: the kind, the name (a generated suffix apart), the rv, the
     /// status, Terminating and the note; parts, their text nodes, then the
@@ -253,10 +250,10 @@ impl Look for RowLook {
     }
 
     fn paint(&self, li: &web_sys::Element, parts: &[web_sys::Node], was: Option<&Self>) {
-        set_attr(li, CLASS, Some(&self.class), was.map(|w| Some(w.class.as_str())));
+        set_attr(li, Attr::CLASS, Some(&self.class), was.map(|w| Some(w.class.as_str())));
         set_attr(li, DATA_KIND, self.kind, was.map(|w| w.kind));
         set_attr(li, DATA_PRESENT, self.kind.map(|_| "true"), was.map(|w| w.kind.map(|_| "true")));
-        set_attr(li, TITLE, self.id.as_deref(), was.map(|w| w.id.as_deref()));
+        set_attr(li, Attr::TITLE, self.id.as_deref(), was.map(|w| w.id.as_deref()));
         let terminating = |l: &RowLook| if l.terminating { "Terminating" } else { "" };
         let texts = [self.abbr, &self.head, &self.suffix, &self.rv, &self.status, terminating(self), &self.note];
         let had = was.map(|w| [w.abbr, &w.head, &w.suffix, &w.rv, &w.status, terminating(w), &w.note]);
@@ -264,9 +261,9 @@ impl Look for RowLook {
             set_text(part, text, had.map(|h| h[i]));
         }
         let status_title = |l: &RowLook| (!l.status.is_empty()).then_some(STATUS_TITLE);
-        set_attr(parts[7].unchecked_ref(), TITLE, status_title(self), was.map(status_title));
+        set_attr(parts[7].unchecked_ref(), Attr::TITLE, status_title(self), was.map(status_title));
         let terminating_title = |l: &RowLook| l.terminating.then_some(TERMINATING_TITLE);
-        set_attr(parts[8].unchecked_ref(), TITLE, terminating_title(self), was.map(terminating_title));
+        set_attr(parts[8].unchecked_ref(), Attr::TITLE, terminating_title(self), was.map(terminating_title));
     }
 }
 
@@ -456,7 +453,7 @@ fn rows_list(side: Side) -> impl IntoView {
                 for (spacer, style, rows) in [(&*above, above_style, r.start), (&*below, below_style, n - r.end)] {
                     let height = format!("height:{:.2}px", rows as f64 * pitch);
                     if *style != height {
-                        STYLE.set(spacer, &height);
+                        Attr::STYLE.set(spacer, &height);
                         *style = height;
                     }
                 }

@@ -153,16 +153,13 @@ impl WireLook {
     }
 }
 
-const CLASS: Attr = Attr("class");
 const DATA_WIRE: Attr = Attr("data-wire");
-const STYLE: Attr = Attr("style");
-const HIDDEN: Attr = Attr("hidden");
 
 /// The glyph of each choice, in `CHOICES`' order.
 const GLYPHS: [&str; 4] = ["⇥", "‖", "▶", "✕"];
 
 impl Look for WireLook {
-    const MARKS: &'static [Attr] = &[CLASS, DATA_WIRE];
+    const MARKS: &'static [Attr] = &[Attr::CLASS, DATA_WIRE];
 
     /// `li.wire`: the event, the object, the held tag, the time to arrival,
     /// the track and its dot, and the learner's hands on it (Deliver now,
@@ -223,7 +220,7 @@ impl Look for WireLook {
     }
 
     fn paint(&self, li: &web_sys::Element, parts: &[web_sys::Node], was: Option<&Self>) {
-        set_attr(li, CLASS, Some(&self.class), was.map(|w| Some(w.class.as_str())));
+        set_attr(li, Attr::CLASS, Some(&self.class), was.map(|w| Some(w.class.as_str())));
         set_attr(li, DATA_WIRE, Some(&self.id), was.map(|w| Some(w.id.as_str())));
         fn texts(l: &WireLook) -> [&str; 6] {
             [&l.label, &l.kind, &l.name, &l.held, &l.eta, &l.what]
@@ -232,8 +229,8 @@ impl Look for WireLook {
         for (i, (text, part)) in texts(self).iter().zip(parts).enumerate() {
             set_text(part, text, had.map(|h| h[i]));
         }
-        set_attr(parts[6].unchecked_ref(), STYLE, Some(&self.left), was.map(|w| Some(w.left.as_str())));
-        set_attr(parts[7].unchecked_ref(), HIDDEN, (!self.hands).then_some(""), was.map(|w| (!w.hands).then_some("")));
+        set_attr(parts[6].unchecked_ref(), Attr::STYLE, Some(&self.left), was.map(|w| Some(w.left.as_str())));
+        set_attr(parts[7].unchecked_ref(), Attr::HIDDEN, (!self.hands).then_some(""), was.map(|w| (!w.hands).then_some("")));
         // The middle hand: Hold, or Release an event held (written whole when
         // `was` is unknown: the element may have held an event on hold).
         if was.is_none_or(|w| w.middle() != self.middle()) {
