@@ -55,6 +55,16 @@ pub fn arrival_words(eta_ms: u64) -> String {
     }
 }
 
+/// How the Cluster and Cache lists keep the lit row in view while playing:
+/// at most every `min_ms`, and every `max_ms` from ×`from_speed`.
+pub fn following_words(min_ms: u64, max_ms: u64, from_speed: &str) -> String {
+    format!(
+        "While playing, Cluster and Cache scroll to the row the frame acts on at most every {}, and less often the faster the run plays: every {} from ×{from_speed}, where a long list would jump too often to read. Paused or stepped, they scroll to it at once.",
+        secs(min_ms),
+        secs(max_ms)
+    )
+}
+
 /// What the lit line just read or did, in the code's own terms.
 pub fn step_value(kind: ControllerKind, frame: &Frame) -> Option<String> {
     let children = if kind.spec().has_pods() { "pods" } else { "children" };

@@ -273,10 +273,6 @@ impl Look for RowLook {
 const ROW_HEIGHT_REM: f64 = 1.75;
 const ROW_GAP_PX: f64 = 2.0;
 
-/// While playing, the lists follow the row the frame acts on at most this
-/// often, in ms of wall time.
-const FOLLOW_MS: f64 = 200.0;
-
 /// Rows kept in the DOM above and below those in view.
 const OVERSCAN: usize = 8;
 
@@ -376,17 +372,17 @@ fn rows_list(side: Side) -> impl IntoView {
     // The lit row in view: its place, against where the list is scrolled;
     // again when a list's height is measured. Of the shorter list, where the
     // other is drawn too: they scroll together, and both show it. While
-    // playing, at most every FOLLOW_MS: faster than that the list only
-    // flickers (at ×10 and 500 pods the lit row moved every frame, and the
-    // list redrew every row it shows, each time); stepped, sought or paused
-    // (a pause runs this again), at once.
+    // playing, at most as often as `pv::follow_every_ms` says for the speed:
+    // faster than that the list only flickers (at ×10 and 500 pods the lit
+    // row moved every frame, and the list redrew every row it shows, each
+    // time); stepped, sought or paused (a pause runs this again), at once.
     let followed = StoredValue::new(f64::NEG_INFINITY);
     Effect::new(move |_| {
         let other = heights.with(|hs| hs[1 - mine]);
         let h = if other > 0.0 { height.get().min(other) } else { height.get() };
         let Some(i) = snap.with(|s| s.rows.iter().position(|r| r.touched)) else { return };
         let now = crate::ui::state::clock_ms();
-        if ui.playing.get() && now - followed.get_value() < FOLLOW_MS {
+        if ui.playing.get() && now - followed.get_value() < pv::follow_every_ms(ui.speed()) {
             return;
         }
         if let Some(to) = pv::scroll_to_show(i, top.get_untracked(), h, pitch) {

@@ -211,6 +211,25 @@ pub fn visible_rows(len: usize, top: f64, height: f64, pitch: f64, overscan: usi
     start..start + window
 }
 
+/// While playing at `speed`, how long at least, in ms of wall time, the
+/// Cluster and Cache lists stand before they scroll to the row the frame
+/// acts on again: [`FOLLOW_MIN_MS`] up to ×2, then in proportion to the
+/// speed, up to [`FOLLOW_MAX_MS`] from [`FOLLOW_MAX_FROM_SPEED`]. The faster the run,
+/// the more often the lit row leaves for another part of a long list (at
+/// ×10 and 500 replicas, several times a second), and a list that followed
+/// it every 200 ms jumped five times a second, too fast to read; each jump
+/// draws both lists' rows anew (about 70 rows), the heaviest frames of play.
+/// Paused or stepped, the lists scroll to the lit row at once.
+pub fn follow_every_ms(speed: f64) -> f64 {
+    (FOLLOW_MAX_MS * speed / FOLLOW_MAX_FROM_SPEED).clamp(FOLLOW_MIN_MS, FOLLOW_MAX_MS)
+}
+
+/// The least and the most [`follow_every_ms`] waits, in ms of wall time.
+pub const FOLLOW_MIN_MS: f64 = 200.0;
+pub const FOLLOW_MAX_MS: f64 = 1000.0;
+/// The speed from which [`follow_every_ms`] waits its most.
+pub const FOLLOW_MAX_FROM_SPEED: f64 = 10.0;
+
 /// Where to scroll a viewport `height` px tall, now `top` px down, so that
 /// row `i` of a list `pitch` px apart is wholly in view: `None` if it is
 /// already, else just far enough (up to its top, or down to its bottom).
@@ -354,5 +373,19 @@ mod tests {
         let to = scroll_to_show(400, 0.0, 300.0, 30.0).unwrap();
         assert_eq!(scroll_to_show(400, to, 300.0, 30.0), None);
         assert!(visible_rows(500, to, 300.0, 30.0, 6).contains(&400));
+    }
+
+    #[test]
+    fn the_lists_follow_the_lit_row_less_often_the_faster_the_run_plays() {
+        use crate::view::url::{speed_of_step, MAX_SPEED_STEP, MIN_SPEED_STEP};
+        assert_eq!(follow_every_ms(0.1), FOLLOW_MIN_MS);
+        assert_eq!(follow_every_ms(1.0), 200.0);
+        assert_eq!(follow_every_ms(2.0), 200.0);
+        assert_eq!(follow_every_ms(5.0), 500.0);
+        assert_eq!(follow_every_ms(FOLLOW_MAX_FROM_SPEED), FOLLOW_MAX_MS);
+        assert_eq!(follow_every_ms(1000.0), FOLLOW_MAX_MS);
+        // Over the slider's every step: never more often as the run speeds up.
+        let waits: Vec<f64> = (MIN_SPEED_STEP..=MAX_SPEED_STEP).map(|s| follow_every_ms(speed_of_step(s))).collect();
+        assert!(waits.windows(2).all(|w| w[0] <= w[1]), "{waits:?}");
     }
 }
