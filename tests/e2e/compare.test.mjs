@@ -150,18 +150,34 @@ test('a compare= link at the limits keeps every task under 500 ms while both run
       window.__long = [];
       new PerformanceObserver((l) => window.__long.push(...l.getEntries().map((e) => e.duration))).observe({ type: 'longtask', buffered: true });
     });
-    await page.goto(`${env.server.url}?z=${pack(LARGEST_ACCEPTED)}&compare=cluster.watch_lag_ms%3D0`);
+    const url = `${env.server.url}?z=${pack(LARGEST_ACCEPTED)}&compare=cluster.watch_lag_ms%3D0`;
+    await page.goto(url);
     const transport = region(page, 'Transport');
-    await transport.getByRole('status').filter({ hasText: /^Computing: A \d+ · B \d+ frames/ }).waitFor({ timeout: 20_000 });
+    const progress = transport.getByRole('status').filter({ hasText: /^Computing: A \d+ · B \d+ frames/ });
+    await progress.waitFor({ timeout: 20_000 });
     assert.ok(await transport.getByRole('button', { name: 'Play' }).isDisabled(), 'nothing to play until both are known');
-    // It breathes: a click is answered while it computes, and Stop compares what is known.
-    await page.waitForTimeout(3_000);
+    // It breathes: its progress moves on, a click is answered while it
+    // computes, and Stop compares what is known. Stop is pressed at the
+    // progress's first move, not after a set time: this machine computes
+    // both runs to their 60,000-frame limit in about 2.5 s.
+    const said = await progress.innerText();
+    for (const deadline = Date.now() + 10_000; (await progress.innerText()) === said; ) {
+      assert.ok(Date.now() < deadline, `the progress stood at "${said}" for 10 s`);
+      await page.waitForTimeout(20);
+    }
     await transport.getByRole('button', { name: 'Stop' }).click();
     await transport.getByRole('button', { name: 'Play' }).waitFor({ state: 'visible' });
     assert.ok(await transport.getByRole('button', { name: 'Play' }).isEnabled());
     assert.match(await region(page, 'Caption').innerText(), /^Stopped after [\d,]+ frames of Run A and [\d,]+ frames of Run B/);
     const long = await page.evaluate(() => window.__long);
     assert.ok(long.every((d) => d < 500), `long tasks: ${JSON.stringify(long.map(Math.round))}`);
+    // Left to the end, both runs computed whole: no task of it 500 ms or more either.
+    await page.goto(url);
+    await progress.waitFor({ timeout: 20_000 });
+    await progress.waitFor({ state: 'detached', timeout: 120_000 });
+    assert.ok(await transport.getByRole('button', { name: 'Play' }).isEnabled(), 'both runs known, Play is offered');
+    const whole = await page.evaluate(() => window.__long);
+    assert.ok(whole.every((d) => d < 500), `long tasks, both runs computed whole: ${JSON.stringify(whole.map(Math.round))}`);
   } finally {
     await context.close();
   }
