@@ -21,7 +21,7 @@ pub(super) fn Help() -> impl IntoView {
                     <dt>"Reconcile"</dt><dd>"The controller's code, the current step lit, with the values it read from the cache."</dd>
                     <dt>"Observations"</dt><dd>"What the lab expects, checked against this run once it has ended (or when you ask), beside the counts so far."</dd>
                 </dl>
-                <p>{following()}</p>
+                <p>{crate::view::panels::follow_words()}</p>
                 <p>
                     "Each event in flight in the Watch panel has three buttons: ⇥ deliver it now, ‖ hold it back (then ▶ release it) and ✕ drop it. "
                     "Each choice joins the scenario's schedule, so the link replays it."
@@ -59,15 +59,4 @@ pub(super) fn Help() -> impl IntoView {
                 <button on:click=move |_| ui.help_open.set(false)>"Close"</button>
         </Modal>
     }
-}
-
-/// How the Cluster and Cache lists keep the lit row in view, with the figures
-/// the lists go by (`pv::follow_every_ms`).
-fn following() -> String {
-    use crate::view::panels as pv;
-    crate::narrate::panels::following_words(
-        pv::FOLLOW_MIN_MS as u64,
-        pv::FOLLOW_MAX_MS as u64,
-        &crate::view::url::format_speed(pv::FOLLOW_MAX_FROM_SPEED),
-    )
 }

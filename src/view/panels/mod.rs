@@ -23,9 +23,7 @@ pub use queue::{queue, QueueView, WorkerView};
 pub(crate) use reconcile::is_stale_read;
 pub use reconcile::{frame_step, reconcile, CodeLine, ReconcileView};
 pub(crate) use rows::mark_touched;
-pub use rows::{
-    follow_every_ms, object_rows, scroll_to_show, visible_rows, Row, RowState, FOLLOW_MAX_FROM_SPEED, FOLLOW_MAX_MS, FOLLOW_MIN_MS,
-};
+pub use rows::{follow_every_ms, follow_words, object_rows, scroll_to_show, visible_rows, Row, RowState};
 pub use timeline::{timeline, TimelineEntry};
 pub use wires::{lane_room, wires, wires_head, Wire, LANE_WIRES};
 

@@ -225,10 +225,19 @@ pub fn follow_every_ms(speed: f64) -> f64 {
 }
 
 /// The least and the most [`follow_every_ms`] waits, in ms of wall time.
-pub const FOLLOW_MIN_MS: f64 = 200.0;
-pub const FOLLOW_MAX_MS: f64 = 1000.0;
+const FOLLOW_MIN_MS: f64 = 200.0;
+const FOLLOW_MAX_MS: f64 = 1000.0;
 /// The speed from which [`follow_every_ms`] waits its most.
-pub const FOLLOW_MAX_FROM_SPEED: f64 = 10.0;
+const FOLLOW_MAX_FROM_SPEED: f64 = 10.0;
+
+/// What Help says of [`follow_every_ms`], its figures these constants.
+pub fn follow_words() -> String {
+    crate::narrate::panels::following_words(
+        FOLLOW_MIN_MS as u64,
+        FOLLOW_MAX_MS as u64,
+        &crate::view::url::format_speed(FOLLOW_MAX_FROM_SPEED),
+    )
+}
 
 /// Where to scroll a viewport `height` px tall, now `top` px down, so that
 /// row `i` of a list `pitch` px apart is wholly in view: `None` if it is
@@ -387,5 +396,8 @@ mod tests {
         // Over the slider's every step: never more often as the run speeds up.
         let waits: Vec<f64> = (MIN_SPEED_STEP..=MAX_SPEED_STEP).map(|s| follow_every_ms(speed_of_step(s))).collect();
         assert!(waits.windows(2).all(|w| w[0] <= w[1]), "{waits:?}");
+        // Help states the same figures.
+        let said = follow_words();
+        assert!(said.contains("at most every 200 ms") && said.contains("every 1.0 s from ×10"), "{said}");
     }
 }
