@@ -64,6 +64,20 @@
 //   <run>_frame_work_over_reference_p95: the paired p95s' ratio. What any
 //   page pays here for that much change, and what is this page's own (see
 //   measureReference).
+//   <run>_frame_work_floor_p95_ms: the page's floor, timed in the same pairs:
+//   the run with only the Invariants panel (`panels=invariants`, the panel
+//   that changes least), so the simulation stepped, the snapshot taken, the
+//   header, transport and caption drawn, and nine panels' changes not made;
+//   <run>_frame_work_reference_floor_p95_ms: the reference making no change
+//   (its header's frame count only). Then, from the medians (p95s do not
+//   subtract exactly: estimates, not measurements):
+//   <run>_frame_work_changes_over_reference_p95: what the page's panels add
+//   to its floor over what the changes add to the reference's, the page's
+//   cost per change against a page with no framework;
+//   <run>_frame_work_changes_over_reference_p95_allowed: the same ratio the
+//   budget leaves them, given the page's floor: (budget × reference − floor)
+//   over (reference − reference floor). When the floor alone takes most of
+//   the budget, this says how near the bare replay the panels must come.
 //   <run>_phase_<phase>_ms and <run>_reference_phase_<phase>_ms: where a
 //   frame's main-thread work goes, the mean per frame of one traced run of
 //   each page (Chromium's trace of the renderer's main thread, PHASES
@@ -478,6 +492,12 @@ function framePhases(events) {
 /** Pairs of runs, the page's then the reference's, for each reference figure. */
 const REFERENCE_PAIRS = 3;
 
+/** The one panel the page's floor shows: the panel that changes least while playing. */
+const FLOOR_PANEL = 'invariants';
+
+/** The reference page making no change but its frame count. */
+const REFERENCE_NO_CHANGE = 'elements=0&texts=0&attrs=0&moved=0';
+
 /**
  * What the same amount of change costs without this page: each frame's DOM
  * changes in the played run, counted in a run of its own (the counting has a
@@ -496,10 +516,12 @@ async function measureReference(browser, server, referenceServer, query) {
   const referenceQuery = new URLSearchParams({ elements: column(0), texts: column(1), attrs: column(2), moved: column(3) }).toString();
   const mean = (i) => Math.round(column(i).reduce((a, b) => a + b, 0) / changes.length);
   const perFrame = { elements: mean(0), texts: mean(1), attrs: mean(2), moved: mean(3) };
-  const runs = { page: [], reference: [] };
+  const runs = { page: [], reference: [], floor: [], referenceFloor: [] };
   for (let i = 0; i < REFERENCE_PAIRS; i++) {
     runs.page.push(await measureFrames(browser, server, query));
     runs.reference.push(await measureFrames(browser, referenceServer, referenceQuery));
+    runs.floor.push(await measureFrames(browser, server, `${query}&panels=${FLOOR_PANEL}`));
+    runs.referenceFloor.push(await measureFrames(browser, referenceServer, REFERENCE_NO_CHANGE));
   }
   const medians = (rs) => ({ p50: median(rs.map((r) => r.workP50)), p95: median(rs.map((r) => r.workP95)) });
   // One traced run of each, apart from the timed ones (tracing has a cost of its own).
@@ -507,7 +529,14 @@ async function measureReference(browser, server, referenceServer, query) {
     page: (await measureFrames(browser, server, query, { phases: true })).phases,
     reference: (await measureFrames(browser, referenceServer, referenceQuery, { phases: true })).phases,
   };
-  return { perFrame, page: medians(runs.page), reference: medians(runs.reference), phases };
+  return {
+    perFrame,
+    page: medians(runs.page),
+    reference: medians(runs.reference),
+    floor: medians(runs.floor),
+    referenceFloor: medians(runs.referenceFloor),
+    phases,
+  };
 }
 
 /** A seek past the look-ahead from the URL: its long tasks, before the first frame and after. */
@@ -615,7 +644,7 @@ async function main() {
     say('largest_play_sim_frames', largest.advanced, 'frames');
     // The reference for both played runs.
     for (const [run, query] of [['play', PLAY_QUERY], ['largest', LARGEST_QUERY]]) {
-      const { perFrame, page, reference, phases } = await measureReference(browser, server, referenceServer, query);
+      const { perFrame, page, reference, floor, referenceFloor, phases } = await measureReference(browser, server, referenceServer, query);
       say(`${run}_elements_added_per_frame`, perFrame.elements, 'elements');
       say(`${run}_texts_changed_per_frame`, perFrame.texts, 'texts');
       say(`${run}_attributes_written_per_frame`, perFrame.attrs, 'attributes');
@@ -626,6 +655,16 @@ async function main() {
       say(`${run}_frame_work_reference_p95_ms`, reference.p95.toFixed(1), 'ms');
       say(`${run}_frame_work_over_reference_p95`, (page.p95 / reference.p95).toFixed(2), 'x');
       withinBudget(`${run}_frame_work_over_reference_p95`, page.p95 / reference.p95, BUDGETS.frame_work_over_reference_p95, 'x');
+      say(`${run}_frame_work_floor_p95_ms`, floor.p95.toFixed(1), 'ms');
+      say(`${run}_frame_work_reference_floor_p95_ms`, referenceFloor.p95.toFixed(1), 'ms');
+      const changes = reference.p95 - referenceFloor.p95;
+      if (changes > 0) {
+        say(`${run}_frame_work_changes_over_reference_p95`, ((page.p95 - floor.p95) / changes).toFixed(2), 'x');
+        const allowed = (BUDGETS.frame_work_over_reference_p95 * reference.p95 - floor.p95) / changes;
+        say(`${run}_frame_work_changes_over_reference_p95_allowed`, allowed.toFixed(2), 'x');
+      } else {
+        console.error(`page bench: note: ${run}: the reference's changes cost nothing at p95 (${reference.p95.toFixed(1)} ms, ${referenceFloor.p95.toFixed(1)} ms with none), so the cost per change is not estimated`);
+      }
       if (run === 'largest') withinBudget('largest_elements_added_per_frame', perFrame.elements, BUDGETS.largest_elements_added_per_frame, 'elements');
       for (const [of, prefix] of [['all', 'phase'], ['slowest', 'slowest_phase']]) {
         for (const phase of ['frame', ...PHASES.map(([name]) => name), 'other']) {
