@@ -25,7 +25,7 @@ use crate::sim::object::{Labels, Name, Object, ObjectKey, ObjectRc, ObjectTempla
 use crate::sim::recipe::{
     Act, Batches, Cond, Facts, Is, KeyedBy, Naming, OnPending, Op, Over, Precondition, ReadFrom, Recipe, Removal, Select, Victims,
 };
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -131,8 +131,8 @@ struct Counted {
     plan: Plan,
     /// The surplus to delete, chosen from what this reconcile read.
     victims: Vec<ObjectRc>,
-    /// The children's names as read, for an indexed create to skip.
-    present: BTreeSet<Name>,
+    /// The indexed names the children read hold, for an indexed create to skip.
+    present: Present,
     /// What the read returned, in its order: kept only for a `for_each`.
     found: Vec<ObjectRc>,
 }
@@ -460,7 +460,7 @@ impl RecipeRun {
             let desired = owner.spec.desired().unwrap_or(0);
             let found = self.found(children, select, &owner, cx);
             self.counted =
-                Some(Counted { owner, in_cache, desired, plan: Plan::Nothing, victims: Vec::new(), present: BTreeSet::new(), found });
+                Some(Counted { owner, in_cache, desired, plan: Plan::Nothing, victims: Vec::new(), present: Present::default(), found });
             return Flow::Then(Beat::Counted { note, then_ms: cx.settings.reconcile_ms, tally });
         };
         let desired = wanted.or(owner.spec.desired()).unwrap_or(0);
@@ -511,25 +511,34 @@ impl RecipeRun {
             }
             _ => Vec::new(),
         };
-        // The names the cache holds: only indexed creates skip them, and
-        // gathering them at every count (999 names of the largest scenario,
-        // resynced every second) was a tenth of its simulation.
-        let indexed = self.recipe.ops.iter().any(|o| matches!(o, Op::Create { naming: Naming::Indexed(_), .. }));
-        let present: BTreeSet<Name> = match plan {
-            Plan::Create(_) if indexed => match &children {
-                Some(children) => children.iter().map(|c| c.name.clone()).collect(),
-                None => {
-                    let informer = cx.caches.informer(self.recipe.child).expect("a controller watches the kind it counts");
-                    informer.list().filter(|o| selects(select, &owner, o)).map(|c| c.name.clone()).collect()
-                }
-            },
-            _ => BTreeSet::new(),
+        // The indexed names the cache holds: only indexed creates skip them,
+        // and only a count that plans creates gathers them (999 names of the
+        // largest scenario, resynced every second).
+        let read = |infix: &str| match &children {
+            Some(children) => Ordinals::of(&owner, infix, children.iter().map(|c| &*c.name)),
+            None => {
+                let informer = cx.caches.informer(self.recipe.child).expect("a controller watches the kind it counts");
+                Ordinals::of(&owner, infix, informer.list().filter(|o| selects(select, &owner, o)).map(|c| &*c.name))
+            }
+        };
+        let present = match plan {
+            Plan::Create(_) => Present(
+                self.recipe
+                    .ops
+                    .iter()
+                    .filter_map(|o| match o {
+                        Op::Create { naming: Naming::Indexed(infix), .. } => Some((infix.clone(), read(infix))),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+            _ => Present::default(),
         };
         // What the cluster will hold after the plan, the world counts (the reconcile never reads it).
         let creates = match (plan, self.recipe.naming()) {
             (Plan::Create(n), Some(Naming::Generate(_))) => Creates::Generated(n),
             (Plan::Create(n), Some(Naming::Indexed(infix))) => {
-                Creates::Named(missing_names(&owner, infix, &present).take(n as usize).collect())
+                Creates::Named(missing_names(&owner, infix, present.of(infix)).take(n as usize).collect())
             }
             _ => Creates::Nothing,
         };
@@ -1067,10 +1076,52 @@ fn selects(select: &Select, owner: &ObjectRc, child: &ObjectRc) -> bool {
     }
 }
 
-/// The indexed names `{owner}{infix}0 .. {owner}{infix}(desired-1)` absent from `present`.
-fn missing_names<'a>(owner: &ObjectRc, infix: &str, present: &'a BTreeSet<Name>) -> impl Iterator<Item = String> + 'a {
+/// The indexed names the children a count read hold: for each infix an
+/// indexed create of the recipe names with, its [`Ordinals`].
+#[derive(Debug, Clone, Default, Hash)]
+struct Present(Vec<(Arc<str>, Ordinals)>);
+
+impl Present {
+    /// Those of `infix` (none held, for an infix no create of the recipe names with).
+    fn of(&self, infix: &str) -> &Ordinals {
+        static NONE: Ordinals = Ordinals(Vec::new());
+        self.0.iter().find(|(i, _)| &**i == infix).map_or(&NONE, |(_, o)| o)
+    }
+}
+
+/// Which of an owner's indexed names, `{owner}{infix}0 .. {owner}{infix}(desired-1)`,
+/// a list of children holds: one flag an ordinal. Read off the names once, so
+/// a create finds the missing ones without writing out every name it could
+/// make (999 of them, at each count of the largest scenario's resyncs).
+#[derive(Debug, Clone, Default, Hash)]
+struct Ordinals(Vec<bool>);
+
+impl Ordinals {
+    /// The ordinals `names` hold. A name is `{owner}{infix}` and then `i` as
+    /// `format!` writes it (no sign, no leading zero), with `i < desired`:
+    /// `web-01` is not ordinal 1, as no create would name it so.
+    fn of<'a>(owner: &ObjectRc, infix: &str, names: impl Iterator<Item = &'a str>) -> Ordinals {
+        let desired = owner.spec.desired().unwrap_or(0) as usize;
+        let mut held = vec![false; desired];
+        for name in names {
+            let Some(digits) = name.strip_prefix(&*owner.name).and_then(|rest| rest.strip_prefix(infix)) else { continue };
+            let canonical = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && (digits == "0" || !digits.starts_with('0'));
+            if let Some(i) = canonical.then(|| digits.parse::<usize>().ok()).flatten().filter(|&i| i < desired) {
+                held[i] = true;
+            }
+        }
+        Ordinals(held)
+    }
+
+    fn holds(&self, i: u32) -> bool {
+        self.0.get(i as usize).copied().unwrap_or(false)
+    }
+}
+
+/// The indexed names `{owner}{infix}0 .. {owner}{infix}(desired-1)` absent from `present`, in order.
+fn missing_names<'a>(owner: &ObjectRc, infix: &str, present: &'a Ordinals) -> impl Iterator<Item = String> + 'a {
     let prefix = format!("{}{infix}", owner.name);
-    (0..owner.spec.desired().unwrap_or(0)).map(move |i| format!("{prefix}{i}")).filter(|name| !present.contains(name.as_str()))
+    (0..owner.spec.desired().unwrap_or(0)).filter(|&i| !present.holds(i)).map(move |i| format!("{prefix}{i}"))
 }
 
 /// The objects a create step sends: one template, its labels and
@@ -1082,7 +1133,7 @@ fn templates(
     naming: &Naming,
     label: &str,
     owner_reference: bool,
-    present: &BTreeSet<Name>,
+    present: &Present,
 ) -> VecDeque<ObjectTemplate> {
     let labels: Labels = Rc::new([(label.to_string(), owner.name.to_string())].into());
     let owner_references = if owner_reference {
@@ -1101,10 +1152,76 @@ fn templates(
         spec: spec.clone(),
     };
     match naming {
-        Naming::Indexed(infix) => missing_names(owner, infix, present).take(n as usize).map(|name| template(Some(name), None)).collect(),
+        Naming::Indexed(infix) => {
+            missing_names(owner, infix, present.of(infix)).take(n as usize).map(|name| template(Some(name), None)).collect()
+        }
         Naming::Generate(infix) => {
             let prefix = Name::from(format!("{}{infix}", owner.name));
             (0..n).map(|_| template(None, Some(prefix.clone()))).collect()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owner(name: &str, voices: u32) -> ObjectRc {
+        ObjectRc::new(Object::bare("default", name, 1, Spec::Ensemble { voices }))
+    }
+
+    /// What an indexed create made before `Ordinals`: every name it could
+    /// make written out, and those the names read hold skipped.
+    fn missing_by_lookup(owner: &ObjectRc, infix: &str, names: &[&str]) -> Vec<String> {
+        (0..owner.spec.desired().unwrap_or(0))
+            .map(|i| format!("{}{infix}{i}", owner.name))
+            .filter(|n| !names.contains(&n.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn an_indexed_create_skips_exactly_the_names_the_cache_holds() {
+        let beta = owner("beta", 12);
+        let cases: [&[&str]; 6] = [
+            &[],
+            &["beta-voice-0", "beta-voice-1", "beta-voice-2"],
+            &["beta-voice-11", "beta-voice-3", "beta-voice-7", "beta-voice-5"],
+            // Not an ordinal of beta's, or past its desired count: nothing skipped for them.
+            &[
+                "beta-voice-01",
+                "beta-voice-012",
+                "beta-voice-",
+                "beta-voice-x",
+                "beta-voice-+1",
+                "beta-voice-12",
+                "beta-voice-99999999999999999999",
+            ],
+            &["alpha-voice-2", "beta-other-2", "beta-voice-2-x", "beta-voice- 2", "beta-voice-٣"],
+            &["beta-voice-0", "beta-voice-0", "beta-voice-10", "beta-voice-1"],
+        ];
+        for names in cases {
+            let present = Ordinals::of(&beta, "-voice-", names.iter().copied());
+            let made: Vec<String> = missing_names(&beta, "-voice-", &present).collect();
+            assert_eq!(made, missing_by_lookup(&beta, "-voice-", names), "names read: {names:?}");
+        }
+        // All held: nothing to make; none desired: nothing either.
+        let all: Vec<String> = (0..12).map(|i| format!("beta-voice-{i}")).collect();
+        let present = Ordinals::of(&beta, "-voice-", all.iter().map(String::as_str));
+        assert_eq!(missing_names(&beta, "-voice-", &present).count(), 0);
+        let none = owner("beta", 0);
+        assert_eq!(missing_names(&none, "-voice-", &Ordinals::of(&none, "-voice-", all.iter().map(String::as_str))).count(), 0);
+    }
+
+    #[test]
+    fn each_indexed_create_skips_the_names_of_its_own_infix() {
+        let beta = owner("beta", 3);
+        let names = ["beta-a-0", "beta-b-1", "beta-b-2"];
+        let present = Present(
+            ["-a-", "-b-"].into_iter().map(|infix| (Arc::from(infix), Ordinals::of(&beta, infix, names.iter().copied()))).collect(),
+        );
+        assert_eq!(missing_names(&beta, "-a-", present.of("-a-")).collect::<Vec<_>>(), ["beta-a-1", "beta-a-2"]);
+        assert_eq!(missing_names(&beta, "-b-", present.of("-b-")).collect::<Vec<_>>(), ["beta-b-0"]);
+        // An infix no create names with holds nothing.
+        assert_eq!(missing_names(&beta, "-c-", present.of("-c-")).count(), 3);
     }
 }
