@@ -1106,7 +1106,10 @@ impl Ordinals {
         for name in names {
             let Some(digits) = name.strip_prefix(&*owner.name).and_then(|rest| rest.strip_prefix(infix)) else { continue };
             let canonical = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) && (digits == "0" || !digits.starts_with('0'));
-            if let Some(i) = canonical.then(|| digits.parse::<usize>().ok()).flatten().filter(|&i| i < desired) {
+            if !canonical {
+                continue;
+            }
+            if let Some(i) = digits.parse::<usize>().ok().filter(|&i| i < desired) {
                 held[i] = true;
             }
         }
